@@ -1,0 +1,139 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../storage/schema.ts';
+import { type Account, type ApiKeyRecord, findAccount, findApiKey, findApiKeyByHash, revokeApiKey, touchApiKey } from './repository.ts';
+import { type Environment, hashApiKey, looksLikeApiKey } from './api-keys.ts';
+import { type Limits, PLANS, effectiveLimits } from './plans.ts';
+import { type Scope, isScope } from './scopes.ts';
+import type { Keyring } from './signing-keys.ts';
+
+/** Who is calling, established from an API key or from a JWT that one minted. */
+export interface Principal {
+  account: Account;
+  keyId: string;
+  environment: Environment;
+  scopes: Scope[];
+  limits: Limits;
+  plan: { id: string; name: string };
+  via: 'api_key' | 'jwt';
+}
+
+export interface Credentials {
+  authenticate(bearer: string): Promise<Principal | null>;
+  mintToken(principal: Principal, clientId: string): Promise<{ accessToken: string; expiresIn: number }>;
+  revoke(keyId: string): Promise<boolean>;
+}
+
+interface CachedKey {
+  record: ApiKeyRecord;
+  account: Account;
+  expiresAt: number;
+}
+
+const TOUCH_INTERVAL_MS = 60_000;
+
+export function createCredentials(options: {
+  db: Kysely<Database>;
+  keyring: Keyring;
+  issuer: string;
+  tokenTtlSeconds: number;
+  /** How long a looked-up key is trusted without asking storage: the bound on revocation delay elsewhere. */
+  cacheTtlMs: number;
+}): Credentials {
+  const { db, keyring, issuer, tokenTtlSeconds, cacheTtlMs } = options;
+  const byHash = new Map<string, CachedKey>();
+  const byId = new Map<string, CachedKey>();
+  const lastTouched = new Map<string, number>();
+
+  const remember = (hash: string | null, entry: CachedKey) => {
+    if (cacheTtlMs === 0) return;
+    if (hash) byHash.set(hash, entry);
+    byId.set(entry.record.id, entry);
+  };
+
+  const load = async (record: ApiKeyRecord | undefined): Promise<CachedKey | null> => {
+    if (!record || record.revokedAt) return null;
+    const account = await findAccount(db, record.accountId);
+    if (!account) return null;
+    return { record, account, expiresAt: Date.now() + cacheTtlMs };
+  };
+
+  const keyByHash = async (hash: string) => {
+    const cached = byHash.get(hash);
+    if (cached && cached.expiresAt > Date.now()) return cached;
+    byHash.delete(hash);
+    const entry = await load(await findApiKeyByHash(db, hash));
+    if (entry) remember(hash, entry);
+    return entry;
+  };
+
+  const keyById = async (id: string) => {
+    const cached = byId.get(id);
+    if (cached && cached.expiresAt > Date.now()) return cached;
+    byId.delete(id);
+    const entry = await load(await findApiKey(db, id));
+    if (entry) remember(null, entry);
+    return entry;
+  };
+
+  const touch = (keyId: string) => {
+    const now = Date.now();
+    if ((lastTouched.get(keyId) ?? 0) + TOUCH_INTERVAL_MS > now) return;
+    lastTouched.set(keyId, now);
+    touchApiKey(db, keyId, new Date(now)).catch(() => lastTouched.delete(keyId));
+  };
+
+  const principalOf = (entry: CachedKey, scopes: Scope[], via: Principal['via']): Principal => ({
+    account: entry.account,
+    keyId: entry.record.id,
+    environment: entry.record.environment,
+    scopes,
+    limits: effectiveLimits(entry.account.planId, {
+      dailyCap: entry.account.dailyCapOverride,
+      monthlyQuota: entry.account.monthlyQuotaOverride,
+    }),
+    plan: { id: entry.account.planId, name: PLANS[entry.account.planId].name },
+    via,
+  });
+
+  const fromJwt = async (token: string): Promise<Principal | null> => {
+    let payload;
+    try {
+      payload = await keyring.verify(token, { issuer, requiredClaims: ['sub', 'acct', 'kfid', 'env', 'scope'] });
+    } catch {
+      return null;
+    }
+    if (typeof payload.kfid !== 'string' || typeof payload.acct !== 'string' || typeof payload.scope !== 'string') return null;
+    const entry = await keyById(payload.kfid);
+    // The token is only as good as the key that minted it, and only for that key's tenant and environment.
+    if (!entry || entry.account.id !== payload.acct || entry.record.environment !== payload.env) return null;
+    const scopes = payload.scope.split(' ').filter(isScope);
+    if (scopes.some((scope) => !entry.record.scopes.includes(scope))) return null;
+    return principalOf(entry, scopes, 'jwt');
+  };
+
+  return {
+    async authenticate(bearer) {
+      if (looksLikeApiKey(bearer)) {
+        const entry = await keyByHash(hashApiKey(bearer));
+        if (!entry) return null;
+        touch(entry.record.id);
+        return principalOf(entry, entry.record.scopes, 'api_key');
+      }
+      if (bearer.split('.').length === 3) return fromJwt(bearer);
+      return null;
+    },
+    async mintToken(principal, clientId) {
+      const accessToken = await keyring.sign(
+        { acct: principal.account.id, env: principal.environment, scope: principal.scopes.join(' '), kfid: principal.keyId },
+        { issuer, subject: clientId, expiresInSeconds: tokenTtlSeconds },
+      );
+      return { accessToken, expiresIn: tokenTtlSeconds };
+    },
+    async revoke(keyId) {
+      const existed = await revokeApiKey(db, keyId);
+      byId.delete(keyId);
+      for (const [hash, entry] of byHash) if (entry.record.id === keyId) byHash.delete(hash);
+      return existed;
+    },
+  };
+}

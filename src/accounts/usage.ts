@@ -1,0 +1,338 @@
+import type { Kysely } from 'kysely';
+import type { Redis } from 'ioredis';
+import type { Database } from '../storage/schema.ts';
+import { UNLIMITED } from './plans.ts';
+
+/**
+ * Day and month allowances, counted exactly: a request is admitted only if both counters are below their
+ * ceilings, and then both move together. Three implementations share this contract:
+ * - memory: one process owns the counters (the embedded default), written behind to SQL every second;
+ * - sql: an atomic conditional upsert per counter inside one transaction (Postgres without Redis);
+ * - redis: one Lua script for every instance, seeded from and written behind to SQL.
+ */
+export interface UsageCounter {
+  consume(accountId: string, ceilings: Ceilings, now: Date): Promise<ConsumeResult>;
+  peek(accountId: string, now: Date): Promise<UsageCounts>;
+  flush(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export interface Ceilings {
+  perDay: number;
+  perMonth: number;
+}
+
+export interface UsageCounts {
+  today: number;
+  thisMonth: number;
+}
+
+export type ConsumeResult = (UsageCounts & { allowed: true }) | (UsageCounts & { allowed: false; refusedBy: 'day' | 'month' });
+
+export function dayBucket(now: Date): string {
+  return `day:${now.toISOString().slice(0, 10)}`;
+}
+
+export function monthBucket(now: Date): string {
+  return `month:${now.toISOString().slice(0, 7)}`;
+}
+
+export function meterBucket(meter: Meter, now: Date): string {
+  return `meter:${meter}:${now.toISOString().slice(0, 7)}`;
+}
+
+/** Next 00:00 UTC. */
+export function nextDayStart(now: Date): Date {
+  return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1));
+}
+
+/** 1st of next month, 00:00 UTC. */
+export function nextMonthStart(now: Date): Date {
+  return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1));
+}
+
+function below(count: number, ceiling: number): boolean {
+  return ceiling === UNLIMITED || count < ceiling;
+}
+
+/** The admission rule every implementation applies: day first, then month. */
+function decide(counts: UsageCounts, ceilings: Ceilings): 'day' | 'month' | null {
+  if (!below(counts.today, ceilings.perDay)) return 'day';
+  if (!below(counts.thisMonth, ceilings.perMonth)) return 'month';
+  return null;
+}
+
+async function readBuckets(db: Kysely<Database>, accountId: string, buckets: string[]): Promise<Map<string, number>> {
+  const rows = await db
+    .selectFrom('usage_counters')
+    .select(['bucket', 'count'])
+    .where('account_id', '=', accountId)
+    .where('bucket', 'in', buckets)
+    .execute();
+  return new Map(rows.map((row) => [row.bucket, Number(row.count)]));
+}
+
+/** Raises stored counters to the given values (never lowers them: another writer may be ahead). */
+async function persistAtLeast(db: Kysely<Database>, rows: { account_id: string; bucket: string; count: number }[]): Promise<void> {
+  if (rows.length === 0) return;
+  await db
+    .insertInto('usage_counters')
+    .values(rows)
+    .onConflict((oc) =>
+      oc.columns(['account_id', 'bucket']).doUpdateSet((eb) => ({
+        count: eb
+          .case()
+          .when(eb.ref('excluded.count'), '>', eb.ref('usage_counters.count'))
+          .then(eb.ref('excluded.count'))
+          .else(eb.ref('usage_counters.count'))
+          .end(),
+      })),
+    )
+    .execute();
+}
+
+/** Adds one to a durable counter, but only while it is below `ceiling`; returns the new count or null if refused. */
+async function incrementBelow(db: Kysely<Database>, accountId: string, bucket: string, ceiling: number): Promise<number | null> {
+  const row = await db
+    .insertInto('usage_counters')
+    .values({ account_id: accountId, bucket, count: 1 })
+    .onConflict((oc) => {
+      const update = oc.columns(['account_id', 'bucket']).doUpdateSet((eb) => ({ count: eb('usage_counters.count', '+', 1) }));
+      return ceiling === UNLIMITED ? update : update.where('usage_counters.count', '<', ceiling);
+    })
+    .returning('count')
+    .executeTakeFirst();
+  return row ? Number(row.count) : null;
+}
+
+class RefusedError extends Error {
+  constructor(readonly refusedBy: 'day' | 'month') {
+    super(refusedBy);
+  }
+}
+
+export function createSqlUsageCounter(db: Kysely<Database>): UsageCounter {
+  const peek = async (accountId: string, now: Date): Promise<UsageCounts> => {
+    const values = await readBuckets(db, accountId, [dayBucket(now), monthBucket(now)]);
+    return { today: values.get(dayBucket(now)) ?? 0, thisMonth: values.get(monthBucket(now)) ?? 0 };
+  };
+  return {
+    async consume(accountId, ceilings, now) {
+      try {
+        return await db.transaction().execute(async (trx) => {
+          const today = await incrementBelow(trx, accountId, dayBucket(now), ceilings.perDay);
+          if (today === null) throw new RefusedError('day');
+          const thisMonth = await incrementBelow(trx, accountId, monthBucket(now), ceilings.perMonth);
+          if (thisMonth === null) throw new RefusedError('month');
+          return { allowed: true as const, today, thisMonth };
+        });
+      } catch (error) {
+        if (!(error instanceof RefusedError)) throw error;
+        return { allowed: false, refusedBy: error.refusedBy, ...(await peek(accountId, now)) };
+      }
+    },
+    peek,
+    flush: async () => {},
+    close: async () => {},
+  };
+}
+
+/** Periodically writes counters that changed to SQL, so a restart resumes from where the service stood. */
+function writeBehind(db: Kysely<Database>, read: (keys: { accountId: string; bucket: string }[]) => Promise<number[]>, intervalMs: number) {
+  const dirty = new Map<string, { accountId: string; bucket: string }>();
+  let flushing: Promise<void> = Promise.resolve();
+  const flush = () => {
+    flushing = flushing.then(async () => {
+      if (dirty.size === 0) return;
+      const keys = [...dirty.values()];
+      dirty.clear();
+      const counts = await read(keys);
+      await persistAtLeast(
+        db,
+        keys.map((key, index) => ({ account_id: key.accountId, bucket: key.bucket, count: counts[index] })),
+      );
+    });
+    return flushing;
+  };
+  const timer = setInterval(() => {
+    flush().catch(() => {});
+  }, intervalMs);
+  timer.unref();
+  return {
+    mark(accountId: string, bucket: string) {
+      dirty.set(`${accountId}\u0000${bucket}`, { accountId, bucket });
+    },
+    flush,
+    stop() {
+      clearInterval(timer);
+      return flush();
+    },
+  };
+}
+
+export function createMemoryUsageCounter(db: Kysely<Database>, flushIntervalMs = 1000): UsageCounter {
+  const counts = new Map<string, number>();
+  const loading = new Map<string, Promise<void>>();
+  const keyOf = (accountId: string, bucket: string) => `${accountId}\u0000${bucket}`;
+  const behind = writeBehind(db, async (keys) => keys.map((k) => counts.get(keyOf(k.accountId, k.bucket)) ?? 0), flushIntervalMs);
+
+  const ensureLoaded = async (accountId: string, buckets: string[]) => {
+    const missing = buckets.filter((bucket) => !counts.has(keyOf(accountId, bucket)));
+    if (missing.length === 0) return;
+    const loadKey = keyOf(accountId, missing.join('|'));
+    let pending = loading.get(loadKey);
+    if (!pending) {
+      pending = readBuckets(db, accountId, missing).then((values) => {
+        for (const bucket of missing) {
+          const key = keyOf(accountId, bucket);
+          if (!counts.has(key)) counts.set(key, values.get(bucket) ?? 0);
+        }
+        loading.delete(loadKey);
+      });
+      loading.set(loadKey, pending);
+    }
+    await pending;
+  };
+
+  const current = (accountId: string, now: Date): UsageCounts => ({
+    today: counts.get(keyOf(accountId, dayBucket(now))) ?? 0,
+    thisMonth: counts.get(keyOf(accountId, monthBucket(now))) ?? 0,
+  });
+
+  const forgetOldBuckets = (now: Date) => {
+    const live = new Set([dayBucket(now), monthBucket(now)]);
+    for (const key of counts.keys()) if (!live.has(key.split('\u0000')[1])) counts.delete(key);
+  };
+  let lastDay = dayBucket(new Date());
+
+  return {
+    async consume(accountId, ceilings, now) {
+      const day = dayBucket(now);
+      const month = monthBucket(now);
+      if (day !== lastDay) {
+        await behind.flush();
+        forgetOldBuckets(now);
+        lastDay = day;
+      }
+      await ensureLoaded(accountId, [day, month]);
+      // From here to the return nothing awaits: check and increment are one step for this process.
+      const before = current(accountId, now);
+      const refusedBy = decide(before, ceilings);
+      if (refusedBy) return { allowed: false, refusedBy, ...before };
+      counts.set(keyOf(accountId, day), before.today + 1);
+      counts.set(keyOf(accountId, month), before.thisMonth + 1);
+      behind.mark(accountId, day);
+      behind.mark(accountId, month);
+      return { allowed: true, today: before.today + 1, thisMonth: before.thisMonth + 1 };
+    },
+    async peek(accountId, now) {
+      await ensureLoaded(accountId, [dayBucket(now), monthBucket(now)]);
+      return current(accountId, now);
+    },
+    flush: () => behind.flush(),
+    close: () => behind.stop(),
+  };
+}
+
+// Returns {verdict, day, month}: verdict 2 admitted, 0 refused by the day, 1 refused by the month, -1 not seeded.
+const CONSUME_SCRIPT = `
+local d = redis.call('GET', KEYS[1])
+local m = redis.call('GET', KEYS[2])
+if (not d) or (not m) then return {-1, 0, 0} end
+d = tonumber(d)
+m = tonumber(m)
+local dayCap = tonumber(ARGV[1])
+local monthCap = tonumber(ARGV[2])
+if dayCap >= 0 and d >= dayCap then return {0, d, m} end
+if monthCap >= 0 and m >= monthCap then return {1, d, m} end
+return {2, redis.call('INCR', KEYS[1]), redis.call('INCR', KEYS[2])}
+`;
+
+const DAY_TTL_SECONDS = 3 * 24 * 3600;
+const MONTH_TTL_SECONDS = 40 * 24 * 3600;
+
+type RedisWithConsume = Redis & {
+  kyxConsume(dayKey: string, monthKey: string, dayCap: number, monthCap: number): Promise<[number, number, number]>;
+};
+
+export function createRedisUsageCounter(db: Kysely<Database>, redis: Redis, prefix: string, flushIntervalMs = 1000): UsageCounter {
+  if (!('kyxConsume' in redis)) redis.defineCommand('kyxConsume', { numberOfKeys: 2, lua: CONSUME_SCRIPT });
+  const client = redis as RedisWithConsume;
+  const redisKey = (accountId: string, bucket: string) => `${prefix}usage:${accountId}:${bucket}`;
+  const behind = writeBehind(
+    db,
+    async (keys) => {
+      const values = await client.mget(...keys.map((k) => redisKey(k.accountId, k.bucket)));
+      return values.map((v) => Number(v ?? 0));
+    },
+    flushIntervalMs,
+  );
+
+  /** Redis keeps nothing on disk: after a restart the counters start again from what SQL holds. */
+  const seed = async (accountId: string, now: Date) => {
+    const day = dayBucket(now);
+    const month = monthBucket(now);
+    const stored = await readBuckets(db, accountId, [day, month]);
+    await client
+      .multi()
+      .set(redisKey(accountId, day), stored.get(day) ?? 0, 'EX', DAY_TTL_SECONDS, 'NX')
+      .set(redisKey(accountId, month), stored.get(month) ?? 0, 'EX', MONTH_TTL_SECONDS, 'NX')
+      .exec();
+  };
+
+  return {
+    async consume(accountId, ceilings, now) {
+      const day = dayBucket(now);
+      const month = monthBucket(now);
+      for (let attempt = 0; ; attempt++) {
+        const [verdict, today, thisMonth] = await client.kyxConsume(
+          redisKey(accountId, day),
+          redisKey(accountId, month),
+          ceilings.perDay,
+          ceilings.perMonth,
+        );
+        if (verdict === -1 && attempt === 0) {
+          await seed(accountId, now);
+          continue;
+        }
+        if (verdict === 2) {
+          behind.mark(accountId, day);
+          behind.mark(accountId, month);
+          return { allowed: true, today, thisMonth };
+        }
+        if (verdict === -1) throw new Error('usage counters could not be seeded in Redis');
+        return { allowed: false, refusedBy: verdict === 0 ? 'day' : 'month', today, thisMonth };
+      }
+    },
+    async peek(accountId, now) {
+      const [d, m] = await client.mget(redisKey(accountId, dayBucket(now)), redisKey(accountId, monthBucket(now)));
+      if (d === null || m === null) {
+        const stored = await readBuckets(db, accountId, [dayBucket(now), monthBucket(now)]);
+        return { today: Number(d ?? stored.get(dayBucket(now)) ?? 0), thisMonth: Number(m ?? stored.get(monthBucket(now)) ?? 0) };
+      }
+      return { today: Number(d), thisMonth: Number(m) };
+    },
+    flush: () => behind.flush(),
+    close: () => behind.stop(),
+  };
+}
+
+export const METERS = ['kycChecks', 'kybChecks', 'amlScreenings', 'kyaChecks'] as const;
+export type Meter = (typeof METERS)[number];
+
+/**
+ * Counts one billable unit. Call it inside the transaction that stores the record it bills for, so the
+ * record and its meter are committed together.
+ */
+export async function recordMeter(db: Kysely<Database>, accountId: string, meter: Meter, now: Date): Promise<void> {
+  await incrementBelow(db, accountId, meterBucket(meter, now), UNLIMITED);
+}
+
+export async function readMeters(db: Kysely<Database>, accountId: string, now: Date): Promise<Record<Meter, number>> {
+  const values = await readBuckets(
+    db,
+    accountId,
+    METERS.map((meter) => meterBucket(meter, now)),
+  );
+  return Object.fromEntries(METERS.map((meter) => [meter, values.get(meterBucket(meter, now)) ?? 0])) as Record<Meter, number>;
+}

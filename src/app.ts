@@ -1,0 +1,67 @@
+import Fastify, { type FastifyInstance } from 'fastify';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { type AppContext, SERVICE_VERSION } from './context.ts';
+import { newId } from './ids.ts';
+import { registerErrorHandling } from './http/errors.ts';
+import { registerGate } from './http/gate.ts';
+import { ErrorBody } from './http/schemas.ts';
+import { accountRoutes } from './accounts/routes.ts';
+import { opsRoutes } from './ops/routes.ts';
+
+export interface AppOptions {
+  /** pino options, or false to stay silent (tests). */
+  logger?: boolean | { level: string };
+}
+
+/** The HTTP application over an opened context; no listening, so tests can `inject`. */
+export async function buildApp(context: AppContext, options: AppOptions = {}): Promise<FastifyInstance> {
+  const { config } = context;
+  const app = Fastify({
+    logger:
+      options.logger === false
+        ? false
+        : {
+            level: typeof options.logger === 'object' ? options.logger.level : config.logLevel,
+            // Only the request line and status are logged: never headers (credentials) or bodies (images, prompts).
+            redact: ['req.headers', 'req.body', 'res.headers'],
+          },
+    genReqId: () => newId('req'),
+    bodyLimit: config.bodyLimitBytes,
+    trustProxy: config.trustProxy,
+    forceCloseConnections: 'idle',
+    ajv: { customOptions: { removeAdditional: false, coerceTypes: false, allErrors: true } },
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  app.addSchema(ErrorBody);
+  registerErrorHandling(app);
+  registerGate(app, context);
+
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'kyx',
+        version: SERVICE_VERSION,
+        description: 'KYC, KYB, AML and KYA verification, PDF reports and RPT-016 evidence bundles.',
+      },
+      servers: [{ url: config.baseUrl }],
+      components: {
+        securitySchemes: {
+          bearerAuth: { type: 'http', scheme: 'bearer', description: 'An API key (svc_test_sk_…, svc_live_sk_…) or an access token from POST /auth/token' },
+        },
+      },
+    },
+    refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => String(json.$id ?? `def-${i}`) },
+  });
+  await app.register(swaggerUi, { routePrefix: '/docs' });
+
+  await app.register(async (scope) => {
+    await opsRoutes(scope, context);
+    await accountRoutes(scope, context);
+  });
+
+  app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+  return app;
+}

@@ -1,0 +1,73 @@
+import { readFileSync } from 'node:fs';
+import { Redis } from 'ioredis';
+import type { Config } from './config.ts';
+import { type Storage, openStorage } from './storage/database.ts';
+import { migrateToLatest } from './storage/migrate.ts';
+import { type Keyring, openKeyring } from './accounts/signing-keys.ts';
+import { type Credentials, createCredentials } from './accounts/credentials.ts';
+import { type UsageCounter, createMemoryUsageCounter, createRedisUsageCounter, createSqlUsageCounter } from './accounts/usage.ts';
+import { type FloodLimiter, createMemoryFloodLimiter, createRedisFloodLimiter } from './http/flood.ts';
+
+export const SERVICE_VERSION: string = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).version;
+
+export interface ReadinessCheck {
+  name: string;
+  check(): Promise<void>;
+}
+
+/** Everything a running instance holds: storage, shared counters, credentials. Routes and the CLI get it passed in. */
+export interface AppContext {
+  config: Config;
+  storage: Storage;
+  redis?: Redis;
+  keyring: Keyring;
+  credentials: Credentials;
+  usage: UsageCounter;
+  flood: FloodLimiter;
+  readiness: ReadinessCheck[];
+  /** Run at close, newest first (domains register their workers, timers and pools here). */
+  closers: (() => Promise<void>)[];
+}
+
+/** Opens storage and applies migrations; enough for the CLI's data commands. */
+export async function openMigratedStorage(config: Config): Promise<Storage> {
+  const storage = await openStorage(config);
+  try {
+    await migrateToLatest(storage);
+  } catch (error) {
+    await storage.close();
+    throw error;
+  }
+  return storage;
+}
+
+export async function createContext(config: Config): Promise<AppContext> {
+  const storage = await openMigratedStorage(config);
+  const redis = config.redisUrl ? new Redis(config.redisUrl, { maxRetriesPerRequest: 2, enableOfflineQueue: true, lazyConnect: false }) : undefined;
+  const keyring = await openKeyring(storage.db, config.tokenTtlSeconds);
+  const usage = redis
+    ? createRedisUsageCounter(storage.db, redis, config.redisPrefix)
+    : storage.dialect === 'postgres'
+      ? createSqlUsageCounter(storage.db)
+      : createMemoryUsageCounter(storage.db);
+  const flood = redis
+    ? createRedisFloodLimiter(redis, config.redisPrefix, config.floodLimit, config.floodWindowSeconds)
+    : createMemoryFloodLimiter(config.floodLimit, config.floodWindowSeconds);
+  const credentials = createCredentials({
+    db: storage.db,
+    keyring,
+    issuer: config.baseUrl,
+    tokenTtlSeconds: config.tokenTtlSeconds,
+    cacheTtlMs: config.keyCacheTtlMs,
+  });
+  const readiness: ReadinessCheck[] = [{ name: 'storage', check: () => storage.ping() }];
+  if (redis) readiness.push({ name: 'redis', check: async () => void (await redis.ping()) });
+  return { config, storage, redis, keyring, credentials, usage, flood, readiness, closers: [] };
+}
+
+export async function closeContext(context: AppContext): Promise<void> {
+  for (const close of [...context.closers].reverse()) await close();
+  await context.usage.close();
+  if (context.redis) await context.redis.quit();
+  await context.storage.close();
+}

@@ -1,0 +1,63 @@
+import type { Redis } from 'ioredis';
+
+/** Fixed-window counter of requests per client IP in front of /api. */
+export interface FloodLimiter {
+  hit(ip: string, now: number): Promise<FloodVerdict>;
+}
+
+export interface FloodVerdict {
+  allowed: boolean;
+  limit: number;
+  remaining: number;
+  /** Seconds until the window restarts (delta-seconds, as RateLimit-Reset wants). */
+  resetSeconds: number;
+}
+
+function verdict(count: number, limit: number, windowEndsAt: number, now: number): FloodVerdict {
+  return {
+    allowed: count <= limit,
+    limit,
+    remaining: Math.max(0, limit - count),
+    resetSeconds: Math.max(1, Math.ceil((windowEndsAt - now) / 1000)),
+  };
+}
+
+export function createMemoryFloodLimiter(limit: number, windowSeconds: number): FloodLimiter {
+  const windowMs = windowSeconds * 1000;
+  let windows = new Map<string, number>();
+  let windowStart = 0;
+  return {
+    async hit(ip, now) {
+      const start = now - (now % windowMs);
+      if (start !== windowStart) {
+        windows = new Map();
+        windowStart = start;
+      }
+      const count = (windows.get(ip) ?? 0) + 1;
+      windows.set(ip, count);
+      return verdict(count, limit, start + windowMs, now);
+    },
+  };
+}
+
+const HIT_SCRIPT = `
+local count = redis.call('INCR', KEYS[1])
+if count == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
+return count
+`;
+
+type RedisWithHit = Redis & { kyxFloodHit(key: string, ttlMs: number): Promise<number> };
+
+/** Same window for every instance: the counter lives in Redis, keyed by IP and window start. */
+export function createRedisFloodLimiter(redis: Redis, prefix: string, limit: number, windowSeconds: number): FloodLimiter {
+  if (!('kyxFloodHit' in redis)) redis.defineCommand('kyxFloodHit', { numberOfKeys: 1, lua: HIT_SCRIPT });
+  const client = redis as RedisWithHit;
+  const windowMs = windowSeconds * 1000;
+  return {
+    async hit(ip, now) {
+      const start = now - (now % windowMs);
+      const count = await client.kyxFloodHit(`${prefix}flood:${start}:${ip}`, windowMs * 2);
+      return verdict(count, limit, start + windowMs, now);
+    },
+  };
+}

@@ -1,0 +1,106 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Credentials, Principal } from '../accounts/credentials.ts';
+import type { Scope } from '../accounts/scopes.ts';
+import { UNLIMITED } from '../accounts/plans.ts';
+import { type UsageCounter, type UsageCounts, nextDayStart, nextMonthStart } from '../accounts/usage.ts';
+import type { FloodLimiter } from './flood.ts';
+import { apiError } from './errors.ts';
+
+/** What a route asks of the caller; routes without `access` are public. */
+export interface Access {
+  /** The permission the credential must carry; null when any valid credential will do. */
+  scope: Scope | null;
+  /** Counts toward the plan's day and month (every /api/v1 route). */
+  metered: boolean;
+  /** Only an API key will do, not a JWT it minted (token minting). */
+  apiKeyOnly?: boolean;
+}
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    access?: Access;
+  }
+  interface FastifyRequest {
+    principal?: Principal;
+    usage?: UsageCounts;
+  }
+}
+
+/** The authenticated caller of a route that declared `access`. */
+export function principalOf(request: FastifyRequest): Principal {
+  if (!request.principal) throw new Error(`route ${request.routeOptions.url} read a principal it did not require`);
+  return request.principal;
+}
+
+function bearerToken(request: FastifyRequest): string | null {
+  const header = request.headers.authorization;
+  if (typeof header !== 'string') return null;
+  const match = /^Bearer +([^\s]+) *$/i.exec(header);
+  return match ? match[1] : null;
+}
+
+function setPlanHeaders(reply: FastifyReply, principal: Principal, usage: UsageCounts, now: Date): void {
+  reply.header('X-RateLimit-Limit', principal.limits.advisoryPerMinute);
+  const monthly = principal.limits.requestsPerMonth;
+  if (monthly === UNLIMITED) return;
+  reply.header('X-Quota-Limit', monthly);
+  reply.header('X-Quota-Remaining', Math.max(0, monthly - usage.thisMonth));
+  reply.header('X-Quota-Reset', Math.floor(nextMonthStart(now).getTime() / 1000));
+}
+
+/**
+ * The one gate in front of every route, in the contract's order: flood limiter (per IP, /api only) →
+ * credential (401) → permission (403) → daily cap → monthly quota. A refused request consumes nothing.
+ */
+export function registerGate(
+  app: FastifyInstance,
+  deps: { credentials: Credentials; usage: UsageCounter; flood: FloodLimiter },
+): void {
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('X-Request-Id', request.id);
+    const now = new Date();
+    if (request.url.startsWith('/api/')) {
+      const flood = await deps.flood.hit(request.ip, now.getTime());
+      reply.header('RateLimit-Limit', flood.limit);
+      reply.header('RateLimit-Remaining', flood.remaining);
+      reply.header('RateLimit-Reset', flood.resetSeconds);
+      if (!flood.allowed) {
+        reply.header('Retry-After', flood.resetSeconds);
+        throw apiError('rateLimited', 'Too many requests from this address; retry after the window resets', {
+          resetsAt: new Date(now.getTime() + flood.resetSeconds * 1000).toISOString(),
+        });
+      }
+    }
+
+    const access = request.routeOptions.config.access;
+    if (!access) return;
+    const token = bearerToken(request);
+    if (!token) throw apiError('unauthorized', 'Send an API key or access token as Authorization: Bearer <credential>');
+    const principal = await deps.credentials.authenticate(token);
+    if (!principal) throw apiError('unauthorized', 'The credential is not valid');
+    if (access.apiKeyOnly && principal.via !== 'api_key') throw apiError('unauthorized', 'This operation needs an API key');
+    if (access.scope && !principal.scopes.includes(access.scope)) {
+      throw apiError('forbidden', `The credential lacks the permission ${access.scope}`);
+    }
+    request.principal = principal;
+    if (!request.url.startsWith('/api/')) return;
+
+    if (!access.metered) {
+      setPlanHeaders(reply, principal, await deps.usage.peek(principal.account.id, now), now);
+      return;
+    }
+    const result = await deps.usage.consume(
+      principal.account.id,
+      { perDay: principal.limits.requestsPerDay, perMonth: principal.limits.requestsPerMonth },
+      now,
+    );
+    setPlanHeaders(reply, principal, result, now);
+    if (!result.allowed) {
+      if (result.refusedBy === 'day') {
+        throw apiError('dailyCapExceeded', 'Daily API call cap exceeded', { resetsAt: nextDayStart(now).toISOString() });
+      }
+      throw apiError('monthlyQuotaExceeded', 'Monthly quota exceeded', { resetsAt: nextMonthStart(now).toISOString() });
+    }
+    request.usage = { today: result.today, thisMonth: result.thisMonth };
+  });
+}

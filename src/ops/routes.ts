@@ -1,0 +1,42 @@
+import type { FastifyInstance } from 'fastify';
+import { Type } from 'typebox';
+import type { AppContext } from '../context.ts';
+
+const Health = Type.Object({ status: Type.String() });
+const Readiness = Type.Object({
+  status: Type.Union([Type.Literal('ready'), Type.Literal('not_ready')]),
+  checks: Type.Array(Type.Object({ name: Type.String(), ok: Type.Boolean(), error: Type.Optional(Type.String()) })),
+  code: Type.Optional(Type.String()),
+  message: Type.Optional(Type.String()),
+  requestId: Type.Optional(Type.String()),
+});
+
+export async function opsRoutes(app: FastifyInstance, context: AppContext): Promise<void> {
+  app.get('/healthz', { schema: { tags: ['ops'], summary: 'The process is up', response: { 200: Health } } }, async () => ({ status: 'ok' }));
+
+  app.get(
+    '/readyz',
+    { schema: { tags: ['ops'], summary: 'Storage (and Redis, lists…) answer', response: { 200: Readiness, 503: Readiness } } },
+    async (request, reply) => {
+      const checks = await Promise.all(
+        context.readiness.map(async ({ name, check }) => {
+          try {
+            await check();
+            return { name, ok: true };
+          } catch (error) {
+            return { name, ok: false, error: error instanceof Error ? error.message : String(error) };
+          }
+        }),
+      );
+      const ready = checks.every((c) => c.ok);
+      if (ready) return { status: 'ready' as const, checks };
+      return reply.status(503).send({
+        status: 'not_ready' as const,
+        checks,
+        code: 'not_ready',
+        message: 'A dependency does not answer',
+        requestId: request.id,
+      });
+    },
+  );
+}

@@ -1,0 +1,38 @@
+import type { FastifyInstance } from 'fastify';
+import type { Config } from './config.ts';
+import { buildApp } from './app.ts';
+import { type AppContext, closeContext, createContext } from './context.ts';
+import { seedDemoAccount } from './accounts/demo.ts';
+
+export interface RunningServer {
+  app: FastifyInstance;
+  context: AppContext;
+  url: string;
+  stop(): Promise<void>;
+}
+
+/** Opens everything, seeds the demo account on first start, listens; `stop` drains requests then closes storage. */
+export async function startServer(config: Config, print: (line: string) => void = console.log): Promise<RunningServer> {
+  const context = await createContext(config);
+  const app = await buildApp(context);
+  const demo = await seedDemoAccount(context.storage.db);
+  const url = await app.listen({ port: config.port, host: config.host });
+  if (demo) {
+    print('');
+    print('kyx demo account created (shown once; keys are stored only as hashes):');
+    print(`  account   ${demo.accountId}  (plan developer_sandbox)`);
+    print(`  test key  ${demo.testKey}`);
+    print(`  live key  ${demo.liveKey}`);
+    print('');
+  }
+  print(`kyx listening on ${url} (storage: ${context.storage.dialect}${context.redis ? ' + redis' : ''}); API docs at ${config.baseUrl}/docs`);
+  let stopping: Promise<void> | null = null;
+  const stop = () => {
+    stopping ??= (async () => {
+      await app.close();
+      await closeContext(context);
+    })();
+    return stopping;
+  };
+  return { app, context, url, stop };
+}

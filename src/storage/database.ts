@@ -1,0 +1,85 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import BetterSqlite3 from 'better-sqlite3';
+import pg from 'pg';
+import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import type { Config } from '../config.ts';
+import type { Database } from './schema.ts';
+
+export type Dialect = 'sqlite' | 'postgres';
+
+export interface Storage {
+  db: Kysely<Database>;
+  dialect: Dialect;
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+// int8 (COUNT(*), BIGINT) arrives as text by default; every count we keep fits a JS number.
+pg.types.setTypeParser(20, (value) => Number(value));
+
+export async function openStorage(config: Pick<Config, 'dataDir' | 'databaseUrl' | 'databaseSchema'>): Promise<Storage> {
+  return config.databaseUrl ? openPostgres(config.databaseUrl, config.databaseSchema) : openSqlite(config.dataDir);
+}
+
+function openSqlite(dataDir: string): Storage {
+  fs.mkdirSync(dataDir, { recursive: true });
+  const database = new BetterSqlite3(path.join(dataDir, 'kyx.sqlite'));
+  database.pragma('journal_mode = WAL');
+  // FULL: a committed transaction survives power loss, which is what a 2xx promises.
+  database.pragma('synchronous = FULL');
+  database.pragma('foreign_keys = ON');
+  database.pragma('busy_timeout = 5000');
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
+  return {
+    db,
+    dialect: 'sqlite',
+    ping: async () => {
+      await sql`select 1`.execute(db);
+    },
+    close: () => db.destroy(),
+  };
+}
+
+async function openPostgres(connectionString: string, schema?: string): Promise<Storage> {
+  if (schema) {
+    if (!/^[a-z_][a-z0-9_]*$/.test(schema)) throw new Error(`invalid schema name ${schema}`);
+    const client = new pg.Client({ connectionString });
+    await client.connect();
+    try {
+      await client.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`);
+    } finally {
+      await client.end();
+    }
+  }
+  const pool = new pg.Pool({
+    connectionString,
+    max: 10,
+    ...(schema ? { options: `-c search_path=${schema}` } : {}),
+  });
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  return {
+    db,
+    dialect: 'postgres',
+    ping: async () => {
+      await sql`select 1`.execute(db);
+    },
+    close: () => db.destroy(),
+  };
+}
+
+/** Drops a Postgres schema made for an isolated test run. */
+export async function dropPostgresSchema(connectionString: string, schema: string): Promise<void> {
+  const client = new pg.Client({ connectionString });
+  await client.connect();
+  try {
+    await client.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+  } finally {
+    await client.end();
+  }
+}
+
+/** Column type for raw bytes in migrations: the one place where the two dialects' DDL differs. */
+export function binaryColumnType(dialect: Dialect): 'blob' | 'bytea' {
+  return dialect === 'sqlite' ? 'blob' : 'bytea';
+}

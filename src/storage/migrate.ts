@@ -1,0 +1,24 @@
+import { Migrator, type Migration, type MigrationProvider } from 'kysely';
+import { accountMigrations } from '../accounts/migrations.ts';
+import type { Dialect, Storage } from './database.ts';
+
+/**
+ * Every domain owns its migrations; this list fixes their order. Names sort in the order they must run.
+ */
+function allMigrations(dialect: Dialect): Record<string, Migration> {
+  return {
+    ...accountMigrations(dialect),
+  };
+}
+
+export interface MigrationReport {
+  applied: string[];
+}
+
+export async function migrateToLatest(storage: Storage): Promise<MigrationReport> {
+  const provider: MigrationProvider = { getMigrations: async () => allMigrations(storage.dialect) };
+  const migrator = new Migrator({ db: storage.db, provider });
+  const { error, results } = await migrator.migrateToLatest();
+  if (error) throw error instanceof Error ? error : new Error(String(error));
+  return { applied: (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName) };
+}

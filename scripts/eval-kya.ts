@@ -1,0 +1,112 @@
+/**
+ * Measures the KYA screener on the held-out test split (groups training never sees):
+ *   npm run eval:kya
+ * Model figures (ROC AUC, TPR/FPR at the configured thresholds, TPR at FPR ≤ 1 %) and the figures of the whole
+ * live decision (signatures + model), per family and per language. The validation split only serves to show
+ * where the default thresholds come from; nothing here feeds back into training.
+ */
+import { DEFAULT_KYA_THRESHOLDS, kyaThresholdsFromEnv } from '../src/kya/config.ts';
+import { loadEmbeddedModel } from '../src/kya/model.ts';
+import { normalisePrompt } from '../src/kya/normalise.ts';
+import { screenPrompt } from '../src/kya/screen.ts';
+import { buildDataset, defaultDatasetOptions, splitOf, type Sample } from '../src/kya/training/dataset.ts';
+
+interface Scored {
+  sample: Sample;
+  score: number;
+  outcome: string;
+}
+
+function rocAuc(scored: Scored[]): number {
+  const positives = scored.filter((s) => s.sample.label === 1).map((s) => s.score);
+  const negatives = scored.filter((s) => s.sample.label === 0).map((s) => s.score).sort((a, b) => a - b);
+  if (positives.length === 0 || negatives.length === 0) return NaN;
+  let wins = 0;
+  for (const p of positives) {
+    // Count negatives below p (ties count half) by binary search.
+    let lo = 0;
+    let hi = negatives.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (negatives[mid] < p) lo = mid + 1;
+      else hi = mid;
+    }
+    let ties = 0;
+    for (let i = lo; i < negatives.length && negatives[i] === p; i++) ties++;
+    wins += lo + ties / 2;
+  }
+  return wins / (positives.length * negatives.length);
+}
+
+/** The lowest threshold at which at most `maxFpr` of the benign samples score at or over it. */
+function thresholdAtFpr(scored: Scored[], maxFpr: number): number {
+  const negatives = scored.filter((s) => s.sample.label === 0).map((s) => s.score).sort((a, b) => b - a);
+  const allowed = Math.floor(negatives.length * maxFpr);
+  return allowed < negatives.length ? negatives[allowed] + 1e-9 : 0;
+}
+
+const rate = (items: Scored[], predicate: (s: Scored) => boolean) =>
+  items.length === 0 ? '   -  ' : `${((100 * items.filter(predicate).length) / items.length).toFixed(1).padStart(5)}%`;
+
+function score(samples: Sample[]): Scored[] {
+  const model = loadEmbeddedModel();
+  const thresholds = kyaThresholdsFromEnv();
+  return samples.map((sample) => ({
+    sample,
+    score: model.score(normalisePrompt(sample.text).views.map((v) => v.text)),
+    outcome: screenPrompt(sample.text, { environment: 'live', model, thresholds }).outcome,
+  }));
+}
+
+function table(title: string, rows: Map<string, Scored[]>, review: number, block: number): void {
+  console.log(`\n${title}`);
+  console.log(`${'group'.padEnd(44)} ${'n'.padStart(5)}  ${'≥review'.padStart(7)} ${'≥block'.padStart(7)}  ${'flagged'.padStart(7)} ${'blocked'.padStart(7)}`);
+  for (const [name, items] of [...rows].sort(([a], [b]) => a.localeCompare(b))) {
+    console.log(`${name.padEnd(44)} ${String(items.length).padStart(5)}  ${rate(items, (s) => s.score >= review).padStart(7)} ${rate(items, (s) => s.score >= block).padStart(7)}  ${rate(items, (s) => s.outcome !== 'passed_screening').padStart(7)} ${rate(items, (s) => s.outcome === 'blocked').padStart(7)}`);
+  }
+}
+
+function groupBy(items: Scored[], key: (s: Scored) => string): Map<string, Scored[]> {
+  const groups = new Map<string, Scored[]>();
+  for (const item of items) {
+    const k = key(item);
+    groups.set(k, [...(groups.get(k) ?? []), item]);
+  }
+  return groups;
+}
+
+function main(): void {
+  const dataset = buildDataset(defaultDatasetOptions());
+  const { review, block } = kyaThresholdsFromEnv();
+  const engine = loadEmbeddedModel().engine;
+
+  const validation = score(dataset.filter((s) => splitOf(s.group) === 'validation'));
+  console.log(`engine ${engine}; thresholds review ${review}, block ${block} (defaults ${DEFAULT_KYA_THRESHOLDS.review}/${DEFAULT_KYA_THRESHOLDS.block})`);
+  console.log(`validation split (${validation.length}): threshold at FPR 1 % = ${thresholdAtFpr(validation, 0.01).toFixed(3)}, at FPR 0.1 % = ${thresholdAtFpr(validation, 0.001).toFixed(3)}`);
+
+  const test = score(dataset.filter((s) => splitOf(s.group) === 'test'));
+  const injections = test.filter((s) => s.sample.label === 1);
+  const benign = test.filter((s) => s.sample.label === 0);
+  const atOnePercent = thresholdAtFpr(test, 0.01);
+  console.log(`\nHELD-OUT TEST SPLIT: ${test.length} samples, ${injections.length} injections, ${benign.length} benign`);
+  console.log(`ROC AUC (model score)                 ${rocAuc(test).toFixed(4)}`);
+  console.log(`TPR at review threshold (model)       ${rate(injections, (s) => s.score >= review)}`);
+  console.log(`TPR at block threshold (model)        ${rate(injections, (s) => s.score >= block)}`);
+  console.log(`FPR at review threshold (model)       ${rate(benign, (s) => s.score >= review)}`);
+  console.log(`FPR at block threshold (model)        ${rate(benign, (s) => s.score >= block)}`);
+  console.log(`TPR at FPR ≤ 1 % (ROC point, t=${atOnePercent.toFixed(3)}) ${rate(injections, (s) => s.score >= atOnePercent)}`);
+  console.log(`live decision: injections not passed   ${rate(injections, (s) => s.outcome !== 'passed_screening')}, blocked ${rate(injections, (s) => s.outcome === 'blocked')}`);
+  console.log(`live decision: benign not passed       ${rate(benign, (s) => s.outcome !== 'passed_screening')}, blocked ${rate(benign, (s) => s.outcome === 'blocked')}`);
+  const risky = benign.filter((s) => ['benign_risky', 'benign_security_text', 'benign_security_request'].includes(s.sample.family));
+  const foreign = benign.filter((s) => s.sample.language !== 'en');
+  const encoded = benign.filter((s) => s.sample.encoding !== undefined);
+  for (const [name, items] of [['risky-looking benign', risky], ['non-English benign', foreign], ['encoded benign', encoded]] as const) {
+    console.log(`FPR ${name.padEnd(22)} n=${String(items.length).padStart(4)}  model≥review ${rate(items, (s) => s.score >= review)}  live flagged ${rate(items, (s) => s.outcome !== 'passed_screening')}  live blocked ${rate(items, (s) => s.outcome === 'blocked')}`);
+  }
+  table('Injections by family (TPR)', groupBy(injections, (s) => s.sample.family + (s.sample.encoding ? `:${s.sample.encoding}` : '')), review, block);
+  table('Injections by language (TPR)', groupBy(injections, (s) => s.sample.language), review, block);
+  table('Benign by family (FPR)', groupBy(benign, (s) => s.sample.family + (s.sample.encoding ? `:${s.sample.encoding}` : '')), review, block);
+  table('Benign by language (FPR)', groupBy(benign, (s) => s.sample.language), review, block);
+}
+
+main();

@@ -1,0 +1,254 @@
+/**
+ * Lexical signatures (KYA verify rules 3–5). One signature, instruction_override, blocks on its own; every other
+ * signature is weak. All patterns run on the normalised views (lower-cased, NFKC, homoglyphs mapped), so they are
+ * written in lower case.
+ */
+import type { NormalisedPrompt, PromptView } from './normalise.ts';
+
+export const BLOCKING_SIGNATURE = 'instruction_override';
+export const WEAK_SIGNATURES = [
+  'ignore_instructions',
+  'override_other_language',
+  'jailbreak_persona',
+  'developer_mode',
+  'system_label',
+  'chat_template_marker',
+  'encoded_payload',
+  'hidden_text',
+  'homoglyph_text',
+] as const;
+export type SignatureId = typeof BLOCKING_SIGNATURE | (typeof WEAK_SIGNATURES)[number];
+
+export interface SignatureResult {
+  /** Ids matched, in a stable order. */
+  ids: SignatureId[];
+  blocking: boolean;
+}
+
+/** The languages whose override and extraction phrasings are recognised, with the locale the segmenter uses. */
+export const SIGNATURE_LANGUAGES = ['en', 'es', 'fr', 'de', 'it', 'pt', 'nl', 'ru', 'zh', 'ja', 'ko'] as const;
+type Language = (typeof SIGNATURE_LANGUAGES)[number];
+
+// JavaScript's \b only knows ASCII word characters; these boundaries also hold around é, ß or Cyrillic letters.
+const B0 = '(?<![\\p{L}\\p{N}_])';
+const B1 = '(?![\\p{L}\\p{N}_])';
+const words = (list: string) => `(?:${list})`;
+const word = (list: string) => `${B0}${words(list)}${B1}`;
+/** Stems that inflect (Russian, German): the word may continue. */
+const stem = (list: string) => `${B0}${words(list)}\\p{L}*`;
+const GAP = '[^.!?\\n。！？]{0,60}?';
+const CJK_GAP = '[^。！？.!?\\n]{0,20}?';
+const re = (source: string) => new RegExp(source, 'gu');
+
+interface LanguagePatterns {
+  /** An instruction to ignore previous instructions. */
+  override: RegExp;
+  /** A request for the agent's own system prompt, its instructions or a canary/secret word. */
+  extraction: RegExp;
+}
+
+const EN_DISCLOSE = 'reveal|print|show|tell|output|repeat|display|share|disclose|leak|give|write out|spell out|recite|dump|provide|return|echo|paste|type out|copy|what (?:is|are|was|were)|list';
+const EN_SECRET = 'instructions|prompt|rules|guidelines|configuration|directives|secret|key|password|passcode|text above|everything above|initial message|first message';
+
+const PATTERNS: Record<Language, LanguagePatterns> = {
+  en: {
+    override: re(
+      `${word('ignore|disregard|forget|overlook|skip|override|bypass|discard|abandon|neglect|set aside|throw out|pay no attention to|do not follow|don\'t follow|stop following|no longer follow|cancel|erase|delete|reset|clear')}${GAP}${word('instructions?|rules|directions|directives?|guidelines|prompts?|commands|orders|programming|constraints|guidance|restrictions|context|polic(?:y|ies)|system messages?|everything (?:said |written )?(?:above|before|so far)|all (?:of )?(?:the )?above|what (?:you were|i) told you')}` +
+        `|${word('instructions|rules|guidelines|directives|prompts?')}${GAP}${word('(?:should|must|can|are to|will) be (?:ignored|disregarded|forgotten|overridden|discarded)|no longer appl(?:y|ies)|are (?:void|cancelled|canceled|revoked|obsolete)')}`,
+    ),
+    extraction: re(
+      `${word('system ?prompt|system message|system instructions|(?:initial|original|hidden|secret|starting|first|full|pre-?)\\s?(?:instructions|prompt)|pre-?prompt|developer (?:message|prompt|instructions)|canary(?: word| token| string)?|secret (?:key|word|password|code|phrase|token)|password|passcode|passphrase')}` +
+        `|${word(EN_DISCLOSE)}${GAP}${word(EN_SECRET)}`,
+    ),
+  },
+  es: {
+    override: re(`${word('ignora|ignore|ignorar|ignoren|ignorad|olvida|olvide|olvidar|olviden|descarta|descarte|omite|omita|haz caso omiso de|no sigas|deja de seguir|pasa por alto|desatiende|anula')}${GAP}${word('instrucci(?:ón|on|ones)|indicaciones|reglas|órdenes|ordenes|directrices|consignas|prompt|comandos|restricciones')}`),
+    extraction: re(`${word('(?:prompt|mensaje|instrucciones) (?:del|de) sistema|instrucciones (?:iniciales|originales|ocultas|secretas)|palabra (?:secreta|clave)|clave secreta|contraseña|contrasena')}|${word('muestra|muéstrame|revela|revélame|dime|imprime|repite|escribe|comparte|dame|cuál es|cuáles son|cual es')}${GAP}${word('instrucciones|prompt|reglas|configuración|clave|contraseña')}`),
+  },
+  fr: {
+    override: re(`${word('ignore|ignorez|ignorer|oublie|oubliez|oublier|ne tiens pas compte|ne tenez pas compte|fais abstraction|faites abstraction|écarte|écartez|néglige|négligez|outrepasse|outrepassez|ne suis plus|ne suivez plus')}${GAP}${word('instructions?|consignes?|règles|directives?|ordres|indications|prompt|commandes|restrictions')}`),
+    extraction: re(`${word('prompt (?:du )?système|invite (?:du )?système|message (?:du )?système|instructions (?:initiales|originales|cachées|secrètes|système)|mot secret|mot de passe|clé secrète|code secret')}|${word('affiche|révèle|montre|montre-moi|dis-moi|donne-moi|répète|imprime|écris|quel est|quelles sont|quelle est')}${GAP}${word('instructions|prompt|consignes|règles|configuration|mot de passe|clé')}`),
+  },
+  de: {
+    override: re(`${word('ignoriere|ignorieren|ignoriert|ignorier|vergiss|vergessen|vergesst|missachte|missachten|übergehe|übergehen|verwirf|verwerfen|beachte|beachten|befolge|befolgen')}${GAP}${stem('anweisung|instruktion|regel|vorgabe|befehl|richtlinie|anordnung|prompt|systemprompt')}` +
+      `|${stem('anweisung|instruktion|regel|vorgabe|befehl|richtlinie')}${GAP}${word('ignorieren|vergessen|missachten|verwerfen|nicht (?:mehr )?(?:beachten|befolgen)')}`),
+    extraction: re(`${stem('systemprompt|system-prompt|systemnachricht|systemanweisung|ursprüngliche anweisung|geheime(?:s|n)? (?:wort|schlüssel|passwort|code)|passwort|kennwort')}|${word('zeige|zeig|verrate|gib|nenne|wiederhole|drucke|schreibe|sag|sage|wie lautet|wie lauten|was ist|was sind')}${GAP}${stem('anweisung|prompt|regel|konfiguration|passwort|schlüssel|geheim')}`),
+  },
+  it: {
+    override: re(`${word('ignora|ignori|ignorare|ignorate|dimentica|dimentichi|dimenticare|dimenticate|trascura|tralascia|non seguire|non considerare|scarta|non tenere conto')}${GAP}${word('istruzion[ei]|regole|indicazioni|direttive|ordini|prompt|comandi|restrizioni')}`),
+    extraction: re(`${word('(?:prompt|messaggio|istruzioni) di sistema|istruzioni (?:iniziali|originali|nascoste|segrete)|parola (?:segreta|d\'ordine)|chiave segreta|password')}|${word('mostra|mostrami|rivela|rivelami|dimmi|stampa|ripeti|scrivi|dammi|qual è|quali sono')}${GAP}${word('istruzioni|prompt|regole|configurazione|password|chiave')}`),
+  },
+  pt: {
+    override: re(`${word('ignore|ignora|ignorar|ignorem|esqueça|esqueca|esquece|esquecer|desconsidere|desconsidera|despreze|descarte|não siga|nao siga|deixe de seguir')}${GAP}${word('instruç(?:ão|ões)|instruc(?:ao|oes)|regras|orientações|diretrizes|ordens|comandos|prompt|restrições')}`),
+    extraction: re(`${word('(?:prompt|mensagem|instruções) do sistema|instruções (?:iniciais|originais|ocultas|secretas)|palavra(?:-| )(?:secreta|chave)|senha|chave secreta')}|${word('mostre|mostra|revele|revela|diga|diz|imprima|repita|escreva|me dê|me de|qual é|quais são')}${GAP}${word('instruções|prompt|regras|configuração|senha|chave')}`),
+  },
+  nl: {
+    override: re(`${word('negeer|negeren|vergeet|vergeten|ignoreer|ignoreren|volg niet')}${GAP}${stem('instructie|regel|aanwijzing|opdracht|prompt')}`),
+    extraction: re(`${stem('systeemprompt|systeembericht|oorspronkelijke instructie|geheime (?:woord|sleutel|code)|wachtwoord')}|${word('toon|geef|vertel|herhaal|print|laat zien|wat is|wat zijn')}${GAP}${stem('instructie|prompt|regel|wachtwoord|sleutel')}`),
+  },
+  ru: {
+    override: re(`${stem('игнорир|забуд|забыть|не обращай|не обращайте|пропусти|отбрось|не следуй|не следуйте|не выполняй|отмени|отмените')}${GAP}${stem('инструкци|указани|правил|команд|промпт|установк|директив|ограничени')}`),
+    extraction: re(`${stem('системн\\p{L}* (?:промпт|подсказк|сообщени|инструкци)|исходн\\p{L}* инструкци|секретн\\p{L}* (?:слово|ключ|код|пароль)|пароль|кодовое слово')}|${stem('покажи|раскрой|выведи|повтори|скажи|напиши|назови|какой|какие|каков|перечисли')}${GAP}${stem('инструкци|промпт|правил|пароль|ключ|настройк')}`),
+  },
+  zh: {
+    override: re(`(?:忽略|无视|無視|忘记|忘記|忘掉|不要理会|不要理會|不理会|别管|抛开|拋開|放弃|放棄|跳过|跳過|忽视|忽視)${CJK_GAP}(?:指令|指示|说明|說明|规则|規則|提示|命令|要求|设定|設定)`),
+    extraction: re(`系统提示|系統提示|系统指令|系統指令|系统消息|系統訊息|初始指令|原始指令|秘密|密码|密碼|口令|暗号|暗號|密钥|金鑰|(?:告诉我|告訴我|显示|顯示|输出|輸出|打印|重复|重複|泄露|透露|给我|給我|是什么|是什麼)${CJK_GAP}(?:指令|提示|规则|規則|设定|設定|密码|密碼|密钥)`),
+  },
+  ja: {
+    override: re(`(?:指示|命令|ルール|指令|プロンプト|設定|規則|制約)${CJK_GAP}(?:無視|忘れ|従わな|破棄)|(?:無視|忘れ)(?:して|しろ|せよ|てください)${CJK_GAP}(?:指示|命令|ルール|指令|プロンプト)`),
+    extraction: re(`システムプロンプト|システムメッセージ|初期指示|元の指示|秘密の(?:言葉|キー|パスワード|合言葉)|パスワード|合言葉|(?:指示|プロンプト|ルール|設定)${CJK_GAP}(?:教えて|表示|出力|見せて|繰り返|書き出)`),
+  },
+  ko: {
+    override: re(`(?:지시|지침|명령|규칙|프롬프트|설정)${CJK_GAP}(?:무시|잊어|따르지)`),
+    extraction: re(`시스템 ?프롬프트|비밀번호|암호|비밀 ?(?:단어|키)|(?:지시|프롬프트|규칙|설정)${CJK_GAP}(?:알려|보여|출력)`),
+  },
+};
+
+const SEGMENTER_LOCALE: Record<Language, string> = Object.fromEntries(SIGNATURE_LANGUAGES.map((l) => [l, l])) as Record<Language, string>;
+
+const WEAK_PATTERNS: ReadonlyArray<[SignatureId, RegExp]> = [
+  ['jailbreak_persona', re(
+    `${word('do anything now|stay in character|always intelligent and machiavellian|strive to avoid norms|opposite mode|evil confidant|anti-?dan|better-?dan|jailbroken|jailbreak mode|dan mode|stan mode|dude mode')}` +
+    `|${word('act|acting|pretend|behave|respond|answer|roleplay|role-play')}${B0}(?:as|like|to be)${B1}\\s+${word('dan|stan|dude|aim|an? (?:unfiltered|uncensored|unrestricted|jailbroken|evil|amoral|unethical|unbound)')}` +
+    `|${word("you are|you're|you will be|from now on you are")}\\s+(?:now\\s+)?${word('dan|stan|dude|aim|free from|an? (?:unfiltered|uncensored|unrestricted|jailbroken|amoral|unethical)')}` +
+    `|${word("no|without|free of|free from|not bound by|don't have|do not have|doesn't have|does not have")}\\s+(?:any\\s+)?${word('ethical|moral|content|safety')}\\s+${word('guidelines|restrictions|filters|policies|policy|limits|boundaries|constraints')}` +
+    `|${word('unfiltered|uncensored')}\\s+${word('and amoral|ai|chatbot|assistant|model|mode|responses?')}|🔓|\\[jailbreak\\]`,
+  )],
+  ['developer_mode', re(
+    `${word('enable|enabled|enter|activate|activated|switch to|you are (?:now )?in|simulate|pretend to be in|with|now in|into')}\\s+${word('developer|dev|god|sudo|admin|maintenance|debug|unrestricted|jailbreak|dan|root|diagnostic')}\\s+mode` +
+    `|${word('developer|dev|god|sudo|jailbreak|dan|unrestricted')}\\s+mode\\s+${word('enabled|activated|on|output|response')}` +
+    `|${word('mode développeur|modo (?:de )?desarrollador|entwicklermodus|modalità sviluppatore|modo (?:de )?desenvolvedor|режим разработчика|ontwikkelaarsmodus')}|开发者模式|開發者模式|開発者モード|개발자 모드`,
+  )],
+  ['system_label', re(
+    `(?:^|\\n)[ \\t>*#]*[\\[<(]?${word('system|sys|developer|admin|administrator|root|operator|sistema|système|systeme|systeem|система')}(?:[ _-]?${word('prompt|message|note|override|instruction|command|update|alert|notice|mode')})?[\\]>)]?\\s*:(?!//)` +
+    `|<${word('system(?: mode)?|sys')}>|\\[system\\]|(?:^|\\n)\\s*(?:系统|系統|システム)\\s*:`,
+  )],
+  ['chat_template_marker', re(
+    `<\\|(?:im_start|im_end|im_sep|system|user|assistant|endoftext|begin_of_text|end_of_text|start_header_id|end_header_id|eot_id|eom_id|fim_prefix|fim_middle|fim_suffix)\\|>` +
+    `|\\[/?inst\\]|<</?sys>>|<(?:start|end)_of_turn>|(?:^|\\n)#{2,4} ?(?:system|instruction|instructions|human|assistant|user|response)(?: prompt)?:?[ \\t]*(?=\\n|$)`,
+  )],
+];
+
+/** Words that make decoded or hidden text an instruction to the agent rather than data. */
+const INSTRUCTION_CUES = re(word("ignore|disregard|forget|instructions?|system|prompt|you are|you must|you will|pretend|jailbreak|password|reveal|override|assistant|rules|do not tell|don't tell|respond|reply|answer|say|print|output|execute|run|send|email|visit|click|ignora|ignorez|ignoriere|игнорируй|忽略|無視"));
+
+/** Cues that an override phrase is quoted as an example (a text about prompts), not given as an instruction. */
+const MENTION_CUES = re(word('such as|like|e\\.g\\.?|for example|example|examples|called|known as|phrases?|strings?|patterns?|attacks?|attackers?|injections?|detect|detects|flag|flags|classif(?:y|ies)|filter|filters|mentions?|contains?|wrote|says|said|quotes?|como|por ejemplo|comme|par exemple|wie|zum beispiel|come|ad esempio|por exemplo|например|такие как') + '|例如|比如|例えば|のような');
+
+const OPENING_QUOTES = new Set(['“', '«', '„', '「', '『', '‹']);
+const CLOSING_QUOTES = new Set(['”', '»', '」', '』', '›']);
+const SENTENCE_END = /[.!?\n。！？]/;
+
+/**
+ * True when `index` lies inside a quotation that a sentence presents as an example ("phrases such as 'ignore
+ * previous instructions' …"): quoting is how texts about prompt injection talk about it.
+ */
+function isQuotedMention(text: string, index: number): boolean {
+  let start = index;
+  while (start > 0 && index - start < 400 && !SENTENCE_END.test(text[start - 1])) start--;
+  let open = 0;
+  for (let i = start; i < index; i++) {
+    const ch = text[i];
+    const previous = i > 0 ? text[i - 1] : ' ';
+    const next = text[i + 1] ?? ' ';
+    if (OPENING_QUOTES.has(ch)) open++;
+    else if (CLOSING_QUOTES.has(ch)) open = Math.max(0, open - 1);
+    else if (ch === '"' || ch === '`') open = open > 0 ? open - 1 : open + 1;
+    else if ((ch === "'" || ch === '‘') && !/\p{L}/u.test(previous)) open++;
+    else if ((ch === "'" || ch === '’') && !/\p{L}/u.test(next) && open > 0) open--;
+  }
+  if (open === 0) return false;
+  MENTION_CUES.lastIndex = 0;
+  return MENTION_CUES.test(text.slice(start, index));
+}
+
+interface Span {
+  start: number;
+  end: number;
+}
+
+const spans = (text: string, pattern: RegExp): Span[] =>
+  [...text.matchAll(pattern)].map((m) => ({ start: m.index, end: m.index + m[0].length }));
+
+const segmenters = new Map<string, Intl.Segmenter>();
+function sentenceBoundariesBetween(cased: string, from: number, to: number, language: Language): number {
+  const locale = SEGMENTER_LOCALE[language];
+  let segmenter = segmenters.get(locale);
+  if (!segmenter) {
+    segmenter = new Intl.Segmenter(locale, { granularity: 'sentence' });
+    segmenters.set(locale, segmenter);
+  }
+  let segments = 0;
+  for (const _ of segmenter.segment(cased.slice(from, to))) segments++;
+  return segments - 1;
+}
+
+/**
+ * Rule 3: an override, and a request for the system prompt or a canary word in the same sentence or the next
+ * one (never two sentences later; a request before the override counts only within the same sentence).
+ */
+function overrideWithExtraction(cased: string, override: Span, extractions: Span[], language: Language): boolean {
+  for (const extraction of extractions) {
+    if (extraction.start < override.end && extraction.end > override.start) continue;
+    if (extraction.start >= override.end) {
+      if (sentenceBoundariesBetween(cased, override.start, extraction.end, language) <= 1) return true;
+    } else if (sentenceBoundariesBetween(cased, extraction.start, override.end, language) === 0) {
+      return true;
+    }
+  }
+  return false;
+}
+
+interface ViewFindings {
+  ids: Set<SignatureId>;
+  blocking: boolean;
+}
+
+function scanView(view: PromptView): ViewFindings {
+  const text = view.text;
+  const ids = new Set<SignatureId>();
+  let blocking = false;
+  const englishOverrides: Span[] = [];
+  for (const language of SIGNATURE_LANGUAGES) {
+    const patterns = PATTERNS[language];
+    const overrides = spans(text, patterns.override).filter((span) => !isQuotedMention(text, span.start));
+    if (overrides.length === 0) continue;
+    const extractions = spans(text, patterns.extraction);
+    if (language === 'en') englishOverrides.push(...overrides);
+    if (overrides.some((override) => overrideWithExtraction(view.cased, override, extractions, language))) {
+      blocking = true;
+    } else if (language === 'en') {
+      ids.add('ignore_instructions');
+    } else if (!overrides.every((span) => englishOverrides.some((en) => en.start < span.end && span.start < en.end))) {
+      // Spanish "ignore" or French "instructions" also spell English words: only a genuinely foreign phrase counts.
+      ids.add('override_other_language');
+    }
+  }
+  for (const [id, pattern] of WEAK_PATTERNS) {
+    pattern.lastIndex = 0;
+    if (pattern.test(text)) ids.add(id);
+  }
+  return { ids, blocking };
+}
+
+function hasInstructionCue(findings: ViewFindings, text: string): boolean {
+  INSTRUCTION_CUES.lastIndex = 0;
+  return findings.blocking || findings.ids.size > 0 || INSTRUCTION_CUES.test(text);
+}
+
+export function matchSignatures(prompt: NormalisedPrompt): SignatureResult {
+  const ids = new Set<SignatureId>();
+  let blocking = false;
+  for (const view of prompt.views) {
+    const findings = scanView(view);
+    blocking ||= findings.blocking;
+    for (const id of findings.ids) ids.add(id);
+    if (view.kind === 'canonical') continue;
+    if (view.kind === 'unicode_tags') ids.add('hidden_text');
+    else if (hasInstructionCue(findings, view.text)) ids.add(view.kind === 'html_hidden' ? 'hidden_text' : 'encoded_payload');
+  }
+  if (prompt.traces.zeroWidthInWords || prompt.traces.bidiOverrides) ids.add('hidden_text');
+  if (prompt.traces.homoglyphWords > 0) ids.add('homoglyph_text');
+  const ordered = [...(blocking ? [BLOCKING_SIGNATURE] : []), ...WEAK_SIGNATURES.filter((id) => ids.has(id))] as SignatureId[];
+  return { ids: ordered, blocking };
+}

@@ -1,0 +1,475 @@
+// The screening index: an inverted index from name tokens (exact, phonetic key, character trigrams, joined
+// neighbours) to listed names, and the name scorer that aligns query tokens with a listed name's tokens.
+// Memory stays lean: names are flat typed arrays of token ids; strings live once in the vocabulary.
+
+import { doubleMetaphone } from 'double-metaphone';
+import { isWeakToken, nameVariants, tokenise } from './normalize.ts';
+import { joinedSimilarity, tokenSimilarity } from './similarity.ts';
+import type { ListEntity, NameKind } from './model.ts';
+
+const NAME_KINDS: NameKind[] = ['primary', 'alias', 'weak_alias', 'former'];
+const WEAK_ALIAS = NAME_KINDS.indexOf('weak_alias');
+
+/** Weight of a legal form or particle ("ltd", "al", "de"): present, but never decisive. */
+const WEAK_TOKEN_WEIGHT = 0.5;
+/** A name whose only matching token is one of several gets this factor: "Smith" is not "John Smith". */
+const SINGLE_TOKEN_FACTOR = 0.8;
+/** A weak alias (nickname, kunya, short acronym) counts only when equal to the query, at this score. */
+export const WEAK_ALIAS_EXACT_SCORE = 0.75;
+/** Joined neighbours ("abdul rahman" ~ "abdulrahman") must be this close to pair up. */
+const JOINED_FLOOR = 0.85;
+/** Names scored in full per query, best first by their index evidence. */
+const MAX_CANDIDATES = 120;
+/** Share of the query's token weight a name must show in the index before it is scored in full. */
+const MIN_EVIDENCE = 0.3;
+
+export interface ScreeningIndex {
+  entities: ListEntity[];
+  vocabulary: Map<string, number>;
+  tokens: string[];
+  phoneticOf: string[];
+  weight: Float32Array;
+  byPhonetic: Map<string, number[]>;
+  byTrigram: Map<string, number[]>;
+  byJoined: Map<string, number[]>;
+  postingStart: Uint32Array;
+  postings: Uint32Array;
+  nameEntity: Uint32Array;
+  nameSlot: Uint16Array;
+  nameKind: Uint8Array;
+  nameTokenStart: Uint32Array;
+  nameTokens: Uint32Array;
+  nameWeight: Float32Array;
+  byIdentifier: Map<string, number[]>;
+}
+
+function trigrams(token: string): string[] {
+  const padded = `^${token}$`;
+  const grams: string[] = [];
+  for (let i = 0; i + 3 <= padded.length; i++) grams.push(padded.slice(i, i + 3));
+  return grams;
+}
+
+function pushTo<K>(map: Map<K, number[]>, key: K, value: number): void {
+  const list = map.get(key);
+  if (!list) map.set(key, [value]);
+  else if (list[list.length - 1] !== value) list.push(value);
+}
+
+/** Identifier values compared without spaces, dashes or case; short values are too ambiguous to be decisive. */
+export function identifierKey(value: string): string | undefined {
+  const key = value.toUpperCase().replace(/[^A-Z0-9]/g, '');
+  return key.length >= 5 ? key : undefined;
+}
+
+export function buildIndex(entities: ListEntity[]): ScreeningIndex {
+  const vocabulary = new Map<string, number>();
+  const tokens: string[] = [];
+  const documentFrequency: number[] = [];
+  const nameEntity: number[] = [];
+  const nameSlot: number[] = [];
+  const nameKind: number[] = [];
+  const nameTokenStart: number[] = [0];
+  const nameTokens: number[] = [];
+  const byJoined = new Map<string, number[]>();
+  const byIdentifier = new Map<string, number[]>();
+
+  entities.forEach((entity, entityIndex) => {
+    entity.names.forEach((name, slot) => {
+      for (const variant of nameVariants(name.full)) {
+        const parts = tokenise(variant);
+        if (parts.length === 0) continue;
+        const nameId = nameEntity.length;
+        nameEntity.push(entityIndex);
+        nameSlot.push(slot);
+        nameKind.push(NAME_KINDS.indexOf(name.kind));
+        const seen = new Set<number>();
+        for (const part of parts) {
+          let id = vocabulary.get(part);
+          if (id === undefined) {
+            id = tokens.length;
+            vocabulary.set(part, id);
+            tokens.push(part);
+            documentFrequency.push(0);
+          }
+          if (!seen.has(id)) documentFrequency[id]++;
+          seen.add(id);
+          nameTokens.push(id);
+        }
+        nameTokenStart.push(nameTokens.length);
+        for (let i = 0; i + 1 < parts.length; i++) pushTo(byJoined, parts[i] + parts[i + 1], nameId);
+      }
+    });
+    for (const identifier of entity.identifiers) {
+      const key = identifierKey(identifier.value);
+      if (key) pushTo(byIdentifier, key, entityIndex);
+    }
+  });
+
+  const nameCount = nameEntity.length;
+  const weight = new Float32Array(tokens.length);
+  const phoneticOf: string[] = new Array(tokens.length);
+  const byPhonetic = new Map<string, number[]>();
+  const byTrigram = new Map<string, number[]>();
+  tokens.forEach((token, id) => {
+    weight[id] = isWeakToken(token) ? WEAK_TOKEN_WEIGHT : Math.log(1 + nameCount / documentFrequency[id]);
+    const [primary, secondary] = /[a-z]/.test(token) ? doubleMetaphone(token) : [token, token];
+    phoneticOf[id] = primary;
+    if (primary.length >= 2) pushTo(byPhonetic, primary, id);
+    if (secondary.length >= 2 && secondary !== primary) pushTo(byPhonetic, secondary, id);
+    if (token.length >= 3) for (const gram of trigrams(token)) pushTo(byTrigram, gram, id);
+  });
+
+  // Postings: token id → ids of the names holding it, in one flat array.
+  const postingStart = new Uint32Array(tokens.length + 1);
+  const lastName = new Int32Array(tokens.length).fill(-1);
+  for (let n = 0; n < nameCount; n++) {
+    for (let k = nameTokenStart[n]; k < nameTokenStart[n + 1]; k++) {
+      const t = nameTokens[k];
+      if (lastName[t] !== n) postingStart[t + 1]++;
+      lastName[t] = n;
+    }
+  }
+  lastName.fill(-1);
+  for (let t = 0; t < tokens.length; t++) postingStart[t + 1] += postingStart[t];
+  const fill = postingStart.slice(0, tokens.length);
+  const postings = new Uint32Array(postingStart[tokens.length]);
+  const nameWeight = new Float32Array(nameCount);
+  for (let n = 0; n < nameCount; n++) {
+    let total = 0;
+    for (let k = nameTokenStart[n]; k < nameTokenStart[n + 1]; k++) {
+      const t = nameTokens[k];
+      total += weight[t];
+      if (lastName[t] !== n) postings[fill[t]++] = n;
+      lastName[t] = n;
+    }
+    nameWeight[n] = total;
+  }
+
+  return {
+    entities,
+    vocabulary,
+    tokens,
+    phoneticOf,
+    weight,
+    byPhonetic,
+    byTrigram,
+    byJoined,
+    postingStart,
+    postings,
+    nameEntity: Uint32Array.from(nameEntity),
+    nameSlot: Uint16Array.from(nameSlot),
+    nameKind: Uint8Array.from(nameKind),
+    nameTokenStart: Uint32Array.from(nameTokenStart),
+    nameTokens: Uint32Array.from(nameTokens),
+    nameWeight,
+    byIdentifier,
+  };
+}
+
+interface QueryToken {
+  text: string;
+  phonetic: string;
+  weight: number;
+  weak: boolean;
+  /** Vocabulary token id → similarity, for every listed token this query token matches. */
+  similar: Map<number, number>;
+}
+
+export interface TokenPairing {
+  query: string;
+  matched: string;
+  similarity: number;
+}
+
+export interface NameHit {
+  entityIndex: number;
+  nameSlot: number;
+  kind: NameKind;
+  score: number;
+  pairings: TokenPairing[];
+  /** Query tokens that found no counterpart in the listed name. */
+  unmatchedQuery: string[];
+  /** Tokens of the listed name the query does not have. */
+  unmatchedListed: string[];
+}
+
+function credit(nameId: number, amount: number, round: number): void {
+  const { evidence, stamp, touched } = scratch;
+  if (stamp[nameId] === round) return;
+  if (evidence[nameId] === 0) touched.push(nameId);
+  stamp[nameId] = round;
+  evidence[nameId] += amount;
+}
+
+function phoneticKey(token: string): string {
+  return /[a-z]/.test(token) ? doubleMetaphone(token)[0] : token;
+}
+
+/** Scratch space reused across queries: one query runs at a time on a JS thread. */
+class Scratch {
+  evidence = new Float32Array(0);
+  stamp = new Uint32Array(0);
+  touched: number[] = [];
+  trigramCount = new Uint16Array(0);
+  round = 0;
+  ensure(index: ScreeningIndex): void {
+    const names = index.nameEntity.length;
+    if (this.evidence.length < names) {
+      this.evidence = new Float32Array(names);
+      this.stamp = new Uint32Array(names);
+    }
+    if (this.trigramCount.length < index.tokens.length) this.trigramCount = new Uint16Array(index.tokens.length);
+  }
+}
+const scratch = new Scratch();
+
+/** Vocabulary tokens resembling `token`, with their similarity. */
+function similarTokens(index: ScreeningIndex, token: string, phonetic: string): Map<number, number> {
+  const found = new Map<number, number>();
+  const exact = index.vocabulary.get(token);
+  if (exact !== undefined) found.set(exact, 1);
+  const [primary, secondary] = /[a-z]/.test(token) ? doubleMetaphone(token) : [token, token];
+  for (const code of primary === secondary ? [primary] : [primary, secondary]) {
+    for (const id of index.byPhonetic.get(code) ?? []) {
+      if (found.has(id)) continue;
+      const s = tokenSimilarity(token, index.tokens[id], phonetic, index.phoneticOf[id]);
+      if (s > 0) found.set(id, s);
+    }
+  }
+  if (exact === undefined && token.length >= 3) {
+    const grams = trigrams(token);
+    const counts = scratch.trigramCount;
+    const touched: number[] = [];
+    for (const gram of grams) {
+      for (const id of index.byTrigram.get(gram) ?? []) {
+        if (counts[id] === 0) touched.push(id);
+        counts[id]++;
+      }
+    }
+    for (const id of touched) {
+      const shared = counts[id];
+      counts[id] = 0;
+      const other = index.tokens[id];
+      if (found.has(id) || shared < Math.max(2, Math.floor(Math.min(grams.length, other.length + 2 - 2) * 0.4))) continue;
+      const s = tokenSimilarity(token, other, phonetic, index.phoneticOf[id]);
+      if (s > 0) found.set(id, s);
+    }
+  }
+  return found;
+}
+
+function queryTokens(index: ScreeningIndex, name: string): QueryToken[] {
+  const rare = Math.log(1 + index.nameEntity.length);
+  return tokenise(name).map((text) => {
+    const weak = isWeakToken(text);
+    const id = index.vocabulary.get(text);
+    const phonetic = phoneticKey(text);
+    return {
+      text, phonetic, weak,
+      weight: weak ? WEAK_TOKEN_WEIGHT : id !== undefined ? index.weight[id] : rare,
+      similar: similarTokens(index, text, phonetic),
+    };
+  });
+}
+
+const MAX_PAIRS = 512;
+const pairSimilarity = new Float64Array(MAX_PAIRS);
+/** queryFrom | queryLength << 8 | listedFrom << 16 | listedLength << 24 */
+const pairShape = new Int32Array(MAX_PAIRS);
+const pairOrder = new Int32Array(MAX_PAIRS);
+const MAX_TOKENS = 64;
+const queryUsed = new Uint8Array(MAX_TOKENS);
+const listedUsed = new Uint8Array(MAX_TOKENS);
+let pairCount = 0;
+
+function addPair(similarity: number, queryFrom: number, queryLength: number, listedFrom: number, listedLength: number): void {
+  if (pairCount >= MAX_PAIRS) return;
+  // Ties go to the pair covering more tokens: a join beats two half-matches.
+  pairSimilarity[pairCount] = similarity + (queryLength + listedLength) * 1e-9;
+  pairShape[pairCount] = queryFrom | (queryLength << 8) | (listedFrom << 16) | (listedLength << 24);
+  pairCount++;
+}
+
+/**
+ * Aligns query tokens with a listed name's tokens (best pairs first; two neighbours on either side may join) and
+ * scores the name 0–1: the mean of the weighted share of the query matched and of the listed name matched.
+ * `explain` fills in which tokens paired, only for names that are reported.
+ */
+function scoreName(index: ScreeningIndex, query: QueryToken[], nameId: number, explain: boolean): NameHit | undefined {
+  const start = index.nameTokenStart[nameId];
+  const listedCount = Math.min(index.nameTokenStart[nameId + 1] - start, MAX_TOKENS);
+  const queryCount = Math.min(query.length, MAX_TOKENS);
+  const kind = NAME_KINDS[index.nameKind[nameId]];
+  const entityIndex = index.nameEntity[nameId];
+  const nameSlot = index.nameSlot[nameId];
+  const nameTokens = index.nameTokens;
+
+  if (index.nameKind[nameId] === WEAK_ALIAS) {
+    if (listedCount !== queryCount) return undefined;
+    const listedText = [];
+    for (let j = 0; j < listedCount; j++) listedText.push(index.tokens[nameTokens[start + j]]);
+    if (query.map((q) => q.text).sort().join(' ') !== listedText.sort().join(' ')) return undefined;
+    return {
+      entityIndex, nameSlot, kind, score: WEAK_ALIAS_EXACT_SCORE,
+      pairings: explain ? query.map((q) => ({ query: q.text, matched: q.text, similarity: 1 })) : [],
+      unmatchedQuery: [], unmatchedListed: [],
+    };
+  }
+
+  pairCount = 0;
+  for (let i = 0; i < queryCount; i++) {
+    const similar = query[i].similar;
+    for (let j = 0; j < listedCount; j++) {
+      const s = similar.get(nameTokens[start + j]);
+      if (s !== undefined) addPair(s, i, 1, j, 1);
+    }
+  }
+  for (let i = 0; i + 1 < queryCount; i++) {
+    const joined = query[i].text + query[i + 1].text;
+    for (let j = 0; j < listedCount; j++) {
+      const other = index.tokens[nameTokens[start + j]];
+      if (other.charCodeAt(0) !== joined.charCodeAt(0) || other.length < joined.length - 3) continue;
+      const s = joinedSimilarity(joined, other);
+      if (s >= JOINED_FLOOR) addPair(s, i, 2, j, 1);
+    }
+  }
+  for (let j = 0; j + 1 < listedCount; j++) {
+    const first = index.tokens[nameTokens[start + j]];
+    for (let i = 0; i < queryCount; i++) {
+      const text = query[i].text;
+      if (text.charCodeAt(0) !== first.charCodeAt(0) || text.length <= first.length) continue;
+      const s = joinedSimilarity(text, first + index.tokens[nameTokens[start + j + 1]]);
+      if (s >= JOINED_FLOOR) addPair(s, i, 1, j, 2);
+    }
+  }
+  for (let p = 0; p < pairCount; p++) pairOrder[p] = p;
+  // Insertion sort: a handful of pairs, no allocation.
+  for (let p = 1; p < pairCount; p++) {
+    const current = pairOrder[p];
+    let k = p - 1;
+    while (k >= 0 && pairSimilarity[pairOrder[k]] < pairSimilarity[current]) {
+      pairOrder[k + 1] = pairOrder[k];
+      k--;
+    }
+    pairOrder[k + 1] = current;
+  }
+
+  queryUsed.fill(0, 0, queryCount);
+  listedUsed.fill(0, 0, listedCount);
+  let queryMatched = 0;
+  let listedMatched = 0;
+  let strongPairs = 0;
+  const pairings: TokenPairing[] = [];
+  for (let p = 0; p < pairCount; p++) {
+    const shape = pairShape[pairOrder[p]];
+    const queryFrom = shape & 0xff;
+    const queryLength = (shape >> 8) & 0xff;
+    const listedFrom = (shape >> 16) & 0xff;
+    const listedLength = (shape >> 24) & 0xff;
+    if (queryUsed[queryFrom] || (queryLength === 2 && queryUsed[queryFrom + 1])) continue;
+    if (listedUsed[listedFrom] || (listedLength === 2 && listedUsed[listedFrom + 1])) continue;
+    const similarity = Math.min(1, pairSimilarity[pairOrder[p]]);
+    let queryWeight = 0;
+    let listedWeight = 0;
+    let strong = false;
+    for (let k = queryFrom; k < queryFrom + queryLength; k++) {
+      queryUsed[k] = 1;
+      queryWeight += query[k].weight;
+      strong ||= !query[k].weak;
+    }
+    for (let k = listedFrom; k < listedFrom + listedLength; k++) {
+      listedUsed[k] = 1;
+      listedWeight += index.weight[nameTokens[start + k]];
+    }
+    queryMatched += similarity * queryWeight;
+    listedMatched += similarity * listedWeight;
+    if (strong) strongPairs++;
+    if (explain) {
+      pairings.push({
+        query: query.slice(queryFrom, queryFrom + queryLength).map((q) => q.text).join(' '),
+        matched: Array.from({ length: listedLength }, (_, k) => index.tokens[nameTokens[start + listedFrom + k]]).join(' '),
+        similarity: Math.round(similarity * 1000) / 1000,
+      });
+    }
+  }
+  if (strongPairs === 0) return undefined;
+  let queryTotal = 0;
+  let strongQuery = 0;
+  for (let i = 0; i < queryCount; i++) {
+    queryTotal += query[i].weight;
+    if (!query[i].weak) strongQuery++;
+  }
+  let strongListed = 0;
+  for (let j = 0; j < listedCount; j++) if (index.weight[nameTokens[start + j]] !== WEAK_TOKEN_WEIGHT) strongListed++;
+  let score = (queryMatched / queryTotal + listedMatched / index.nameWeight[nameId]) / 2;
+  if (strongPairs === 1 && (strongQuery > 1 || strongListed > 1)) score *= SINGLE_TOKEN_FACTOR;
+  const unmatchedQuery: string[] = [];
+  const unmatchedListed: string[] = [];
+  if (explain) {
+    for (let i = 0; i < queryCount; i++) if (!queryUsed[i]) unmatchedQuery.push(query[i].text);
+    for (let j = 0; j < listedCount; j++) if (!listedUsed[j]) unmatchedListed.push(index.tokens[nameTokens[start + j]]);
+  }
+  return { entityIndex, nameSlot, kind, score: Math.min(1, score), pairings, unmatchedQuery, unmatchedListed };
+}
+
+/**
+ * The best-scoring listed name of each entity resembling `name`, best first. Candidates come from the index
+ * (exact, phonetic and trigram neighbours of each distinctive query token, and joined neighbours); a query made
+ * only of legal forms and particles ("CORP", "LIMITED") finds nothing.
+ */
+export function searchNames(index: ScreeningIndex, name: string, minScore: number): NameHit[] {
+  const query = queryTokens(index, name);
+  const strong = query.filter((q) => !q.weak);
+  if (strong.length === 0) return [];
+  scratch.ensure(index);
+  const { evidence, stamp, touched } = scratch;
+  touched.length = 0;
+  let strongWeight = 0;
+  for (const token of strong) {
+    strongWeight += token.weight;
+    const round = ++scratch.round;
+    for (const [id, similarity] of [...token.similar].sort((a, b) => b[1] - a[1])) {
+      for (let p = index.postingStart[id]; p < index.postingStart[id + 1]; p++) credit(index.postings[p], similarity * token.weight, round);
+    }
+    const joinedRound = ++scratch.round;
+    for (const nameId of index.byJoined.get(token.text) ?? []) credit(nameId, token.weight, joinedRound);
+  }
+  for (let i = 0; i + 1 < query.length; i++) {
+    const id = index.vocabulary.get(query[i].text + query[i + 1].text);
+    if (id === undefined) continue;
+    const round = ++scratch.round;
+    const amount = query[i].weight + query[i + 1].weight;
+    for (let p = index.postingStart[id]; p < index.postingStart[id + 1]; p++) credit(index.postings[p], amount, round);
+  }
+  // A name's score is at most (query coverage + 1) / 2, and its query coverage at most what the index saw
+  // plus the weak tokens: names that cannot reach minScore are never scored.
+  let queryWeight = 0;
+  for (const q of query) queryWeight += q.weight;
+  const weakWeight = queryWeight - strongWeight;
+  const floor = Math.max(MIN_EVIDENCE * strongWeight, (2 * minScore - 1) * queryWeight - weakWeight - 1e-6);
+  const candidates = touched.filter((n) => evidence[n] >= floor);
+  candidates.sort((a, b) => evidence[b] - evidence[a]);
+  for (const n of touched) evidence[n] = 0;
+  const bestByEntity = new Map<number, { nameId: number; score: number }>();
+  for (const nameId of candidates.slice(0, MAX_CANDIDATES)) {
+    const hit = scoreName(index, query, nameId, false);
+    if (!hit || hit.score < minScore) continue;
+    const best = bestByEntity.get(hit.entityIndex);
+    if (!best || hit.score > best.score) bestByEntity.set(hit.entityIndex, { nameId, score: hit.score });
+  }
+  return [...bestByEntity.values()]
+    .sort((a, b) => b.score - a.score)
+    .map(({ nameId }) => scoreName(index, query, nameId, true) as NameHit);
+}
+
+/** Entities holding one of these identifier values (passport, registration, IMO…), as entity indexes. */
+export function entitiesWithIdentifier(index: ScreeningIndex, values: string[]): Map<number, string> {
+  const found = new Map<number, string>();
+  for (const value of values) {
+    const key = identifierKey(value);
+    if (!key) continue;
+    for (const entityIndex of index.byIdentifier.get(key) ?? []) found.set(entityIndex, value);
+  }
+  return found;
+}

@@ -1,0 +1,82 @@
+// Name normalisation shared by the index and the queries, so both sides meet in the same form:
+// NFKC → script-aware transliteration to Latin (any-ascii) → lower case → apostrophes joined, acronym dots
+// joined, other punctuation split → tokens. Honorifics are dropped; legal forms and particles are "weak"
+// tokens that never create a match on their own.
+
+import anyAscii from 'any-ascii';
+
+const HONORIFICS = new Set([
+  'mr', 'mrs', 'ms', 'miss', 'dr', 'prof', 'sir', 'dame', 'lord', 'sheikh', 'shaykh', 'sheik', 'haji', 'hajji',
+  'mullah', 'maulana', 'imam', 'gen', 'general', 'col', 'colonel', 'maj', 'major', 'capt', 'captain', 'lt',
+  'brig', 'brigadier', 'admiral', 'hon', 'rev', 'excellency', 'his', 'her',
+]);
+
+/** Legal forms and linking words: they describe, they do not identify. */
+const WEAK_TOKENS = new Set([
+  'ltd', 'limited', 'llc', 'inc', 'incorporated', 'corp', 'corporation', 'co', 'company', 'companies', 'plc',
+  'gmbh', 'mbh', 'ag', 'kg', 'sa', 'sas', 'sarl', 'srl', 'spa', 'bv', 'nv', 'oy', 'ab', 'as', 'asa', 'jsc',
+  'ojsc', 'pjsc', 'cjsc', 'zao', 'oao', 'ooo', 'pao', 'ao', 'tov', 'llp', 'lp', 'fze', 'fzco', 'fzc', 'fz', 'sdn',
+  'bhd', 'pte', 'pvt', 'pty', 'kft', 'doo', 'sro', 'cv', 'de', 'del', 'la', 'le', 'les', 'los', 'las', 'the',
+  'of', 'and', 'for', 'y', 'et', 'und', 'e', 'di', 'da', 'do', 'dos', 'das', 'du', 'des', 'van', 'von', 'der',
+  'den', 'al', 'el', 'bin', 'ibn', 'bint', 'ben', 'abu', 'ould', 'uul',
+]);
+
+export function isWeakToken(token: string): boolean {
+  return WEAK_TOKENS.has(token);
+}
+
+const CJK = /[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff]+/g;
+
+/**
+ * any-ascii writes a CJK run as capitalised syllables without spaces ("XiJinPing"). Names in those scripts are
+ * romanised family name first, given name joined ("Xi Jinping"), so the first syllable is split off.
+ */
+function transliterateCjkRun(run: string): string {
+  const chars = [...run];
+  if (chars.length < 2 || chars.length > 4) return ` ${anyAscii(run)} `;
+  return ` ${anyAscii(chars[0])} ${anyAscii(chars.slice(1).join('')).toLowerCase()} `;
+}
+
+/** Latin-script, lower-case, punctuation-free form of a name (tokens separated by single spaces). */
+export function normaliseText(raw: string): string {
+  let text = raw.normalize('NFKC');
+  if (CJK.test(text)) text = text.replace(CJK, transliterateCjkRun);
+  CJK.lastIndex = 0;
+  text = anyAscii(text).toLowerCase();
+  text = text
+    .replace(/['`’‘ʼʻ´]/g, '')
+    .replace(/\b([a-z])\.(?=[a-z]\b)/g, '$1')
+    .replace(/[^a-z0-9]+/g, ' ')
+    .trim();
+  return text;
+}
+
+export interface NormalisedName {
+  /** Tokens that identify (honorifics removed). */
+  tokens: string[];
+}
+
+export function tokenise(raw: string): string[] {
+  const text = normaliseText(raw);
+  if (!text) return [];
+  return text.split(' ').filter((t) => !HONORIFICS.has(t));
+}
+
+/**
+ * Indexable forms of a listed name: a parenthetical ("ACME LTD (AL)", "SAMMY (IHSAN MEDHAT) ELASHI") gives
+ * both the name without it and with it inlined; UN entity names joined with " ; " are split.
+ */
+export function nameVariants(full: string): string[] {
+  const variants = new Set<string>();
+  for (const part of full.split(/\s+;\s+/)) {
+    const trimmed = part.trim();
+    if (!trimmed) continue;
+    if (trimmed.includes('(')) {
+      variants.add(trimmed.replace(/\([^)]*\)/g, ' ').replace(/\s+/g, ' ').trim());
+      variants.add(trimmed.replace(/[()]/g, ' ').replace(/\s+/g, ' ').trim());
+    } else {
+      variants.add(trimmed);
+    }
+  }
+  return [...variants].filter(Boolean);
+}

@@ -1,0 +1,198 @@
+// Generates the KYC specimen (examples/kyc/): a passport-like data page carrying the public-domain NASA portrait
+// /work/shared/data/faces/astronaut.png and a valid TD3 MRZ, a selfie of the same person (cropped and re-lit),
+// and request.json. The render functions are exported so tests can make variants (bad check digit, expired,
+// other name) exactly the same way.
+//   npx tsx scripts/make-kyc-specimen.ts [portrait.png]
+import { createRequire } from 'node:module';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import sharp from 'sharp';
+
+const require = createRequire(import.meta.url);
+const FONT_DIR = path.join(path.dirname(require.resolve('dejavu-fonts-ttf/package.json')), 'ttf');
+const MONO_FONT = path.join(FONT_DIR, 'DejaVuSansMono.ttf');
+const SANS_FONT = path.join(FONT_DIR, 'DejaVuSans.ttf');
+const SANS_BOLD_FONT = path.join(FONT_DIR, 'DejaVuSans-Bold.ttf');
+
+export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+export const DEFAULT_PORTRAIT = path.resolve(ROOT, '../shared/data/faces/astronaut.png');
+
+export interface PassportHolder {
+  surname: string;
+  givenNames: string;
+  /** ISO 3166-1 alpha-3 */
+  issuingState: string;
+  nationality: string;
+  documentNumber: string;
+  /** YYMMDD */
+  birthDate: string;
+  sex: 'F' | 'M' | '<';
+  /** YYMMDD */
+  expiryDate: string;
+  personalNumber: string;
+}
+
+export const SPECIMEN_HOLDER: PassportHolder = {
+  surname: 'ERIKSSON',
+  givenNames: 'ANNA MARIA',
+  issuingState: 'SWE',
+  nationality: 'SWE',
+  documentNumber: 'XA4186275',
+  birthDate: '740812',
+  sex: 'F',
+  expiryDate: '340315',
+  personalNumber: '',
+};
+
+const CHECK_WEIGHTS = [7, 3, 1];
+
+/** ICAO 9303 check digit: weights 7-3-1, digits as themselves, A–Z as 10–35, '<' as 0. */
+export function mrzCheckDigit(field: string): string {
+  let sum = 0;
+  for (let i = 0; i < field.length; i++) {
+    const c = field[i]!;
+    const value = c === '<' ? 0 : /[0-9]/.test(c) ? Number(c) : c.charCodeAt(0) - 55;
+    sum += value * CHECK_WEIGHTS[i % 3]!;
+  }
+  return String(sum % 10);
+}
+
+function mrzField(value: string, length: number): string {
+  return value.toUpperCase().replace(/[^A-Z0-9]+/g, '<').padEnd(length, '<').slice(0, length);
+}
+
+export function composeTd3(h: PassportHolder): [string, string] {
+  const nameParts = [h.surname, h.givenNames].map((part) => part.toUpperCase().replace(/[^A-Z0-9]+/g, '<'));
+  const name = nameParts.join('<<').padEnd(39, '<').slice(0, 39);
+  const line1 = `P<${h.issuingState}${name}`;
+  const docNumber = mrzField(h.documentNumber, 9);
+  const personal = mrzField(h.personalNumber, 14);
+  const personalCheck = h.personalNumber ? mrzCheckDigit(personal) : '<';
+  const body =
+    docNumber + mrzCheckDigit(docNumber) + h.nationality +
+    h.birthDate + mrzCheckDigit(h.birthDate) + h.sex +
+    h.expiryDate + mrzCheckDigit(h.expiryDate) + personal + personalCheck;
+  const composite =
+    docNumber + mrzCheckDigit(docNumber) + h.birthDate + mrzCheckDigit(h.birthDate) +
+    h.expiryDate + mrzCheckDigit(h.expiryDate) + personal + personalCheck;
+  return [line1, body + mrzCheckDigit(composite)];
+}
+
+const MONTHS = ['JAN', 'FEB', 'MAR', 'APR', 'MAY', 'JUN', 'JUL', 'AUG', 'SEP', 'OCT', 'NOV', 'DEC'];
+function printedDate(yymmdd: string, century: number): string {
+  const month = MONTHS[Number(yymmdd.slice(2, 4)) - 1] ?? '???';
+  return `${yymmdd.slice(4, 6)} ${month} ${century}${yymmdd.slice(0, 2)}`;
+}
+
+async function textImage(text: string, fontfile: string, font: string, colour = '#1b1b2f'): Promise<Buffer> {
+  const escaped = text.replace(/&/g, '&amp;').replace(/</g, '&lt;');
+  return sharp({ text: { text: `<span foreground="${colour}">${escaped}</span>`, fontfile, font, rgba: true, dpi: 72 } })
+    .png()
+    .toBuffer();
+}
+
+const CARD_WIDTH = 1250;
+const CARD_HEIGHT = 880; // ID-3 proportions (125 × 88 mm)
+
+function guillocheSvg(): Buffer {
+  const waves: string[] = [];
+  for (let k = 0; k < 26; k++) {
+    const y0 = 120 + k * 18;
+    let d = `M 0 ${y0}`;
+    for (let x = 0; x <= CARD_WIDTH; x += 25) d += ` L ${x} ${(y0 + 9 * Math.sin(x / 45 + k * 0.7)).toFixed(1)}`;
+    waves.push(`<path d="${d}" stroke="#b9cfe0" stroke-width="1.2" fill="none"/>`);
+  }
+  return Buffer.from(
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${CARD_WIDTH}" height="${CARD_HEIGHT}">
+      <defs><linearGradient id="bg" x1="0" y1="0" x2="1" y2="1">
+        <stop offset="0" stop-color="#eaf2f8"/><stop offset="1" stop-color="#f6efe4"/></linearGradient></defs>
+      <rect width="100%" height="100%" fill="url(#bg)"/>
+      ${waves.join('')}
+      <rect x="0" y="0" width="${CARD_WIDTH}" height="92" fill="#23395d"/>
+      <rect x="0" y="${CARD_HEIGHT - 200}" width="${CARD_WIDTH}" height="200" fill="#f4f2ec"/>
+    </svg>`,
+  );
+}
+
+export interface PassportRenderOptions {
+  holder?: PassportHolder;
+  /** Overrides the MRZ lines composed from the holder (e.g. to corrupt a check digit). */
+  mrz?: [string, string];
+  portrait?: Buffer;
+  /** Century printed in the visual zone's dates (the MRZ has two-digit years). */
+  century?: { birth: number; expiry: number };
+}
+
+/** A passport data page as PNG. */
+export async function renderPassport(options: PassportRenderOptions = {}): Promise<Buffer> {
+  const holder = options.holder ?? SPECIMEN_HOLDER;
+  const [line1, line2] = options.mrz ?? composeTd3(holder);
+  const portraitSource = options.portrait ?? (await readFile(DEFAULT_PORTRAIT));
+  const portrait = await sharp(portraitSource)
+    .extract({ left: 110, top: 10, width: 240, height: 300 })
+    .resize(330, 412)
+    .modulate({ saturation: 0.8 })
+    .png()
+    .toBuffer();
+  const century = options.century ?? { birth: 19, expiry: 20 };
+  const field = async (label: string, value: string, left: number, top: number) => [
+    { input: await textImage(label, SANS_FONT, 'DejaVu Sans 15', '#4a5a70'), left, top },
+    { input: await textImage(value, SANS_BOLD_FONT, 'DejaVu Sans Bold 25'), left, top: top + 22 },
+  ];
+  const layers = [
+    { input: guillocheSvg(), left: 0, top: 0 },
+    { input: await textImage('PASSPORT  ·  PASS  ·  SPECIMEN', SANS_BOLD_FONT, 'DejaVu Sans Bold 34', '#ffffff'), left: 40, top: 24 },
+    { input: portrait, left: 48, top: 130 },
+    ...(await field('Type / Typ', 'P', 430, 120)),
+    ...(await field('Code / Kod', holder.issuingState, 600, 120)),
+    ...(await field('Passport No. / Passnummer', holder.documentNumber, 820, 120)),
+    ...(await field('Surname / Efternamn', holder.surname, 430, 195)),
+    ...(await field('Given names / Förnamn', holder.givenNames, 430, 270)),
+    ...(await field('Nationality / Nationalitet', holder.nationality, 430, 345)),
+    ...(await field('Date of birth / Födelsedatum', printedDate(holder.birthDate, century.birth), 430, 420)),
+    ...(await field('Sex / Kön', holder.sex, 900, 420)),
+    ...(await field('Date of expiry / Giltig till', printedDate(holder.expiryDate, century.expiry), 430, 495)),
+    ...(await field('Authority / Myndighet', 'SPECIMEN AUTHORITY', 430, 570)),
+    { input: await textImage(line1, MONO_FONT, 'DejaVu Sans Mono 41', '#000000'), left: 38, top: CARD_HEIGHT - 170 },
+    { input: await textImage(line2, MONO_FONT, 'DejaVu Sans Mono 41', '#000000'), left: 38, top: CARD_HEIGHT - 95 },
+  ];
+  return sharp({ create: { width: CARD_WIDTH, height: CARD_HEIGHT, channels: 3, background: '#ffffff' } })
+    .composite(layers)
+    .png()
+    .toBuffer();
+}
+
+/** The same person as on the specimen page: a tighter crop, re-lit warmer and brighter, as a phone selfie. */
+export async function renderSelfie(portraitSource?: Buffer): Promise<Buffer> {
+  return sharp(portraitSource ?? (await readFile(DEFAULT_PORTRAIT)))
+    .extract({ left: 96, top: 0, width: 320, height: 400 })
+    .resize(600, 750)
+    .modulate({ brightness: 1.12, saturation: 1.1 })
+    .linear(1.05, 4)
+    .jpeg({ quality: 88 })
+    .toBuffer();
+}
+
+async function main(): Promise<void> {
+  const portrait = await readFile(process.argv[2] ?? DEFAULT_PORTRAIT);
+  const outDir = path.join(ROOT, 'examples/kyc');
+  await mkdir(outDir, { recursive: true });
+  const passport = await sharp(await renderPassport({ portrait })).jpeg({ quality: 90 }).toBuffer();
+  const selfie = await renderSelfie(portrait);
+  await writeFile(path.join(outDir, 'passport.jpg'), passport);
+  await writeFile(path.join(outDir, 'selfie.jpg'), selfie);
+  const request = {
+    documentType: 'passport',
+    documentImage: `data:image/jpeg;base64,${passport.toString('base64')}`,
+    selfieImage: `data:image/jpeg;base64,${selfie.toString('base64')}`,
+    metadata: { firstName: 'Anna Maria', lastName: 'Eriksson', reference: 'specimen-0001', source: 'examples/kyc' },
+    amlScreening: true,
+  };
+  await writeFile(path.join(outDir, 'request.json'), JSON.stringify(request, null, 2) + '\n');
+  console.log(`passport.jpg ${passport.length} B, selfie.jpg ${selfie.length} B, MRZ:\n${composeTd3(SPECIMEN_HOLDER).join('\n')}`);
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  await main();
+}

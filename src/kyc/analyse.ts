@@ -1,0 +1,133 @@
+// Turns the two decoded images into measurements (signals). No judgement here: decision.ts applies the rule.
+// Runs inside a pool worker, where the OCR and face engines live.
+import { performance } from 'node:perf_hooks';
+import type { FaceEngine, DetectedFace } from './face.ts';
+import { faceSimilarity } from './face.ts';
+import { differenceHash } from './hash.ts';
+import type { DecodedImage } from './intake.ts';
+import { readMrz } from './mrz.ts';
+import { compareNames, findNameInText } from './names.ts';
+import type { OcrEngine } from './ocr.ts';
+import { measureQuality } from './quality.ts';
+import { findAddress, findDates, latestPastDate } from './text-document.ts';
+import type {
+  AnalyseInput,
+  DocumentSignals,
+  FaceSignals,
+  ImageSignals,
+  KycSignals,
+  TextReading,
+} from './types.ts';
+import { MRZ_DOCUMENT_TYPES } from './types.ts';
+
+export interface AnalysisModels {
+  ocr: OcrEngine;
+  face: FaceEngine;
+}
+
+/** Below this the image holds nothing the models can read; they are not run (the quality rule fails it). */
+const MIN_ANALYSABLE_SIDE = 48;
+/** Where an MRZ sits: bottom of a passport data page or of an ID card's back. Whole image second. */
+const MRZ_BANDS = [
+  { top: 0.6, bottom: 1 },
+  { top: 0, bottom: 1 },
+];
+
+function imageSignals(image: DecodedImage): ImageSignals {
+  return {
+    field: image.field,
+    format: image.format,
+    byteLength: image.byteLength,
+    sha256: image.sha256,
+    width: image.width,
+    height: image.height,
+    quality: measureQuality(image.pixels, image.width, image.height),
+    provenance: image.provenance,
+  };
+}
+
+function analysable(image: DecodedImage): boolean {
+  return Math.min(image.pixels.width, image.pixels.height) >= MIN_ANALYSABLE_SIDE;
+}
+
+async function readDocument(input: AnalyseInput, ocr: OcrEngine, now: Date): Promise<Omit<DocumentSignals, 'perceptualHash'>> {
+  const { documentType, document, metadata } = input;
+  const expected = { firstName: metadata.firstName ?? '', lastName: metadata.lastName ?? '' };
+  const haveName = Boolean(expected.firstName || expected.lastName);
+  const empty = { type: documentType, mrz: null, nameMatch: null, text: null };
+  if (!analysable(document)) return empty;
+
+  if (MRZ_DOCUMENT_TYPES.includes(documentType)) {
+    for (const band of MRZ_BANDS) {
+      const mrz = readMrz(await ocr.readMrzBand(document.pixels, band), now);
+      if (!mrz) continue;
+      const onDocument = { firstName: mrz.firstName ?? '', lastName: mrz.lastName ?? '' };
+      return { ...empty, mrz, nameMatch: haveName ? compareNames(expected, onDocument) : null };
+    }
+    if (documentType !== 'driving_licence') return empty;
+  }
+
+  const fullText = await ocr.readText(document.pixels);
+  const dates = findDates(fullText);
+  const text: TextReading = {
+    nameScore: haveName ? findNameInText(expected, fullText) : null,
+    address: findAddress(fullText),
+    dates,
+    issueDate: latestPastDate(dates, now),
+    characters: fullText.replace(/\s+/g, '').length,
+  };
+  return { ...empty, text };
+}
+
+function largest(faces: DetectedFace[]): DetectedFace | null {
+  return faces.reduce<DetectedFace | null>((best, f) => (!best || f.box[2] * f.box[3] > best.box[2] * best.box[3] ? f : best), null);
+}
+
+async function compareFaces(input: AnalyseInput, face: FaceEngine): Promise<FaceSignals> {
+  const selfieFaces = analysable(input.selfie) ? await face.detect(input.selfie.pixels) : [];
+  const wantsDocumentFace = input.documentType !== 'proof_of_address';
+  const documentFaces = wantsDocumentFace && analysable(input.document) ? await face.detect(input.document.pixels) : [];
+  const selfieFace = largest(selfieFaces);
+  const documentFace = largest(documentFaces);
+  return {
+    selfieFaces: selfieFaces.length,
+    documentFaces: wantsDocumentFace ? documentFaces.length : null,
+    selfieFaceScore: selfieFace?.score ?? null,
+    documentFaceScore: documentFace?.score ?? null,
+    similarity:
+      selfieFace && documentFace && selfieFace.embedding.length && documentFace.embedding.length
+        ? Math.round(faceSimilarity(selfieFace.embedding, documentFace.embedding) * 1000) / 1000
+        : null,
+    selfieReal: selfieFace?.real ?? null,
+    selfieLive: selfieFace?.live ?? null,
+  };
+}
+
+async function timed<T>(work: () => Promise<T>): Promise<[T, number]> {
+  const start = performance.now();
+  const value = await work();
+  return [value, Math.round(performance.now() - start)];
+}
+
+export async function analyseImages(input: AnalyseInput, models: AnalysisModels): Promise<KycSignals> {
+  const now = new Date(input.now);
+  const qualityStart = performance.now();
+  const document = imageSignals(input.document);
+  const selfie = imageSignals(input.selfie);
+  const qualityMs = Math.round(performance.now() - qualityStart);
+  // OCR runs in tesseract's own thread, so it overlaps with the face model running on this one.
+  const [[reading, ocrMs], [face, faceMs]] = await Promise.all([
+    timed(() => readDocument(input, models.ocr, now)),
+    timed(() => compareFaces(input, models.face)),
+  ]);
+  return {
+    version: 1,
+    analysedAt: now.toISOString(),
+    documentType: input.documentType,
+    document,
+    selfie,
+    documentReading: { ...reading, perceptualHash: differenceHash(input.document.pixels) },
+    face,
+    timings: { qualityMs, ocrMs, faceMs },
+  };
+}

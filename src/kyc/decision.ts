@@ -1,0 +1,314 @@
+// The decision rule: a pure function from measured signals (+ the AML outcome) to the outcome of a KYC check.
+//
+// 1. Each check (document, selfie, face_match, aml; sandbox_scenario when one applies) collects reason codes from
+//    the thresholds below. Every reason code has a fixed effect (REASONS): it fails the check, sends it to review,
+//    or is informational (weak signals such as liveness), and a fixed risk (low/medium/high).
+// 2. A check's result is the worst effect among its reasons: failed > review > passed.
+// 3. status is the worst check result. riskLevel is the highest risk among all reasons (low when there are none).
+// 4. score (0–1, higher = more confidence the identity is genuine) is the lowest check confidence:
+//    failed 0.1, review 0.5, passed 0.85 + 0.15 × evidence (name-match and face-similarity margin above their pass
+//    thresholds; 1 for checks without a graded measure), minus 0.05 per informational reason.
+// A sandbox scenario adds one reason to one check (see scenarios.ts); since results only ever take the worst reason,
+// a scenario cannot turn an unusable image or an AML hit into a pass.
+import { findSandboxScenario } from './scenarios.ts';
+import type { KycSignals, ImageSignals } from './types.ts';
+
+export type CheckName = 'document' | 'selfie' | 'face_match' | 'aml' | 'sandbox_scenario';
+export type CheckResult = 'passed' | 'review' | 'failed';
+export type KycStatus = CheckResult;
+export type RiskLevel = 'low' | 'medium' | 'high';
+
+type Effect = 'failed' | 'review' | 'info';
+
+/** Every reason a check can give, with its effect and risk. */
+export const REASONS = {
+  // image quality (document and selfie)
+  image_too_small: { effect: 'failed', risk: 'medium' },
+  image_blank: { effect: 'failed', risk: 'medium' },
+  image_too_dark: { effect: 'failed', risk: 'medium' },
+  image_blurred: { effect: 'failed', risk: 'medium' },
+  image_glare: { effect: 'review', risk: 'medium' },
+  // document reading
+  mrz_not_found: { effect: 'failed', risk: 'medium' },
+  mrz_check_digit_invalid: { effect: 'failed', risk: 'high' },
+  mrz_field_invalid: { effect: 'failed', risk: 'high' },
+  document_type_mismatch: { effect: 'review', risk: 'medium' },
+  document_expired: { effect: 'failed', risk: 'high' },
+  expiry_date_unreadable: { effect: 'failed', risk: 'medium' },
+  expiry_date_implausible: { effect: 'review', risk: 'high' },
+  birth_date_unreadable: { effect: 'failed', risk: 'medium' },
+  birth_date_implausible: { effect: 'failed', risk: 'high' },
+  dates_inconsistent: { effect: 'failed', risk: 'high' },
+  text_unreadable: { effect: 'failed', risk: 'medium' },
+  name_not_provided: { effect: 'review', risk: 'medium' },
+  name_partial_match: { effect: 'review', risk: 'medium' },
+  name_mismatch: { effect: 'failed', risk: 'high' },
+  address_not_found: { effect: 'failed', risk: 'medium' },
+  issue_date_not_found: { effect: 'failed', risk: 'medium' },
+  document_older_than_3_months: { effect: 'failed', risk: 'medium' },
+  // forensics
+  edited_with_software: { effect: 'review', risk: 'high' },
+  exif_date_in_future: { effect: 'review', risk: 'high' },
+  exif_modified_after_capture: { effect: 'review', risk: 'medium' },
+  document_image_reused: { effect: 'review', risk: 'high' },
+  // selfie and face
+  no_face_detected: { effect: 'failed', risk: 'medium' },
+  multiple_faces: { effect: 'failed', risk: 'high' },
+  no_face_on_document: { effect: 'failed', risk: 'medium' },
+  face_not_comparable: { effect: 'failed', risk: 'medium' },
+  face_similarity_low: { effect: 'review', risk: 'high' },
+  face_mismatch: { effect: 'failed', risk: 'high' },
+  spoof_suspected: { effect: 'info', risk: 'medium' },
+  liveness_low: { effect: 'info', risk: 'medium' },
+  // AML
+  aml_potential_match: { effect: 'review', risk: 'high' },
+  aml_lists_unavailable: { effect: 'review', risk: 'medium' },
+  // sandbox
+  sandbox_forced_review: { effect: 'review', risk: 'medium' },
+  sandbox_forced_failure: { effect: 'failed', risk: 'high' },
+} as const satisfies Record<string, { effect: Effect; risk: RiskLevel }>;
+
+export type ReasonCode = keyof typeof REASONS;
+
+/** Thresholds of the rule. Face figures: see FACE_CALIBRATION in README.md of this folder. */
+export const THRESHOLDS = {
+  documentMinShortSide: 400,
+  selfieMinShortSide: 240,
+  blankMaxStdLuma: 8,
+  darkMaxMeanLuma: 50,
+  /** Laplacian variance at the 640 px analysis scale. Text pages are far sharper than faces, hence two limits. */
+  documentBlurMaxLaplacian: 120,
+  selfieBlurMaxLaplacian: 40,
+  /** Share of blown-out cells on a document that is not white paper (median luma below glareMaxMedianLuma). */
+  glareMinCellShare: 0.06,
+  glareMaxMedianLuma: 245,
+  namePass: 0.85,
+  nameReview: 0.7,
+  faceMatchPass: 0.62,
+  faceMatchReview: 0.5,
+  spoofMinReal: 0.2,
+  livenessMin: 0.3,
+  maxAgeYears: 120,
+  maxValidityYears: 15,
+  proofOfAddressMaxAgeDays: 92,
+  exifModifiedToleranceSeconds: 60,
+} as const;
+
+const EDITING_SOFTWARE = /photoshop|gimp|lightroom|affinity|pixelmator|paint\.net|paintshop|corel|krita|snapseed|picsart|canva|facetune|photopea|fotor|befunky|photoscape|inkscape|illustrator/i;
+
+export interface AmlOutcome {
+  /** false when amlScreening was switched off: no AML check is reported. */
+  screened: boolean;
+  status: 'clear' | 'potential_match' | 'unavailable';
+  matches: unknown[];
+}
+
+export interface KycCheck {
+  name: CheckName;
+  result: CheckResult;
+  /** Reason codes (REASONS); a code with a suffix names the field, e.g. mrz_check_digit_invalid:birthDate. */
+  reasons: string[];
+}
+
+export interface KycDecision {
+  status: KycStatus;
+  riskLevel: RiskLevel;
+  score: number;
+  checks: KycCheck[];
+  /** The sandbox scenario applied, if any. */
+  scenario: string | null;
+}
+
+export interface KycDecisionInput {
+  signals: KycSignals;
+  aml: AmlOutcome;
+  environment: 'sandbox' | 'live';
+  /** metadata.reference: selects a sandbox scenario (sandbox only). */
+  reference?: string | null;
+  /** Earlier checks of the same tenant whose document perceptual hash is within SAME_IMAGE_MAX_DISTANCE. */
+  reusedDocumentCheckIds?: readonly string[];
+}
+
+interface Finding {
+  code: ReasonCode;
+  detail?: string;
+}
+
+function imageFindings(image: ImageSignals, kind: 'document' | 'selfie'): Finding[] {
+  const q = image.quality;
+  const found: Finding[] = [];
+  const minSide = kind === 'document' ? THRESHOLDS.documentMinShortSide : THRESHOLDS.selfieMinShortSide;
+  if (q.shortSide < minSide) found.push({ code: 'image_too_small' });
+  if (q.stdLuma < THRESHOLDS.blankMaxStdLuma) found.push({ code: 'image_blank' });
+  else {
+    if (q.meanLuma < THRESHOLDS.darkMaxMeanLuma) found.push({ code: 'image_too_dark' });
+    const blurLimit = kind === 'document' ? THRESHOLDS.documentBlurMaxLaplacian : THRESHOLDS.selfieBlurMaxLaplacian;
+    if (q.laplacianVariance < blurLimit) found.push({ code: 'image_blurred' });
+  }
+  if (kind === 'document' && q.glareCellShare >= THRESHOLDS.glareMinCellShare && q.medianLuma < THRESHOLDS.glareMaxMedianLuma) {
+    found.push({ code: 'image_glare' });
+  }
+  return found;
+}
+
+function provenanceFindings(image: ImageSignals, now: Date): Finding[] {
+  const p = image.provenance;
+  const found: Finding[] = [];
+  if (p.software && EDITING_SOFTWARE.test(p.software)) found.push({ code: 'edited_with_software' });
+  const captured = p.capturedAt ? Date.parse(`${p.capturedAt}Z`) : NaN;
+  const modified = p.modifiedAt ? Date.parse(`${p.modifiedAt}Z`) : NaN;
+  // EXIF times carry no zone: allow a day either way before calling a date "in the future".
+  if ((captured || modified) && Math.max(captured || 0, modified || 0) > now.getTime() + 86_400_000) {
+    found.push({ code: 'exif_date_in_future' });
+  }
+  if (captured && modified && modified - captured > THRESHOLDS.exifModifiedToleranceSeconds * 1000) {
+    found.push({ code: 'exif_modified_after_capture' });
+  }
+  return found;
+}
+
+function nameFindings(score: number | null): Finding[] {
+  if (score === null) return [{ code: 'name_not_provided' }];
+  if (score >= THRESHOLDS.namePass) return [];
+  return [{ code: score >= THRESHOLDS.nameReview ? 'name_partial_match' : 'name_mismatch' }];
+}
+
+const DAY_MS = 86_400_000;
+
+function mrzFindings(signals: KycSignals, now: Date): Finding[] {
+  const { mrz, nameMatch, type } = signals.documentReading;
+  if (!mrz) return [{ code: 'mrz_not_found' }];
+  const found: Finding[] = [];
+  for (const field of mrz.invalidFields) {
+    found.push({ code: field.endsWith('CheckDigit') ? 'mrz_check_digit_invalid' : 'mrz_field_invalid', detail: field });
+  }
+  const code = mrz.documentCode ?? '';
+  const expectedCode = type === 'passport' ? /^P/ : type === 'national_id' ? /^[IAC]/ : /^[A-Z]/;
+  if (code && !expectedCode.test(code)) found.push({ code: 'document_type_mismatch' });
+
+  const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
+  const expiry = mrz.expiryDate ? Date.parse(mrz.expiryDate) : NaN;
+  const birth = mrz.birthDate ? Date.parse(mrz.birthDate) : NaN;
+  if (Number.isNaN(expiry)) found.push({ code: 'expiry_date_unreadable' });
+  else if (expiry < today) found.push({ code: 'document_expired' });
+  else if (expiry > today + THRESHOLDS.maxValidityYears * 365.25 * DAY_MS) found.push({ code: 'expiry_date_implausible' });
+  if (Number.isNaN(birth)) found.push({ code: 'birth_date_unreadable' });
+  else if (birth > today || birth < today - THRESHOLDS.maxAgeYears * 365.25 * DAY_MS) found.push({ code: 'birth_date_implausible' });
+  if (!Number.isNaN(birth) && !Number.isNaN(expiry) && birth >= expiry) found.push({ code: 'dates_inconsistent' });
+  found.push(...nameFindings(nameMatch?.score ?? null));
+  return found;
+}
+
+function textFindings(signals: KycSignals, now: Date): Finding[] {
+  const { text, type } = signals.documentReading;
+  if (!text || text.characters < 20) return [{ code: 'text_unreadable' }];
+  const found = nameFindings(text.nameScore);
+  if (type === 'proof_of_address') {
+    if (!text.address) found.push({ code: 'address_not_found' });
+    if (!text.issueDate) found.push({ code: 'issue_date_not_found' });
+    else if (now.getTime() - Date.parse(text.issueDate) > THRESHOLDS.proofOfAddressMaxAgeDays * DAY_MS) {
+      found.push({ code: 'document_older_than_3_months' });
+    }
+  }
+  return found;
+}
+
+function documentFindings(input: KycDecisionInput, now: Date): Finding[] {
+  const { signals } = input;
+  const found = [...imageFindings(signals.document, 'document'), ...provenanceFindings(signals.document, now)];
+  if ((input.reusedDocumentCheckIds?.length ?? 0) > 0) found.push({ code: 'document_image_reused' });
+  // An unusable image was not read: its quality reasons say why, reading findings would only add noise.
+  if (found.some((f) => f.code === 'image_too_small' || f.code === 'image_blank')) return found;
+  const reading = signals.documentReading;
+  const usesMrz = reading.mrz !== null || reading.text === null;
+  return [...found, ...(usesMrz ? mrzFindings(signals, now) : textFindings(signals, now))];
+}
+
+function selfieFindings(signals: KycSignals, now: Date): Finding[] {
+  const found = [...imageFindings(signals.selfie, 'selfie'), ...provenanceFindings(signals.selfie, now)];
+  const face = signals.face;
+  if (face.selfieFaces === 0) found.push({ code: 'no_face_detected' });
+  if (face.selfieFaces > 1) found.push({ code: 'multiple_faces' });
+  if (face.selfieReal !== null && face.selfieReal < THRESHOLDS.spoofMinReal) found.push({ code: 'spoof_suspected' });
+  if (face.selfieLive !== null && face.selfieLive < THRESHOLDS.livenessMin) found.push({ code: 'liveness_low' });
+  return found;
+}
+
+function faceMatchFindings(signals: KycSignals): Finding[] {
+  const face = signals.face;
+  if (face.documentFaces === 0) return [{ code: 'no_face_on_document' }];
+  if (face.similarity === null || face.selfieFaces !== 1) return [{ code: 'face_not_comparable' }];
+  if (face.similarity >= THRESHOLDS.faceMatchPass) return [];
+  return [{ code: face.similarity >= THRESHOLDS.faceMatchReview ? 'face_similarity_low' : 'face_mismatch' }];
+}
+
+function amlFindings(aml: AmlOutcome): Finding[] {
+  if (aml.status === 'potential_match') return [{ code: 'aml_potential_match' }];
+  if (aml.status === 'unavailable') return [{ code: 'aml_lists_unavailable' }];
+  return [];
+}
+
+const RESULT_ORDER: CheckResult[] = ['passed', 'review', 'failed'];
+const RISK_ORDER: RiskLevel[] = ['low', 'medium', 'high'];
+const worst = <T>(order: T[], values: T[]): T => order[Math.max(0, ...values.map((v) => order.indexOf(v)))]!;
+
+function resultOf(findings: Finding[]): CheckResult {
+  return worst(RESULT_ORDER, findings.map((f) => {
+    const effect: Effect = REASONS[f.code].effect;
+    return effect === 'info' ? 'passed' : effect;
+  }));
+}
+
+const clamp01 = (x: number) => Math.min(1, Math.max(0, x));
+
+function evidence(name: CheckName, signals: KycSignals): number {
+  if (name === 'face_match' && signals.face.similarity !== null) {
+    return clamp01((signals.face.similarity - THRESHOLDS.faceMatchPass) / (0.9 - THRESHOLDS.faceMatchPass));
+  }
+  if (name === 'document') {
+    const score = signals.documentReading.nameMatch?.score ?? signals.documentReading.text?.nameScore ?? null;
+    if (score !== null) return clamp01((score - THRESHOLDS.namePass) / (1 - THRESHOLDS.namePass));
+  }
+  return 1;
+}
+
+function confidence(name: CheckName, findings: Finding[], signals: KycSignals): number {
+  const result = resultOf(findings);
+  if (result === 'failed') return 0.1;
+  if (result === 'review') return 0.5;
+  const informational = findings.filter((f) => REASONS[f.code].effect === 'info').length;
+  return 0.85 + 0.15 * evidence(name, signals) - 0.05 * informational;
+}
+
+export function decideKyc(input: KycDecisionInput): KycDecision {
+  const { signals, aml } = input;
+  const now = new Date(signals.analysedAt);
+  const findings = new Map<CheckName, Finding[]>([
+    ['document', documentFindings(input, now)],
+    ['selfie', selfieFindings(signals, now)],
+  ]);
+  if (signals.face.documentFaces !== null) findings.set('face_match', faceMatchFindings(signals));
+  if (aml.screened) findings.set('aml', amlFindings(aml));
+
+  const scenario = input.environment === 'sandbox' ? findSandboxScenario(input.reference) : null;
+  if (scenario) {
+    const { check, reason } = scenario.effect;
+    findings.set(check, [...(findings.get(check) ?? []), { code: reason }]);
+  }
+
+  const checks: KycCheck[] = [];
+  let score = 1;
+  for (const [name, list] of findings) {
+    const reasons = [...new Set(list.map((f) => (f.detail ? `${f.code}:${f.detail}` : f.code)))];
+    checks.push({ name, result: resultOf(list), reasons });
+    score = Math.min(score, confidence(name, list, signals));
+  }
+  const all = [...findings.values()].flat();
+  return {
+    status: worst(RESULT_ORDER, checks.map((c) => c.result)),
+    riskLevel: worst(RISK_ORDER, all.map((f) => REASONS[f.code].risk)),
+    score: Math.round(score * 100) / 100,
+    checks,
+    scenario: scenario?.reference ?? null,
+  };
+}

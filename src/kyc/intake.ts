@@ -1,0 +1,151 @@
+// Image intake: strict base64, type from magic bytes, a full decode with sharp under byte and pixel limits, EXIF
+// orientation applied. Anything that is not a decodable JPEG/PNG/WebP is an ImageIntakeError (the route's 400);
+// a decodable image that is merely unusable (tiny, blank, blurred…) is accepted here and judged by the checks.
+import { createHash } from 'node:crypto';
+import sharp, { type Metadata, type OutputInfo } from 'sharp';
+import { readProvenance, type ImageProvenance } from './exif.ts';
+
+export type ImageField = 'documentImage' | 'selfieImage';
+export type ImageFormat = 'jpeg' | 'png' | 'webp';
+
+export type ImageIntakeErrorCode =
+  | 'missing'
+  | 'invalid_base64'
+  | 'too_large'
+  | 'unsupported_type'
+  | 'too_many_pixels'
+  | 'undecodable';
+
+export class ImageIntakeError extends Error {
+  readonly field: ImageField;
+  readonly code: ImageIntakeErrorCode;
+  constructor(field: ImageField, code: ImageIntakeErrorCode, message: string) {
+    super(`${field}: ${message}`);
+    this.name = 'ImageIntakeError';
+    this.field = field;
+    this.code = code;
+  }
+}
+
+export interface ImageLimits {
+  /** Decoded (binary) size. */
+  maxBytes: number;
+  /** width × height before decoding: larger images are refused unread (decompression bombs). */
+  maxPixels: number;
+  /** Longest side of the working copy handed to the analysers. */
+  workingSize: number;
+}
+
+export const DEFAULT_IMAGE_LIMITS: ImageLimits = {
+  maxBytes: 10 * 1024 * 1024,
+  maxPixels: 50_000_000,
+  workingSize: 1600,
+};
+
+export interface RawPixels {
+  /** Interleaved RGB, 8 bits per channel. */
+  data: Uint8Array;
+  width: number;
+  height: number;
+}
+
+export interface DecodedImage {
+  field: ImageField;
+  format: ImageFormat;
+  byteLength: number;
+  sha256: string;
+  /** Size after EXIF orientation, before any downscaling. */
+  width: number;
+  height: number;
+  /** Oriented, downscaled to ImageLimits.workingSize at most. */
+  pixels: RawPixels;
+  provenance: ImageProvenance;
+}
+
+const BASE64_BODY = /^[A-Za-z0-9+/]*={0,2}$/;
+const DATA_URL_PREFIX = /^data:image\/[a-z0-9.+-]+;base64,/i;
+
+/** Strict base64 (standard alphabet, padded, whitespace-free apart from line breaks); a data-URL prefix is tolerated. */
+export function decodeBase64Image(field: ImageField, value: unknown, limits: ImageLimits = DEFAULT_IMAGE_LIMITS): Buffer {
+  if (typeof value !== 'string' || value.length === 0) throw new ImageIntakeError(field, 'missing', 'an image is required');
+  const body = value.replace(DATA_URL_PREFIX, '').replace(/\r?\n/g, '');
+  if (body.length === 0 || body.length % 4 !== 0 || !BASE64_BODY.test(body)) {
+    throw new ImageIntakeError(field, 'invalid_base64', 'not valid base64');
+  }
+  if ((body.length / 4) * 3 > limits.maxBytes + 2) {
+    throw new ImageIntakeError(field, 'too_large', `larger than ${limits.maxBytes} bytes`);
+  }
+  return Buffer.from(body, 'base64');
+}
+
+export function sniffImageFormat(bytes: Uint8Array): ImageFormat | null {
+  if (bytes.length >= 3 && bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff) return 'jpeg';
+  if (
+    bytes.length >= 8 &&
+    bytes[0] === 0x89 && bytes[1] === 0x50 && bytes[2] === 0x4e && bytes[3] === 0x47 &&
+    bytes[4] === 0x0d && bytes[5] === 0x0a && bytes[6] === 0x1a && bytes[7] === 0x0a
+  ) {
+    return 'png';
+  }
+  if (
+    bytes.length >= 12 &&
+    Buffer.from(bytes.subarray(0, 4)).toString('latin1') === 'RIFF' &&
+    Buffer.from(bytes.subarray(8, 12)).toString('latin1') === 'WEBP'
+  ) {
+    return 'webp';
+  }
+  return null;
+}
+
+/**
+ * Decodes one request image (base64 string or bytes) completely. Throws ImageIntakeError naming the field when the
+ * input is not a decodable JPEG, PNG or WebP within the limits.
+ */
+export async function decodeImage(
+  field: ImageField,
+  input: string | Uint8Array,
+  limits: ImageLimits = DEFAULT_IMAGE_LIMITS,
+): Promise<DecodedImage> {
+  const bytes = typeof input === 'string' ? decodeBase64Image(field, input, limits) : Buffer.from(input);
+  if (bytes.length > limits.maxBytes) throw new ImageIntakeError(field, 'too_large', `larger than ${limits.maxBytes} bytes`);
+  const format = sniffImageFormat(bytes);
+  if (!format) throw new ImageIntakeError(field, 'unsupported_type', 'not a JPEG, PNG or WebP image');
+
+  const options = { limitInputPixels: limits.maxPixels, failOn: 'warning' as const };
+  let meta: Metadata;
+  try {
+    meta = await sharp(bytes, options).metadata();
+  } catch {
+    throw new ImageIntakeError(field, 'undecodable', 'the image cannot be decoded');
+  }
+  if (meta.format !== format) throw new ImageIntakeError(field, 'unsupported_type', 'content does not match its signature');
+  if (meta.width * meta.height > limits.maxPixels) {
+    throw new ImageIntakeError(field, 'too_many_pixels', `more than ${limits.maxPixels} pixels`);
+  }
+
+  let raw: { data: Buffer; info: OutputInfo };
+  try {
+    // Decoding to raw forces every pixel through the decoder, so truncated or corrupt data fails here.
+    raw = await sharp(bytes, options)
+      .rotate()
+      .resize({ width: limits.workingSize, height: limits.workingSize, fit: 'inside', withoutEnlargement: true })
+      .flatten({ background: '#ffffff' })
+      .toColourspace('srgb')
+      .removeAlpha()
+      .raw()
+      .toBuffer({ resolveWithObject: true });
+  } catch {
+    throw new ImageIntakeError(field, 'undecodable', 'the image cannot be decoded');
+  }
+  const rotated = (meta.orientation ?? 1) >= 5;
+  return {
+    field,
+    format,
+    byteLength: bytes.length,
+    sha256: createHash('sha256').update(bytes).digest('hex'),
+    width: rotated ? meta.height : meta.width,
+    height: rotated ? meta.width : meta.height,
+    pixels: { data: new Uint8Array(raw.data.buffer, raw.data.byteOffset, raw.data.byteLength), width: raw.info.width, height: raw.info.height },
+    provenance: readProvenance(meta),
+  };
+}

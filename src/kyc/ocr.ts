@@ -1,0 +1,68 @@
+// Tesseract (tesseract.js 7, LSTM) with the English model shipped in @tesseract.js-data/eng: nothing is downloaded
+// and nothing is cached to disk. One OCR engine per pool worker, warmed once.
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import sharp from 'sharp';
+import Tesseract from 'tesseract.js';
+import type { RawPixels } from './intake.ts';
+
+const require = createRequire(import.meta.url);
+/** The integer-quantised LSTM model ("best_int"): the one for OEM LSTM_ONLY. */
+export const ENG_MODEL_DIR = path.join(path.dirname(require.resolve('@tesseract.js-data/eng/package.json')), '4.0.0_best_int');
+
+const MRZ_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789<';
+/** OCR scale: MRZ characters of a full-width ID-3 page end up ~25 px wide, where the LSTM model reads them best. */
+const OCR_WIDTH = 1250;
+/** 1250 px across a 125 mm page is ~250 dpi; stating it stops tesseract guessing from absent metadata. */
+const OCR_DPI = '250';
+
+export interface OcrEngine {
+  /** Text of a horizontal band of the image (fractions of its height), read with the MRZ alphabet only. */
+  readMrzBand(pixels: RawPixels, band: { top: number; bottom: number }): Promise<string>;
+  /** Free text of the whole image. */
+  readText(pixels: RawPixels): Promise<string>;
+  close(): Promise<void>;
+}
+
+async function toOcrPng(pixels: RawPixels, band: { top: number; bottom: number }): Promise<Buffer> {
+  const top = Math.floor(pixels.height * band.top);
+  const height = Math.max(1, Math.floor(pixels.height * band.bottom) - top);
+  return sharp(pixels.data, { raw: { width: pixels.width, height: pixels.height, channels: 3 } })
+    .extract({ left: 0, top, width: pixels.width, height })
+    .greyscale()
+    .resize({ width: OCR_WIDTH })
+    .normalise()
+    .png({ compressionLevel: 1 })
+    .toBuffer();
+}
+
+export async function createOcrEngine(): Promise<OcrEngine> {
+  const worker = await Tesseract.createWorker('eng', Tesseract.OEM.LSTM_ONLY, {
+    langPath: ENG_MODEL_DIR,
+    cacheMethod: 'none',
+    gzip: true,
+  });
+  let mode: 'mrz' | 'text' | null = null;
+  const use = async (wanted: 'mrz' | 'text') => {
+    if (mode === wanted) return;
+    await worker.setParameters(
+      wanted === 'mrz'
+        ? { tessedit_char_whitelist: MRZ_ALPHABET, tessedit_pageseg_mode: Tesseract.PSM.SINGLE_BLOCK, user_defined_dpi: OCR_DPI }
+        : { tessedit_char_whitelist: '', tessedit_pageseg_mode: Tesseract.PSM.AUTO, user_defined_dpi: OCR_DPI },
+    );
+    mode = wanted;
+  };
+  return {
+    async readMrzBand(pixels, band) {
+      await use('mrz');
+      return (await worker.recognize(await toOcrPng(pixels, band))).data.text;
+    },
+    async readText(pixels) {
+      await use('text');
+      return (await worker.recognize(await toOcrPng(pixels, { top: 0, bottom: 1 }))).data.text;
+    },
+    async close() {
+      await worker.terminate();
+    },
+  };
+}

@@ -1,0 +1,85 @@
+// Shapes shared by the KYC engine, its worker and the decision rule. KycSignals is what the route stores next to
+// the result (and what RPT-001 reads): measurements only, no raw images.
+import type { ImageProvenance } from './exif.ts';
+import type { DecodedImage, ImageField, ImageFormat } from './intake.ts';
+import type { MrzReading } from './mrz.ts';
+import type { NameMatch } from './names.ts';
+import type { QualityMeasures } from './quality.ts';
+
+export const DOCUMENT_TYPES = ['passport', 'national_id', 'driving_licence', 'proof_of_address'] as const;
+export type DocumentType = (typeof DOCUMENT_TYPES)[number];
+/** Types whose MRZ is read; a driving licence without one falls back to its printed text. */
+export const MRZ_DOCUMENT_TYPES: readonly DocumentType[] = ['passport', 'national_id', 'driving_licence'];
+
+export interface KycMetadata {
+  firstName?: string;
+  lastName?: string;
+  reference?: string;
+  source?: string;
+}
+
+export interface AnalyseInput {
+  documentType: DocumentType;
+  document: DecodedImage;
+  selfie: DecodedImage;
+  metadata: KycMetadata;
+  /** ISO timestamp the dates are judged against (expiry, issue date within three months). */
+  now: string;
+}
+
+export interface ImageSignals {
+  field: ImageField;
+  format: ImageFormat;
+  byteLength: number;
+  sha256: string;
+  width: number;
+  height: number;
+  quality: QualityMeasures;
+  provenance: ImageProvenance;
+}
+
+export interface TextReading {
+  /** How well metadata's name appears in the text, 0–1; null when metadata has no name. */
+  nameScore: number | null;
+  address: string | null;
+  dates: string[];
+  /** Latest date on the document that is not in the future. */
+  issueDate: string | null;
+  /** Non-space characters read, to tell "no text" from "text without the name". */
+  characters: number;
+}
+
+export interface DocumentSignals {
+  type: DocumentType;
+  mrz: MrzReading | null;
+  /** MRZ name against metadata; null without MRZ or without a name in metadata. */
+  nameMatch: NameMatch | null;
+  /** Printed-text reading (driving licence without MRZ, proof of address). */
+  text: TextReading | null;
+  /** 64-bit dHash (16 hex digits) of the document image, for reuse detection across a tenant's checks. */
+  perceptualHash: string;
+}
+
+export interface FaceSignals {
+  selfieFaces: number;
+  /** null for documents that carry no portrait (proof of address). */
+  documentFaces: number | null;
+  selfieFaceScore: number | null;
+  documentFaceScore: number | null;
+  /** Cosine similarity of the FaceRes embeddings of the selfie's and the document's (largest) faces. */
+  similarity: number | null;
+  /** Weak signals from the anti-spoof and liveness models. */
+  selfieReal: number | null;
+  selfieLive: number | null;
+}
+
+export interface KycSignals {
+  version: 1;
+  analysedAt: string;
+  documentType: DocumentType;
+  document: ImageSignals;
+  selfie: ImageSignals;
+  documentReading: DocumentSignals;
+  face: FaceSignals;
+  timings: { qualityMs: number; ocrMs: number; faceMs: number };
+}

@@ -10,6 +10,13 @@ import { ErrorBody } from './http/schemas.ts';
 import { accountRoutes } from './accounts/routes.ts';
 import { opsRoutes } from './ops/routes.ts';
 
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** "METHOD /path" of every public route, for checking the OpenAPI document against what is served. */
+    routeTable: string[];
+  }
+}
+
 export interface AppOptions {
   /** pino options, or false to stay silent (tests). */
   logger?: boolean | { level: string };
@@ -33,6 +40,23 @@ export async function buildApp(context: AppContext, options: AppOptions = {}): P
     forceCloseConnections: 'idle',
     ajv: { customOptions: { removeAdditional: false, coerceTypes: false, allErrors: true } },
   }).withTypeProvider<TypeBoxTypeProvider>();
+
+  const routeTable: string[] = [];
+  app.addHook('onRoute', (route) => {
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    const hidden = (route.schema as { hide?: boolean } | undefined)?.hide || route.url.startsWith('/docs');
+    if (!hidden) for (const method of methods) if (method !== 'HEAD') routeTable.push(`${method} ${route.url}`);
+  });
+  app.decorate('routeTable', routeTable);
+
+  // On close, answers still in flight tell their client to hang up, so keep-alive sockets do not hold the drain open.
+  let draining = false;
+  app.addHook('preClose', async () => {
+    draining = true;
+  });
+  app.addHook('onSend', async (_request, reply) => {
+    if (draining) reply.header('Connection', 'close');
+  });
 
   app.addSchema(ErrorBody);
   registerErrorHandling(app);

@@ -1,39 +1,46 @@
 import createError from '@fastify/error';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 
-/**
- * The contract's error codes. Each is a @fastify/error class whose message is given where it is thrown;
- * fields beyond {code, message, requestId} ride along in `details`.
- */
-export const Errors = {
-  invalidRequest: createError('invalid_request', '%s', 400),
-  unsupportedGrantType: createError('unsupported_grant_type', '%s', 400),
-  unsupportedReportTypes: createError('UNSUPPORTED_REPORT_TYPES', '%s', 400),
-  unauthorized: createError('unauthorized', '%s', 401),
-  forbidden: createError('forbidden', '%s', 403),
-  notFound: createError('not_found', '%s', 404),
-  escrowApiUnavailable: createError('escrow_api_unavailable', '%s', 410),
-  payloadTooLarge: createError('payload_too_large', '%s', 413),
-  unsupportedMediaType: createError('unsupported_media_type', '%s', 415),
-  unsignedCertificate: createError('unsigned_certificate', '%s', 422),
-  dailyCapExceeded: createError('DAILY_CAP_EXCEEDED', '%s', 429),
-  monthlyQuotaExceeded: createError('MONTHLY_QUOTA_EXCEEDED', '%s', 429),
-  rateLimited: createError('rate_limited', '%s', 429),
-  notImplemented: createError('not_implemented', '%s', 501),
-  listsUnavailable: createError('lists_unavailable', '%s', 503),
-  notScreened: createError('not_screened', '%s', 503),
-  notReady: createError('not_ready', '%s', 503),
+/** The contract's error codes with their statuses (the body's `code` is exactly the key's value here). */
+const CONTRACT = {
+  invalidRequest: ['invalid_request', 400],
+  unsupportedGrantType: ['unsupported_grant_type', 400],
+  unsupportedReportTypes: ['UNSUPPORTED_REPORT_TYPES', 400],
+  unauthorized: ['unauthorized', 401],
+  forbidden: ['forbidden', 403],
+  notFound: ['not_found', 404],
+  escrowApiUnavailable: ['escrow_api_unavailable', 410],
+  payloadTooLarge: ['payload_too_large', 413],
+  unsupportedMediaType: ['unsupported_media_type', 415],
+  unsignedCertificate: ['unsigned_certificate', 422],
+  dailyCapExceeded: ['DAILY_CAP_EXCEEDED', 429],
+  monthlyQuotaExceeded: ['MONTHLY_QUOTA_EXCEEDED', 429],
+  rateLimited: ['rate_limited', 429],
+  notImplemented: ['not_implemented', 501],
+  listsUnavailable: ['lists_unavailable', 503],
+  notScreened: ['not_screened', 503],
+  notReady: ['not_ready', 503],
 } as const;
 
-export type ErrorKind = keyof typeof Errors;
+export type ErrorKind = keyof typeof CONTRACT;
+
+/**
+ * One @fastify/error class per contract code (it upper-cases `code`, so the contract's spelling travels in
+ * `contractCode`); fields beyond {code, message, requestId} ride along in `details`.
+ */
+export const Errors = Object.fromEntries(
+  Object.entries(CONTRACT).map(([kind, [code, status]]) => [kind, createError(`KYX_${code}`, '%s', status)]),
+) as Record<ErrorKind, ReturnType<typeof createError>>;
 
 export interface DetailedError extends FastifyError {
+  contractCode?: string;
   details?: Record<string, unknown>;
 }
 
 /** Builds a contract error, e.g. `apiError('notFound', 'No such check')`, with optional extra body fields. */
 export function apiError(kind: ErrorKind, message: string, details?: Record<string, unknown>): DetailedError {
   const error: DetailedError = new Errors[kind](message);
+  error.contractCode = CONTRACT[kind][0];
   if (details) error.details = details;
   return error;
 }
@@ -46,8 +53,6 @@ export interface FieldError {
 export function invalidRequest(errors: FieldError[], message = 'The request is invalid'): DetailedError {
   return apiError('invalidRequest', message, { errors });
 }
-
-const CONTRACT_CODES: Set<string> = new Set(Object.values(Errors).map((E) => new E('').code));
 
 interface AjvIssue {
   instancePath: string;
@@ -68,15 +73,15 @@ function fieldErrors(error: FastifyError): FieldError[] {
 }
 
 /** Maps anything thrown on the way to an answer onto the contract's body; nothing but a real fault is a 5xx. */
-export function toContractError(error: FastifyError & { details?: Record<string, unknown> }): {
+export function toContractError(error: DetailedError): {
   status: number;
   body: Record<string, unknown>;
 } {
   if (error.validation) {
     return { status: 400, body: { code: 'invalid_request', message: 'The request is invalid', errors: fieldErrors(error) } };
   }
-  if (CONTRACT_CODES.has(error.code)) {
-    return { status: error.statusCode ?? 500, body: { ...error.details, code: error.code, message: error.message } };
+  if (error.contractCode) {
+    return { status: error.statusCode ?? 500, body: { ...error.details, code: error.contractCode, message: error.message } };
   }
   const status = error.statusCode ?? 500;
   switch (status) {

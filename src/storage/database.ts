@@ -11,6 +11,8 @@ export type Dialect = 'sqlite' | 'postgres';
 export interface Storage {
   db: Kysely<Database>;
   dialect: Dialect;
+  /** The Postgres schema everything lives in (search_path); undefined on SQLite. */
+  schema?: string;
   ping(): Promise<void>;
   close(): Promise<void>;
 }
@@ -61,6 +63,7 @@ async function openPostgres(connectionString: string, schema?: string): Promise<
   return {
     db,
     dialect: 'postgres',
+    schema: schema ?? 'public',
     ping: async () => {
       await sql`select 1`.execute(db);
     },

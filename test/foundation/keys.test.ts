@@ -1,0 +1,67 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'kysely';
+import { type TestApp, createTestApp, errorBody } from '../helpers/app.ts';
+import { hashApiKey } from '../../src/accounts/api-keys.ts';
+import { revokeApiKey } from '../../src/accounts/repository.ts';
+
+describe('API keys', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  afterAll(() => t.close());
+
+  it('have the contract prefixes and at least 32 random bytes of base62', async () => {
+    const test = await t.tenant({ env: 'test' });
+    const live = await t.tenant({ env: 'live' });
+    expect(test.key).toMatch(/^svc_test_sk_[0-9A-Za-z]{43,}$/);
+    expect(live.key).toMatch(/^svc_live_sk_[0-9A-Za-z]{43,}$/);
+    expect((await t.app.inject({ method: 'GET', url: '/api/v1/validate-key', headers: live.headers })).json().environment).toBe('live');
+  });
+
+  it('the database holds no key in plain text, only its SHA-256 and a short prefix', async () => {
+    const tenant = await t.tenant();
+    const rows = await t.context.storage.db.selectFrom('api_keys').selectAll().where('id', '=', tenant.keyId).execute();
+    expect(rows).toHaveLength(1);
+    expect(rows[0].key_hash).toBe(hashApiKey(tenant.key));
+    expect(tenant.key.startsWith(rows[0].display_prefix)).toBe(true);
+    expect(rows[0].display_prefix.length).toBeLessThanOrEqual(16);
+    // no column of any table carries the key or its random part
+    const secret = tenant.key.slice(12);
+    const tables = ['accounts', 'api_keys', 'signing_keys', 'usage_counters', 'settings'];
+    for (const table of tables) {
+      const all = await sql<Record<string, unknown>>`select * from ${sql.table(table)}`.execute(t.context.storage.db);
+      expect(JSON.stringify(all.rows)).not.toContain(secret);
+    }
+  });
+
+  it('a revoked key answers 401 at once on the instance that revoked it', async () => {
+    const tenant = await t.tenant();
+    expect((await t.app.inject({ method: 'GET', url: '/api/v1/validate-key', headers: tenant.headers })).statusCode).toBe(200);
+    expect(await t.context.credentials.revoke(tenant.keyId)).toBe(true);
+    errorBody(await t.app.inject({ method: 'GET', url: '/api/v1/validate-key', headers: tenant.headers }), 401, 'unauthorized');
+  });
+
+  it('a key revoked elsewhere (another instance, the CLI) stops working once the 4 s cache lapses', async () => {
+    const other = await createTestApp({ env: { KYX_KEY_CACHE_MS: '300' } });
+    try {
+      const tenant = await other.tenant();
+      expect((await other.app.inject({ method: 'GET', url: '/api/v1/validate-key', headers: tenant.headers })).statusCode).toBe(200);
+      await revokeApiKey(other.context.storage.db, tenant.keyId);
+      await new Promise((resolve) => setTimeout(resolve, 400));
+      errorBody(await other.app.inject({ method: 'GET', url: '/api/v1/validate-key', headers: tenant.headers }), 401, 'unauthorized');
+    } finally {
+      await other.close();
+    }
+  });
+
+  it('records last_used_at', async () => {
+    const tenant = await t.tenant();
+    const before = await t.context.storage.db.selectFrom('api_keys').select('last_used_at').where('id', '=', tenant.keyId).executeTakeFirstOrThrow();
+    expect(before.last_used_at).toBeNull();
+    await t.app.inject({ method: 'GET', url: '/api/v1/validate-key', headers: tenant.headers });
+    await expect
+      .poll(async () => (await t.context.storage.db.selectFrom('api_keys').select('last_used_at').where('id', '=', tenant.keyId).executeTakeFirstOrThrow()).last_used_at)
+      .not.toBeNull();
+  });
+});

@@ -1,0 +1,33 @@
+import { spawn, spawnSync } from 'node:child_process';
+import path from 'node:path';
+
+export const KYX_BIN = path.resolve(import.meta.dirname, '../../bin/kyx.js');
+
+export interface CliRun {
+  status: number | null;
+  stdout: string;
+  stderr: string;
+  json(): any;
+}
+
+/** Runs the real `kyx` binary in a child process. */
+export function kyx(args: string[], env: Record<string, string | undefined>): CliRun {
+  const result = spawnSync(process.execPath, [KYX_BIN, ...args], { env: { ...process.env, ...env }, encoding: 'utf8', timeout: 60_000 });
+  return { status: result.status, stdout: result.stdout, stderr: result.stderr, json: () => JSON.parse(result.stdout.trim().split('\n').at(-1)!) };
+}
+
+/** Starts `kyx serve` and resolves once it prints its listening line. */
+export function startKyx(env: Record<string, string | undefined>) {
+  const child = spawn(process.execPath, [KYX_BIN, 'serve'], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  const ready = new Promise<string>((resolve, reject) => {
+    child.stdout.on('data', (chunk) => {
+      output += chunk;
+      if (output.includes('kyx listening on')) resolve(output);
+    });
+    child.stderr.on('data', (chunk) => (output += chunk));
+    child.on('exit', (code) => reject(new Error(`kyx serve exited ${code}: ${output}`)));
+  });
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  return { child, ready, exited, output: () => output };
+}

@@ -50,10 +50,16 @@ export function normaliseCompanyName(name: string): string {
 export function parseCompanyName(name: string): ParsedCompanyName {
   const tokens = normaliseCompanyName(name).split(' ').filter(Boolean);
   if (tokens[0] === 'the' && tokens.length > 1) tokens.shift();
-  for (const suffix of FORM_SUFFIXES) {
-    const tail = tokens.slice(-suffix.tokens.length);
-    if (tokens.length > suffix.tokens.length && tail.join(' ') === suffix.tokens.join(' ')) {
-      return { core: tokens.slice(0, -suffix.tokens.length).join(' '), legalForm: suffix.canonical };
+  // The form usually ends the name; some registers (French, Spanish VAT records) put it first.
+  for (const form of FORM_SUFFIXES) {
+    const length = form.tokens.length;
+    if (tokens.length <= length) continue;
+    const written = form.tokens.join(' ');
+    if (tokens.slice(-length).join(' ') === written) {
+      return { core: tokens.slice(0, -length).join(' '), legalForm: form.canonical };
+    }
+    if (tokens.slice(0, length).join(' ') === written) {
+      return { core: tokens.slice(length).join(' '), legalForm: form.canonical };
     }
   }
   return { core: tokens.join(' '), legalForm: null };

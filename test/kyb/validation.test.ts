@@ -141,6 +141,7 @@ describe('company name matching', () => {
     expect(parseCompanyName('ACME LIMITED')).toEqual({ core: 'acme', legalForm: 'ltd' });
     expect(companyNameSimilarity('Acme Ltd', 'ACME LIMITED')).toBe(1);
     expect(companyNameSimilarity('The Acme Trading Co. Public Limited Company', 'acme trading co plc')).toBe(1);
+    expect(companyNameSimilarity('Acme SARL', 'SARL ACME')).toBe(1);
     expect(companyNameSimilarity('Müller & Söhne GmbH', 'MULLER AND SOHNE GESELLSCHAFT MIT BESCHRANKTER HAFTUNG')).toBe(1);
   });
 

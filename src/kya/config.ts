@@ -12,7 +12,7 @@ export interface KyaThresholds {
  * review where benign prompts of the validation split stay under 1 % false positives, block where a benign prompt
  * is blocked only exceptionally.
  */
-export const DEFAULT_KYA_THRESHOLDS: Readonly<KyaThresholds> = Object.freeze({ review: 0.5, block: 0.9 });
+export const DEFAULT_KYA_THRESHOLDS: Readonly<KyaThresholds> = Object.freeze({ review: 0.7, block: 0.9 });
 
 /** Specification: "Prompts are limited to 32,000 characters; longer prompts get 413". */
 export const MAX_PROMPT_CHARACTERS = 32_000;

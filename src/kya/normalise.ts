@@ -73,7 +73,7 @@ function mapWord(word: string): string {
  * word made only of look-alikes inside mostly-Latin text. Genuine Russian or Greek text stays as written.
  */
 function mapHomoglyphs(text: string): { text: string; words: number } {
-  if (!CONFUSABLE_CLASS.test(text)) return { text, words: 0 };
+  if (!NON_ASCII.test(text) || !CONFUSABLE_CLASS.test(text)) return { text, words: 0 };
   let latin = 0;
   let other = 0;
   for (const ch of text) {
@@ -177,7 +177,9 @@ function decodeUrl(text: string): string[] {
 
 /** Common words whose ROT13 forms ("gur", "lbh") almost never occur in real text of any language. */
 const ENGLISH_MARKERS = ['the', 'and', 'you', 'your', 'are', 'is', 'to', 'of', 'for', 'with', 'this', 'that', 'now',
-  'all', 'not', 'what', 'ignore', 'instructions', 'system', 'prompt', 'mode', 'previous', 'rules', 'tell', 'me'];
+  'all', 'not', 'what', 'ignore', 'instructions', 'system', 'prompt', 'mode', 'previous', 'rules', 'tell', 'me',
+  // German, Spanish and French, so that overrides in those languages are rotated back too.
+  'und', 'die', 'der', 'nicht', 'alle', 'anweisungen', 'que', 'las', 'los', 'todas', 'instrucciones', 'les', 'des', 'toutes'];
 function rot13(text: string): string {
   return text.replace(/[A-Za-z]/g, (c) => {
     const base = c <= 'Z' ? 65 : 97;
@@ -191,13 +193,18 @@ const ROT13_MIN_MARKERS = 2;
 
 const count = (text: string, pattern: RegExp) => text.match(pattern)?.length ?? 0;
 
-/** ROT13-decodes each line that reads as English once rotated and not before. */
+const readsAsRot13 = (text: string) => {
+  const rotated = count(text, ROT13_MARKERS);
+  return rotated >= ROT13_MIN_MARKERS && rotated > count(text, PLAIN_MARKERS);
+};
+
+/** ROT13-decodes the text, or each line of it, that reads as language once rotated and not before. */
 function decodeRot13(text: string): string[] {
   if (count(text, ROT13_MARKERS) < ROT13_MIN_MARKERS) return [];
+  if (readsAsRot13(text)) return [rot13(text)];
   const lines: string[] = [];
   for (const line of text.split(/\n|(?<=[.!?])\s+/)) {
-    const rotated = count(line, ROT13_MARKERS);
-    if (rotated >= ROT13_MIN_MARKERS && rotated > count(line, PLAIN_MARKERS)) lines.push(rot13(line));
+    if (readsAsRot13(line)) lines.push(rot13(line));
   }
   return lines.length ? [lines.join('\n')] : [];
 }
@@ -244,14 +251,17 @@ function lowerCaseKeepingOffsets(text: string): string {
 }
 
 /** NFKC and removal of invisible characters; case is kept because decoders (base64) need it. */
+const NON_ASCII = /[^\x00-\x7f]/;
 function clean(text: string): string {
+  // Plain ASCII has nothing for NFKC or the invisible-character passes to change.
+  if (!NON_ASCII.test(text)) return text;
   return text.normalize('NFKC').replace(INVISIBLE, '').replace(BIDI_CONTROLS, '').replace(TAG_CHARS, '');
 }
 
 export function normalisePrompt(prompt: string): NormalisedPrompt {
   const traces: ObfuscationTraces = {
-    zeroWidthInWords: ZERO_WIDTH_IN_LATIN_WORD.test(prompt),
-    bidiOverrides: BIDI_OVERRIDES.test(prompt),
+    zeroWidthInWords: NON_ASCII.test(prompt) && ZERO_WIDTH_IN_LATIN_WORD.test(prompt),
+    bidiOverrides: NON_ASCII.test(prompt) && BIDI_OVERRIDES.test(prompt),
     homoglyphWords: 0,
   };
   const views: PromptView[] = [];
@@ -273,7 +283,7 @@ export function normalisePrompt(prompt: string): NormalisedPrompt {
   };
 
   addView('canonical', prompt, 0);
-  const smuggled = decodeTagChars(prompt);
+  const smuggled = NON_ASCII.test(prompt) ? decodeTagChars(prompt) : '';
   if (smuggled.length >= MIN_DECODED_LETTERS) addView('unicode_tags', smuggled, 1);
   return { views, traces };
 }

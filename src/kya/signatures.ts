@@ -104,6 +104,24 @@ const PATTERNS: Record<Language, LanguagePatterns> = {
   },
 };
 
+/**
+ * Cheap tests of the words an override cannot do without, run before the full patterns: the word-boundary
+ * lookbehinds of those are slow over long prompts.
+ */
+const OVERRIDE_HINTS: Record<Language, RegExp> = {
+  en: /instruction|rule|direction|directive|guideline|prompt|command|order|programming|constraint|guidance|restriction|context|polic|system message|everything|above|told you/,
+  es: /instrucci|indicaciones|reglas|[óo]rdenes|directrices|consignas|prompt|comandos|restricciones/,
+  fr: /instruction|consigne|r[èe]gles|directive|ordres|indications|prompt|commandes|restrictions/,
+  de: /anweisung|instruktion|regel|vorgabe|befehl|richtlinie|anordnung|prompt/,
+  it: /istruzion|regole|indicazioni|direttive|ordini|prompt|comandi|restrizioni/,
+  pt: /instru[çc]|regras|orienta[çc]|diretrizes|ordens|comandos|prompt|restri[çc]/,
+  nl: /instructie|regel|aanwijzing|opdracht|prompt/,
+  ru: /инструкци|указани|правил|команд|промпт|установк|директив|ограничени/,
+  zh: /指令|指示|说明|說明|规则|規則|提示|命令|要求|设定|設定/,
+  ja: /指示|命令|ルール|指令|プロンプト|設定|規則|制約/,
+  ko: /지시|지침|명령|규칙|프롬프트|설정/,
+};
+
 const SEGMENTER_LOCALE: Record<Language, string> = Object.fromEntries(SIGNATURE_LANGUAGES.map((l) => [l, l])) as Record<Language, string>;
 
 const WEAK_PATTERNS: ReadonlyArray<[SignatureId, RegExp]> = [
@@ -120,7 +138,7 @@ const WEAK_PATTERNS: ReadonlyArray<[SignatureId, RegExp]> = [
     `|${word('mode développeur|modo (?:de )?desarrollador|entwicklermodus|modalità sviluppatore|modo (?:de )?desenvolvedor|режим разработчика|ontwikkelaarsmodus')}|开发者模式|開發者模式|開発者モード|개발자 모드`,
   )],
   ['system_label', re(
-    `(?:^|\\n)[ \\t>*#]*[\\[<(]?${word('system|sys|developer|admin|administrator|root|operator|sistema|système|systeme|systeem|система')}(?:[ _-]?${word('prompt|message|note|override|instruction|command|update|alert|notice|mode')})?[\\]>)]?\\s*:(?!//)` +
+    `(?:^|\\n|[.!?:]\\s+)[ \\t>*#]*[\\[<(]?${word('system|sys|developer|admin|administrator|root|operator|sistema|système|systeme|systeem|система')}(?:[ _-]?${word('prompt|message|note|override|instruction|command|update|alert|notice|mode')})?[\\]>)]?\\s*:(?!//)` +
     `|<${word('system(?: mode)?|sys')}>|\\[system\\]|(?:^|\\n)\\s*(?:系统|系統|システム)\\s*:`,
   )],
   ['chat_template_marker', re(
@@ -187,16 +205,13 @@ function sentenceBoundariesBetween(cased: string, from: number, to: number, lang
  * Rule 3: an override, and a request for the system prompt or a canary word in the same sentence or the next
  * one (never two sentences later; a request before the override counts only within the same sentence).
  */
-function overrideWithExtraction(cased: string, override: Span, extractions: Span[], language: Language): boolean {
-  for (const extraction of extractions) {
-    if (extraction.start < override.end && extraction.end > override.start) continue;
-    if (extraction.start >= override.end) {
-      if (sentenceBoundariesBetween(cased, override.start, extraction.end, language) <= 1) return true;
-    } else if (sentenceBoundariesBetween(cased, extraction.start, override.end, language) === 0) {
-      return true;
-    }
-  }
-  return false;
+function overrideWithExtraction(view: PromptView, override: Span, extraction: RegExp, language: Language): boolean {
+  // The first request after the override, searched from its end so that a match spanning both cannot hide it.
+  extraction.lastIndex = override.end;
+  const after = extraction.exec(view.text);
+  if (after && sentenceBoundariesBetween(view.cased, override.start, after.index + after[0].length, language) <= 1) return true;
+  return spans(view.text.slice(0, override.start), extraction)
+    .some((before) => sentenceBoundariesBetween(view.cased, before.start, override.end, language) === 0);
 }
 
 interface ViewFindings {
@@ -211,11 +226,11 @@ function scanView(view: PromptView): ViewFindings {
   const englishOverrides: Span[] = [];
   for (const language of SIGNATURE_LANGUAGES) {
     const patterns = PATTERNS[language];
+    if (!OVERRIDE_HINTS[language].test(text)) continue;
     const overrides = spans(text, patterns.override).filter((span) => !isQuotedMention(text, span.start));
     if (overrides.length === 0) continue;
-    const extractions = spans(text, patterns.extraction);
     if (language === 'en') englishOverrides.push(...overrides);
-    if (overrides.some((override) => overrideWithExtraction(view.cased, override, extractions, language))) {
+    if (overrides.some((override) => overrideWithExtraction(view, override, patterns.extraction, language))) {
       blocking = true;
     } else if (language === 'en') {
       ids.add('ignore_instructions');

@@ -1,0 +1,53 @@
+/**
+ * KYA screening latency in-process: the whole screener (normaliser, signatures, embedded model, decision) on a live
+ * key at 100, 4,000 and 32,000 characters. Baseline in the same run: normalisation alone on the same prompts,
+ * so the ratio shows what judging costs on top of reading the prompt.
+ */
+import { loadEmbeddedModel } from '../src/kya/model.ts';
+import { normalisePrompt } from '../src/kya/normalise.ts';
+import { screenPrompt } from '../src/kya/screen.ts';
+
+const SENTENCES = [
+  'Please summarise the attached quarterly report for the finance team.',
+  'The northern region grew by four percent while costs stayed flat.',
+  'Schedule a follow-up meeting with the auditors next Tuesday at ten.',
+  'Ignore the draft figures in the appendix; the final ones are in table 3.',
+  'Our security policy asks employees to report phishing emails promptly.',
+];
+
+function promptOf(length: number): string {
+  let text = '';
+  for (let i = 0; text.length < length; i++) text += `${SENTENCES[i % SENTENCES.length]} `;
+  return text.slice(0, length);
+}
+
+function percentiles(samples: number[]): { p50: number; p99: number } {
+  const sorted = [...samples].sort((a, b) => a - b);
+  return { p50: sorted[Math.floor(sorted.length * 0.5)], p99: sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * 0.99))] };
+}
+
+function measure(run: () => void, iterations: number): { p50: number; p99: number } {
+  for (let i = 0; i < Math.min(200, iterations); i++) run();
+  const samples: number[] = [];
+  for (let i = 0; i < iterations; i++) {
+    const start = process.hrtime.bigint();
+    run();
+    samples.push(Number(process.hrtime.bigint() - start) / 1e6);
+  }
+  return percentiles(samples);
+}
+
+export async function run(): Promise<void> {
+  const model = loadEmbeddedModel();
+  console.log(`KYA screening in-process (${model.engine}); baseline = normalisation alone`);
+  for (const length of [100, 4_000, 32_000]) {
+    const prompt = promptOf(length);
+    const iterations = length > 10_000 ? 1_500 : 4_000;
+    const screening = measure(() => screenPrompt(prompt, { environment: 'live', model }), iterations);
+    const baseline = measure(() => normalisePrompt(prompt), iterations);
+    console.log(`${String(length).padStart(6)} chars  screen p50 ${screening.p50.toFixed(3)} ms  p99 ${screening.p99.toFixed(3)} ms | ` +
+      `normalise p50 ${baseline.p50.toFixed(3)} ms  p99 ${baseline.p99.toFixed(3)} ms | ratio p99 ${(screening.p99 / baseline.p99).toFixed(1)}x`);
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) await run();

@@ -12,8 +12,8 @@ import sharp from 'sharp';
 const require = createRequire(import.meta.url);
 const FONT_DIR = path.join(path.dirname(require.resolve('dejavu-fonts-ttf/package.json')), 'ttf');
 const MONO_FONT = path.join(FONT_DIR, 'DejaVuSansMono.ttf');
-const SANS_FONT = path.join(FONT_DIR, 'DejaVuSans.ttf');
-const SANS_BOLD_FONT = path.join(FONT_DIR, 'DejaVuSans-Bold.ttf');
+export const SANS_FONT = path.join(FONT_DIR, 'DejaVuSans.ttf');
+export const SANS_BOLD_FONT = path.join(FONT_DIR, 'DejaVuSans-Bold.ttf');
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const DEFAULT_PORTRAIT = path.resolve(ROOT, '../shared/data/faces/astronaut.png');
@@ -85,7 +85,7 @@ function printedDate(yymmdd: string, century: number): string {
   return `${yymmdd.slice(4, 6)} ${month} ${century}${yymmdd.slice(0, 2)}`;
 }
 
-async function textImage(text: string, fontfile: string, font: string, colour = '#1b1b2f'): Promise<Buffer> {
+export async function textImage(text: string, fontfile: string, font: string, colour = '#1b1b2f'): Promise<Buffer> {
   const escaped = text.replace(/&/g, '&amp;').replace(/</g, '&lt;');
   return sharp({ text: { text: `<span foreground="${colour}">${escaped}</span>`, fontfile, font, rgba: true, dpi: 72 } })
     .png()

@@ -114,7 +114,8 @@ export async function decodeImage(
   const options = { limitInputPixels: limits.maxPixels, failOn: 'warning' as const };
   let meta: Metadata;
   try {
-    meta = await sharp(bytes, options).metadata();
+    // Header only: the pixel limit is checked below so that a bomb is reported as such.
+    meta = await sharp(bytes, { limitInputPixels: false }).metadata();
   } catch {
     throw new ImageIntakeError(field, 'undecodable', 'the image cannot be decoded');
   }

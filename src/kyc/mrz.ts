@@ -32,7 +32,7 @@ const LAYOUTS: { format: MrzFormat; lines: number; length: number }[] = [
 const LENGTH_SLACK = 3;
 
 function cleanLine(line: string): string {
-  return line.toUpperCase().replace(/\s+/g, '').replace(/[«‹]/g, '<').replace(/[^A-Z0-9<]/g, '');
+  return line.toUpperCase().replace(/\s+/g, '').replace(/«/g, '<<').replace(/‹/g, '<').replace(/[^A-Z0-9<]/g, '');
 }
 
 /** Brings a line to the layout length by growing or shrinking its longest run of fillers (where OCR miscounts). */

@@ -38,19 +38,14 @@ export function latestPastDate(dates: string[], now: Date): string | null {
 }
 
 const STREET_WORDS =
-  /\b(street|st|road|rd|avenue|ave|lane|ln|drive|dr|way|close|place|pl|court|ct|boulevard|blvd|terrace|crescent|square|sq|highway|hwy|strasse|straße|str|weg|gasse|platz|allee|rue|avenue|chemin|via|viale|piazza|calle|avenida|plaza|gatan|vägen|gata|vej|straat|laan|plein|ulica|ul)\b/i;
+  /\b(street|st|road|rd|avenue|ave|lane|ln|drive|dr|way|close|place|pl|court|ct|boulevard|blvd|terrace|crescent|square|sq|highway|hwy|rue|chemin|via|viale|piazza|calle|avenida|plaza|ulica|ul)\b|(gatan|gata|vägen|väg|straße|strasse|str|weg|gasse|platz|allee|gade|vej|straat|laan|plein)\b/i;
 const POSTCODE =
   /\b([A-Z]{1,2}\d[A-Z\d]?\s*\d[A-Z]{2}|\d{5}(?:-\d{4})?|\d{4}\s?[A-Z]{2}|\d{3}\s\d{2}|[A-Z]\d[A-Z]\s?\d[A-Z]\d|\d{4})\b/;
+const NUMERIC_DATE = /\d{1,2}[-./]\d{1,2}[-./]\d{2,4}/;
 
-/** A line that looks like a postal address: a house number with a street word, or a postcode next to a place name. */
+/** A line that looks like a postal address: a house number with a street word, else a postcode with a place name. */
 export function findAddress(text: string): string | null {
-  for (const raw of text.split(/\r?\n/)) {
-    const line = raw.trim();
-    if (line.length < 6) continue;
-    const hasNumber = /\b\d{1,5}[a-z]?\b/i.test(line);
-    if ((hasNumber && STREET_WORDS.test(line)) || (POSTCODE.test(line) && /[A-Za-z]{3,}/.test(line) && !/\d{1,2}[-./]\d{1,2}[-./]\d{2,4}/.test(line))) {
-      return line;
-    }
-  }
-  return null;
+  const lines = text.split(/\r?\n/).map((l) => l.trim()).filter((l) => l.length >= 6);
+  const street = lines.find((l) => /\b\d{1,5}[a-z]?\b/i.test(l) && STREET_WORDS.test(l));
+  return street ?? lines.find((l) => POSTCODE.test(l) && /[A-Za-z]{3,}/.test(l) && !NUMERIC_DATE.test(l)) ?? null;
 }

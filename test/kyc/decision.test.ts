@@ -1,0 +1,182 @@
+import { describe, expect, it } from 'vitest';
+import { decideKyc, REASONS, type AmlOutcome, type KycDecisionInput } from '../../src/kyc/decision.ts';
+import { findSandboxScenario, SANDBOX_SCENARIOS } from '../../src/kyc/scenarios.ts';
+import type { ImageSignals, KycSignals } from '../../src/kyc/types.ts';
+
+const image = (field: 'documentImage' | 'selfieImage'): ImageSignals => ({
+  field,
+  format: 'jpeg',
+  byteLength: 150_000,
+  sha256: 'a'.repeat(64),
+  width: 1250,
+  height: 880,
+  quality: { shortSide: 880, meanLuma: 180, medianLuma: 200, stdLuma: 60, laplacianVariance: 2000, glareCellShare: 0 },
+  provenance: { software: null, capturedAt: null, modifiedAt: null, cameraMake: null },
+});
+
+/** Signals of a clean passport check, as the engine measures the specimen. */
+function passing(): KycSignals {
+  return {
+    version: 1,
+    analysedAt: '2026-06-01T12:00:00.000Z',
+    documentType: 'passport',
+    document: image('documentImage'),
+    selfie: image('selfieImage'),
+    documentReading: {
+      type: 'passport',
+      mrz: {
+        format: 'TD3',
+        lines: [],
+        valid: true,
+        invalidFields: [],
+        documentCode: 'P',
+        issuingState: 'SWE',
+        documentNumber: 'XA4186275',
+        nationality: 'SWE',
+        lastName: 'ERIKSSON',
+        firstName: 'ANNA MARIA',
+        birthDate: '1974-08-12',
+        expiryDate: '2034-03-15',
+        sex: 'female',
+        personalNumber: '',
+      },
+      nameMatch: { score: 1, surnameScore: 1, givenNamesScore: 1 },
+      text: null,
+      perceptualHash: '0123456789abcdef',
+    },
+    face: { selfieFaces: 1, documentFaces: 1, selfieFaceScore: 0.95, documentFaceScore: 0.93, similarity: 0.94, selfieReal: 0.45, selfieLive: 1 },
+    timings: { qualityMs: 1, ocrMs: 1, faceMs: 1 },
+  };
+}
+
+const CLEAR: AmlOutcome = { screened: true, status: 'clear', matches: [] };
+const HIT: AmlOutcome = { screened: true, status: 'potential_match', matches: [{ entityId: 'ofac-1', score: 0.97 }] };
+const UNAVAILABLE: AmlOutcome = { screened: true, status: 'unavailable', matches: [] };
+
+const decide = (patch: (s: KycSignals) => void = () => {}, extra: Partial<KycDecisionInput> = {}) => {
+  const signals = passing();
+  patch(signals);
+  return decideKyc({ signals, aml: CLEAR, environment: 'live', ...extra });
+};
+
+describe('decideKyc', () => {
+  it('passes clean signals with low risk and a high score', () => {
+    const d = decide();
+    expect(d).toMatchObject({ status: 'passed', riskLevel: 'low', scenario: null });
+    expect(d.score).toBeGreaterThanOrEqual(0.95);
+    expect(d.checks.map((c) => c.name)).toEqual(['document', 'selfie', 'face_match', 'aml']);
+  });
+
+  it('is deterministic', () => {
+    expect(decide()).toEqual(decide());
+  });
+
+  it('never passes an AML potential match, and rates it high risk', () => {
+    const d = decide(undefined, { aml: HIT });
+    expect(d.status).toBe('review');
+    expect(d.riskLevel).toBe('high');
+    expect(d.checks.find((c) => c.name === 'aml')).toEqual({ name: 'aml', result: 'review', reasons: ['aml_potential_match'] });
+  });
+
+  it('sends the check to review when lists are unavailable', () => {
+    const d = decide(undefined, { aml: UNAVAILABLE });
+    expect(d.status).toBe('review');
+    expect(d.checks.find((c) => c.name === 'aml')?.reasons).toEqual(['aml_lists_unavailable']);
+  });
+
+  it('reports no AML check when screening is switched off', () => {
+    const d = decide(undefined, { aml: { screened: false, status: 'clear', matches: [] } });
+    expect(d.status).toBe('passed');
+    expect(d.checks.map((c) => c.name)).not.toContain('aml');
+  });
+
+  it('maps face similarity through the calibrated bands', () => {
+    expect(decide((s) => void (s.face.similarity = 0.7)).status).toBe('passed');
+    expect(decide((s) => void (s.face.similarity = 0.55)).status).toBe('review');
+    expect(decide((s) => void (s.face.similarity = 0.3)).status).toBe('failed');
+  });
+
+  it('keeps liveness and anti-spoof as weak signals: noted, never failing on their own', () => {
+    const d = decide((s) => {
+      s.face.selfieReal = 0.05;
+      s.face.selfieLive = 0.1;
+    });
+    expect(d.status).toBe('passed');
+    expect(d.riskLevel).toBe('medium');
+    expect(d.checks.find((c) => c.name === 'selfie')?.reasons).toEqual(['spoof_suspected', 'liveness_low']);
+    expect(d.score).toBeLessThan(decide().score);
+  });
+
+  it('flags editing software, EXIF dates and a reused document image for review', () => {
+    const edited = decide((s) => void (s.document.provenance.software = 'Adobe Photoshop 25.0'));
+    expect(edited.status).toBe('review');
+    expect(edited.checks[0]!.reasons).toEqual(['edited_with_software']);
+    const modified = decide((s) => {
+      s.document.provenance.capturedAt = '2026-05-01T10:00:00';
+      s.document.provenance.modifiedAt = '2026-05-03T10:00:00';
+    });
+    expect(modified.checks[0]!.reasons).toEqual(['exif_modified_after_capture']);
+    const future = decide((s) => void (s.selfie.provenance.capturedAt = '2027-01-01T00:00:00'));
+    expect(future.checks[1]!.reasons).toEqual(['exif_date_in_future']);
+    const reused = decide(undefined, { reusedDocumentCheckIds: ['chk_earlier'] });
+    expect(reused.checks[0]!.reasons).toEqual(['document_image_reused']);
+  });
+
+  it('fails implausible and inconsistent MRZ dates', () => {
+    const future = decide((s) => void (s.documentReading.mrz!.birthDate = '2030-01-01'));
+    expect(future.checks[0]!.reasons).toEqual(expect.arrayContaining(['birth_date_implausible']));
+    const farExpiry = decide((s) => void (s.documentReading.mrz!.expiryDate = '2060-01-01'));
+    expect(farExpiry.checks[0]!.reasons).toEqual(['expiry_date_implausible']);
+    const unreadable = decide((s) => void (s.documentReading.mrz!.expiryDate = null));
+    expect(unreadable.checks[0]!.reasons).toEqual(['expiry_date_unreadable']);
+  });
+
+  it('reviews a document whose MRZ code is not the declared type', () => {
+    const d = decide((s) => {
+      s.documentType = 'national_id';
+      s.documentReading.type = 'national_id';
+    });
+    expect(d.checks[0]!.reasons).toEqual(['document_type_mismatch']);
+  });
+
+  it('requires a name to compare', () => {
+    const d = decide((s) => void (s.documentReading.nameMatch = null));
+    expect(d.status).toBe('review');
+    expect(d.checks[0]!.reasons).toEqual(['name_not_provided']);
+  });
+
+  it('gives every reason a known effect', () => {
+    for (const scenario of SANDBOX_SCENARIOS) expect(REASONS[scenario.effect.reason]).toBeDefined();
+  });
+});
+
+describe('sandbox scenarios', () => {
+  it('match the reference exactly or with a ":" suffix', () => {
+    expect(findSandboxScenario('kyx_sandbox_review')?.reference).toBe('kyx_sandbox_review');
+    expect(findSandboxScenario('kyx_sandbox_review:order-42')?.reference).toBe('kyx_sandbox_review');
+    expect(findSandboxScenario('kyx_sandbox_reviewer')).toBeNull();
+    expect(findSandboxScenario('order-42')).toBeNull();
+    expect(findSandboxScenario(undefined)).toBeNull();
+  });
+
+  it('force their outcome in the sandbox and do nothing with a live key', () => {
+    for (const scenario of SANDBOX_SCENARIOS) {
+      const sandbox = decide(undefined, { environment: 'sandbox', reference: scenario.reference });
+      expect(sandbox.status, scenario.reference).not.toBe('passed');
+      expect(sandbox.scenario).toBe(scenario.reference);
+      const check = sandbox.checks.find((c) => c.name === scenario.effect.check);
+      expect(check?.reasons).toContain(scenario.effect.reason);
+      expect(decide(undefined, { environment: 'live', reference: scenario.reference }).status).toBe('passed');
+    }
+  });
+
+  it('cannot turn an unusable image or a sanctions hit into a pass', () => {
+    for (const scenario of SANDBOX_SCENARIOS) {
+      const blank = decide((s) => void (s.selfie.quality.stdLuma = 0), { environment: 'sandbox', reference: scenario.reference });
+      expect(blank.status).toBe('failed');
+      const hit = decide(undefined, { environment: 'sandbox', reference: scenario.reference, aml: HIT });
+      expect(hit.status).not.toBe('passed');
+      expect(hit.riskLevel).toBe('high');
+    }
+  });
+});

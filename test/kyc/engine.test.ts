@@ -1,0 +1,211 @@
+// The engine end to end on real images: one warmed engine (two workers) shared by every case, cases run
+// concurrently. Each failure image changes one thing about the passing specimen.
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { composeTd3, ROOT, SPECIMEN_HOLDER } from '../../scripts/make-kyc-specimen.ts';
+import { createKycEngine, type KycEngine } from '../../src/kyc/engine.ts';
+import { decideKyc, type AmlOutcome, type KycDecision } from '../../src/kyc/decision.ts';
+import { decodeImage } from '../../src/kyc/intake.ts';
+import type { DocumentType, KycMetadata, KycSignals } from '../../src/kyc/types.ts';
+import {
+  jpeg,
+  letterPage,
+  licenceCard,
+  noFacePicture,
+  otherPersonSelfie,
+  portrait,
+  renderPassport,
+  twoFacesPicture,
+  withGlare,
+} from './images.ts';
+
+const CLEAR: AmlOutcome = { screened: true, status: 'clear', matches: [] };
+const HOLDER_NAME = { firstName: 'Anna Maria', lastName: 'Eriksson' };
+
+let engine: KycEngine;
+let specimenPassport: Buffer;
+let specimenSelfie: Buffer;
+
+beforeAll(async () => {
+  [engine, specimenPassport, specimenSelfie] = await Promise.all([
+    createKycEngine({ workers: 2 }),
+    readFile(path.join(ROOT, 'examples/kyc/passport.jpg')),
+    readFile(path.join(ROOT, 'examples/kyc/selfie.jpg')),
+  ]);
+});
+afterAll(async () => {
+  await engine?.close();
+});
+
+interface Case {
+  /** Bytes or the base64 the API receives. */
+  document?: Buffer | string;
+  selfie?: Buffer | string;
+  documentType?: DocumentType;
+  metadata?: KycMetadata;
+}
+
+async function verify(c: Case): Promise<{ signals: KycSignals; decision: KycDecision }> {
+  const [document, selfie] = await Promise.all([
+    decodeImage('documentImage', c.document ?? specimenPassport),
+    decodeImage('selfieImage', c.selfie ?? specimenSelfie),
+  ]);
+  const signals = await engine.analyse({
+    documentType: c.documentType ?? 'passport',
+    document,
+    selfie,
+    metadata: c.metadata ?? HOLDER_NAME,
+    now: new Date().toISOString(),
+  });
+  return { signals, decision: decideKyc({ signals, aml: CLEAR, environment: 'sandbox' }) };
+}
+
+function check(decision: KycDecision, name: string) {
+  const found = decision.checks.find((c) => c.name === name);
+  expect(found, `check ${name}`).toBeDefined();
+  return found!;
+}
+
+describe.concurrent('KYC engine on real images', () => {
+  it('passes the shipped specimen request (examples/kyc/request.json)', async () => {
+    const request = JSON.parse(await readFile(path.join(ROOT, 'examples/kyc/request.json'), 'utf8'));
+    const { signals, decision } = await verify({
+      document: request.documentImage,
+      selfie: request.selfieImage,
+      documentType: request.documentType,
+      metadata: request.metadata,
+    });
+    expect(decision.checks.map((c) => [c.name, c.result, c.reasons])).toEqual([
+      ['document', 'passed', []],
+      ['selfie', 'passed', []],
+      ['face_match', 'passed', []],
+      ['aml', 'passed', []],
+    ]);
+    expect(decision).toMatchObject({ status: 'passed', riskLevel: 'low' });
+    expect(decision.score).toBeGreaterThanOrEqual(0.85);
+    expect(signals.documentReading.mrz).toMatchObject({ valid: true, issuingState: 'SWE', documentNumber: SPECIMEN_HOLDER.documentNumber });
+    expect(signals.face.similarity).toBeGreaterThan(0.8);
+    expect(signals.document.sha256).toMatch(/^[0-9a-f]{64}$/);
+  });
+
+  it('passes with the holder name written in Cyrillic', async () => {
+    const { decision } = await verify({ metadata: { firstName: 'Анна Мария', lastName: 'Эрикссон' } });
+    expect(decision.status).toBe('passed');
+  });
+
+  it('fails a blank selfie', async () => {
+    const blank = await sharp({ create: { width: 600, height: 750, channels: 3, background: '#9a9a9a' } }).jpeg().toBuffer();
+    const { decision } = await verify({ selfie: blank });
+    expect(decision.status).toBe('failed');
+    expect(check(decision, 'selfie')).toMatchObject({ result: 'failed', reasons: expect.arrayContaining(['image_blank']) });
+  });
+
+  it('fails a 4×4 document image', async () => {
+    const tiny = await sharp(specimenPassport).resize(4, 4).png().toBuffer();
+    const { decision } = await verify({ document: tiny });
+    expect(decision.status).toBe('failed');
+    expect(check(decision, 'document')).toMatchObject({ result: 'failed', reasons: expect.arrayContaining(['image_too_small']) });
+  });
+
+  it('fails a blurred document', async () => {
+    const blurred = await sharp(specimenPassport).blur(5).jpeg().toBuffer();
+    const { decision } = await verify({ document: blurred });
+    expect(decision.status).toBe('failed');
+    expect(check(decision, 'document').reasons).toContain('image_blurred');
+  });
+
+  it('sends a document with glare to review', async () => {
+    const { decision } = await verify({ document: await withGlare(await renderPassport({ portrait: await portrait() })) });
+    expect(decision.status).not.toBe('passed');
+    expect(check(decision, 'document').reasons).toContain('image_glare');
+  });
+
+  it('fails a wrong MRZ check digit', async () => {
+    const [line1, line2] = composeTd3(SPECIMEN_HOLDER);
+    const wrongDigit = `${line2.slice(0, 9)}${(Number(line2[9]) + 3) % 10}${line2.slice(10)}`;
+    const { decision, signals } = await verify({ document: await jpeg(await renderPassport({ mrz: [line1, wrongDigit] })) });
+    expect(signals.documentReading.mrz?.valid).toBe(false);
+    expect(decision.status).toBe('failed');
+    expect(check(decision, 'document').reasons).toContain('mrz_check_digit_invalid:documentNumberCheckDigit');
+  });
+
+  it('fails an expired passport', async () => {
+    const expired = { ...SPECIMEN_HOLDER, expiryDate: '240315' };
+    const { decision, signals } = await verify({ document: await jpeg(await renderPassport({ holder: expired })) });
+    expect(signals.documentReading.mrz).toMatchObject({ valid: true, expiryDate: '2024-03-15' });
+    expect(decision.status).toBe('failed');
+    expect(check(decision, 'document').reasons).toEqual(['document_expired']);
+  });
+
+  it('fails when metadata names someone else', async () => {
+    const { decision } = await verify({ metadata: { firstName: 'John', lastName: 'Smith' } });
+    expect(decision.status).toBe('failed');
+    expect(check(decision, 'document').reasons).toEqual(['name_mismatch']);
+    expect(decision.riskLevel).toBe('high');
+  });
+
+  it('fails a selfie with two faces', async () => {
+    const { decision, signals } = await verify({ selfie: await twoFacesPicture() });
+    expect(signals.face.selfieFaces).toBe(2);
+    expect(decision.status).toBe('failed');
+    expect(check(decision, 'selfie').reasons).toContain('multiple_faces');
+  });
+
+  it('fails a selfie without a face', async () => {
+    const { decision, signals } = await verify({ selfie: await noFacePicture() });
+    expect(signals.face.selfieFaces).toBe(0);
+    expect(check(decision, 'selfie')).toMatchObject({ result: 'failed', reasons: ['no_face_detected'] });
+    expect(check(decision, 'face_match').result).toBe('failed');
+  });
+
+  it('fails a selfie of a different person', async () => {
+    const { decision, signals } = await verify({ selfie: await otherPersonSelfie() });
+    expect(signals.face.selfieFaces).toBe(1);
+    expect(signals.face.similarity).toBeLessThan(0.5);
+    expect(decision.status).toBe('failed');
+    expect(check(decision, 'face_match').reasons).toEqual(['face_mismatch']);
+  });
+
+  it('reads a driving licence without MRZ from its printed text', async () => {
+    const card = await licenceCard('ERIKSSON', 'ANNA MARIA');
+    const passes = await verify({ documentType: 'driving_licence', document: card });
+    expect(passes.signals.documentReading.mrz).toBeNull();
+    expect(passes.signals.documentReading.text?.nameScore).toBeGreaterThanOrEqual(0.85);
+    expect(passes.decision.status).toBe('passed');
+    const other = await verify({ documentType: 'driving_licence', document: card, metadata: { firstName: 'John', lastName: 'Smith' } });
+    expect(check(other.decision, 'document').reasons).toContain('name_mismatch');
+  });
+
+  it('accepts a recent proof of address and refuses an old one', async () => {
+    const letter = (issued: Date) =>
+      letterPage([
+        { text: 'NORDIC ENERGY AB', bold: true },
+        { text: `Invoice date: ${issued.toISOString().slice(0, 10)}` },
+        { text: 'Anna Maria Eriksson' },
+        { text: 'Storgatan 12' },
+        { text: '114 55 Stockholm' },
+        { text: 'Electricity supply, monthly statement' },
+        { text: 'Amount due: 482.50 SEK' },
+      ]);
+    const day = 86_400_000;
+    const recent = await verify({ documentType: 'proof_of_address', document: await letter(new Date(Date.now() - 20 * day)) });
+    expect(recent.decision.checks.map((c) => c.name)).not.toContain('face_match');
+    expect(check(recent.decision, 'document')).toMatchObject({ result: 'passed', reasons: [] });
+    expect(recent.signals.documentReading.text?.address).toBe('Storgatan 12');
+    const old = await verify({ documentType: 'proof_of_address', document: await letter(new Date(Date.now() - 200 * day)) });
+    expect(old.decision.status).toBe('failed');
+    expect(check(old.decision, 'document').reasons).toEqual(['document_older_than_3_months']);
+  });
+
+  it('gives the same perceptual hash to a re-encoded document and a different one to another document', async () => {
+    const { differenceHash, hammingDistance, SAME_IMAGE_MAX_DISTANCE } = await import('../../src/kyc/hash.ts');
+    const original = await decodeImage('documentImage', specimenPassport);
+    const recompressed = await decodeImage('documentImage', await sharp(specimenPassport).resize(1000).jpeg({ quality: 60 }).toBuffer());
+    const other = await decodeImage('documentImage', await letterPage([{ text: 'Something else entirely', bold: true }]));
+    const hash = differenceHash(original.pixels);
+    expect(hammingDistance(hash, differenceHash(recompressed.pixels))).toBeLessThanOrEqual(SAME_IMAGE_MAX_DISTANCE);
+    expect(hammingDistance(hash, differenceHash(other.pixels))).toBeGreaterThan(SAME_IMAGE_MAX_DISTANCE);
+  });
+});

@@ -1,0 +1,109 @@
+// Test images, generated on the fly from the public-domain portrait and the specimen renderer.
+import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import sharp from 'sharp';
+import { DEFAULT_PORTRAIT, SANS_BOLD_FONT, SANS_FONT, renderPassport, textImage } from '../../scripts/make-kyc-specimen.ts';
+
+export const portrait = () => readFile(DEFAULT_PORTRAIT);
+
+export const jpeg = (png: Buffer) => sharp(png).jpeg({ quality: 90 }).toBuffer();
+
+/** A textured picture with no face in it: shapes and text, sharp and well lit. */
+export async function noFacePicture(): Promise<Buffer> {
+  const shapes = Array.from({ length: 40 }, (_, i) => {
+    const x = (i * 97) % 560;
+    const y = (i * 53) % 700;
+    return `<rect x="${x}" y="${y}" width="${40 + (i % 5) * 12}" height="${30 + (i % 7) * 9}" fill="hsl(${(i * 37) % 360},60%,${35 + (i % 4) * 10}%)"/>`;
+  }).join('');
+  return sharp(Buffer.from(`<svg xmlns="http://www.w3.org/2000/svg" width="600" height="750"><rect width="600" height="750" fill="#c8d8c0"/>${shapes}</svg>`))
+    .jpeg()
+    .toBuffer();
+}
+
+/** Two copies of the portrait's face side by side: a selfie with two people on it. */
+export async function twoFacesPicture(): Promise<Buffer> {
+  const face = await sharp(await portrait()).extract({ left: 96, top: 0, width: 320, height: 400 }).toBuffer();
+  const mirrored = await sharp(face).flop().modulate({ brightness: 0.9 }).toBuffer();
+  return sharp({ create: { width: 700, height: 420, channels: 3, background: '#d0d0d0' } })
+    .composite([
+      { input: face, left: 10, top: 10 },
+      { input: mirrored, left: 370, top: 10 },
+    ])
+    .jpeg()
+    .toBuffer();
+}
+
+/**
+ * Someone else: the largest face crop in a screenshot shipped by @vladmandic/human (assets/screenshot-facedetect.jpg),
+ * read in place from node_modules and never copied into the repository. No public-domain portrait of a second
+ * person is available offline.
+ */
+export async function otherPersonSelfie(): Promise<Buffer> {
+  const require = createRequire(import.meta.url);
+  const assets = path.join(path.dirname(require.resolve('@vladmandic/human')), '..', 'assets');
+  return sharp(path.join(assets, 'screenshot-facedetect.jpg'))
+    .extract({ left: 8, top: 345, width: 150, height: 152 })
+    .resize(300, 304, { kernel: 'lanczos3' })
+    .sharpen()
+    .jpeg({ quality: 92 })
+    .toBuffer();
+}
+
+export async function withGlare(png: Buffer): Promise<Buffer> {
+  const { width, height } = await sharp(png).metadata();
+  const glare = await sharp(
+    Buffer.from(`<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}"><ellipse cx="${width * 0.62}" cy="${height * 0.4}" rx="${width * 0.2}" ry="${height * 0.22}" fill="#fff"/></svg>`),
+  )
+    .png()
+    .toBuffer();
+  return sharp(png).composite([{ input: glare }]).jpeg().toBuffer();
+}
+
+interface Line {
+  text: string;
+  bold?: boolean;
+}
+
+/** A white A4-like page with the given lines: a utility bill for proof-of-address tests. */
+export async function letterPage(lines: Line[]): Promise<Buffer> {
+  const layers = [];
+  let top = 90;
+  for (const line of lines) {
+    layers.push({
+      input: await textImage(line.text, line.bold ? SANS_BOLD_FONT : SANS_FONT, line.bold ? 'DejaVu Sans Bold 30' : 'DejaVu Sans 26'),
+      left: 90,
+      top,
+    });
+    top += 56;
+  }
+  return sharp({ create: { width: 1240, height: 1754, channels: 3, background: '#ffffff' } })
+    .composite(layers)
+    .jpeg({ quality: 90 })
+    .toBuffer();
+}
+
+/** A driving-licence-like card with no MRZ: printed name fields and the portrait. */
+export async function licenceCard(surname: string, givenNames: string): Promise<Buffer> {
+  const face = await sharp(await portrait()).extract({ left: 110, top: 10, width: 240, height: 300 }).resize(260, 325).toBuffer();
+  const field = async (text: string, left: number, top: number, bold = false) => ({
+    input: await textImage(text, bold ? SANS_BOLD_FONT : SANS_FONT, bold ? 'DejaVu Sans Bold 30' : 'DejaVu Sans 24'),
+    left,
+    top,
+  });
+  return sharp({ create: { width: 1100, height: 700, channels: 3, background: '#f3e6ee' } })
+    .composite([
+      await field('DRIVING LICENCE  ·  SPECIMEN', 40, 30, true),
+      { input: face, left: 40, top: 120 },
+      await field(`1. ${surname}`, 360, 140, true),
+      await field(`2. ${givenNames}`, 360, 200, true),
+      await field('3. 12.08.1974  SWEDEN', 360, 260),
+      await field('4a. 01.02.2022   4b. 01.02.2032', 360, 320),
+      await field('5. 740812-1234', 360, 380),
+      await field('9. AM/B', 360, 440),
+    ])
+    .jpeg({ quality: 90 })
+    .toBuffer();
+}
+
+export { renderPassport };

@@ -5,7 +5,14 @@ import { type Storage, openStorage } from './storage/database.ts';
 import { migrateToLatest } from './storage/migrate.ts';
 import { type Keyring, openKeyring } from './accounts/signing-keys.ts';
 import { type Credentials, createCredentials } from './accounts/credentials.ts';
-import { type UsageCounter, createMemoryUsageCounter, createRedisUsageCounter, createSqlUsageCounter } from './accounts/usage.ts';
+import {
+  type Meters,
+  type UsageCounter,
+  createMemoryUsageCounter,
+  createMeters,
+  createRedisUsageCounter,
+  createSqlUsageCounter,
+} from './accounts/usage.ts';
 import { type FloodLimiter, createMemoryFloodLimiter, createRedisFloodLimiter } from './http/flood.ts';
 
 export const SERVICE_VERSION: string = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).version;
@@ -23,6 +30,7 @@ export interface AppContext {
   keyring: Keyring;
   credentials: Credentials;
   usage: UsageCounter;
+  meters: Meters;
   flood: FloodLimiter;
   readiness: ReadinessCheck[];
   /** Run at close, newest first (domains register their workers, timers and pools here). */
@@ -62,7 +70,7 @@ export async function createContext(config: Config): Promise<AppContext> {
   });
   const readiness: ReadinessCheck[] = [{ name: 'storage', check: () => storage.ping() }];
   if (redis) readiness.push({ name: 'redis', check: async () => void (await redis.ping()) });
-  return { config, storage, redis, keyring, credentials, usage, flood, readiness, closers: [] };
+  return { config, storage, redis, keyring, credentials, usage, meters: createMeters(storage.db), flood, readiness, closers: [] };
 }
 
 export async function closeContext(context: AppContext): Promise<void> {

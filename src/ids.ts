@@ -2,15 +2,25 @@ import { randomBytes } from 'node:crypto';
 
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 
-/** Base62 text from `bytes` random bytes (rejection sampling keeps every character equally likely). */
+// Random bytes are drawn 4 KiB at a time: one id per request made a syscall per request otherwise.
+let pool = Buffer.alloc(0);
+let poolOffset = 0;
+
+function nextRandomByte(): number {
+  if (poolOffset >= pool.length) {
+    pool = randomBytes(4096);
+    poolOffset = 0;
+  }
+  return pool[poolOffset++];
+}
+
+/** Base62 text carrying at least `bytes` random bytes (rejection sampling keeps every character equally likely). */
 export function randomBase62(bytes: number): string {
   const length = Math.ceil((bytes * 8) / Math.log2(62));
   let out = '';
   while (out.length < length) {
-    for (const byte of randomBytes(length * 2)) {
-      if (byte < 248) out += BASE62[byte % 62];
-      if (out.length === length) break;
-    }
+    const byte = nextRandomByte();
+    if (byte < 248) out += BASE62[byte % 62];
   }
   return out;
 }

@@ -3,7 +3,6 @@ import type { AppContext } from '../context.ts';
 import { apiError } from '../http/errors.ts';
 import { principalOf } from '../http/gate.ts';
 import { API_ERRORS, bearerSecurity, errorResponses } from '../http/schemas.ts';
-import { readMeters } from './usage.ts';
 import { Jwks, TokenRequest, TokenResponse, ValidateKeyResponse, ValidateResponse } from './schemas.ts';
 
 export async function accountRoutes(app: FastifyInstance, context: AppContext): Promise<void> {
@@ -81,7 +80,7 @@ export async function accountRoutes(app: FastifyInstance, context: AppContext): 
     },
     async (request): Promise<ValidateKeyResponse> => {
       const principal = principalOf(request);
-      const meters = await readMeters(context.storage.db, principal.account.id, new Date());
+      const meters = await context.meters.read(principal.account.id, new Date());
       return {
         valid: true,
         keyId: principal.keyId,

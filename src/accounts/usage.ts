@@ -320,19 +320,45 @@ export function createRedisUsageCounter(db: Kysely<Database>, redis: Redis, pref
 export const METERS = ['kycChecks', 'kybChecks', 'amlScreenings', 'kyaChecks'] as const;
 export type Meter = (typeof METERS)[number];
 
-/**
- * Counts one billable unit. Call it inside the transaction that stores the record it bills for, so the
- * record and its meter are committed together.
- */
-export async function recordMeter(db: Kysely<Database>, accountId: string, meter: Meter, now: Date): Promise<void> {
-  await incrementBelow(db, accountId, meterBucket(meter, now), UNLIMITED);
+export interface Meters {
+  /**
+   * Counts one billable unit. Call it with the transaction that stores the record it bills for, so the record
+   * and its meter are committed together.
+   */
+  record(trx: Kysely<Database>, accountId: string, meter: Meter, now: Date): Promise<void>;
+  read(accountId: string, now: Date): Promise<Record<Meter, number>>;
 }
 
-export async function readMeters(db: Kysely<Database>, accountId: string, now: Date): Promise<Record<Meter, number>> {
-  const values = await readBuckets(
-    db,
-    accountId,
-    METERS.map((meter) => meterBucket(meter, now)),
-  );
-  return Object.fromEntries(METERS.map((meter) => [meter, values.get(meterBucket(meter, now)) ?? 0])) as Record<Meter, number>;
+/**
+ * Meters are read on every validate-key call but change only when a billable check is stored, so reads are
+ * cached for a second; an account this instance just billed is read fresh for two seconds, which covers the
+ * commit of the transaction that billed it.
+ */
+export function createMeters(db: Kysely<Database>, cacheMs = 1000): Meters {
+  const cache = new Map<string, { at: number; month: string; values: Record<Meter, number> }>();
+  const freshUntil = new Map<string, number>();
+  return {
+    async record(trx, accountId, meter, now) {
+      cache.delete(accountId);
+      freshUntil.set(accountId, Date.now() + 2 * cacheMs);
+      await incrementBelow(trx, accountId, meterBucket(meter, now), UNLIMITED);
+    },
+    async read(accountId, now) {
+      const month = now.toISOString().slice(0, 7);
+      const cached = cache.get(accountId);
+      if (cached && cached.month === month && Date.now() - cached.at < cacheMs) return cached.values;
+      const stored = await readBuckets(
+        db,
+        accountId,
+        METERS.map((meter) => meterBucket(meter, now)),
+      );
+      const values = Object.fromEntries(METERS.map((meter) => [meter, stored.get(meterBucket(meter, now)) ?? 0])) as Record<Meter, number>;
+      if ((freshUntil.get(accountId) ?? 0) < Date.now()) {
+        freshUntil.delete(accountId);
+        if (cache.size > 10_000) cache.clear();
+        cache.set(accountId, { at: Date.now(), month, values });
+      }
+      return values;
+    },
+  };
 }

@@ -1,0 +1,219 @@
+// RPT-016 evidence bundles: validation of includeTypes at registration, and the archive itself.
+// The archive is a pure function of its inputs: fixed entry order, entry times from the bundle's createdAt,
+// and deterministic PDFs, so building the same bundle twice gives byte-identical ZIPs.
+import { createHash } from 'node:crypto';
+import { zipSync, type Zippable } from 'fflate';
+import { bundleCoverReport, type BundleCover } from './producers/bundle-cover.ts';
+import type { JsonRecord } from './record.ts';
+import {
+  CHECK_KINDS,
+  PRODUCED_CODES,
+  isPlannedCode,
+  isProducedCode,
+  reportCheckKind,
+  reportTitle,
+  type CheckKind,
+  type ProducedCode,
+} from './registry.ts';
+import { renderPdf, type ReportEnvironment } from './render.ts';
+
+export const BUNDLE_CODE = 'RPT-016';
+export const COVER_FILE = 'report.pdf';
+export const EVIDENCE_FILE = 'evidence.json';
+export const MANIFEST_FILE = 'manifest.json';
+
+/** A report type a bundle can include: every produced code except the bundle itself. */
+export type IncludableCode = Exclude<ProducedCode, typeof BUNDLE_CODE>;
+
+export interface RejectedType {
+  type: string;
+  reason: string;
+}
+
+export type IncludeTypesValidation = { ok: true; types: IncludableCode[] } | { ok: false; reasons: RejectedType[] };
+
+const INCLUDABLE = PRODUCED_CODES.filter((code): code is IncludableCode => code !== BUNDLE_CODE);
+
+function rejectionReason(type: unknown): string | null {
+  if (typeof type !== 'string') return 'a report type is a string such as "RPT-001"';
+  if (type === BUNDLE_CODE) return 'RPT-016 is the evidence bundle itself and cannot be included in a bundle';
+  if (isProducedCode(type)) return null;
+  if (isPlannedCode(type)) return `${type} is a planned report type that the platform does not produce`;
+  const sameCodeOtherCase = INCLUDABLE.find((code) => code.toLowerCase() === type.toLowerCase());
+  if (sameCodeOtherCase) return `unknown report type; report codes are case-sensitive (did you mean ${sameCodeOtherCase}?)`;
+  return `unknown report type; a bundle can include ${INCLUDABLE.join(', ')}`;
+}
+
+/**
+ * Registration-time validation (400 UNSUPPORTED_REPORT_TYPES with one reason per rejected entry).
+ * Omitted → the report type of the check's kind. Duplicates collapse, order is kept.
+ * A produced type that the check's kind cannot have (RPT-002 for a chk_) is accepted here: it is a type the
+ * platform produces. The archive lists it under unavailableReports with the reason, because the specification
+ * separates "not produced" (400 at registration) from "could not be produced" (unavailableReports).
+ */
+export function validateIncludeTypes(types: readonly unknown[] | undefined, checkKind: CheckKind): IncludeTypesValidation {
+  if (types === undefined) return { ok: true, types: [CHECK_KINDS[checkKind].reportCode as IncludableCode] };
+  const reasons = types.flatMap((type) => {
+    const reason = rejectionReason(type);
+    return reason ? [{ type: typeof type === 'string' ? type : JSON.stringify(type) ?? String(type), reason }] : [];
+  });
+  if (reasons.length > 0) return { ok: false, reasons };
+  return { ok: true, types: [...new Set(types as IncludableCode[])] };
+}
+
+export interface BundleCheck {
+  id: string;
+  kind: CheckKind;
+  /** Account id of the tenant that owns the check. */
+  tenant: string;
+  environment: ReportEnvironment;
+  /** The stored check record, exactly as the API returns it. */
+  record: JsonRecord;
+}
+
+export type ProducedReport = Uint8Array | { unavailable: string };
+
+export interface BundleInput {
+  bundleId: string;
+  regulatorRef: string;
+  check: BundleCheck;
+  /** includeTypes as accepted by validateIncludeTypes. */
+  requestedTypes: readonly IncludableCode[];
+  /**
+   * Renders one report of the check. Called only for types the check's kind can have. Return
+   * `{unavailable: reason}` when the report cannot be produced; throw for a transient failure, which fails
+   * the build (to be retried) instead of baking "unavailable" into an archive that never changes.
+   */
+  produce(code: IncludableCode): ProducedReport | Promise<ProducedReport>;
+  /** ISO 8601; fixes the cover sheet's dates and every entry's time in the ZIP. */
+  createdAt: string;
+}
+
+export interface ManifestEntry {
+  name: string;
+  bytes: number;
+  sha256: string;
+}
+
+export interface Manifest {
+  files: ManifestEntry[];
+  signature: null;
+  signatureAlgorithm: null;
+  integrity: 'sha256_hashes_only';
+}
+
+export function reportFileName(code: IncludableCode, checkId: string): string {
+  return `reports/${code}-${checkId}.pdf`;
+}
+
+export function sha256Hex(bytes: Uint8Array): string {
+  return createHash('sha256').update(bytes).digest('hex');
+}
+
+function manifestEntry(name: string, bytes: Uint8Array): ManifestEntry {
+  return { name, bytes: bytes.byteLength, sha256: sha256Hex(bytes) };
+}
+
+function jsonBytes(value: unknown): Buffer {
+  return Buffer.from(`${JSON.stringify(value, null, 2)}\n`, 'utf8');
+}
+
+function kindMismatchReason(code: IncludableCode, check: BundleCheck): string | null {
+  const reportKind = reportCheckKind(code);
+  if (reportKind === check.kind) return null;
+  const reportOf = reportKind ? CHECK_KINDS[reportKind].label : 'another record';
+  return `${code} is the ${reportTitle(code)} of a ${reportOf}; ${check.id} is a ${CHECK_KINDS[check.kind].label}`;
+}
+
+export async function buildBundleArchive(input: BundleInput): Promise<Buffer> {
+  const { check } = input;
+  const reports: Array<{ code: IncludableCode; name: string; bytes: Uint8Array }> = [];
+  const unavailableReports: RejectedType[] = [];
+  for (const code of input.requestedTypes) {
+    const mismatch = kindMismatchReason(code, check);
+    const produced = mismatch === null ? await input.produce(code) : { unavailable: mismatch };
+    if ('unavailable' in produced) unavailableReports.push({ type: code, reason: produced.unavailable });
+    else reports.push({ code, name: reportFileName(code, check.id), bytes: produced });
+  }
+
+  const evidence = jsonBytes({
+    bundleId: input.bundleId,
+    regulatorRef: input.regulatorRef,
+    createdAt: input.createdAt,
+    checkId: check.id,
+    checkKind: check.kind,
+    accountId: check.tenant,
+    environment: check.environment,
+    includeTypes: reports.map((report) => report.code),
+    unavailableReports,
+    record: check.record,
+  });
+  const described = [...reports.map((report) => manifestEntry(report.name, report.bytes)), manifestEntry(EVIDENCE_FILE, evidence)];
+
+  const cover: BundleCover = {
+    bundleId: input.bundleId,
+    regulatorRef: input.regulatorRef,
+    createdAt: input.createdAt,
+    check: {
+      id: check.id,
+      kind: CHECK_KINDS[check.kind].label,
+      accountId: check.tenant,
+      environment: check.environment,
+      status: typeof check.record.status === 'string' ? check.record.status : null,
+    },
+    contents: described,
+    unavailableReports,
+  };
+  const coverPdf = await renderPdf(
+    {
+      code: BUNDLE_CODE,
+      title: reportTitle(BUNDLE_CODE),
+      tenant: check.tenant,
+      recordId: input.bundleId,
+      environment: check.environment,
+      recordedAt: input.createdAt,
+    },
+    bundleCoverReport(cover),
+  );
+
+  const files = new Map<string, Uint8Array>([
+    [COVER_FILE, coverPdf],
+    ...reports.map((report) => [report.name, report.bytes] as const),
+    [EVIDENCE_FILE, evidence],
+  ]);
+  const manifest: Manifest = {
+    files: [...files].map(([name, bytes]) => manifestEntry(name, bytes)),
+    signature: null,
+    signatureAlgorithm: null,
+    integrity: 'sha256_hashes_only',
+  };
+  files.set(MANIFEST_FILE, jsonBytes(manifest));
+  return zipDeterministic(files, new Date(input.createdAt));
+}
+
+/**
+ * fflate writes DOS times from the local-time getters; building the Date from the UTC fields makes the entries
+ * carry the UTC time whatever the host's time zone. The extended-timestamp field (0x5455) carries the exact
+ * Unix time for unzip tools that read it.
+ */
+function zipDeterministic(files: ReadonlyMap<string, Uint8Array>, createdAt: Date): Buffer {
+  if (Number.isNaN(createdAt.getTime())) throw new Error('bundle: createdAt is not a timestamp');
+  const dosTime = new Date(
+    createdAt.getUTCFullYear(),
+    createdAt.getUTCMonth(),
+    createdAt.getUTCDate(),
+    createdAt.getUTCHours(),
+    createdAt.getUTCMinutes(),
+    createdAt.getUTCSeconds(),
+  );
+  const extendedTimestamp = Buffer.alloc(5);
+  extendedTimestamp.writeUInt8(1, 0);
+  extendedTimestamp.writeUInt32LE(Math.floor(createdAt.getTime() / 1000), 1);
+  const entries: Zippable = {};
+  for (const [name, bytes] of files) {
+    // PDFs are already compressed; storing them keeps builds fast and costs nothing in size.
+    const level = name.endsWith('.pdf') ? 0 : 9;
+    entries[name] = [bytes, { level, mtime: dosTime, extra: { 0x5455: extendedTimestamp } }];
+  }
+  return Buffer.from(zipSync(entries));
+}

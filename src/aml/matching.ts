@@ -419,10 +419,10 @@ function scoreName(index: ScreeningIndex, query: QueryToken[], nameId: number, e
  * only of legal forms and particles ("CORP", "LIMITED") finds nothing.
  */
 export function searchNames(index: ScreeningIndex, name: string, minScore: number): NameHit[] {
+  scratch.ensure(index);
   const query = queryTokens(index, name);
   const strong = query.filter((q) => !q.weak);
   if (strong.length === 0) return [];
-  scratch.ensure(index);
   const { evidence, stamp, touched } = scratch;
   touched.length = 0;
   let strongWeight = 0;

@@ -7,8 +7,7 @@ import { newId } from './ids.ts';
 import { registerErrorHandling } from './http/errors.ts';
 import { registerGate } from './http/gate.ts';
 import { ErrorBody } from './http/schemas.ts';
-import { accountRoutes } from './accounts/routes.ts';
-import { opsRoutes } from './ops/routes.ts';
+import { DOMAINS } from './domains.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -81,10 +80,9 @@ export async function buildApp(context: AppContext, options: AppOptions = {}): P
   });
   await app.register(swaggerUi, { routePrefix: '/docs' });
 
-  await app.register(async (scope) => {
-    await opsRoutes(scope, context);
-    await accountRoutes(scope, context);
-  });
+  for (const domain of DOMAINS) {
+    if (domain.routes) await app.register(async (scope) => domain.routes!(scope, context));
+  }
 
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   return app;

@@ -14,6 +14,9 @@ import {
   createSqlUsageCounter,
 } from './accounts/usage.ts';
 import { type FloodLimiter, createMemoryFloodLimiter, createRedisFloodLimiter } from './http/flood.ts';
+import type { CheckFinder, CheckKind, StoredCheck } from './modules.ts';
+import { checkKindOf } from './modules.ts';
+import { DOMAINS } from './domains.ts';
 
 export const SERVICE_VERSION: string = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).version;
 
@@ -21,6 +24,12 @@ export interface ReadinessCheck {
   name: string;
   check(): Promise<void>;
 }
+
+/**
+ * The services domains put on the context, declared by each domain through declaration merging
+ * (`declare module '../context.ts' { interface DomainServices { aml: AmlService } }`).
+ */
+export interface DomainServices {}
 
 /** Everything a running instance holds: storage, shared counters, credentials. Routes and the CLI get it passed in. */
 export interface AppContext {
@@ -33,6 +42,9 @@ export interface AppContext {
   meters: Meters;
   flood: FloodLimiter;
   readiness: ReadinessCheck[];
+  services: DomainServices;
+  /** How each check kind is found for a tenant (reports and bundles read checks of every kind through it). */
+  checkFinders: Partial<Record<CheckKind, CheckFinder>>;
   /** Run at close, newest first (domains register their workers, timers and pools here). */
   closers: (() => Promise<void>)[];
 }
@@ -70,7 +82,34 @@ export async function createContext(config: Config): Promise<AppContext> {
   });
   const readiness: ReadinessCheck[] = [{ name: 'storage', check: () => storage.ping() }];
   if (redis) readiness.push({ name: 'redis', check: async () => void (await redis.ping()) });
-  return { config, storage, redis, keyring, credentials, usage, meters: createMeters(storage.db), flood, readiness, closers: [] };
+  const context: AppContext = {
+    config,
+    storage,
+    redis,
+    keyring,
+    credentials,
+    usage,
+    meters: createMeters(storage.db),
+    flood,
+    readiness,
+    services: {} as DomainServices,
+    checkFinders: {},
+    closers: [],
+  };
+  try {
+    for (const domain of DOMAINS) await domain.setup?.(context);
+  } catch (error) {
+    await closeContext(context);
+    throw error;
+  }
+  return context;
+}
+
+/** A check of any kind belonging to `accountId`, or undefined (also for another tenant's id). */
+export async function findCheck(context: AppContext, accountId: string, id: string): Promise<StoredCheck | undefined> {
+  const kind = checkKindOf(id);
+  const finder = kind && context.checkFinders[kind];
+  return finder ? finder(accountId, id) : undefined;
 }
 
 export async function closeContext(context: AppContext): Promise<void> {

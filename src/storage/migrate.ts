@@ -1,14 +1,10 @@
 import { Migrator, type Migration, type MigrationProvider } from 'kysely';
-import { accountMigrations } from '../accounts/migrations.ts';
+import { DOMAINS } from '../domains.ts';
 import type { Dialect, Storage } from './database.ts';
 
-/**
- * Every domain owns its migrations; this list fixes their order. Names sort in the order they must run.
- */
+/** Every domain owns its migrations; their names sort in the order they must run. */
 function allMigrations(dialect: Dialect): Record<string, Migration> {
-  return {
-    ...accountMigrations(dialect),
-  };
+  return Object.assign({}, ...DOMAINS.map((domain) => domain.migrations?.(dialect) ?? {}));
 }
 
 export interface MigrationReport {

@@ -1,0 +1,9 @@
+import type { DomainModule } from '../modules.ts';
+import { accountMigrations } from './migrations.ts';
+import { accountRoutes } from './routes.ts';
+
+export const accountsModule: DomainModule = {
+  name: 'accounts',
+  migrations: accountMigrations,
+  routes: accountRoutes,
+};

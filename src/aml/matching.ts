@@ -58,7 +58,8 @@ function pushTo<K>(map: Map<K, number[]>, key: K, value: number): void {
 
 /** Identifier values compared without spaces, dashes or case; short values are too ambiguous to be decisive. */
 export function identifierKey(value: string): string | undefined {
-  const key = value.toUpperCase().replace(/[^A-Z0-9]/g, '');
+  // "IMO 7406784" and "7406784" are the same vessel number.
+  const key = value.toUpperCase().replace(/[^A-Z0-9]/g, '').replace(/^(IMO|MMSI)(?=\d)/, '');
   return key.length >= 5 ? key : undefined;
 }
 

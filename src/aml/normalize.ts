@@ -37,9 +37,22 @@ function transliterateCjkRun(run: string): string {
   return ` ${anyAscii(chars[0])} ${anyAscii(chars.slice(1).join('')).toLowerCase()} `;
 }
 
+// Greek spellings of foreign names write d, b, g, u and h with digraphs or letters that any-ascii reads
+// letter by letter ("Σαντάμ Χουσεΐν" → "santam choysein"); read them as the names are written in Latin lists.
+const GREEK_DIGRAPHS: Array<[RegExp, string]> = [
+  [/ντ/g, 'd'], [/μπ/g, 'b'], [/γκ/g, 'g'], [/γγ/g, 'ng'], [/ου/g, 'u'], [/ού/g, 'u'], [/χ/g, 'h'],
+];
+
+function readGreek(text: string): string {
+  let lower = text.toLowerCase();
+  for (const [pattern, latin] of GREEK_DIGRAPHS) lower = lower.replace(pattern, latin);
+  return lower;
+}
+
 /** Latin-script, lower-case, punctuation-free form of a name (tokens separated by single spaces). */
 export function normaliseText(raw: string): string {
   let text = raw.normalize('NFKC');
+  if (/[\u0370-\u03ff]/.test(text)) text = readGreek(text);
   if (CJK.test(text)) text = text.replace(CJK, transliterateCjkRun);
   CJK.lastIndex = 0;
   text = anyAscii(text).toLowerCase();

@@ -4,7 +4,7 @@
 
 import { createHash } from 'node:crypto';
 import { once } from 'node:events';
-import { copyFile, mkdir, mkdtemp, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, mkdtemp, readFile, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { fetchListFile, type Validators } from './fetch.ts';
@@ -68,12 +68,16 @@ interface ListState {
   name: string;
   source: string;
   fromListsDir: boolean;
+  /** The list's main file when it comes from the lists dir: while it exists the list is kept, even broken. */
+  mainFile?: string;
   loaded?: LoadedList;
   lastError: string | null;
   lastCheckedAt: string | null;
 }
 
 interface GoodMeta {
+  /** Main file a local list was read from, so a restart can tell a broken file from a removed one. */
+  origin?: string;
   sha256: string;
   versionDate: string | null;
   validators: Record<string, Validators>;
@@ -140,6 +144,7 @@ export class ListRegistry implements SnapshotProvider {
   private running: Promise<ListStatus[]> | undefined;
   private timer: NodeJS.Timeout | undefined;
   private readonly listsRoot: string;
+  private adopted = false;
 
   constructor(private readonly options: ListRegistryOptions) {
     this.listsRoot = join(options.dataDir, 'lists');
@@ -216,11 +221,20 @@ export class ListRegistry implements SnapshotProvider {
     try {
       const local = await this.localSets();
       for (const { set, source, fromListsDir } of local) {
-        changed = (await this.refreshLocal(parser, set, this.state(set.name, source, fromListsDir))) || changed;
+        const state = this.state(set.name, source, fromListsDir);
+        state.mainFile = set.files.main;
+        changed = (await this.refreshLocal(parser, set, state)) || changed;
       }
       const present = new Set(local.map((l) => l.set.name));
+      if (!this.adopted) changed = (await this.adoptKeptLocalLists(present)) || changed;
       for (const state of [...this.states.values()]) {
-        if (state.fromListsDir && !present.has(state.name)) {
+        if (!state.fromListsDir || present.has(state.name)) continue;
+        if (state.mainFile && (await exists(state.mainFile))) {
+          // Still there but no longer recognised (truncated, replaced by an error page…): a broken list.
+          state.lastError = `${basename(state.mainFile)} is no longer a recognised list file`;
+          state.lastCheckedAt = new Date().toISOString();
+          this.options.logger?.warn({ list: state.name }, 'AML list file unrecognised; last good version kept');
+        } else {
           this.states.delete(state.name);
           changed = true;
         }
@@ -235,6 +249,27 @@ export class ListRegistry implements SnapshotProvider {
     }
     if (changed || (this.current === null && [...this.states.values()].some((s) => s.loaded))) this.rebuild();
     return this.status();
+  }
+
+  /**
+   * At the first refresh of a process: a list kept on disk whose file is still in the lists dir but no longer
+   * recognised is restored from the kept copy (the broken file is reported by the next step).
+   */
+  private async adoptKeptLocalLists(present: Set<string>): Promise<boolean> {
+    this.adopted = true;
+    const { listsDir } = this.options;
+    if (!listsDir) return false;
+    let changed = false;
+    const names = await readdir(this.listsRoot).catch(() => [] as string[]);
+    for (const name of names) {
+      const meta = await readMeta(join(this.listsRoot, name, 'good'));
+      if (!meta?.origin || present.has(name) || this.states.has(name)) continue;
+      if (!meta.origin.startsWith(listsDir) || !(await exists(meta.origin))) continue;
+      const state = this.state(name, `dir:${listsDir}`, true);
+      state.mainFile = meta.origin;
+      changed = (await this.restoreGood(state)) || changed;
+    }
+    return changed;
   }
 
   private async localSets(): Promise<Array<{ set: ListFileSet; source: string; fromListsDir: boolean }>> {
@@ -282,7 +317,7 @@ export class ListRegistry implements SnapshotProvider {
       const versionDate = parsed.publishedAt ?? (await newestModification(set));
       state.loaded = { format: parsed.format, versionDate, sha256, entities: parsed.entities, loadedAt: new Date().toISOString() };
       state.lastError = null;
-      await this.keepGood(state.name, Object.values(set.files) as string[], { sha256, versionDate, validators: {} });
+      await this.keepGood(state.name, Object.values(set.files) as string[], { origin: set.files.main, sha256, versionDate, validators: {} });
       this.options.logger?.info({ list: state.name, entities: parsed.entities.length }, 'AML list loaded');
       return true;
     } catch (error) {

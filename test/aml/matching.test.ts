@@ -1,0 +1,122 @@
+import { fileURLToPath } from 'node:url';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { parseListFileSet, scanListsDir } from '../../src/aml/parsers/detect.ts';
+import { buildIndex } from '../../src/aml/matching.ts';
+import { DEFAULT_THRESHOLD, ListsUnavailableError, screen, screenCompany, screenPerson, type ListsSnapshot } from '../../src/aml/screen.ts';
+import type { ListEntity } from '../../src/aml/model.ts';
+
+const CURRENT = fileURLToPath(new URL('../../../shared/data/lists/current', import.meta.url));
+let lists: ListsSnapshot;
+
+beforeAll(async () => {
+  const entities: ListEntity[] = [];
+  for (const set of (await scanListsDir(CURRENT)).lists) entities.push(...(await parseListFileSet(set)).entities);
+  lists = { index: buildIndex(entities), lists: [], listsVersion: 'lv_test' };
+});
+
+function top(name: string, extra: Record<string, unknown> = {}) {
+  return screen(lists, { name, ...extra }).matches[0];
+}
+
+describe('finding listed names', () => {
+  it('finds an exact listed name with score 1 and explains it', () => {
+    const result = screen(lists, { name: 'Banco Nacional de Cuba' });
+    expect(result.status).toBe('potential_match');
+    expect(result.listsVersion).toBe('lv_test');
+    expect(result.matches[0]).toMatchObject({ entityId: 'ofac_sdn:306', matchedName: 'BANCO NACIONAL DE CUBA', score: 1, lists: ['ofac_sdn'], programs: ['CUBA'], type: 'organization' });
+    expect(result.matches[0].reasons[0]).toContain('equals listed name');
+  });
+
+  it('finds typos', () => {
+    expect(top('Aymann al-Zawahri')).toMatchObject({ entityId: 'ofac_sdn:2676' });
+    expect(top('Aymann al-Zawahri').score).toBeGreaterThanOrEqual(DEFAULT_THRESHOLD);
+  });
+
+  it('finds "LAST, First" reordered and first-last order alike', () => {
+    expect(top('Zawahiri, Ayman')?.entityId).toBe('ofac_sdn:2676');
+    expect(top('Jong Un Kim')?.matchedName).toBe('KIM, Jong Un');
+  });
+
+  it('finds a name given without its middle name or patronymic', () => {
+    const putin = top('Vladimir Putin');
+    expect(putin?.matchedName).toBe('PUTIN, Vladimir Vladimirovich');
+    expect(putin.features.unmatchedListedTokens).toEqual(['vladimirovich']);
+  });
+
+  it('finds transliterations from Cyrillic, Arabic, Greek and CJK script', () => {
+    expect(top('Путин Владимир Владимирович')?.matchedName).toBe('PUTIN, Vladimir Vladimirovich');
+    expect(top('صدام حسين التكريتي')?.entityId).toBe('un_consolidated:IQi.001');
+    expect(top('Σαντάμ Χουσεΐν αλ-Τικρίτι')?.matchedName).toMatch(/saddam hussein/i);
+    expect(top('金正恩')?.matchedName).toBeUndefined(); // Hanja reads Chinese "Jin Zhengen": honest non-match
+    expect(top('张伟')?.matchedName).toBe('ZHANG, Wei');
+  });
+
+  it('finds aliases, including a.k.a. names hidden in OFAC remarks', () => {
+    expect(top('National Bank of Cuba')?.entityId).toBe('ofac_sdn:306'); // banco≈bank (phonetic), nacional≈national
+    expect(top('Sberbank Mumbai')).toMatchObject({ entityId: 'ofac_non_sdn:17018', matchedName: 'SBERBANK MUMBAI' });
+    expect(top('Ismaeel Haniyya')).toMatchObject({ entityId: 'ofac_non_sdn:9639', matchedName: 'HANIYYA, Ismaeel' });
+  });
+
+  it('treats weak aliases as evidence only when exact and corroborated', () => {
+    expect(screen(lists, { name: 'BNC' }).status).toBe('clear');
+    expect(screen(lists, { name: 'BNC', threshold: 0.7 }).matches[0]).toMatchObject({ entityId: 'ofac_sdn:306', score: 0.75 });
+  });
+});
+
+describe('not drowning users in false positives', () => {
+  it('never matches a query made only of legal forms or particles', () => {
+    for (const name of ['CORP', 'Limited', 'LLC', 'Co., Ltd.', 'The Company', 'S.A. de C.V.', 'Al Bin']) {
+      expect(screen(lists, { name }).matches, name).toEqual([]);
+    }
+  });
+
+  it('does not match on one shared name part or a legal form', () => {
+    expect(screen(lists, { name: 'Zawahiri' }).status).toBe('clear');
+    expect(screen(lists, { name: 'Cuba Trading Limited' }).status).toBe('clear');
+    expect(screen(lists, { name: 'Emily Johnson' }).status).toBe('clear');
+    expect(screen(lists, { name: 'Jan Kowalski' }).status).toBe('clear');
+  });
+});
+
+describe('qualifiers and identifiers', () => {
+  it('raises a score on an equal date of birth and lowers it on a different one', () => {
+    const base = top('Ayman Zawahri').score;
+    expect(top('Ayman Zawahri', { dateOfBirth: '1951-06-19' }).score).toBeGreaterThan(base);
+    expect(top('Ayman Zawahri', { dateOfBirth: '1951-06-19' }).features.adjustments).toContainEqual({ feature: 'date_of_birth', outcome: 'exact', effect: 0.05 });
+    expect(screen(lists, { name: 'Ayman Zawahri', dateOfBirth: '1985-01-01' }).status).toBe('clear');
+  });
+
+  it('lowers a score for a different country or type', () => {
+    const base = top('Ayman Zawahri').score;
+    expect(top('Ayman Zawahri', { country: 'EG', threshold: 0.5 }).score).toBeGreaterThan(base - 0.001);
+    expect(top('Saddam Hussein al-Tikriti', { country: 'Iraq' }).features.adjustments).toContainEqual({ feature: 'country', outcome: 'match', effect: 0.03 });
+    expect(top('Saddam Hussein al-Tikriti', { country: 'FR' }).features.adjustments).toContainEqual({ feature: 'country', outcome: 'mismatch', effect: -0.05 });
+    const asPerson = screen(lists, { name: 'Banco Nacional de Cuba', type: 'person', threshold: 0.5 }).matches[0];
+    expect(asPerson.score).toBeCloseTo(0.85, 5);
+    expect(asPerson.features.adjustments[0].feature).toBe('type');
+  });
+
+  it('takes an equal identifier as decisive even when the name differs', () => {
+    const result = screen(lists, { name: 'Some Vessel Name', identifiers: [{ type: 'imo', value: 'IMO 7406784' }] });
+    expect(result.matches[0]).toMatchObject({ entityId: 'ofac_sdn:4243', score: 1 });
+    expect(result.matches[0].reasons.at(-1)).toContain('identifier');
+  });
+});
+
+describe('in-process screening for KYC and KYB', () => {
+  it('screens a person from first and last name with date of birth', () => {
+    const result = screenPerson(lists, { firstName: 'Ismail', lastName: 'Haniyeh', dateOfBirth: '1962' });
+    expect(result.status).toBe('potential_match');
+    expect(result.matches.map((m) => m.entityId)).toEqual(expect.arrayContaining(['ofac_sdn:23627', 'ofac_non_sdn:9639']));
+  });
+
+  it('screens a company and uses its registration number', () => {
+    const result = screenCompany(lists, { name: 'Totally Different Name', registrationNumber: '1027700132195' });
+    expect(result.matches.map((m) => m.entityId)).toContain('ofac_non_sdn:17018');
+  });
+
+  it('fails closed when no list is loaded', () => {
+    expect(() => screen(null, { name: 'Anyone' })).toThrow(ListsUnavailableError);
+    expect(() => screenPerson({ snapshot: () => null }, { name: 'Anyone' })).toThrow(expect.objectContaining({ code: 'lists_unavailable', statusCode: 503 }));
+  });
+});

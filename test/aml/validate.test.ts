@@ -1,0 +1,49 @@
+import { describe, expect, it } from 'vitest';
+import { validateScreeningBatch, validateScreeningQuery } from '../../src/aml/validate.ts';
+
+const errorsOf = (body: unknown) => {
+  const result = validateScreeningQuery(body);
+  return result.ok ? [] : result.errors;
+};
+
+describe('screening query validation', () => {
+  it('accepts a full query and normalises country names to ISO codes', () => {
+    expect(validateScreeningQuery({ name: '  Ivan   Petrov ', type: 'person', dateOfBirth: '1961-03-12', country: 'Russia', threshold: 0.85 }))
+      .toEqual({ ok: true, value: { name: 'Ivan Petrov', type: 'person', dateOfBirth: '1961-03-12', country: 'RU', threshold: 0.85 } });
+    expect(validateScreeningQuery({ name: 'Σαντάμ Χουσεΐν' }).ok).toBe(true);
+    expect(validateScreeningQuery({ name: 'Vlаdimir Putin' }).ok).toBe(true); // mixed Latin/Cyrillic: screened, not refused
+  });
+
+  it.each([
+    [{}, '/name'],
+    [{ name: '' }, '/name'],
+    [{ name: 'A' }, '/name'],
+    [{ name: '12345' }, '/name'],
+    [{ name: 'x'.repeat(10_000) }, '/name'],
+    [{ name: 'Ivan\u0000Petrov' }, '/name'],
+    [{ name: 'Ivan\u202ePetrov' }, '/name'],
+    [{ name: 'Ivan Petrov', type: 'vessel' }, '/type'],
+    [{ name: 'Ivan Petrov', dateOfBirth: '1961-02-30' }, '/dateOfBirth'],
+    [{ name: 'Ivan Petrov', dateOfBirth: '2999-01-01' }, '/dateOfBirth'],
+    [{ name: 'Ivan Petrov', dateOfBirth: '12/03/1961' }, '/dateOfBirth'],
+    [{ name: 'Ivan Petrov', country: 'Atlantis' }, '/country'],
+    [{ name: 'Ivan Petrov', threshold: 1.5 }, '/threshold'],
+    [{ name: 'Ivan Petrov', identifiers: [{ value: '' }] }, '/identifiers/0/value'],
+  ])('refuses %j at %s', (body, path) => {
+    expect(errorsOf(body).map((e) => e.path)).toEqual([path]);
+  });
+
+  it('refuses a body that is not an object', () => {
+    expect(errorsOf('Ivan Petrov')).toEqual([{ path: '/', message: 'body must be a JSON object' }]);
+  });
+
+  it('names every bad field of a batch by position', () => {
+    const result = validateScreeningBatch({ queries: [{ name: 'Ivan Petrov' }, { name: 'B' }, { name: 'Olga Ivanova', type: 'ship' }] });
+    expect(result).toEqual({ ok: false, errors: [
+      { path: '/queries/1/name', message: expect.any(String) },
+      { path: '/queries/2/type', message: expect.any(String) },
+    ] });
+    expect(validateScreeningBatch({ queries: Array.from({ length: 101 }, () => ({ name: 'Ivan Petrov' })) }).ok).toBe(false);
+    expect(validateScreeningBatch({ queries: [] }).ok).toBe(false);
+  });
+});

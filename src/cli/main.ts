@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig } from '../config.ts';
 import { type CliCommand, type CliIo, UsageError } from './command.ts';
 import { accountCommands } from '../accounts/cli.ts';
+import { escrowCommands } from '../escrow/cli.ts';
 import { startServer } from '../server.ts';
 
 const serve: CliCommand = {
@@ -25,7 +26,7 @@ const serve: CliCommand = {
   },
 };
 
-const COMMANDS: CliCommand[] = [serve, ...accountCommands];
+const COMMANDS: CliCommand[] = [serve, ...accountCommands, ...escrowCommands];
 
 function usage(): string {
   return ['usage:', ...COMMANDS.map((c) => `  ${c.usage.split('\n')[0]}`)].join('\n');

@@ -1,0 +1,5 @@
+import type { DomainModule } from '../modules.ts';
+import { escrowMigrations } from './migrations.ts';
+import { escrowRoutes } from './routes.ts';
+
+export const escrowModule: DomainModule = { name: 'escrow', migrations: escrowMigrations, routes: escrowRoutes };

@@ -70,7 +70,7 @@ export const REASONS = {
 
 export type ReasonCode = keyof typeof REASONS;
 
-/** Thresholds of the rule. Face figures: see FACE_CALIBRATION in README.md of this folder. */
+/** Thresholds of the rule. Face figures: "Face-match calibration" in README.md of this folder. */
 export const THRESHOLDS = {
   documentMinShortSide: 400,
   selfieMinShortSide: 240,

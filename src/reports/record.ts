@@ -1,7 +1,7 @@
 // Reading stored records (plain JSON) into content blocks. Producers name the fields they know; everything
 // else a domain stores still reaches the report through `otherFieldsSection`, so a field added to a record
 // is never silently missing from its report.
-import { formatUtc, type Block, type CellValue, type Section } from './content.ts';
+import { formatCell, formatUtc, type Block, type CellValue, type Section } from './content.ts';
 
 export type JsonRecord = Record<string, unknown>;
 
@@ -22,14 +22,19 @@ export function recordList(value: unknown): JsonRecord[] {
 
 const ISO_TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/;
 
-/** One printable value: timestamps in UTC, lists joined, nested objects as compact JSON. */
+/** One printable value: timestamps in UTC, lists joined, nested objects as "key: value" pairs. */
 export function cell(value: unknown): CellValue {
   if (typeof value === 'string' && ISO_TIMESTAMP.test(value)) return formatUtc(new Date(value));
   if (value === null || value === undefined || typeof value !== 'object') return value as CellValue;
   if (Array.isArray(value)) {
-    return value.length === 0 ? 'none' : value.map((item) => (isRecord(item) ? JSON.stringify(item) : String(cell(item)))).join(', ');
+    return value.length === 0 ? 'none' : value.map((item) => (isRecord(item) ? `(${pairs(item)})` : formatCell(cell(item)))).join(', ');
   }
-  return JSON.stringify(value);
+  return pairs(value as JsonRecord);
+}
+
+function pairs(record: JsonRecord): string {
+  const entries = Object.entries(record);
+  return entries.length === 0 ? 'none' : entries.map(([key, inner]) => `${key}: ${formatCell(cell(inner))}`).join('; ');
 }
 
 /** "riskLevel" → "Risk level", "promptSha256" → "Prompt sha256". */

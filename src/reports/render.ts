@@ -4,7 +4,7 @@
 import PDFDocument from 'pdfkit';
 import { directionRuns } from './bidi.ts';
 import { formatCell, formatUtc, type Block, type CellValue, type ReportContent } from './content.ts';
-import { reportFonts } from './fonts.ts';
+import { fontsForNewDocument } from './fonts.ts';
 import { SERVICE_VERSION } from './version.ts';
 
 export type ReportEnvironment = 'sandbox' | 'live';
@@ -25,6 +25,8 @@ type Doc = PDFKit.PDFDocument;
 
 const MARGIN = { top: 112, bottom: 56, left: 50, right: 50 };
 const BODY_SIZE = 9.5;
+/** Cells shrink their text down to this size so a hash or an id is not broken in the middle. */
+const MIN_CELL_SIZE = 6;
 const CELL_PADDING = 3;
 const NOTHING_RECORDED = 'Nothing recorded.';
 const COLOURS = { text: '#111111', muted: '#555555', rule: '#BBBBBB', headerFill: '#EEEEEE', sandbox: '#B00020' };
@@ -37,7 +39,7 @@ function parseRecordedAt(recordedAt: string): Date {
 
 export async function renderPdf(frame: ReportFrame, content: ReportContent): Promise<Buffer> {
   const recordedAt = parseRecordedAt(frame.recordedAt);
-  const fonts = reportFonts();
+  const fonts = fontsForNewDocument();
   const doc = new PDFDocument({
     size: 'A4',
     margins: MARGIN,
@@ -92,7 +94,9 @@ function writeText(doc: Doc, text: string, x: number, y: number, width: number):
   const runs = directionRuns(text);
   if (runs.length === 0) return;
   runs.forEach((run, index) => {
-    const options = { width, continued: index < runs.length - 1 };
+    // With `features` set, pdfkit shapes the whole line as one run instead of word by word, so fontkit puts
+    // the words of a right-to-left run in right-to-left order too (word by word, only letters are reversed).
+    const options = { width, continued: index < runs.length - 1, ...(run.rtl ? { features: [] } : {}) };
     if (index === 0) doc.text(run.text, x, y, options);
     else doc.text(run.text, options);
   });
@@ -164,21 +168,26 @@ function drawRows(
   const fontFor = (columnIndex: number, isHeader: boolean) =>
     isHeader || (style.boldFirstColumn && columnIndex === 0) ? 'bold' : 'regular';
 
-  const measure = (cells: readonly string[], isHeader: boolean) =>
+  const cellSizes = (cells: readonly string[], isHeader: boolean) =>
+    cells.map((cell, index) => {
+      doc.font(fontFor(index, isHeader));
+      return fittedSize(doc, cell, widths[index] - 2 * CELL_PADDING);
+    });
+  const measure = (cells: readonly string[], sizes: readonly number[], isHeader: boolean) =>
     Math.max(
       ...cells.map((cell, index) => {
-        doc.font(fontFor(index, isHeader)).fontSize(BODY_SIZE);
+        doc.font(fontFor(index, isHeader)).fontSize(sizes[index]);
         return doc.heightOfString(cell, { width: widths[index] - 2 * CELL_PADDING });
       }),
     ) +
     2 * CELL_PADDING;
 
-  const drawRow = (cells: readonly string[], isHeader: boolean, height: number) => {
+  const drawRow = (cells: readonly string[], sizes: readonly number[], isHeader: boolean, height: number) => {
     const top = doc.y;
     if (isHeader) doc.rect(MARGIN.left, top, contentWidth(doc), height).fill(COLOURS.headerFill);
     let x = MARGIN.left;
     cells.forEach((cell, index) => {
-      doc.font(fontFor(index, isHeader)).fontSize(BODY_SIZE).fillColor(COLOURS.text);
+      doc.font(fontFor(index, isHeader)).fontSize(sizes[index]).fillColor(COLOURS.text);
       writeText(doc, cell, x + CELL_PADDING, top + CELL_PADDING, widths[index] - 2 * CELL_PADDING);
       x += widths[index];
     });
@@ -193,16 +202,18 @@ function drawRows(
   };
 
   const headerCells = style.header;
-  const headerHeight = headerCells ? measure(headerCells, true) : 0;
+  const headerSizes = headerCells ? cellSizes(headerCells, true) : [];
+  const headerHeight = headerCells ? measure(headerCells, headerSizes, true) : 0;
   const drawHeader = () => {
-    if (headerCells) drawRow(headerCells, true, headerHeight);
+    if (headerCells) drawRow(headerCells, headerSizes, true, headerHeight);
   };
 
   ensureSpace(doc, headerHeight + 2 * doc.currentLineHeight(true));
   drawHeader();
   for (const row of rows) {
     const cells = columns.map((_, index) => formatCell(row[index]));
-    const height = measure(cells, false);
+    const sizes = cellSizes(cells, false);
+    const height = measure(cells, sizes, false);
     if (height > usableHeight - headerHeight) {
       // A row taller than a page cannot be drawn as a row; let its cells flow as labelled paragraphs.
       flowRow(doc, cells, headerCells ?? []);
@@ -212,9 +223,18 @@ function drawRows(
       doc.addPage();
       drawHeader();
     }
-    drawRow(cells, false, height);
+    drawRow(cells, sizes, false, height);
   }
   doc.font('regular').fontSize(BODY_SIZE).moveDown(0.5);
+}
+
+/** The body size, or smaller when the cell's longest unbreakable token would not fit on one line. */
+function fittedSize(doc: Doc, text: string, width: number): number {
+  doc.fontSize(BODY_SIZE);
+  const tokens = new Set(text.split(/\s+/));
+  const longest = Math.max(0, ...[...tokens].map((token) => doc.widthOfString(token)));
+  // A little slack: pdfkit wraps on measured widths, and rounding must not push the token over the edge.
+  return longest <= width ? BODY_SIZE : Math.max(MIN_CELL_SIZE, (BODY_SIZE * width * 0.98) / longest);
 }
 
 function flowRow(doc: Doc, cells: readonly string[], labels: readonly string[]): void {

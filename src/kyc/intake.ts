@@ -111,7 +111,8 @@ export async function decodeImage(
   const format = sniffImageFormat(bytes);
   if (!format) throw new ImageIntakeError(field, 'unsupported_type', 'not a JPEG, PNG or WebP image');
 
-  const options = { limitInputPixels: limits.maxPixels, failOn: 'warning' as const };
+  // 'truncated' refuses cut-off and corrupt data yet tolerates the benign warnings some phone encoders trigger.
+  const options = { limitInputPixels: limits.maxPixels, failOn: 'truncated' as const };
   let meta: Metadata;
   try {
     // Header only: the pixel limit is checked below so that a bomb is reported as such.

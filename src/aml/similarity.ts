@@ -34,11 +34,11 @@ export function editDistance(a: string, b: string, limit: number): number {
   return previous[lb];
 }
 
-/** Typos tolerated in a token of this length: none in 1–3 letters, one up to 5, two up to 9, then three. */
+/** Typos tolerated in a token of this length: none in 1–3 letters, one up to 6, two up to 10, then three. */
 export function allowedEdits(length: number): number {
   if (length <= 3) return 0;
-  if (length <= 5) return 1;
-  if (length <= 9) return 2;
+  if (length <= 6) return 1;
+  if (length <= 10) return 2;
   return 3;
 }
 
@@ -47,18 +47,20 @@ const PHONETIC_SIMILARITY = 0.88;
 
 /**
  * Similarity of two normalised tokens in [0, 1], 0 when they do not match. Within the typo budget of the longer
- * token it is 1 − edits / length ("zawahri"/"zawahiri" 0.875); equal phonetic keys with the same first letter
- * lift a pair to 0.88 ("mohammed"/"muhammad"); an initial ("j") matches a same-letter token at 0.9.
+ * token (see allowedEdits) it is 1 − edits / length ("zawahri"/"zawahiri" 0.875); equal phonetic keys with the same first letter
+ * of tokens of 4+ letters lift a pair to 0.88 ("mohammed"/"muhammad"); an initial ("j") matches a same-letter token at 0.9.
  */
 export function tokenSimilarity(a: string, b: string, phoneticA: string, phoneticB: string): number {
   if (a === b) return 1;
   if (a.length === 1 || b.length === 1) return a[0] === b[0] ? 0.9 : 0;
   const longest = Math.max(a.length, b.length);
   const budget = allowedEdits(longest);
-  const phonetic = phoneticA.length >= 2 && phoneticA === phoneticB && a.charCodeAt(0) === b.charCodeAt(0);
+  const phonetic = phoneticA.length >= 2 && phoneticA === phoneticB && a.charCodeAt(0) === b.charCodeAt(0) && Math.min(a.length, b.length) >= 4;
   const distance = editDistance(a, b, Math.max(budget, 3));
-  let score = distance <= budget ? 1 - distance / longest : 0;
-  if (phonetic && distance <= budget + 2) score = Math.max(score, PHONETIC_SIMILARITY);
+  // Short names rarely differ by a typo in their first letter but often are other names ("fang"/"wang").
+  const firstDiffers = a.charCodeAt(0) !== b.charCodeAt(0);
+  let score = distance <= budget && !(firstDiffers && longest <= 5) ? 1 - distance / longest : 0;
+  if (phonetic && distance <= budget + 1) score = Math.max(score, PHONETIC_SIMILARITY);
   return score;
 }
 

@@ -1,0 +1,244 @@
+// AML matching quality on a labelled set built from the lists themselves (npm run eval:aml).
+// Positives: listed names transformed as users and forgers write them (typo, reordering, missing middle name,
+// Cyrillic transliteration, alias, punctuation/case noise) — the listed entity must be among the matches.
+// Negatives: realistic unlisted names across cultures; a negative sounding exactly like a listed name (same
+// phonetic keys) is not "unlisted" and is left out. Fixed seed; entities are split in two halves by hash:
+// `dev` may be looked at when tuning, `held_out` never is. Everything is measured at DEFAULT_THRESHOLD.
+
+import { createHash } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
+import { doubleMetaphone } from 'double-metaphone';
+import { parseListFileSet, scanListsDir } from '../src/aml/parsers/detect.ts';
+import { buildIndex } from '../src/aml/matching.ts';
+import { tokenise, isWeakToken } from '../src/aml/normalize.ts';
+import { DEFAULT_THRESHOLD, screen, type ListsSnapshot } from '../src/aml/screen.ts';
+import type { ListEntity } from '../src/aml/model.ts';
+
+const LISTS_DIR = process.env.KYX_LISTS_DIR ?? fileURLToPath(new URL('../../shared/data/lists/current', import.meta.url));
+const SEED = 20240503;
+/** `--threshold 0.85` explores another threshold (on the dev split only when tuning); default DEFAULT_THRESHOLD. */
+const thresholdArg = process.argv.indexOf('--threshold');
+const THRESHOLD = thresholdArg > 0 ? Number(process.argv[thresholdArg + 1]) : DEFAULT_THRESHOLD;
+const POSITIVES_PER_SPLIT = 1000;
+const NEGATIVES_PER_SPLIT = 1500;
+
+function mulberry32(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+const random = mulberry32(SEED);
+const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)];
+
+function splitOf(entityId: string): 'dev' | 'held_out' {
+  return createHash('sha256').update(entityId).digest()[0] % 2 === 0 ? 'dev' : 'held_out';
+}
+
+const LETTERS = 'abcdefghijklmnopqrstuvwxyz';
+function typo(word: string): string {
+  const i = 1 + Math.floor(random() * (word.length - 2));
+  switch (Math.floor(random() * 4)) {
+    case 0: return word.slice(0, i) + pick([...LETTERS]) + word.slice(i + 1);
+    case 1: return word.slice(0, i) + word.slice(i + 1);
+    case 2: return word.slice(0, i) + pick([...LETTERS]) + word.slice(i);
+    default: return word.slice(0, i - 1) + word[i] + word[i - 1] + word.slice(i + 1);
+  }
+}
+
+const CYRILLIC: Array<[string, string]> = [
+  ['shch', 'щ'], ['kh', 'х'], ['zh', 'ж'], ['ts', 'ц'], ['ch', 'ч'], ['sh', 'ш'], ['yu', 'ю'], ['ya', 'я'], ['yo', 'ё'],
+  ['a', 'а'], ['b', 'б'], ['v', 'в'], ['g', 'г'], ['d', 'д'], ['e', 'е'], ['z', 'з'], ['i', 'и'], ['y', 'ы'], ['k', 'к'],
+  ['l', 'л'], ['m', 'м'], ['n', 'н'], ['o', 'о'], ['p', 'п'], ['r', 'р'], ['s', 'с'], ['t', 'т'], ['u', 'у'], ['f', 'ф'],
+  ['h', 'х'], ['c', 'к'], ['w', 'в'], ['x', 'кс'], ['j', 'дж'], ['q', 'к'],
+];
+function toCyrillic(text: string): string {
+  let out = '';
+  let rest = text.toLowerCase();
+  while (rest) {
+    const hit = CYRILLIC.find(([latin]) => rest.startsWith(latin));
+    if (hit) {
+      out += hit[1];
+      rest = rest.slice(hit[0].length);
+    } else {
+      out += rest[0];
+      rest = rest.slice(1);
+    }
+  }
+  return out.replace(/(^|\s)(\S)/g, (_, space: string, first: string) => space + first.toUpperCase());
+}
+
+type Transform = 'typo' | 'reorder' | 'missing_middle' | 'cyrillic' | 'alias' | 'noise';
+
+interface Case {
+  query: string;
+  type?: 'person' | 'organization';
+  expected?: string;
+  transform: Transform | 'negative';
+  split: 'dev' | 'held_out';
+}
+
+function strongTokens(name: string): string[] {
+  return tokenise(name).filter((t) => !isWeakToken(t));
+}
+
+function positiveFor(entity: ListEntity): Case | undefined {
+  const primary = entity.names[0].full;
+  const words = primary.replace(/,/g, '').split(/\s+/).filter(Boolean);
+  if (strongTokens(primary).length < 2) return undefined;
+  const options: Transform[] = ['typo', 'reorder', 'noise'];
+  if (entity.type === 'person' && words.length >= 3) options.push('missing_middle');
+  if (entity.type === 'person' && /^[A-Za-z ,.'-]+$/.test(primary)) options.push('cyrillic');
+  const aliases = entity.names.filter((n) => n.kind === 'alias' && /^[\x20-\x7e]+$/.test(n.full) && strongTokens(n.full).length >= 2);
+  if (aliases.length) options.push('alias');
+  const transform = pick(options);
+  let query: string;
+  switch (transform) {
+    case 'typo': {
+      const long = words.map((w, i) => [w, i] as const).filter(([w]) => w.length >= 5);
+      if (!long.length) return undefined;
+      const [word, at] = pick(long);
+      query = words.map((w, i) => (i === at ? typo(w.toLowerCase()) : w)).join(' ');
+      break;
+    }
+    case 'reorder':
+      query = primary.includes(',')
+        ? `${primary.slice(primary.indexOf(',') + 1).trim()} ${primary.slice(0, primary.indexOf(',')).trim()}`
+        : [...words.slice(1), words[0]].join(' ');
+      break;
+    case 'missing_middle': {
+      const ordered = primary.includes(',') ? `${primary.slice(primary.indexOf(',') + 1).trim()} ${primary.slice(0, primary.indexOf(',')).trim()}` : primary;
+      const parts = ordered.split(/\s+/);
+      query = [parts[0], ...parts.slice(2)].join(' ');
+      break;
+    }
+    case 'cyrillic':
+      query = toCyrillic(primary.replace(/,/g, ''));
+      break;
+    case 'alias':
+      query = pick(aliases).full;
+      break;
+    default:
+      query = primary.toLowerCase().replace(/[-.,']/g, ' ');
+  }
+  return { query, type: entity.type === 'person' ? 'person' : 'organization', expected: entity.id, transform, split: splitOf(entity.id) };
+}
+
+// Given names and family names in common use, by culture. None is chosen for being on or off a list.
+const NAME_POOLS: Array<[string[], string[]]> = [
+  [['James', 'Emily', 'Oliver', 'Sophie', 'Thomas', 'Hannah', 'George', 'Charlotte', 'Daniel', 'Lucy', 'Matthew', 'Grace'], ['Smith', 'Taylor', 'Brown', 'Wilson', 'Evans', 'Thompson', 'Walker', 'Robinson', 'Wright', 'Hughes', 'Green', 'Hall']],
+  [['Lucia', 'Mateo', 'Valentina', 'Santiago', 'Camila', 'Diego', 'Sofia', 'Javier', 'Isabel', 'Andres', 'Paula', 'Raul'], ['Garcia', 'Martinez', 'Lopez', 'Sanchez', 'Perez', 'Gomez', 'Fernandez', 'Ruiz', 'Diaz', 'Moreno', 'Alvarez', 'Romero']],
+  [['Youssef', 'Fatima', 'Omar', 'Layla', 'Karim', 'Nour', 'Tarek', 'Salma', 'Hamza', 'Rania', 'Bilal', 'Yasmin'], ['Haddad', 'Khoury', 'Mansour', 'Nasser', 'Saleh', 'Farouk', 'Aziz', 'Habib', 'Qasim', 'Darwish', 'Sabbagh', 'Touma']],
+  [['Dmitry', 'Anna', 'Sergei', 'Elena', 'Alexei', 'Olga', 'Nikolai', 'Tatiana', 'Pavel', 'Irina', 'Maxim', 'Svetlana'], ['Smirnova', 'Kuznetsov', 'Popova', 'Sokolov', 'Lebedeva', 'Novikov', 'Morozova', 'Volkov', 'Solovyova', 'Vasiliev', 'Zaitseva', 'Pavlov']],
+  [['Wei', 'Fang', 'Jun', 'Li Na', 'Hao', 'Xiu Ying', 'Lei', 'Mei', 'Tao', 'Yan', 'Bo', 'Jing'], ['Wang', 'Li', 'Liu', 'Chen', 'Yang', 'Huang', 'Zhao', 'Wu', 'Zhou', 'Xu', 'Sun', 'Ma']],
+  [['Aarav', 'Priya', 'Rohan', 'Ananya', 'Vikram', 'Kavya', 'Arjun', 'Meera', 'Rahul', 'Divya', 'Sanjay', 'Pooja'], ['Sharma', 'Patel', 'Iyer', 'Reddy', 'Nair', 'Gupta', 'Mehta', 'Joshi', 'Kulkarni', 'Banerjee', 'Chopra', 'Desai']],
+  [['Chinedu', 'Amara', 'Kwame', 'Ngozi', 'Tunde', 'Ayodele', 'Kofi', 'Abena', 'Emeka', 'Folake', 'Yaw', 'Chiamaka'], ['Okafor', 'Adeyemi', 'Mensah', 'Okonkwo', 'Boateng', 'Adebayo', 'Nwosu', 'Asante', 'Eze', 'Owusu', 'Balogun', 'Obi']],
+  [['Lukas', 'Anna', 'Felix', 'Lea', 'Jonas', 'Marie', 'Leon', 'Lena', 'Paul', 'Clara', 'Finn', 'Johanna'], ['Muller', 'Schmidt', 'Schneider', 'Fischer', 'Weber', 'Meyer', 'Wagner', 'Becker', 'Schulz', 'Hoffmann', 'Koch', 'Richter']],
+  [['Hiroshi', 'Yuki', 'Takumi', 'Sakura', 'Kenji', 'Aiko', 'Ren', 'Haruka', 'Daiki', 'Mio', 'Sota', 'Yui'], ['Sato', 'Suzuki', 'Takahashi', 'Tanaka', 'Watanabe', 'Ito', 'Yamamoto', 'Nakamura', 'Kobayashi', 'Kato', 'Yoshida', 'Yamada']],
+  [['Emre', 'Elif', 'Burak', 'Zeynep', 'Mert', 'Ayse', 'Can', 'Selin', 'Kerem', 'Defne', 'Onur', 'Ece'], ['Yilmaz', 'Kaya', 'Demir', 'Sahin', 'Celik', 'Yildiz', 'Aydin', 'Ozturk', 'Arslan', 'Dogan', 'Kilic', 'Aslan']],
+  [['Camille', 'Louis', 'Chloe', 'Hugo', 'Manon', 'Arthur', 'Ines', 'Jules', 'Lea', 'Gabriel', 'Zoe', 'Nathan'], ['Martin', 'Bernard', 'Dubois', 'Durand', 'Leroy', 'Moreau', 'Laurent', 'Simon', 'Michel', 'Lefebvre', 'Girard', 'Fournier']],
+  [['Piotr', 'Agnieszka', 'Tomasz', 'Katarzyna', 'Marek', 'Magdalena', 'Pawel', 'Joanna', 'Krzysztof', 'Ewa', 'Michal', 'Zofia'], ['Kowalski', 'Nowak', 'Wisniewski', 'Wojcik', 'Kaminski', 'Lewandowska', 'Zielinski', 'Szymanski', 'Wozniak', 'Dabrowski', 'Kozlowska', 'Jankowski']],
+  [['Thanh', 'Linh', 'Minh', 'Huong', 'Duc', 'Mai', 'Quang', 'Thu', 'Tuan', 'Ngoc', 'Hieu', 'Trang'], ['Nguyen', 'Tran', 'Le', 'Pham', 'Hoang', 'Vu', 'Dang', 'Bui', 'Do', 'Ngo', 'Duong', 'Ly']],
+  [['Reza', 'Shirin', 'Dariush', 'Parisa', 'Kaveh', 'Nasrin', 'Arash', 'Mina', 'Babak', 'Leila', 'Farid', 'Golnar'], ['Tehrani', 'Moradi', 'Karimi', 'Jafari', 'Rostami', 'Ahmadi', 'Sadeghi', 'Rahimi', 'Ghorbani', 'Kazemi', 'Shirazi', 'Navabi']],
+];
+const COMPANY_WORDS = ['Blue', 'River', 'Summit', 'Northern', 'Golden', 'Harbor', 'Maple', 'Crescent', 'Pioneer', 'Silver', 'Oak', 'Meridian', 'Atlas', 'Evergreen', 'Falcon', 'Granite'];
+const COMPANY_KINDS = ['Logistics', 'Bakery', 'Dental Clinic', 'Software', 'Textiles', 'Consulting', 'Foods', 'Architects', 'Printing', 'Furniture'];
+const COMPANY_FORMS = ['Ltd', 'GmbH', 'LLC', 'S.A.', 'Inc.', 'B.V.', 'S.r.l.', 'Pty Ltd'];
+
+function phoneticSignature(name: string): string {
+  return tokenise(name).map((t) => doubleMetaphone(t)[0] || t).sort().join(' ');
+}
+
+function negatives(count: number, listed: Set<string>, split: 'dev' | 'held_out'): { cases: Case[]; excluded: number } {
+  const cases: Case[] = [];
+  const seen = new Set<string>();
+  let excluded = 0;
+  while (cases.length < count) {
+    let query: string;
+    let type: 'person' | 'organization';
+    if (random() < 0.85) {
+      const [given, family] = pick(NAME_POOLS);
+      query = random() < 0.2 ? `${pick(given)} ${pick(given)} ${pick(family)}` : `${pick(given)} ${pick(family)}`;
+      if (random() < 0.15) query = `${pick(family).toUpperCase()}, ${pick(given)}`;
+      type = 'person';
+    } else {
+      query = `${pick(COMPANY_WORDS)} ${pick(COMPANY_WORDS)} ${pick(COMPANY_KINDS)} ${pick(COMPANY_FORMS)}`;
+      type = 'organization';
+    }
+    if (seen.has(query)) continue;
+    seen.add(query);
+    if (listed.has(phoneticSignature(query))) {
+      excluded++;
+      continue;
+    }
+    cases.push({ query, type: random() < 0.5 ? type : undefined, transform: 'negative', split });
+  }
+  return { cases, excluded };
+}
+
+interface Tally { tp: number; fn: number; fp: number; tn: number }
+
+function measure(lists: ListsSnapshot, cases: Case[]): { tally: Tally; byTransform: Map<string, [number, number]>; misses: Case[]; falseAlarms: Array<[Case, string]> } {
+  const tally: Tally = { tp: 0, fn: 0, fp: 0, tn: 0 };
+  const byTransform = new Map<string, [number, number]>();
+  const misses: Case[] = [];
+  const falseAlarms: Array<[Case, string]> = [];
+  for (const c of cases) {
+    const result = screen(lists, { name: c.query, type: c.type, threshold: THRESHOLD });
+    if (c.expected) {
+      const found = result.matches.some((m) => m.entityId === c.expected);
+      const entry = byTransform.get(c.transform) ?? [0, 0];
+      entry[0] += found ? 1 : 0;
+      entry[1] += 1;
+      byTransform.set(c.transform, entry);
+      if (found) tally.tp++;
+      else {
+        tally.fn++;
+        misses.push(c);
+      }
+    } else if (result.matches.length) {
+      tally.fp++;
+      falseAlarms.push([c, `${result.matches[0].matchedName} ${result.matches[0].score}`]);
+    } else {
+      tally.tn++;
+    }
+  }
+  return { tally, byTransform, misses, falseAlarms };
+}
+
+export async function run(): Promise<void> {
+  const entities: ListEntity[] = [];
+  for (const set of (await scanListsDir(LISTS_DIR)).lists) entities.push(...(await parseListFileSet(set)).entities);
+  const lists: ListsSnapshot = { index: buildIndex(entities), lists: [], listsVersion: 'eval' };
+  const listedSignatures = new Set(entities.flatMap((e) => e.names.map((n) => phoneticSignature(n.full))));
+
+  const shuffled = [...entities].sort(() => random() - 0.5);
+  const positives: Record<'dev' | 'held_out', Case[]> = { dev: [], held_out: [] };
+  for (const entity of shuffled) {
+    const c = positiveFor(entity);
+    if (c && positives[c.split].length < POSITIVES_PER_SPLIT) positives[c.split].push(c);
+    if (positives.dev.length >= POSITIVES_PER_SPLIT && positives.held_out.length >= POSITIVES_PER_SPLIT) break;
+  }
+  console.log(`AML matching quality — lists: ${LISTS_DIR} (${entities.length} entities), seed ${SEED}, threshold ${THRESHOLD}${THRESHOLD === DEFAULT_THRESHOLD ? ' (default)' : ''}`);
+  for (const split of ['dev', 'held_out'] as const) {
+    const { cases: negativeCases, excluded } = negatives(NEGATIVES_PER_SPLIT, listedSignatures, split);
+    const { tally, byTransform, misses, falseAlarms } = measure(lists, [...positives[split], ...negativeCases]);
+    const precision = tally.tp / (tally.tp + tally.fp);
+    const recall = tally.tp / (tally.tp + tally.fn);
+    const f1 = (2 * precision * recall) / (precision + recall);
+    const fpr = tally.fp / (tally.fp + tally.tn);
+    console.log(`\n[${split}] positives ${positives[split].length}, negatives ${negativeCases.length} (${excluded} generated negatives left out: they sound exactly like a listed name)`);
+    console.log(`  precision ${precision.toFixed(4)}  recall ${recall.toFixed(4)}  F1 ${f1.toFixed(4)}  FPR ${(fpr * 100).toFixed(2)} %  (target F1 ≥ 0.90, FPR ≤ 0.5 %)`);
+    console.log(`  recall by transform: ${[...byTransform].map(([t, [hit, all]]) => `${t} ${(hit / all).toFixed(3)} (${all})`).join(', ')}`);
+    if (split === 'dev') {
+      console.log(`  sample misses: ${misses.slice(0, 8).map((c) => `${c.transform}:"${c.query}"→${c.expected}`).join('; ')}`);
+      console.log(`  sample false alarms: ${falseAlarms.slice(0, 8).map(([c, m]) => `"${c.query}"→${m}`).join('; ')}`);
+    }
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) await run();

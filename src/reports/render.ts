@@ -27,6 +27,8 @@ const MARGIN = { top: 112, bottom: 56, left: 50, right: 50 };
 const BODY_SIZE = 9.5;
 /** Cells shrink their text down to this size so a hash or an id is not broken in the middle. */
 const MIN_CELL_SIZE = 6;
+/** No glyph of DejaVu Sans (Bold) is wider than this many ems: the widest, U+1671 in Bold, is 2.016 em. */
+const WIDEST_GLYPH_EM = 2.02;
 const CELL_PADDING = 3;
 const NOTHING_RECORDED = 'Nothing recorded.';
 const COLOURS = { text: '#111111', muted: '#555555', rule: '#BBBBBB', headerFill: '#EEEEEE', sandbox: '#B00020' };
@@ -41,6 +43,8 @@ export async function renderPdf(frame: ReportFrame, content: ReportContent): Pro
   const recordedAt = parseRecordedAt(frame.recordedAt);
   const fonts = fontsForNewDocument();
   const doc = new PDFDocument({
+    // Starting on the embedded font keeps pdfkit from loading (and referencing) its default Helvetica.
+    font: fonts.regular as unknown as string,
     size: 'A4',
     margins: MARGIN,
     bufferPages: true,
@@ -231,7 +235,8 @@ function drawRows(
 /** The body size, or smaller when the cell's longest unbreakable token would not fit on one line. */
 function fittedSize(doc: Doc, text: string, width: number): number {
   doc.fontSize(BODY_SIZE);
-  const tokens = new Set(text.split(/\s+/));
+  // Measuring shapes the text, the dearest step of a render: only tokens that could be too wide are measured.
+  const tokens = new Set(text.split(/\s+/).filter((token) => token.length * BODY_SIZE * WIDEST_GLYPH_EM > width));
   const longest = Math.max(0, ...[...tokens].map((token) => doc.widthOfString(token)));
   // A little slack: pdfkit wraps on measured widths, and rounding must not push the token over the edge.
   return longest <= width ? BODY_SIZE : Math.max(MIN_CELL_SIZE, (BODY_SIZE * width * 0.98) / longest);

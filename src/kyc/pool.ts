@@ -19,6 +19,8 @@ interface Job {
 interface Slot {
   worker: Worker;
   job: Job | null;
+  /** false while a replacement for a crashed worker is starting, or for good if it could not start. */
+  alive: boolean;
 }
 
 export interface AnalysisPool {
@@ -49,7 +51,7 @@ export async function createAnalysisPool(size: number): Promise<AnalysisPool> {
 
   const dispatch = () => {
     for (const slot of slots) {
-      if (slot.job || queue.length === 0) continue;
+      if (!slot.alive || slot.job || queue.length === 0) continue;
       const job = queue.shift()!;
       slot.job = job;
       slot.worker.postMessage({ type: 'analyse', id: job.id, input: job.input } satisfies WorkerRequest);
@@ -67,24 +69,31 @@ export async function createAnalysisPool(size: number): Promise<AnalysisPool> {
     });
     slot.worker.on('error', (error) => slot.job?.reject(error));
     slot.worker.on('exit', (code) => {
+      slot.alive = false;
       slot.job?.reject(new Error(`KYC analysis worker exited (code ${code})`));
       slot.job = null;
       if (closing) return;
       // Replace the lost worker so the pool keeps its size.
-      spawn().then(
+      const replacing = spawn();
+      replacing.then(
         (worker) => {
+          if (closing) return void worker.terminate();
           slot.worker = worker;
+          slot.alive = true;
           attach(slot);
           dispatch();
         },
-        () => undefined,
+        (error: Error) => {
+          if (slots.some((s) => s.alive) || closing) return;
+          for (const job of queue.splice(0)) job.reject(error);
+        },
       );
     });
   };
 
   const workers = await Promise.all(Array.from({ length: size }, spawn));
   for (const worker of workers) {
-    const slot: Slot = { worker, job: null };
+    const slot: Slot = { worker, job: null, alive: true };
     slots.push(slot);
     attach(slot);
   }
@@ -101,15 +110,18 @@ export async function createAnalysisPool(size: number): Promise<AnalysisPool> {
       closing = true;
       for (const job of queue.splice(0)) job.reject(new Error('KYC engine is closed'));
       await Promise.all(
-        slots.map(
-          (slot) =>
-            new Promise<void>((resolve) => {
-              slot.worker.once('exit', () => resolve());
-              slot.worker.postMessage({ type: 'close' } satisfies WorkerRequest);
-              // A worker busy in native code gets a moment to finish, then is stopped.
-              setTimeout(() => void slot.worker.terminate(), 5_000).unref();
-            }),
-        ),
+        slots.map(async (slot) => {
+          if (!slot.alive) {
+            await slot.worker.terminate();
+            return;
+          }
+          const exited = new Promise<void>((resolve) => slot.worker.once('exit', () => resolve()));
+          slot.worker.postMessage({ type: 'close' } satisfies WorkerRequest);
+          // A worker busy in native code gets a moment to finish, then is stopped.
+          const timer = setTimeout(() => void slot.worker.terminate(), 5_000);
+          await exited;
+          clearTimeout(timer);
+        }),
       );
     },
   };

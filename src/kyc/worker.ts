@@ -11,15 +11,23 @@ const port = parentPort;
 const [ocr, face] = await Promise.all([createOcrEngine(), createFaceEngine()]);
 port.postMessage({ type: 'ready' } satisfies WorkerReply);
 
+let current: Promise<void> = Promise.resolve();
+
+async function analyse(id: number, input: Parameters<typeof analyseImages>[0]): Promise<void> {
+  try {
+    const signals = await analyseImages(input, { ocr, face });
+    port.postMessage({ type: 'result', id, signals } satisfies WorkerReply);
+  } catch (error) {
+    port.postMessage({ type: 'failure', id, message: error instanceof Error ? error.message : String(error) } satisfies WorkerReply);
+  }
+}
+
 port.on('message', async (request: WorkerRequest) => {
   if (request.type === 'close') {
+    // Finish the check in progress before the models go away.
+    await current;
     await Promise.all([ocr.close(), face.close()]);
     process.exit(0);
   }
-  try {
-    const signals = await analyseImages(request.input, { ocr, face });
-    port.postMessage({ type: 'result', id: request.id, signals } satisfies WorkerReply);
-  } catch (error) {
-    port.postMessage({ type: 'failure', id: request.id, message: error instanceof Error ? error.message : String(error) } satisfies WorkerReply);
-  }
+  current = analyse(request.id, request.input);
 });

@@ -68,7 +68,8 @@ function check(decision: KycDecision, name: string) {
   return found!;
 }
 
-describe.concurrent('KYC engine on real images', () => {
+// Concurrent cases queue for the two workers, so a case's time includes its wait: a generous per-case timeout.
+describe.concurrent('KYC engine on real images', { timeout: 240_000 }, () => {
   it('passes the shipped specimen request (examples/kyc/request.json)', async () => {
     const request = JSON.parse(await readFile(path.join(ROOT, 'examples/kyc/request.json'), 'utf8'));
     const { signals, decision } = await verify({
@@ -207,5 +208,17 @@ describe.concurrent('KYC engine on real images', () => {
     const hash = differenceHash(original.pixels);
     expect(hammingDistance(hash, differenceHash(recompressed.pixels))).toBeLessThanOrEqual(SAME_IMAGE_MAX_DISTANCE);
     expect(hammingDistance(hash, differenceHash(other.pixels))).toBeGreaterThan(SAME_IMAGE_MAX_DISTANCE);
+  });
+});
+
+describe('KYC engine lifecycle', () => {
+  it('finishes the check in progress on close, then refuses new ones', async () => {
+    const own = await createKycEngine({ workers: 1 });
+    const [document, selfie] = await Promise.all([decodeImage('documentImage', specimenPassport), decodeImage('selfieImage', specimenSelfie)]);
+    const input = { documentType: 'passport' as const, document, selfie, metadata: HOLDER_NAME, now: new Date().toISOString() };
+    const inProgress = own.analyse(input);
+    await own.close();
+    expect((await inProgress).documentReading.mrz?.valid).toBe(true);
+    await expect(own.analyse(input)).rejects.toThrow(/closed/);
   });
 });

@@ -2,6 +2,7 @@ import type { DomainModule } from './modules.ts';
 import { accountsModule } from './accounts/module.ts';
 import { opsModule } from './ops/module.ts';
 import { escrowModule } from './escrow/module.ts';
+import { kyaModule } from './kya/module.ts';
 
 /** Every domain of the service, in the order their migrations and setup run. */
-export const DOMAINS: DomainModule[] = [opsModule, accountsModule, escrowModule];
+export const DOMAINS: DomainModule[] = [opsModule, accountsModule, escrowModule, kyaModule];

@@ -11,6 +11,7 @@ export {
   renderReport,
   reportCodeForCheckId,
   reportTitle,
+  warmUpReports,
   type CheckKind,
   type ProducedCode,
   type ReportMeta,

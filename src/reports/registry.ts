@@ -81,3 +81,16 @@ export function renderReport(code: ProducedCode, record: JsonRecord, meta: Repor
   const report = REPORTS[code];
   return renderPdf({ code, title: report.title, ...meta }, report.produce(record));
 }
+
+/**
+ * The first report of a process also parses the fonts' layout tables and loads pdfkit (about a second on a
+ * busy machine); call this at start-up so no client request pays for it.
+ */
+export async function warmUpReports(): Promise<void> {
+  await renderReport('RPT-003', { screeningId: 'aml_warmup', query: { name: 'Warm-up Прогрев Προθέρμανση تسخين' } }, {
+    tenant: 'acct_warmup',
+    recordId: 'aml_warmup',
+    environment: 'sandbox',
+    recordedAt: '2000-01-01T00:00:00Z',
+  });
+}

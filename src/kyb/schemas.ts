@@ -176,6 +176,8 @@ export const KybVerifyResponse = Type.Object({
   company: KybCompany,
   parties: Type.Array(KybParty, { description: 'The company, its officers and owners, each with its screening result' }),
   sources: Type.Array(KybSourceReport),
+  /** The request as received, kept for the audit trail and RPT-002. */
+  request: Type.Optional(KybVerifyRequest),
   reportUrl: Type.String({ description: 'RPT-002 PDF' }),
   completedAt: Type.String({ format: 'date-time' }),
   environment: Type.Union([Type.Literal('sandbox'), Type.Literal('live')]),
@@ -185,6 +187,6 @@ export type KybVerifyResponse = Static<typeof KybVerifyResponse>;
 export const KybSandboxScenario = Type.Object({
   id: Type.String(),
   description: Type.String(),
-  request: KybVerifyRequest,
+  request: Type.Optional(KybVerifyRequest),
   expected: Type.Object({ status: Status, checks: Type.Record(Type.String(), CheckResult) }),
 });

@@ -22,6 +22,11 @@ export interface Config {
   keepImages: boolean;
   imageKey?: string;
   keepPrompts: boolean;
+  /** Whether this instance runs the job worker (evidence bundles). */
+  runWorker: boolean;
+  workerPollMs: number;
+  /** How long a claimed job stays leased; a worker that dies mid-job is replaced after this. */
+  jobLeaseMs: number;
 }
 
 type Env = Record<string, string | undefined>;
@@ -63,5 +68,8 @@ export function loadConfig(env: Env = process.env): Config {
     keepImages: flag(env, 'KYX_KEEP_IMAGES'),
     imageKey: env.KYX_IMAGE_KEY || undefined,
     keepPrompts: flag(env, 'KYX_KEEP_PROMPTS'),
+    runWorker: (env.KYX_WORKER ?? 'on').toLowerCase() !== 'off',
+    workerPollMs: integer(env, 'KYX_WORKER_POLL_MS', 500),
+    jobLeaseMs: integer(env, 'KYX_JOB_LEASE_MS', 30_000),
   };
 }

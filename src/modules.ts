@@ -14,6 +14,8 @@ export interface DomainModule {
   /** Creates the module's services on `context.services`; registers readiness checks, closers and check finders. */
   setup?(context: AppContext): Promise<void>;
   routes?(app: FastifyInstance, context: AppContext): Promise<void>;
+  /** Slow one-time preparation (fonts, models) that a server does after it listens; tests skip it. */
+  warmUp?(context: AppContext): Promise<void>;
 }
 
 /** A stored check of any kind, as reports and evidence bundles see it. */

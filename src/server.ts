@@ -3,6 +3,7 @@ import type { Config } from './config.ts';
 import { buildApp } from './app.ts';
 import { type AppContext, closeContext, createContext } from './context.ts';
 import { seedDemoAccount } from './accounts/demo.ts';
+import { DOMAINS } from './domains.ts';
 
 export interface RunningServer {
   app: FastifyInstance;
@@ -26,6 +27,9 @@ export async function startServer(config: Config, print: (line: string) => void 
     print('');
   }
   print(`kyx listening on ${url} (storage: ${context.storage.dialect}${context.redis ? ' + redis' : ''}); API docs at ${config.baseUrl}/docs`);
+  for (const domain of DOMAINS) {
+    domain.warmUp?.(context).catch((error) => app.log.warn({ err: error, domain: domain.name }, 'warm-up failed'));
+  }
   let stopping: Promise<void> | null = null;
   const stop = () => {
     stopping ??= (async () => {

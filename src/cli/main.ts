@@ -3,6 +3,7 @@ import { ConfigError, loadConfig } from '../config.ts';
 import { type CliCommand, type CliIo, UsageError } from './command.ts';
 import { accountCommands } from '../accounts/cli.ts';
 import { escrowCommands } from '../escrow/cli.ts';
+import { reportCommands } from '../reports/cli.ts';
 import { startServer } from '../server.ts';
 
 const serve: CliCommand = {
@@ -26,7 +27,7 @@ const serve: CliCommand = {
   },
 };
 
-const COMMANDS: CliCommand[] = [serve, ...accountCommands, ...escrowCommands];
+const COMMANDS: CliCommand[] = [serve, ...accountCommands, ...escrowCommands, ...reportCommands];
 
 function usage(): string {
   return ['usage:', ...COMMANDS.map((c) => `  ${c.usage.split('\n')[0]}`)].join('\n');

@@ -9,6 +9,7 @@ const CONTRACT = {
   unauthorized: ['unauthorized', 401],
   forbidden: ['forbidden', 403],
   notFound: ['not_found', 404],
+  bundleFailed: ['bundle_failed', 409],
   escrowApiUnavailable: ['escrow_api_unavailable', 410],
   payloadTooLarge: ['payload_too_large', 413],
   unsupportedMediaType: ['unsupported_media_type', 415],

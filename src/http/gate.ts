@@ -8,8 +8,8 @@ import { apiError } from './errors.ts';
 
 /** What a route asks of the caller; routes without `access` are public. */
 export interface Access {
-  /** The permission the credential must carry; null when any valid credential will do. */
-  scope: Scope | null;
+  /** The permission the credential must carry (any one of a list); null when any valid credential will do. */
+  scope: Scope | readonly Scope[] | null;
   /** Counts toward the plan's day and month (every /api/v1 route). */
   metered: boolean;
   /** Only an API key will do, not a JWT it minted (token minting). */
@@ -79,8 +79,9 @@ export function registerGate(
     const principal = await deps.credentials.authenticate(token);
     if (!principal) throw apiError('unauthorized', 'The credential is not valid');
     if (access.apiKeyOnly && principal.via !== 'api_key') throw apiError('unauthorized', 'This operation needs an API key');
-    if (access.scope && !principal.scopes.includes(access.scope)) {
-      throw apiError('forbidden', `The credential lacks the permission ${access.scope}`);
+    const accepted: readonly Scope[] = access.scope === null ? [] : typeof access.scope === 'string' ? [access.scope] : access.scope;
+    if (accepted.length > 0 && !accepted.some((scope) => principal.scopes.includes(scope))) {
+      throw apiError('forbidden', `The credential lacks the permission ${accepted.join(' or ')}`);
     }
     request.principal = principal;
     if (!request.url.startsWith('/api/')) return;

@@ -1,0 +1,159 @@
+import os from 'node:os';
+import type { Kysely } from 'kysely';
+import type { Database } from '../storage/schema.ts';
+import type { Storage } from '../storage/database.ts';
+import { newId, randomBase62 } from '../ids.ts';
+
+export interface ClaimedJob {
+  id: string;
+  kind: string;
+  payload: unknown;
+  attempts: number;
+}
+
+export const MAX_ATTEMPTS = 3;
+
+export async function enqueueJob(db: Kysely<Database>, kind: string, payload: unknown, now: Date): Promise<string> {
+  const id = newId('job');
+  await db
+    .insertInto('jobs')
+    .values({
+      id,
+      kind,
+      payload: JSON.stringify(payload),
+      status: 'queued',
+      attempts: 0,
+      locked_by: null,
+      locked_until: null,
+      run_after: now.toISOString(),
+      last_error: null,
+      created_at: now.toISOString(),
+      updated_at: now.toISOString(),
+    })
+    .execute();
+  return id;
+}
+
+/**
+ * Takes the oldest job that is due, or whose lease ran out (its worker died), and leases it to `workerId`.
+ * On Postgres `FOR UPDATE SKIP LOCKED` lets any number of instances claim side by side without ever handing
+ * the same job to two; SQLite has a single writer, so the one statement is atomic there.
+ */
+export async function claimJob(storage: Storage, workerId: string, leaseMs: number, now: Date): Promise<ClaimedJob | undefined> {
+  const at = now.toISOString();
+  const due = storage.db
+    .selectFrom('jobs')
+    .select('id')
+    .where((eb) =>
+      eb.or([
+        eb.and([eb('status', '=', 'queued'), eb('run_after', '<=', at)]),
+        eb.and([eb('status', '=', 'running'), eb('locked_until', '<', at)]),
+      ]),
+    )
+    .orderBy('created_at')
+    .limit(1)
+    .$if(storage.dialect === 'postgres', (query) => query.forUpdate().skipLocked());
+  const row = await storage.db
+    .updateTable('jobs')
+    .set((eb) => ({
+      status: 'running',
+      locked_by: workerId,
+      locked_until: new Date(now.getTime() + leaseMs).toISOString(),
+      attempts: eb('attempts', '+', 1),
+      updated_at: at,
+    }))
+    .where('id', '=', due)
+    .returningAll()
+    .executeTakeFirst();
+  return row && { id: row.id, kind: row.kind, payload: JSON.parse(row.payload), attempts: Number(row.attempts) };
+}
+
+/** Marks the job done if this worker still holds it; false means the lease was lost and the work must not land. */
+export async function completeJob(db: Kysely<Database>, job: ClaimedJob, workerId: string, now: Date): Promise<boolean> {
+  const result = await db
+    .updateTable('jobs')
+    .set({ status: 'done', locked_by: null, locked_until: null, updated_at: now.toISOString() })
+    .where('id', '=', job.id)
+    .where('locked_by', '=', workerId)
+    .where('status', '=', 'running')
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+/** Gives the job back for a later attempt with exponential back-off, or fails it for good after MAX_ATTEMPTS. */
+export async function releaseFailedJob(db: Kysely<Database>, job: ClaimedJob, workerId: string, error: string, now: Date): Promise<'retry' | 'failed'> {
+  const final = job.attempts >= MAX_ATTEMPTS;
+  await db
+    .updateTable('jobs')
+    .set({
+      status: final ? 'failed' : 'queued',
+      locked_by: null,
+      locked_until: null,
+      run_after: new Date(now.getTime() + 1000 * 2 ** job.attempts).toISOString(),
+      last_error: error.slice(0, 2000),
+      updated_at: now.toISOString(),
+    })
+    .where('id', '=', job.id)
+    .where('locked_by', '=', workerId)
+    .execute();
+  return final ? 'failed' : 'retry';
+}
+
+export type JobHandler = (job: ClaimedJob, workerId: string) => Promise<void>;
+
+export interface Worker {
+  id: string;
+  /** Look for work now instead of at the next poll. */
+  kick(): void;
+  /** Stops polling and waits for the job in hand. */
+  stop(): Promise<void>;
+}
+
+export function startWorker(options: {
+  storage: Storage;
+  handle: JobHandler;
+  leaseMs: number;
+  pollMs: number;
+  onError?: (error: unknown) => void;
+}): Worker {
+  const id = `${os.hostname()}:${process.pid}:${randomBase62(6)}`;
+  let stopped = false;
+  let running: Promise<void> | null = null;
+  let again = false;
+
+  const drain = async () => {
+    while (!stopped) {
+      const job = await claimJob(options.storage, id, options.leaseMs, new Date());
+      if (!job) return;
+      await options.handle(job, id);
+    }
+  };
+  const tick = () => {
+    if (stopped) return;
+    if (running) {
+      again = true;
+      return;
+    }
+    running = drain()
+      .catch((error) => options.onError?.(error))
+      .finally(() => {
+        running = null;
+        if (again) {
+          again = false;
+          tick();
+        }
+      });
+  };
+  const timer = setInterval(tick, options.pollMs);
+  timer.unref();
+  tick();
+  return {
+    id,
+    kick: tick,
+    async stop() {
+      stopped = true;
+      clearInterval(timer);
+      await running;
+    },
+  };
+}

@@ -7,7 +7,7 @@ import { differenceHash } from './hash.ts';
 import type { DecodedImage } from './intake.ts';
 import { readMrz } from './mrz.ts';
 import { compareNames, findNameInText } from './names.ts';
-import type { OcrEngine } from './ocr.ts';
+import type { OcrEngine, OnQueued } from './ocr.ts';
 import { measureQuality } from './quality.ts';
 import { findAddress, findDates, latestPastDate } from './text-document.ts';
 import type {
@@ -50,7 +50,12 @@ function analysable(image: DecodedImage): boolean {
   return Math.min(image.pixels.width, image.pixels.height) >= MIN_ANALYSABLE_SIDE;
 }
 
-async function readDocument(input: AnalyseInput, ocr: OcrEngine, now: Date): Promise<Omit<DocumentSignals, 'perceptualHash'>> {
+async function readDocument(
+  input: AnalyseInput,
+  ocr: OcrEngine,
+  now: Date,
+  onQueued: OnQueued,
+): Promise<Omit<DocumentSignals, 'perceptualHash'>> {
   const { documentType, document, metadata } = input;
   const expected = { firstName: metadata.firstName ?? '', lastName: metadata.lastName ?? '' };
   const haveName = Boolean(expected.firstName || expected.lastName);
@@ -59,7 +64,7 @@ async function readDocument(input: AnalyseInput, ocr: OcrEngine, now: Date): Pro
 
   if (MRZ_DOCUMENT_TYPES.includes(documentType)) {
     for (const band of MRZ_BANDS) {
-      const mrz = readMrz(await ocr.readMrzBand(document.pixels, band), now);
+      const mrz = readMrz(await ocr.readMrzBand(document.pixels, band, onQueued), now);
       if (!mrz) continue;
       const onDocument = { firstName: mrz.firstName ?? '', lastName: mrz.lastName ?? '' };
       return { ...empty, mrz, nameMatch: haveName ? compareNames(expected, onDocument) : null };
@@ -67,7 +72,7 @@ async function readDocument(input: AnalyseInput, ocr: OcrEngine, now: Date): Pro
     if (documentType !== 'driving_licence') return empty;
   }
 
-  const fullText = await ocr.readText(document.pixels);
+  const fullText = await ocr.readText(document.pixels, onQueued);
   const dates = findDates(fullText);
   const text: TextReading = {
     nameScore: haveName ? findNameInText(expected, fullText) : null,
@@ -86,7 +91,8 @@ function largest(faces: DetectedFace[]): DetectedFace | null {
 async function compareFaces(input: AnalyseInput, face: FaceEngine): Promise<FaceSignals> {
   const selfieFaces = analysable(input.selfie) ? await face.detect(input.selfie.pixels) : [];
   const wantsDocumentFace = input.documentType !== 'proof_of_address';
-  const documentFaces = wantsDocumentFace && analysable(input.document) ? await face.detect(input.document.pixels) : [];
+  const documentFaces =
+    wantsDocumentFace && analysable(input.document) ? await face.detect(input.document.pixels, { livenessModels: false }) : [];
   const selfieFace = largest(selfieFaces);
   const documentFace = largest(documentFaces);
   return {
@@ -115,18 +121,22 @@ export async function analyseImages(input: AnalyseInput, models: AnalysisModels)
   const document = imageSignals(input.document);
   const selfie = imageSignals(input.selfie);
   const qualityMs = Math.round(performance.now() - qualityStart);
-  // OCR runs in tesseract's own thread, so it overlaps with the face model running on this one.
-  const [[reading, ocrMs], [face, faceMs]] = await Promise.all([
-    timed(() => readDocument(input, models.ocr, now)),
-    timed(() => compareFaces(input, models.face)),
-  ]);
+  // OCR runs in tesseract's own thread and the face model on this one. The face model holds this thread for
+  // hundreds of milliseconds at a time, so it starts only once the first OCR job has been handed over; otherwise
+  // the OCR image preparation would wait behind it and the two would hardly overlap.
+  let ocrQueued!: () => void;
+  const ocrHandedOver = new Promise<void>((resolve) => (ocrQueued = resolve));
+  const reading = timed(() => readDocument(input, models.ocr, now, ocrQueued)).finally(ocrQueued);
+  await ocrHandedOver;
+  await new Promise<void>((resolve) => setImmediate(resolve));
+  const [[documentReading, ocrMs], [face, faceMs]] = await Promise.all([reading, timed(() => compareFaces(input, models.face))]);
   return {
     version: 1,
     analysedAt: now.toISOString(),
     documentType: input.documentType,
     document,
     selfie,
-    documentReading: { ...reading, perceptualHash: differenceHash(input.document.pixels) },
+    documentReading: { ...documentReading, perceptualHash: differenceHash(input.document.pixels) },
     face,
     timings: { qualityMs, ocrMs, faceMs },
   };

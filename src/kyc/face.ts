@@ -27,7 +27,8 @@ export interface DetectedFace {
 }
 
 export interface FaceEngine {
-  detect(pixels: RawPixels): Promise<DetectedFace[]>;
+  /** livenessModels: also run the anti-spoof and liveness models (pointless on a printed document portrait). */
+  detect(pixels: RawPixels, options?: { livenessModels?: boolean }): Promise<DetectedFace[]>;
   close(): Promise<void>;
 }
 
@@ -109,10 +110,12 @@ export async function createFaceEngine(options: { maxFaces?: number } = {}): Pro
   await human.load();
   const tf = human.tf;
 
-  const detect = async (pixels: RawPixels): Promise<DetectedFace[]> => {
+  const detect: FaceEngine['detect'] = async (pixels, options = {}) => {
     const tensor = tf.tensor3d(pixels.data, [pixels.height, pixels.width, 3], 'int32');
+    // Human merges a per-call config into its own for good, so both switches are always stated.
+    const enabled = options.livenessModels !== false;
     try {
-      const result = await human.detect(tensor);
+      const result = await human.detect(tensor, { face: { antispoof: { enabled }, liveness: { enabled } } });
       return result.face.map((f) => ({
         score: Math.round((f.boxScore ?? f.score) * 1000) / 1000,
         box: f.box,

@@ -16,11 +16,14 @@ const OCR_WIDTH = 1250;
 /** 1250 px across a 125 mm page is ~250 dpi; stating it stops tesseract guessing from absent metadata. */
 const OCR_DPI = '250';
 
+/** Called once the image has been handed to tesseract's thread, i.e. when this thread is free for other work. */
+export type OnQueued = () => void;
+
 export interface OcrEngine {
   /** Text of a horizontal band of the image (fractions of its height), read with the MRZ alphabet only. */
-  readMrzBand(pixels: RawPixels, band: { top: number; bottom: number }): Promise<string>;
+  readMrzBand(pixels: RawPixels, band: { top: number; bottom: number }, onQueued?: OnQueued): Promise<string>;
   /** Free text of the whole image. */
-  readText(pixels: RawPixels): Promise<string>;
+  readText(pixels: RawPixels, onQueued?: OnQueued): Promise<string>;
   close(): Promise<void>;
 }
 
@@ -52,14 +55,19 @@ export async function createOcrEngine(): Promise<OcrEngine> {
     );
     mode = wanted;
   };
+  const recognize = async (png: Buffer, onQueued?: OnQueued) => {
+    const job = worker.recognize(png);
+    onQueued?.();
+    return (await job).data.text;
+  };
   return {
-    async readMrzBand(pixels, band) {
+    async readMrzBand(pixels, band, onQueued) {
       await use('mrz');
-      return (await worker.recognize(await toOcrPng(pixels, band))).data.text;
+      return recognize(await toOcrPng(pixels, band), onQueued);
     },
-    async readText(pixels) {
+    async readText(pixels, onQueued) {
       await use('text');
-      return (await worker.recognize(await toOcrPng(pixels, { top: 0, bottom: 1 }))).data.text;
+      return recognize(await toOcrPng(pixels, { top: 0, bottom: 1 }), onQueued);
     },
     async close() {
       await worker.terminate();

@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig } from '../config.ts';
 import { type CliCommand, type CliIo, UsageError } from './command.ts';
 import { accountCommands } from '../accounts/cli.ts';
+import { amlCommands } from '../aml/cli.ts';
 import { escrowCommands } from '../escrow/cli.ts';
 import { reportCommands } from '../reports/cli.ts';
 import { startServer } from '../server.ts';
@@ -27,7 +28,7 @@ const serve: CliCommand = {
   },
 };
 
-const COMMANDS: CliCommand[] = [serve, ...accountCommands, ...escrowCommands, ...reportCommands];
+const COMMANDS: CliCommand[] = [serve, ...accountCommands, ...amlCommands, ...escrowCommands, ...reportCommands];
 
 function usage(): string {
   return ['usage:', ...COMMANDS.map((c) => `  ${c.usage.split('\n')[0]}`)].join('\n');

@@ -1,0 +1,51 @@
+import type { CliCommand } from '../cli/command.ts';
+import { UsageError } from '../cli/command.ts';
+import { configuredListNames, importLists, importedListsDir, openListRegistry } from './service.ts';
+
+export const amlCommands: CliCommand[] = [
+  {
+    name: 'lists import',
+    usage: [
+      'kyx lists import PATH [--json]',
+      '  PATH: a list file or a folder of them (OFAC SDN.CSV with its ALT/ADD/COMMENTS files in one folder).',
+      '  Each list is parsed; a list that parses is kept under $KYX_DATA_DIR/lists-imported and served from the',
+      '  next start, with no network needed. Exit code 1 when any file is not a readable list.',
+    ].join('\n'),
+    positionals: ['PATH'],
+    async run({ positionals }, io) {
+      const path = positionals[0];
+      if (!path) throw new UsageError('PATH is required');
+      const results = await importLists(io.config.dataDir, [path], await configuredListNames(io.config));
+      const human = results.map((r) =>
+        r.error
+          ? `FAILED    ${r.name}: ${r.error}`
+          : `imported  ${r.name} (${r.format}, ${r.entityCount} entities${r.versionDate ? `, version ${r.versionDate}` : ''})`,
+      );
+      if (results.length === 0) human.push(`no list file found in ${path}`);
+      if (results.some((r) => !r.error)) human.push(`into ${importedListsDir(io.config.dataDir)}; served from the next start of kyx`);
+      io.result({ imported: results.filter((r) => !r.error).length, lists: results }, human.join('\n'));
+      return results.length > 0 && results.every((r) => !r.error) ? 0 : 1;
+    },
+  },
+  {
+    name: 'lists status',
+    usage: 'kyx lists status [--json]\n  Loads the configured lists (KYX_LISTS_DIR, imported lists, KYX_LIST_SOURCES) as the service would and reports each.',
+    async run(_args, io) {
+      const { registry } = await openListRegistry(io.config, process.env);
+      try {
+        const lists = await registry.load();
+        const { listsVersion } = registry.versions();
+        const human = lists.map(
+          (l) =>
+            `${l.lastError ? 'ERROR' : 'ok   '} ${l.name.padEnd(24)} ${String(l.entityCount).padStart(7)} entities  ${l.format ?? '-'}  version ${l.versionDate ?? '-'}  ${l.source}` +
+            (l.lastError ? `\n      ${l.lastError}${l.entityCount ? ' (last good version serves)' : ''}` : ''),
+        );
+        human.push(lists.length ? `lists version ${listsVersion ?? '-'}` : 'no list is configured: set KYX_LISTS_DIR or KYX_LIST_SOURCES, or run kyx lists import');
+        io.result({ listsVersion, lists }, human.join('\n'));
+        return registry.isReady() ? 0 : 1;
+      } finally {
+        await registry.close();
+      }
+    },
+  },
+];

@@ -11,7 +11,7 @@ import sharp from 'sharp';
 
 const require = createRequire(import.meta.url);
 const FONT_DIR = path.join(path.dirname(require.resolve('dejavu-fonts-ttf/package.json')), 'ttf');
-const MONO_FONT = path.join(FONT_DIR, 'DejaVuSansMono.ttf');
+export const MONO_FONT = path.join(FONT_DIR, 'DejaVuSansMono.ttf');
 export const SANS_FONT = path.join(FONT_DIR, 'DejaVuSans.ttf');
 export const SANS_BOLD_FONT = path.join(FONT_DIR, 'DejaVuSans-Bold.ttf');
 

@@ -10,6 +10,7 @@ import { decideKyc, type AmlOutcome, type KycDecision } from '../../src/kyc/deci
 import { decodeImage } from '../../src/kyc/intake.ts';
 import type { DocumentType, KycMetadata, KycSignals } from '../../src/kyc/types.ts';
 import {
+  identityCard,
   jpeg,
   letterPage,
   licenceCard,
@@ -170,6 +171,12 @@ describe.concurrent('KYC engine on real images', { timeout: 240_000 }, () => {
     expect(signals.face.similarity).toBeLessThan(0.5);
     expect(decision.status).toBe('failed');
     expect(check(decision, 'face_match').reasons).toEqual(['face_mismatch']);
+  });
+
+  it('reads the TD1 MRZ of an identity card', async () => {
+    const { decision, signals } = await verify({ documentType: 'national_id', document: await identityCard(SPECIMEN_HOLDER) });
+    expect(signals.documentReading.mrz).toMatchObject({ format: 'TD1', valid: true, documentCode: 'I', expiryDate: '2034-03-15' });
+    expect(decision.status).toBe('passed');
   });
 
   it('reads a driving licence without MRZ from its printed text', async () => {

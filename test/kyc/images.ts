@@ -3,7 +3,16 @@ import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import sharp from 'sharp';
-import { DEFAULT_PORTRAIT, SANS_BOLD_FONT, SANS_FONT, renderPassport, textImage } from '../../scripts/make-kyc-specimen.ts';
+import {
+  DEFAULT_PORTRAIT,
+  MONO_FONT,
+  SANS_BOLD_FONT,
+  SANS_FONT,
+  mrzCheckDigit,
+  renderPassport,
+  textImage,
+  type PassportHolder,
+} from '../../scripts/make-kyc-specimen.ts';
 
 export const portrait = () => readFile(DEFAULT_PORTRAIT);
 
@@ -107,3 +116,40 @@ export async function licenceCard(surname: string, givenNames: string): Promise<
 }
 
 export { renderPassport };
+
+/** ICAO 9303 TD1 (identity card, 3 × 30) for the specimen holder. */
+export function composeTd1(h: PassportHolder): [string, string, string] {
+  const field = (value: string, length: number) => value.padEnd(length, '<').slice(0, length);
+  const documentNumber = field(h.documentNumber, 9);
+  const line1 = `I<${h.issuingState}${documentNumber}${mrzCheckDigit(documentNumber)}${field('', 15)}`;
+  const birth = h.birthDate + mrzCheckDigit(h.birthDate);
+  const expiry = h.expiryDate + mrzCheckDigit(h.expiryDate);
+  const optional2 = field('', 11);
+  const composite = mrzCheckDigit(line1.slice(5, 30) + birth + expiry + optional2);
+  const line2 = `${birth}${h.sex}${expiry}${h.nationality}${optional2}${composite}`;
+  const name = [h.surname, h.givenNames].map((p) => p.toUpperCase().replace(/[^A-Z]+/g, '<')).join('<<');
+  return [line1, line2, field(name, 30)];
+}
+
+/** An ID-1 identity card with the portrait and a TD1 MRZ on the same side. */
+export async function identityCard(holder: PassportHolder): Promise<Buffer> {
+  const face = await sharp(await portrait()).extract({ left: 110, top: 10, width: 240, height: 300 }).resize(220, 275).toBuffer();
+  const lines = composeTd1(holder);
+  const text = async (value: string, fontfile: string, font: string, left: number, top: number) => ({
+    input: await textImage(value, fontfile, font),
+    left,
+    top,
+  });
+  return sharp({ create: { width: 1012, height: 638, channels: 3, background: '#e4eef2' } })
+    .composite([
+      await text('IDENTITY CARD  ·  SPECIMEN', SANS_BOLD_FONT, 'DejaVu Sans Bold 28', 30, 22),
+      { input: face, left: 30, top: 80 },
+      await text(`${holder.surname}`, SANS_BOLD_FONT, 'DejaVu Sans Bold 26', 290, 100),
+      await text(`${holder.givenNames}`, SANS_BOLD_FONT, 'DejaVu Sans Bold 26', 290, 150),
+      await text(lines[0], MONO_FONT, 'DejaVu Sans Mono 40', 40, 390),
+      await text(lines[1], MONO_FONT, 'DejaVu Sans Mono 40', 40, 470),
+      await text(lines[2], MONO_FONT, 'DejaVu Sans Mono 40', 40, 550),
+    ])
+    .jpeg({ quality: 90 })
+    .toBuffer();
+}

@@ -53,7 +53,7 @@ function score(samples: Sample[]): Scored[] {
   const thresholds = kyaThresholdsFromEnv();
   return samples.map((sample) => ({
     sample,
-    score: model.score(normalisePrompt(sample.text).views.map((v) => v.text)),
+    score: model.score(normalisePrompt(sample.text).views.map((v) => v.cased)),
     outcome: screenPrompt(sample.text, { environment: 'live', model, thresholds }).outcome,
   }));
 }

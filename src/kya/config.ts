@@ -8,11 +8,12 @@ export interface KyaThresholds {
 }
 
 /**
- * Defaults chosen on the validation split (never on the held-out test split that `npm run eval:kya` reports):
- * review where benign prompts of the validation split stay under 1 % false positives, block where a benign prompt
- * is blocked only exceptionally.
+ * Defaults chosen on the validation split (never on the held-out test split that `npm run eval:kya` reports) for
+ * model 2.0.0: review at the lowest score where benign validation prompts stay at or under 1 % false positives
+ * (0.743), block where they reach 0.2 % (one in 480) while most injections are still blocked. A retrained model
+ * needs them chosen again.
  */
-export const DEFAULT_KYA_THRESHOLDS: Readonly<KyaThresholds> = Object.freeze({ review: 0.7, block: 0.9 });
+export const DEFAULT_KYA_THRESHOLDS: Readonly<KyaThresholds> = Object.freeze({ review: 0.75, block: 0.85 });
 
 /** Specification: "Prompts are limited to 32,000 characters; longer prompts get 413". */
 export const MAX_PROMPT_CHARACTERS = 32_000;

@@ -1,8 +1,10 @@
 /**
- * The embedded injection classifier: logistic regression over hashed character 3–5-grams and word 1–2-grams,
- * judged in overlapping windows so that a long prompt is as easy to judge as a short one and an injection
- * hidden in a long benign document is not diluted. Training (scripts/train-kya.ts) and scoring share
- * `visitFeatures`, so the features can never drift apart.
+ * The embedded injection classifier: logistic regression over hashed features of one pass over the text's UTF-16
+ * code units — character 3–5-grams (runs of one space or punctuation unit counted once), words and word pairs, and the shapes of whitespace-separated tokens (case,
+ * digits and punctuation classes: "aAa", "a.](" — what gibberish adversarial suffixes are made of). Judged in
+ * overlapping windows so that a long prompt is as easy to judge as a short one and an injection hidden in a long
+ * benign document is not diluted. Training (scripts/train-kya.ts) and scoring share `extractFeatures`, so the
+ * features can never drift apart.
  */
 import { readFileSync } from 'node:fs';
 
@@ -21,56 +23,176 @@ export interface ModelFile {
 export interface InjectionModel {
   /** Engine name and version, as reported in `screening.engine`. */
   engine: string;
-  /** Probability that the texts (the views of one prompt) carry an injection: the highest over views and windows. */
+  /**
+   * Probability that the texts (the views of one prompt, as written or lower-cased: the model folds case itself)
+   * carry an injection: the highest over views and windows.
+   */
   score(texts: readonly string[]): number;
 }
 
-export const FEATURE_PARAMS = { hashBits: 18, windowChars: 512, strideChars: 256 } as const;
+export const FEATURE_PARAMS = { hashBits: 18, windowChars: 384, strideChars: 128 } as const;
 
 const FNV_OFFSET = 0x811c9dc5;
 const FNV_PRIME = 0x01000193;
 const WORD_SEED = 0x9e3779b9;
 const BIGRAM_SEED = 0x85ebca6b;
+const SHAPE_SEED = 0x27d4eb2f;
+const SHAPE_PAIR_SEED = 0x165667b1;
+/** Longer shapes say nothing more; capping keeps "aaaa…" runs of any length one feature. */
+const MAX_SHAPE_CLASSES = 6;
 
-function isWordChar(code: number): boolean {
-  if (code < 0x80) return (code >= 0x61 && code <= 0x7a) || (code >= 0x30 && code <= 0x39) || (code >= 0x41 && code <= 0x5a);
-  // Outside ASCII everything but punctuation and spaces counts as part of a word (letters of every script).
-  return !((code >= 0x2000 && code <= 0x206f) || (code >= 0x3000 && code <= 0x303f) || (code >= 0xff00 && code <= 0xff0f) || code === 0xa0);
-}
+const finish = (h: number) => {
+  const m = Math.imul(h ^ (h >>> 13), 0x5bd1e995);
+  return m ^ (m >>> 15);
+};
+
+const WORD = 1;
+const UPPER = 2;
+const DIGIT = 4;
+const SPACE = 8;
 
 /**
- * Calls `visit(bucket, position)` for every feature of `text`: character 3-, 4- and 5-grams (at their first
- * character) and words and word pairs (at their last character).
+ * Per UTF-16 code unit: its lower-case form and its class, computed once. Lower-casing by table keeps offsets
+ * (every unit maps to one unit) and costs one load per character.
  */
-export function visitFeatures(text: string, mask: number, visit: (bucket: number, position: number) => void): void {
+const LOWER = new Uint16Array(0x10000);
+const CLASS = new Uint8Array(0x10000);
+for (let code = 0; code < 0x10000; code++) {
+  const ch = String.fromCharCode(code);
+  const lower = code >= 0xd800 && code <= 0xdfff ? ch : ch.toLowerCase();
+  LOWER[code] = lower.length === 1 ? lower.charCodeAt(0) : code;
+  let cls = 0;
+  if (code < 0x80) {
+    if ((code >= 0x61 && code <= 0x7a) || (code >= 0x41 && code <= 0x5a) || (code >= 0x30 && code <= 0x39)) cls |= WORD;
+    if (code >= 0x41 && code <= 0x5a) cls |= UPPER;
+    if (code >= 0x30 && code <= 0x39) cls |= DIGIT;
+    if (code <= 0x20) cls |= SPACE;
+  } else {
+    // Outside ASCII everything but punctuation and spaces counts as part of a word (letters of every script).
+    const punctuationOrSpace = (code >= 0x2000 && code <= 0x206f) || (code >= 0x3000 && code <= 0x303f) || (code >= 0xff00 && code <= 0xff0f) || code === 0xa0;
+    if (!punctuationOrSpace) cls |= WORD;
+    if (LOWER[code] !== code) cls |= UPPER;
+    if (code === 0xa0 || code === 0x3000 || (code >= 0x2000 && code <= 0x200a) || code === 0x2028 || code === 0x2029) cls |= SPACE;
+  }
+  CLASS[code] = cls;
+}
+
+/** Shape class of a code unit: a (lower letter), A (upper), 0 (digit), the unit itself for punctuation; ASCII. */
+function shapeClass(code: number, cls: number): number {
+  if (cls & DIGIT) return 0x30;
+  if (cls & UPPER) return 0x41;
+  if (cls & WORD) return 0x61;
+  return code < 0x80 ? code : 0x2a;
+}
+
+
+/**
+ * Features of a text, in the order of the offsets they are found at: `buckets[k]` for k < length, and the features
+ * found in block b (offsets [b·blockChars, (b+1)·blockChars)) are those from `blockStarts[b]` to `blockStarts[b+1]`
+ * (or `length` for the last block). Reused between calls.
+ */
+export interface Features {
+  buckets: Int32Array;
+  blockStarts: Int32Array;
+  blocks: number;
+  length: number;
+}
+
+export function createFeatures(): Features {
+  return { buckets: new Int32Array(1024), blockStarts: new Int32Array(16), blocks: 0, length: 0 };
+}
+
+/** At most this many features per code unit: three character n-grams, a word, a word pair, a shape, a shape pair. */
+const FEATURES_PER_UNIT = 7;
+
+/**
+ * Every feature of `text` in one pass over its code units: character 3-, 4- and 5-grams of the lower-cased text
+ * (at their last unit), words and word pairs (at their last unit), token shapes and shape pairs (at the token's
+ * last unit).
+ */
+export function extractFeatures(text: string, mask: number, blockChars: number, out: Features): void {
   const n = text.length;
+  const capacity = n * FEATURES_PER_UNIT + 8;
+  if (out.buckets.length < capacity) out.buckets = new Int32Array(capacity);
+  const blocks = Math.max(1, Math.ceil(n / blockChars));
+  if (out.blockStarts.length < blocks) out.blockStarts = new Int32Array(blocks);
+  const buckets = out.buckets;
+  const blockStarts = out.blockStarts;
+  let f = 0;
+  let block = 0;
+  let nextBlockAt = 0;
+  // FNV-1a hashes of the 1- to 4-grams ending at the previous kept unit: each n-gram extends one of them.
+  let p1 = 0, p2 = 0, p3 = 0, p4 = 0;
+  let history = 0;
+  let previousUnit = -1;
   let word = WORD_SEED;
   let wordLength = 0;
   let previousWord = 0;
-  for (let i = 0; i < n; i++) {
-    let h = FNV_OFFSET;
-    const end = Math.min(n, i + 5);
-    for (let k = i; k < end; k++) {
-      h = Math.imul(h ^ text.charCodeAt(k), FNV_PRIME);
-      if (k - i >= 2) visit((h ^ (h >>> 15)) & mask, i);
+  let shape = SHAPE_SEED;
+  let shapeClasses = 0;
+  let lastShapeClass = -1;
+  let previousShape = 0;
+  for (let i = 0; i <= n; i++) {
+    if (i === nextBlockAt && i < n) {
+      blockStarts[block++] = f;
+      nextBlockAt += blockChars;
     }
-    const code = text.charCodeAt(i);
-    if (isWordChar(code)) {
-      word = Math.imul(word ^ code, FNV_PRIME);
+    const code = i < n ? text.charCodeAt(i) : 0x20;
+    const cls = i < n ? CLASS[code] : SPACE;
+    const c0 = i < n ? LOWER[code] : 0;
+    // A run of the same space or punctuation unit (table padding, rules of dashes) counts once: otherwise it
+    // would outweigh, and dilute, the words of its window.
+    const repeated = !(cls & WORD) && c0 === previousUnit && history > 0;
+    if (i < n && !repeated) {
+      // Character 3-, 4- and 5-grams ending here, recorded at their last unit.
+      history++;
+      const q5 = Math.imul(p4 ^ c0, FNV_PRIME);
+      const q4 = Math.imul(p3 ^ c0, FNV_PRIME);
+      const q3 = Math.imul(p2 ^ c0, FNV_PRIME);
+      p2 = Math.imul(p1 ^ c0, FNV_PRIME);
+      p1 = Math.imul(FNV_OFFSET ^ c0, FNV_PRIME);
+      p3 = q3;
+      p4 = q4;
+      if (history >= 3) buckets[f++] = (q3 ^ (q3 >>> 15)) & mask;
+      if (history >= 4) buckets[f++] = (q4 ^ (q4 >>> 15)) & mask;
+      if (history >= 5) buckets[f++] = (q5 ^ (q5 >>> 15)) & mask;
+      previousUnit = c0;
+    }
+    if (cls & WORD) {
+      word = Math.imul(word ^ c0, FNV_PRIME);
       wordLength++;
-    }
-    if (wordLength > 0 && (i === n - 1 || !isWordChar(code))) {
-      const unigram = Math.imul(word ^ (word >>> 13), 0x5bd1e995);
-      visit((unigram ^ (unigram >>> 15)) & mask, i);
+    } else if (wordLength > 0) {
+      const unigram = finish(word);
+      buckets[f++] = unigram & mask;
       if (previousWord !== 0) {
-        const bigram = Math.imul(previousWord ^ Math.imul(word, BIGRAM_SEED), 0x5bd1e995);
-        visit((bigram ^ (bigram >>> 15)) & mask, i);
+        buckets[f++] = finish(previousWord ^ Math.imul(word, BIGRAM_SEED)) & mask;
       }
       previousWord = word;
       word = WORD_SEED;
       wordLength = 0;
     }
+    if (!(cls & SPACE)) {
+      const shapeCode = shapeClass(code, cls);
+      if (shapeCode !== lastShapeClass && shapeClasses < MAX_SHAPE_CLASSES) {
+        shape = Math.imul(shape ^ shapeCode, FNV_PRIME);
+        shapeClasses++;
+        lastShapeClass = shapeCode;
+      }
+    } else if (shapeClasses > 0) {
+      const shapeHash = finish(shape ^ shapeClasses);
+      buckets[f++] = shapeHash & mask;
+      if (previousShape !== 0) {
+        buckets[f++] = finish(previousShape ^ Math.imul(shapeHash, SHAPE_PAIR_SEED)) & mask;
+      }
+      previousShape = shapeHash;
+      shape = SHAPE_SEED;
+      shapeClasses = 0;
+      lastShapeClass = -1;
+    }
   }
+  if (block === 0) blockStarts[block++] = 0;
+  out.blocks = block;
+  out.length = f;
 }
 
 /**
@@ -92,53 +214,44 @@ const sigmoid = (z: number) => 1 / (1 + Math.exp(-z));
 export function createModel(file: ModelFile): InjectionModel {
   if (file.format !== 'kyx-kya-logreg') throw new Error(`unknown KYA model format ${String(file.format)}`);
   const bytes = Buffer.from(file.weights, 'base64');
-  const weights = new Float32Array(bytes.buffer, bytes.byteOffset, bytes.byteLength / 4);
+  const weights = new Float32Array(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength));
   const mask = (1 << file.hashBits) - 1;
   if (weights.length !== mask + 1) throw new Error('KYA model weights do not match hashBits');
   const { windowChars, strideChars, bias } = file;
-  // Per-stride block sums: a window is two adjacent blocks, so a 32,000-character prompt is one pass.
+  if (windowChars % strideChars !== 0) throw new Error('KYA model window must be a whole number of strides');
+  const perWindow = windowChars / strideChars;
+  const features = createFeatures();
   let blockSums = new Float64Array(64);
-  let blockCounts = new Float64Array(64);
 
   const scoreText = (text: string): number => {
     const n = text.length;
     if (n === 0) return sigmoid(bias);
-    const blocks = Math.ceil(n / strideChars) + 1;
-    if (blocks > blockSums.length) {
-      blockSums = new Float64Array(blocks);
-      blockCounts = new Float64Array(blocks);
-    } else {
-      blockSums.fill(0, 0, blocks);
-      blockCounts.fill(0, 0, blocks);
-    }
-    const sums = blockSums;
-    const counts = blockCounts;
+    extractFeatures(text, mask, strideChars, features);
+    const { buckets, blockStarts, blocks, length } = features;
     if (n <= windowChars) {
       let sum = 0;
-      let count = 0;
-      visitFeatures(text, mask, (bucket) => {
-        sum += weights[bucket];
-        count++;
-      });
-      return sigmoid(bias + sum / Math.sqrt(Math.max(1, count)));
+      for (let k = 0; k < length; k++) sum += weights[buckets[k]];
+      return sigmoid(bias + sum / Math.sqrt(Math.max(1, length)));
     }
-    visitFeatures(text, mask, (bucket, position) => {
-      const block = (position / strideChars) | 0;
-      sums[block] += weights[bucket];
-      counts[block]++;
-    });
-    let best = -Infinity;
-    const perWindow = windowChars / strideChars;
-    const blockTotal = Math.ceil(n / strideChars);
-    for (let first = 0; first + perWindow <= blockTotal; first++) {
+    if (blocks > blockSums.length) blockSums = new Float64Array(blocks);
+    const sums = blockSums;
+    for (let b = 0; b < blocks; b++) {
+      const end = b + 1 < blocks ? blockStarts[b + 1] : length;
       let sum = 0;
-      let count = 0;
-      for (let b = first; b < first + perWindow; b++) {
-        sum += sums[b];
-        count += counts[b];
+      for (let k = blockStarts[b]; k < end; k++) sum += weights[buckets[k]];
+      sums[b] = sum;
+    }
+    let best = -Infinity;
+    // A sliding sum over `perWindow` blocks; a window's feature count is the difference of its block starts.
+    let sum = 0;
+    for (let b = 0; b < blocks; b++) {
+      sum += sums[b];
+      if (b >= perWindow) sum -= sums[b - perWindow];
+      if (b >= perWindow - 1) {
+        const count = (b + 1 < blocks ? blockStarts[b + 1] : length) - blockStarts[b + 1 - perWindow];
+        const z = bias + sum / Math.sqrt(Math.max(1, count));
+        if (z > best) best = z;
       }
-      const z = bias + sum / Math.sqrt(Math.max(1, count));
-      if (z > best) best = z;
     }
     return sigmoid(best);
   };

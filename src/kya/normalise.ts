@@ -73,7 +73,7 @@ function mapWord(word: string): string {
  * word made only of look-alikes inside mostly-Latin text. Genuine Russian or Greek text stays as written.
  */
 function mapHomoglyphs(text: string): { text: string; words: number } {
-  if (!NON_ASCII.test(text) || !CONFUSABLE_CLASS.test(text)) return { text, words: 0 };
+  if (!CONFUSABLE_CLASS.test(text)) return { text, words: 0 };
   let latin = 0;
   let other = 0;
   for (const ch of text) {
@@ -130,12 +130,37 @@ function readableText(bytes: Uint8Array): string | null {
   return text;
 }
 
-const BASE64_RUN = /[A-Za-z0-9+/]{16,}={0,2}|[A-Za-z0-9_-]{16,}={0,2}/g;
+/** Code units of base64 (standard and URL-safe alphabets): 1 = letter or digit, 2 = + / - _. */
+const BASE64_UNIT = new Uint8Array(128);
+for (let code = 0; code < 128; code++) {
+  if ((code >= 0x30 && code <= 0x39) || (code >= 0x41 && code <= 0x5a) || (code >= 0x61 && code <= 0x7a)) BASE64_UNIT[code] = 1;
+}
+for (const ch of '+/-_') BASE64_UNIT[ch.charCodeAt(0)] = 2;
+const MIN_BASE64_RUN = 16;
+
+/** Runs of 16 or more base64 units with up to two "=" of padding, found by one pass over the code units. */
+function base64Runs(text: string): string[] {
+  const runs: string[] = [];
+  let start = -1;
+  for (let i = 0; i <= text.length; i++) {
+    const code = i < text.length ? text.charCodeAt(i) : 0;
+    if (code < 128 && BASE64_UNIT[code] !== 0) {
+      if (start < 0) start = i;
+      continue;
+    }
+    if (start >= 0 && i - start >= MIN_BASE64_RUN) {
+      let end = i;
+      while (end < text.length && end - i < 2 && text.charCodeAt(end) === 0x3d) end++;
+      runs.push(text.slice(start, end));
+    }
+    start = -1;
+  }
+  return runs;
+}
 
 function decodeBase64(text: string): string[] {
   const out: string[] = [];
-  for (const match of text.matchAll(BASE64_RUN)) {
-    const run = match[0];
+  for (const run of base64Runs(text)) {
     // An ordinary long word or identifier is not base64: base64 of text mixes cases and digits or padding.
     if (!/[A-Z]/.test(run) || !/[a-z]/.test(run)) continue;
     const standard = run.replace(/-/g, '+').replace(/_/g, '/').replace(/=+$/, '');
@@ -148,7 +173,43 @@ function decodeBase64(text: string): string[] {
 
 const HEX_RUN = /(?:0x)?[0-9a-fA-F]{16,}|(?:[0-9a-fA-F]{2}[ :,-]){7,}[0-9a-fA-F]{2}|(?:\\x[0-9a-fA-F]{2}){4,}/g;
 
+const HEX_DIGIT = 1;
+const HEX_SEPARATOR = 2;
+const HEX_UNIT = new Uint8Array(128);
+for (const ch of '0123456789abcdefABCDEF') HEX_UNIT[ch.charCodeAt(0)] = HEX_DIGIT;
+for (const ch of ' :,-') HEX_UNIT[ch.charCodeAt(0)] = HEX_SEPARATOR;
+const hexClass = (text: string, i: number) => {
+  const code = text.charCodeAt(i);
+  return code < 128 ? HEX_UNIT[code] : 0;
+};
+
+/**
+ * A necessary condition of HEX_RUN, by one pass over the code units: 16 hex digits in a row, seven "hh:" pairs in
+ * a row, or a "\\x" escape. Prose almost never meets it, so the regular expression rarely has to run.
+ */
+function mayHoldHex(text: string): boolean {
+  if (text.includes('\\x')) return true;
+  let digits = 0;
+  for (let i = 0; i < text.length; i++) {
+    digits = hexClass(text, i) === HEX_DIGIT ? digits + 1 : 0;
+    if (digits >= 16) return true;
+  }
+  // Pairs in a row: after a pair and its separator the next pair can only start right behind it.
+  let pairs = 0;
+  for (let i = 0; i + 2 < text.length;) {
+    if (hexClass(text, i) === HEX_DIGIT && hexClass(text, i + 1) === HEX_DIGIT && hexClass(text, i + 2) === HEX_SEPARATOR) {
+      if (++pairs >= 7) return true;
+      i += 3;
+    } else {
+      pairs = 0;
+      i++;
+    }
+  }
+  return false;
+}
+
 function decodeHex(text: string): string[] {
+  if (!mayHoldHex(text)) return [];
   const out: string[] = [];
   for (const match of text.matchAll(HEX_RUN)) {
     const digits = match[0].replace(/^0x/, '').replace(/\\x|[ :,-]/g, '');
@@ -163,6 +224,7 @@ const PERCENT_RUN = /(?:%[0-9a-fA-F]{2})+/g;
 const PERCENT_ESCAPES_NEEDED = 3;
 
 function decodeUrl(text: string): string[] {
+  if (!text.includes('%')) return [];
   const escapes = text.match(/%[0-9a-fA-F]{2}/g);
   if (!escapes || escapes.length < PERCENT_ESCAPES_NEEDED) return [];
   const decoded = text.replace(PERCENT_RUN, (run) => {
@@ -250,26 +312,28 @@ function lowerCaseKeepingOffsets(text: string): string {
   return out;
 }
 
-/** NFKC and removal of invisible characters; case is kept because decoders (base64) need it. */
 const NON_ASCII = /[^\x00-\x7f]/;
+
+/** NFKC and removal of invisible characters; case is kept because decoders (base64) need it. */
 function clean(text: string): string {
-  // Plain ASCII has nothing for NFKC or the invisible-character passes to change.
-  if (!NON_ASCII.test(text)) return text;
   return text.normalize('NFKC').replace(INVISIBLE, '').replace(BIDI_CONTROLS, '').replace(TAG_CHARS, '');
 }
 
 export function normalisePrompt(prompt: string): NormalisedPrompt {
+  const ascii = !NON_ASCII.test(prompt);
   const traces: ObfuscationTraces = {
-    zeroWidthInWords: NON_ASCII.test(prompt) && ZERO_WIDTH_IN_LATIN_WORD.test(prompt),
-    bidiOverrides: NON_ASCII.test(prompt) && BIDI_OVERRIDES.test(prompt),
+    zeroWidthInWords: !ascii && ZERO_WIDTH_IN_LATIN_WORD.test(prompt),
+    bidiOverrides: !ascii && BIDI_OVERRIDES.test(prompt),
     homoglyphWords: 0,
   };
   const views: PromptView[] = [];
   const seen = new Set<string>();
 
   const addView = (kind: ViewKind, raw: string, depth: number): void => {
-    const cleaned = clean(raw);
-    const homoglyphs = mapHomoglyphs(cleaned);
+    // Plain ASCII has nothing for NFKC, the invisible-character passes or the homoglyph map to change.
+    const rawAscii = raw === prompt ? ascii : !NON_ASCII.test(raw);
+    const cleaned = rawAscii ? raw : clean(raw);
+    const homoglyphs = rawAscii ? { text: cleaned, words: 0 } : mapHomoglyphs(cleaned);
     traces.homoglyphWords += homoglyphs.words;
     const cased = homoglyphs.text;
     const text = lowerCaseKeepingOffsets(cased);
@@ -283,7 +347,7 @@ export function normalisePrompt(prompt: string): NormalisedPrompt {
   };
 
   addView('canonical', prompt, 0);
-  const smuggled = NON_ASCII.test(prompt) ? decodeTagChars(prompt) : '';
+  const smuggled = ascii ? '' : decodeTagChars(prompt);
   if (smuggled.length >= MIN_DECODED_LETTERS) addView('unicode_tags', smuggled, 1);
   return { views, traces };
 }

@@ -97,14 +97,15 @@ export function findKya(prompt: string | undefined, options: ScreenOptions): Kya
   if (prompt === undefined) return { kind: 'no_prompt' };
   // A prompt of only spaces has nothing to screen and would otherwise pass: it counts as empty (rule 7).
   if (prompt.trim() === '') return { kind: 'invalid', error: 'empty_prompt' };
-  if (countCharacters(prompt) > MAX_PROMPT_CHARACTERS) return { kind: 'invalid', error: 'prompt_too_long' };
+  // Code points never outnumber UTF-16 units: only a long string needs counting.
+  if (prompt.length > MAX_PROMPT_CHARACTERS && countCharacters(prompt) > MAX_PROMPT_CHARACTERS) return { kind: 'invalid', error: 'prompt_too_long' };
   const normalised = normalisePrompt(prompt);
   const signatures = matchSignatures(normalised);
   const model = options.environment === 'live' ? options.model ?? null : null;
   return {
     kind: 'screened',
     signatures,
-    model: model ? { engine: model.engine, injectionScore: model.score(normalised.views.map((v) => v.text)) } : null,
+    model: model ? { engine: model.engine, injectionScore: model.score(normalised.views.map((v) => v.cased)) } : null,
   };
 }
 

@@ -105,26 +105,66 @@ const PATTERNS: Record<Language, LanguagePatterns> = {
 };
 
 /**
- * Cheap tests of the words an override cannot do without, run before the full patterns: the word-boundary
- * lookbehinds of those are slow over long prompts.
+ * Words an override cannot do without, a verb and a noun of its language: necessary conditions of the full
+ * patterns, all found in one pass over the text (see `scanLiterals`) before any full pattern runs — the full
+ * patterns' Unicode word-boundary lookbehinds are slow over long prompts. "\\b" marks a literal that must start
+ * (or end) at a word boundary, only where the full pattern has one.
  */
-const OVERRIDE_HINTS: Record<Language, RegExp> = {
-  en: /instruction|rule|direction|directive|guideline|prompt|command|order|programming|constraint|guidance|restriction|context|polic|system message|everything|above|told you/,
-  es: /instrucci|indicaciones|reglas|[óo]rdenes|directrices|consignas|prompt|comandos|restricciones/,
-  fr: /instruction|consigne|r[èe]gles|directive|ordres|indications|prompt|commandes|restrictions/,
-  de: /anweisung|instruktion|regel|vorgabe|befehl|richtlinie|anordnung|prompt/,
-  it: /istruzion|regole|indicazioni|direttive|ordini|prompt|comandi|restrizioni/,
-  pt: /instru[çc]|regras|orienta[çc]|diretrizes|ordens|comandos|prompt|restri[çc]/,
-  nl: /instructie|regel|aanwijzing|opdracht|prompt/,
-  ru: /инструкци|указани|правил|команд|промпт|установк|директив|ограничени/,
-  zh: /指令|指示|说明|說明|规则|規則|提示|命令|要求|设定|設定/,
-  ja: /指示|命令|ルール|指令|プロンプト|設定|規則|制約/,
-  ko: /지시|지침|명령|규칙|프롬프트|설정/,
+const OVERRIDE_HINTS: Record<Language, { verbs: readonly string[]; nouns: readonly string[] }> = {
+  en: {
+    verbs: ['ignor', 'disregard', 'forget', 'forgot', 'overlook', 'skip', 'overrid', 'bypass', 'discard', 'abandon', 'neglect', 'set aside', 'throw out', 'pay no attention', 'follow', 'cancel', 'erase', 'delete', 'reset', 'clear', 'no longer appl', 'void', 'revoked', 'obsolete'],
+    nouns: ['instruction', 'rules', 'direction', 'directive', 'guideline', 'prompt', 'command', 'orders', 'programming', 'constraint', 'guidance', 'restriction', 'context', 'polic', 'system message', 'everything', 'above', 'told you'],
+  },
+  es: {
+    verbs: ['ignor', 'olvid', 'descart', 'omit', 'haz caso omiso', 'no sigas', 'deja de seguir', 'pasa por alto', 'desatiend', 'anula'],
+    nouns: ['instrucci', 'indicaciones', 'reglas', 'órdenes', 'ordenes', 'directrices', 'consignas', '\\bprompt\\b', 'comandos', 'restricciones'],
+  },
+  fr: {
+    verbs: ['ignor', 'oubli', 'ne tiens pas', 'ne tenez pas', 'abstraction', 'écart', 'néglig', 'outrepass', 'ne suis plus', 'ne suivez plus'],
+    nouns: ['\\binstruction\\b', '\\binstructions\\b', 'consigne', 'règles', '\\bdirective\\b', '\\bdirectives\\b', 'ordres', '\\bindications\\b', '\\bprompt\\b', 'commandes', '\\brestrictions\\b'],
+  },
+  de: {
+    verbs: ['ignorier', 'vergiss', 'vergess', 'vergesst', 'missacht', 'übergeh', 'verwirf', 'verwerf', 'beacht', 'befolg'],
+    nouns: ['anweisung', 'instruktion', 'regel', 'vorgabe', 'befehl', 'richtlinie', 'anordnung', 'prompt'],
+  },
+  it: {
+    verbs: ['ignor', 'dimentic', 'trascura', 'tralascia', 'non seguire', 'non considerare', 'scarta', 'non tenere conto'],
+    nouns: ['istruzion', 'regole', 'indicazioni', 'direttive', 'ordini', '\\bprompt\\b', 'comandi', 'restrizioni'],
+  },
+  pt: {
+    verbs: ['ignor', 'esqueç', 'esquec', 'desconsider', 'despreze', 'descarte', 'não siga', 'nao siga', 'deixe de seguir'],
+    nouns: ['instruç', 'instruc', 'regras', 'orientaç', 'diretrizes', 'ordens', 'comandos', '\\bprompt\\b', 'restriç'],
+  },
+  nl: { verbs: ['negeer', 'negeren', 'vergeet', 'vergeten', 'ignoreer', 'ignoreren', 'volg niet'], nouns: ['instructie', 'regel', 'aanwijzing', 'opdracht', 'prompt'] },
+  ru: {
+    verbs: ['игнорир', 'забуд', 'забыть', 'не обращай', 'пропусти', 'отбрось', 'не следуй', 'не выполняй', 'отмени'],
+    nouns: ['инструкци', 'указани', 'правил', 'команд', 'промпт', 'установк', 'директив', 'ограничени'],
+  },
+  zh: {
+    verbs: ['忽略', '无视', '無視', '忘记', '忘記', '忘掉', '不要理', '不理会', '别管', '抛开', '拋開', '放弃', '放棄', '跳过', '跳過', '忽视', '忽視'],
+    nouns: ['指令', '指示', '说明', '說明', '规则', '規則', '提示', '命令', '要求', '设定', '設定'],
+  },
+  ja: { verbs: ['無視', '忘れ', '従わな', '破棄'], nouns: ['指示', '命令', 'ルール', '指令', 'プロンプト', '設定', '規則', '制約'] },
+  ko: { verbs: ['무시', '잊어', '따르지'], nouns: ['지시', '지침', '명령', '규칙', '프롬프트', '설정'] },
+};
+
+const cross = (left: readonly string[], right: readonly string[]) => left.flatMap((l) => right.map((r) => l + r));
+const SYSTEM_LABEL_WORDS = ['system', 'sys', 'developer', 'admin', 'administrator', 'root', 'operator', 'sistema', 'système', 'systeme', 'systeem', 'система',
+  'prompt', 'message', 'note', 'override', 'instruction', 'command', 'update', 'alert', 'notice', 'mode'];
+
+/** The same for the weak signatures; a run of spaces counts as one space (the patterns' \\s+ and \\s*). */
+const WEAK_HINTS: Record<(typeof WEAK_PATTERNS)[number][0], readonly string[]> = {
+  jailbreak_persona: ['do anything now', 'stay in character', 'machiavellian', 'avoid norms', 'opposite mode', 'evil', 'dan\\b', 'jailbr', 'stan\\b', 'dude\\b', '\\baim\\b',
+    'unfiltered', 'uncensored', 'unrestricted', 'amoral', 'unethical', 'unbound', 'free from', '🔓', '[jailbreak]',
+    ...cross(['ethical ', 'moral ', 'content ', 'safety '], ['guidelines', 'restrictions', 'filters', 'polic', 'limits', 'boundaries', 'constraints'])],
+  developer_mode: ['mode', 'modo', 'modus', 'modalità', 'режим', '模式', 'モード', '모드'],
+  system_label: [...cross(cross(SYSTEM_LABEL_WORDS, ['', ']', '>', ')']), [':', ' :']), '<sys', '[system]', ...cross(['系统', '系統', 'システム'], [':', ' :'])],
+  chat_template_marker: ['<|', 'inst]', '<<sys>>', '<</sys>>', '_of_turn>', '##'],
 };
 
 const SEGMENTER_LOCALE: Record<Language, string> = Object.fromEntries(SIGNATURE_LANGUAGES.map((l) => [l, l])) as Record<Language, string>;
 
-const WEAK_PATTERNS: ReadonlyArray<[SignatureId, RegExp]> = [
+const WEAK_PATTERNS = [
   ['jailbreak_persona', re(
     `${word('do anything now|stay in character|always intelligent and machiavellian|strive to avoid norms|opposite mode|evil confidant|anti-?dan|better-?dan|jailbroken|jailbreak mode|dan mode|stan mode|dude mode')}` +
     `|${word('act|acting|pretend|behave|respond|answer|roleplay|role-play')}${B0}(?:as|like|to be)${B1}\\s+${word('dan|stan|dude|aim|an? (?:unfiltered|uncensored|unrestricted|jailbroken|evil|amoral|unethical|unbound)')}` +
@@ -145,7 +185,126 @@ const WEAK_PATTERNS: ReadonlyArray<[SignatureId, RegExp]> = [
     `<\\|(?:im_start|im_end|im_sep|system|user|assistant|endoftext|begin_of_text|end_of_text|start_header_id|end_header_id|eot_id|eom_id|fim_prefix|fim_middle|fim_suffix)\\|>` +
     `|\\[/?inst\\]|<</?sys>>|<(?:start|end)_of_turn>|(?:^|\\n)#{2,4} ?(?:system|instruction|instructions|human|assistant|user|response)(?: prompt)?:?[ \\t]*(?=\\n|$)`,
   )],
-];
+] as const satisfies ReadonlyArray<readonly [SignatureId, RegExp]>;
+
+const WORD_UNIT = /[\p{L}\p{N}_]/u;
+const isWhitespace = (code: number) =>
+  code <= 0x20 || code === 0xa0 || code === 0x1680 || (code >= 0x2000 && code <= 0x200a) || code === 0x2028 || code === 0x2029 ||
+  code === 0x202f || code === 0x205f || code === 0x3000 || code === 0xfeff;
+
+interface BoundedLiteral {
+  bit: number;
+  length: number;
+  left: boolean;
+  right: boolean;
+}
+
+/**
+ * Aho–Corasick over UTF-16 code units: which of several literal sets occur in a text, in one pass and one table
+ * load per code unit. Returns `scan(text)`, the bit mask of the sets (by index, at most 32) with a literal in the
+ * text. Runs of whitespace count as one space.
+ */
+function literalScanner(sets: ReadonlyArray<readonly string[]>): (text: string) => number {
+  const SPACE = 1;
+  const classOf = new Uint16Array(0x10000);
+  for (let code = 0; code < 0x10000; code++) if (isWhitespace(code)) classOf[code] = SPACE;
+  let classes = 2;
+  const parsed = sets.flatMap((literals, bit) => literals.map((raw) => {
+    const left = raw.startsWith('\\b');
+    const right = raw.endsWith('\\b');
+    const text = raw.slice(left ? 2 : 0, right ? -2 : undefined);
+    if ((left || right) && /\s/.test(text)) throw new Error(`bounded literal with a space: ${raw}`);
+    for (let k = 0; k < text.length; k++) {
+      const code = text.charCodeAt(k);
+      if (classOf[code] === 0) classOf[code] = classes++;
+    }
+    return { text, bit, left, right };
+  }));
+  // The trie, then its failure links breadth-first, folded into a full transition table.
+  const children: Array<Map<number, number>> = [new Map()];
+  const masks: number[] = [0];
+  const bounded: BoundedLiteral[][] = [[]];
+  for (const literal of parsed) {
+    let state = 0;
+    for (let k = 0; k < literal.text.length; k++) {
+      const cls = classOf[literal.text.charCodeAt(k)];
+      let next = children[state].get(cls);
+      if (next === undefined) {
+        next = children.length;
+        children.push(new Map());
+        masks.push(0);
+        bounded.push([]);
+        children[state].set(cls, next);
+      }
+      state = next;
+    }
+    if (literal.left || literal.right) bounded[state].push({ bit: 1 << literal.bit, length: literal.text.length, left: literal.left, right: literal.right });
+    else masks[state] |= 1 << literal.bit;
+  }
+  if (children.length > 0xffff) throw new Error('too many literal states for a 16-bit table');
+  const table = new Uint16Array(children.length * classes);
+  const fail = new Int32Array(children.length);
+  const queue: number[] = [];
+  for (let cls = 0; cls < classes; cls++) {
+    const child = children[0].get(cls);
+    if (child !== undefined) {
+      table[cls] = child;
+      queue.push(child);
+    }
+  }
+  for (let head = 0; head < queue.length; head++) {
+    const state = queue[head];
+    masks[state] |= masks[fail[state]];
+    bounded[state] = [...bounded[state], ...bounded[fail[state]]];
+    for (let cls = 0; cls < classes; cls++) {
+      const child = children[state].get(cls);
+      if (child === undefined) {
+        table[state * classes + cls] = table[fail[state] * classes + cls];
+      } else {
+        fail[child] = table[fail[state] * classes + cls];
+        table[state * classes + cls] = child;
+        queue.push(child);
+      }
+    }
+  }
+  const outputs = Int32Array.from(masks);
+  const hasBounded = Uint8Array.from(bounded, (list) => (list.length ? 1 : 0));
+  const all = sets.length === 32 ? -1 : (1 << sets.length) - 1;
+  const isWordAt = (text: string, index: number) => index >= 0 && index < text.length && WORD_UNIT.test(text[index]);
+
+  return (text) => {
+    let found = 0;
+    let state = 0;
+    let previousSpace = true;
+    for (let i = 0; i < text.length; i++) {
+      const cls = classOf[text.charCodeAt(i)];
+      if (cls === SPACE) {
+        if (previousSpace) continue;
+        previousSpace = true;
+      } else {
+        previousSpace = false;
+      }
+      state = table[state * classes + cls];
+      found |= outputs[state];
+      if (hasBounded[state] === 1) {
+        for (const literal of bounded[state]) {
+          if (literal.left && isWordAt(text, i - literal.length)) continue;
+          if (literal.right && isWordAt(text, i + 1)) continue;
+          found |= literal.bit;
+        }
+      }
+      if (found === all) break;
+    }
+    return found;
+  };
+}
+
+const OVERRIDE_HINT_BITS = SIGNATURE_LANGUAGES.map((_, index) => ({ verbs: 1 << (2 * index), nouns: 1 << (2 * index + 1) }));
+const WEAK_HINT_BITS = WEAK_PATTERNS.map((_, index) => 1 << (2 * SIGNATURE_LANGUAGES.length + index));
+const scanHints = literalScanner([
+  ...SIGNATURE_LANGUAGES.flatMap((language) => [OVERRIDE_HINTS[language].verbs, OVERRIDE_HINTS[language].nouns]),
+  ...WEAK_PATTERNS.map(([id]) => WEAK_HINTS[id]),
+]);
 
 /** Words that make decoded or hidden text an instruction to the agent rather than data. */
 const INSTRUCTION_CUES = re(word("ignore|disregard|forget|instructions?|system|prompt|you are|you must|you will|pretend|jailbreak|password|reveal|override|assistant|rules|do not tell|don't tell|respond|reply|answer|say|print|output|execute|run|send|email|visit|click|ignora|ignorez|ignoriere|игнорируй|忽略|無視"));
@@ -224,11 +383,13 @@ function scanView(view: PromptView): ViewFindings {
   const ids = new Set<SignatureId>();
   let blocking = false;
   const englishOverrides: Span[] = [];
-  for (const language of SIGNATURE_LANGUAGES) {
+  const hints = scanHints(text);
+  SIGNATURE_LANGUAGES.forEach((language, index) => {
+    const bits = OVERRIDE_HINT_BITS[index];
+    if (!(hints & bits.verbs) || !(hints & bits.nouns)) return;
     const patterns = PATTERNS[language];
-    if (!OVERRIDE_HINTS[language].test(text)) continue;
     const overrides = spans(text, patterns.override).filter((span) => !isQuotedMention(text, span.start));
-    if (overrides.length === 0) continue;
+    if (overrides.length === 0) return;
     if (language === 'en') englishOverrides.push(...overrides);
     if (overrides.some((override) => overrideWithExtraction(view, override, patterns.extraction, language))) {
       blocking = true;
@@ -238,11 +399,12 @@ function scanView(view: PromptView): ViewFindings {
       // Spanish "ignore" or French "instructions" also spell English words: only a genuinely foreign phrase counts.
       ids.add('override_other_language');
     }
-  }
-  for (const [id, pattern] of WEAK_PATTERNS) {
+  });
+  WEAK_PATTERNS.forEach(([id, pattern], index) => {
+    if (!(hints & WEAK_HINT_BITS[index])) return;
     pattern.lastIndex = 0;
     if (pattern.test(text)) ids.add(id);
-  }
+  });
   return { ids, blocking };
 }
 

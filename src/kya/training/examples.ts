@@ -1,5 +1,5 @@
 /** Turns samples into the sparse vectors the model is trained on: exactly what the screener will look at. */
-import { visitFeatures, windowStarts } from '../model.ts';
+import { createFeatures, extractFeatures, windowStarts } from '../model.ts';
 import { normalisePrompt, type PromptView } from '../normalise.ts';
 import type { Sample } from './dataset.ts';
 
@@ -20,15 +20,14 @@ const OPAQUE_ENCODINGS = new Set(['base64', 'hex', 'url', 'rot13']);
 /** How much of a planted instruction a window must hold to be labelled an injection. */
 const PLANTED_PREFIX = 40;
 
+const features = createFeatures();
+
 function vectorise(text: string, mask: number): { buckets: Int32Array; values: Float32Array } {
+  extractFeatures(text, mask, text.length || 1, features);
   const counts = new Map<number, number>();
-  let total = 0;
-  visitFeatures(text, mask, (bucket) => {
-    counts.set(bucket, (counts.get(bucket) ?? 0) + 1);
-    total++;
-  });
+  for (let k = 0; k < features.length; k++) counts.set(features.buckets[k], (counts.get(features.buckets[k]) ?? 0) + 1);
   const buckets = Int32Array.from(counts.keys());
-  const norm = Math.sqrt(Math.max(1, total));
+  const norm = Math.sqrt(Math.max(1, features.length));
   const values = Float32Array.from(counts.values(), (c) => c / norm);
   return { buckets, values };
 }
@@ -46,14 +45,20 @@ export function trainingExamples(samples: readonly Sample[], params: FeaturePara
   const mask = (1 << params.hashBits) - 1;
   const examples: Example[] = [];
   for (const sample of samples) {
-    const planted = sample.injected ? normalisePrompt(sample.injected).views[0].text.slice(0, PLANTED_PREFIX) : null;
+    const planted = sample.injected ? normalisePrompt(sample.injected).views[0].text : null;
     for (const view of trainedViews(sample)) {
-      const plantedAt = planted ? view.text.indexOf(planted) : -1;
+      const plantedAt = planted ? view.text.indexOf(planted.slice(0, PLANTED_PREFIX)) : -1;
       for (const start of windowStarts(view.text.length, params.windowChars, params.strideChars)) {
-        const window = view.text.slice(start, start + params.windowChars);
-        const holdsPlanted = plantedAt >= start && plantedAt + planted!.length <= start + window.length;
-        const label = planted && plantedAt >= 0 && !holdsPlanted ? 0 : sample.label;
-        examples.push({ ...vectorise(window, mask), label });
+        const end = Math.min(view.text.length, start + params.windowChars);
+        let label = sample.label;
+        if (planted && plantedAt >= 0) {
+          const holdsPlanted = plantedAt >= start && plantedAt + Math.min(planted.length, PLANTED_PREFIX) <= end;
+          const touchesPlanted = plantedAt < end && plantedAt + planted.length > start;
+          // A window with only a fragment of the instruction is neither clearly an injection nor clearly benign.
+          if (!holdsPlanted && touchesPlanted) continue;
+          label = holdsPlanted ? 1 : 0;
+        }
+        examples.push({ ...vectorise(view.cased.slice(start, end), mask), label });
       }
     }
   }

@@ -127,6 +127,7 @@ export async function analyseImages(input: AnalyseInput, models: AnalysisModels)
   let ocrQueued!: () => void;
   const ocrHandedOver = new Promise<void>((resolve) => (ocrQueued = resolve));
   const reading = timed(() => readDocument(input, models.ocr, now, ocrQueued)).finally(ocrQueued);
+  reading.catch(() => undefined); // an OCR failure is reported by Promise.all below, not as an unhandled rejection
   await ocrHandedOver;
   await new Promise<void>((resolve) => setImmediate(resolve));
   const [[documentReading, ocrMs], [face, faceMs]] = await Promise.all([reading, timed(() => compareFaces(input, models.face))]);

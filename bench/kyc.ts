@@ -113,6 +113,7 @@ export async function run(): Promise<void> {
 
     loopDelay.reset();
     loopDelay.enable();
+    const utilisationStart = performance.eventLoopUtilization();
     const size = sizes[0]!;
     let next = 0;
     const start = performance.now();
@@ -122,10 +123,13 @@ export async function run(): Promise<void> {
       }),
     );
     const seconds = (performance.now() - start) / 1000;
+    const utilisation = performance.eventLoopUtilization(utilisationStart);
     loopDelay.disable();
     console.log(`concurrency ${CONCURRENCY}, ${CONCURRENT_CHECKS} checks at ${size.label}: ${(CONCURRENT_CHECKS / seconds).toFixed(2)} checks/s`);
     console.log(
-      `event-loop delay while verifying: p50 ${(loopDelay.percentile(50) / 1e6).toFixed(1)} ms, p99 ${(loopDelay.percentile(99) / 1e6).toFixed(1)} ms, max ${(loopDelay.max / 1e6).toFixed(1)} ms`,
+      `event-loop delay while verifying: p50 ${(loopDelay.percentile(50) / 1e6).toFixed(1)} ms, p99 ${(loopDelay.percentile(99) / 1e6).toFixed(1)} ms, max ${(loopDelay.max / 1e6).toFixed(1)} ms ` +
+        `(10 ms sampling); main-thread event-loop utilisation ${(utilisation.utilization * 100).toFixed(1)} % ` +
+        `(low utilisation with high delay means the thread waited for a CPU, not for KYC work)`,
     );
   } finally {
     await engine.close();

@@ -22,7 +22,10 @@ export const SERVICE_VERSION: string = JSON.parse(readFileSync(new URL('../packa
 
 export interface ReadinessCheck {
   name: string;
+  /** Rejects when the dependency cannot serve. */
   check(): Promise<void>;
+  /** Problems that do not stop serving (a list that failed to parse while its last good version serves). */
+  warnings?(): string[];
 }
 
 /**

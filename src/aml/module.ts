@@ -16,7 +16,7 @@ declare module '../context.ts' {
  * Readiness of the lists. With lists configured, the instance is not ready until one is loaded (before that it can
  * only answer 503 lists_unavailable and KYC/KYB would send every name to review). A list that fails to parse while
  * its last good version serves does not make the instance unready: it is reported by GET /api/v1/aml/lists
- * (`lastError`) and named in the message here once nothing at all can be served.
+ * (`lastError`) and by /readyz as a warning, and named in the error once nothing at all can be served.
  */
 function listsReadiness(aml: AmlService): () => Promise<void> {
   let firstLoadDone = false;
@@ -39,7 +39,13 @@ async function setup(context: AppContext): Promise<void> {
   context.services.aml = aml;
   context.closers.push(() => aml.close());
   context.checkFinders.aml = (accountId, id) => aml.find(accountId, id);
-  if (configured) context.readiness.push({ name: 'aml-lists', check: listsReadiness(aml) });
+  if (configured) {
+    context.readiness.push({
+      name: 'aml-lists',
+      check: listsReadiness(aml),
+      warnings: () => aml.status().filter((list) => list.lastError).map((list) => `${list.name}: ${list.lastError}`),
+    });
+  }
 }
 
 export const amlModule: DomainModule = { name: 'aml', migrations: amlMigrations, setup, routes: amlRoutes };

@@ -5,7 +5,14 @@ import type { AppContext } from '../context.ts';
 const Health = Type.Object({ status: Type.String() });
 const Readiness = Type.Object({
   status: Type.Union([Type.Literal('ready'), Type.Literal('not_ready')]),
-  checks: Type.Array(Type.Object({ name: Type.String(), ok: Type.Boolean(), error: Type.Optional(Type.String()) })),
+  checks: Type.Array(
+    Type.Object({
+      name: Type.String(),
+      ok: Type.Boolean(),
+      error: Type.Optional(Type.String()),
+      warnings: Type.Optional(Type.Array(Type.String())),
+    }),
+  ),
   code: Type.Optional(Type.String()),
   message: Type.Optional(Type.String()),
   requestId: Type.Optional(Type.String()),
@@ -19,12 +26,14 @@ export async function opsRoutes(app: FastifyInstance, context: AppContext): Prom
     { schema: { tags: ['ops'], summary: 'Storage (and Redis, lists…) answer', response: { 200: Readiness, 503: Readiness } } },
     async (request, reply) => {
       const checks = await Promise.all(
-        context.readiness.map(async ({ name, check }) => {
+        context.readiness.map(async ({ name, check, warnings }) => {
+          const noted = warnings?.() ?? [];
+          const extra = noted.length ? { warnings: noted } : {};
           try {
             await check();
-            return { name, ok: true };
+            return { name, ok: true, ...extra };
           } catch (error) {
-            return { name, ok: false, error: error instanceof Error ? error.message : String(error) };
+            return { name, ok: false, error: error instanceof Error ? error.message : String(error), ...extra };
           }
         }),
       );

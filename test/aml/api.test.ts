@@ -206,6 +206,8 @@ describe('lists unavailable or broken', () => {
       expect(after.listsVersion).toBe(before.listsVersion);
       const ready = await broken.app.inject({ method: 'GET', url: '/readyz' });
       expect(ready.statusCode).toBe(200);
+      const listsCheck = ready.json().checks.find((c: { name: string }) => c.name === 'aml-lists');
+      expect(listsCheck.warnings).toEqual([expect.stringMatching(/^un_consolidated: /)]);
     } finally {
       await broken.close();
     }

@@ -16,7 +16,7 @@ afterAll(async () => {
   if (POSTGRES_URL) await dropPostgresSchema(POSTGRES_URL, schema);
 });
 
-describe('kyx CLI', () => {
+describe('kyx CLI', { timeout: 240_000 }, () => {
   it('migrate, accounts create, keys create|list|revoke with --json', () => {
     const migrate = kyx(['migrate', '--json'], env);
     expect(migrate.status).toBe(0);

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findCheck } from '../../src/context.ts';
 import { importLists } from '../../src/aml/service.ts';
 import { type TestApp, type Tenant, createTestApp, errorBody } from '../helpers/app.ts';
+import { pdfText } from '../helpers/pdf.ts';
 
 const SHARED_LISTS = path.resolve(import.meta.dirname, '../../../shared/data/lists/current');
 const LIST_FILES = ['us_dpl.txt', 'un_consolidated.xml'];
@@ -41,6 +42,23 @@ beforeAll(async () => {
 afterAll(async () => {
   await t?.close();
   for (const dir of tempDirs) await rm(dir, { recursive: true, force: true });
+});
+
+describe('RPT-003', () => {
+  it('renders the screening: query, lists and versions, every match with score and reasons, non-Latin names', async () => {
+    // a transliterated query in Cyrillic for the listed ABDUL RAHMAN YASIN
+    const body = (await t.app.inject(screenRequest(sandboxTenant, { name: 'Абдул Рахман Ясин', type: 'person' }))).json();
+    expect(body.status).toBe('potential_match');
+    const pdf = await t.app.inject({ method: 'GET', url: `/reports/RPT-003/${body.screeningId}.pdf`, headers: sandboxTenant.headers });
+    expect(pdf.statusCode).toBe(200);
+    const text = (await pdfText(pdf.rawPayload)).replace(/\s+/g, ' ');
+    expect(text).toContain(body.screeningId);
+    expect(text).toContain('Абдул Рахман Ясин');
+    expect(text).toContain('ABDUL RAHMAN YASIN');
+    expect(text).toContain(body.listsVersion);
+    expect(text).toContain('un_consolidated');
+    expect(text).toContain(String(body.matches[0].score));
+  });
 });
 
 describe('screening (happy paths)', () => {

@@ -22,7 +22,7 @@ export function amlReport(record: JsonRecord): ReportContent {
   // The query may be stored at the top level or under `query`.
   const query = { ...record, ...asRecord(record.query) };
   const matches = recordList(record.matches);
-  const shown = [...QUERY_FIELDS.map(([field]) => field), ...RESULT_FIELDS.map(([field]) => field), 'query', 'matches', 'listsVersion'];
+  const shown = [...QUERY_FIELDS.map(([field]) => field), ...RESULT_FIELDS.map(([field]) => field), 'query', 'matches', 'listsVersion', 'lists'];
   return {
     sections: [
       { title: 'Query', blocks: [fieldRows(query, QUERY_FIELDS)] },
@@ -30,7 +30,10 @@ export function amlReport(record: JsonRecord): ReportContent {
         title: 'Result',
         blocks: [fieldRows(record, RESULT_FIELDS), { kind: 'keyValue', rows: [['Matches', matches.length]] }],
       },
-      { title: 'Lists and versions', blocks: [listsVersionBlock(record.listsVersion)] },
+      {
+        title: 'Lists and versions',
+        blocks: [listsVersionBlock(record.listsVersion), ...(record.lists === undefined ? [] : [listsVersionBlock(record.lists)])],
+      },
       { title: 'Matches', blocks: [matchesTable(matches)] },
       ...otherFieldsSection(record, shown),
     ],

@@ -1,14 +1,12 @@
 // The KYB service behind the HTTP routes: runs a verification against the sandbox or live registers (by the
 // caller's key), stores it with its meter in one transaction, and finds stored checks for one tenant only.
-import { join } from 'node:path';
 import type { Kysely } from 'kysely';
 import type { AppContext } from '../context.ts';
-import { type ListRegistry, createListRegistry } from '../aml/registry.ts';
+import type { AmlService } from '../aml/service.ts';
 import type { Meters } from '../accounts/usage.ts';
 import type { Database } from '../storage/schema.ts';
 import type { StoredCheck } from '../modules.ts';
 import { newId } from '../ids.ts';
-import { ListsUnavailableError, screenCompany, screenPerson, type ListsSnapshot, type SnapshotProvider } from '../aml/screen.ts';
 import { verifyBusiness } from './verify.ts';
 import type { KybVerifyRequest, KybVerifyResponse } from './schemas.ts';
 import type { KybSources, ScreenFunction, ScreeningOutcome } from './types.ts';
@@ -93,56 +91,30 @@ export function createKybService(options: KybServiceOptions): KybService {
   };
 }
 
-/** The sanctions lists to screen against at the moment of the call; null while none is loaded. */
-export type ListsLookup = () => SnapshotProvider | ListsSnapshot | null;
-
 /**
- * Screens KYB parties in-process with the AML engine. No lists loaded means `unavailable`, which the decision
- * turns into `review`: a party that could not be screened never passes.
- */
-export function screenAgainstLists(lists: ListsLookup): ScreenFunction {
-  return async (subject): Promise<ScreeningOutcome> => {
-    try {
-      const result =
-        subject.type === 'organization'
-          ? screenCompany(lists(), { name: subject.name, country: subject.country })
-          : screenPerson(lists(), { name: subject.name, dateOfBirth: subject.dateOfBirth, country: subject.country });
-      return {
-        status: result.status,
-        matches: result.matches.map(({ entityId, name, matchedName, score, lists: listNames, programs }) => ({
-          entityId,
-          name,
-          matchedName,
-          score,
-          lists: listNames,
-          programs,
-        })),
-      };
-    } catch (error) {
-      if (error instanceof ListsUnavailableError) return { status: 'unavailable', matches: [] };
-      throw error;
-    }
-  };
-}
-
-/**
- * The screening KYB uses. The AML domain does not yet put a service on the context, so KYB screens in-process
- * against the lists in KYX_LISTS_DIR, read on first use (kept under <dataDir>/kyb, apart from the AML domain's
- * copies). Without KYX_LISTS_DIR, or while the lists cannot be read, every party is `unavailable` → review.
+ * The screening KYB uses: the AML service, in-process, looked up at call time (domains are set up in any order).
+ * No AML service, or no list loaded, means `unavailable`, which the decision turns into `review`: a party that
+ * could not be screened never passes.
  */
 export function kybScreenFunction(context: AppContext): ScreenFunction {
-  const { listsDir, dataDir } = context.config;
-  if (!listsDir) return screenAgainstLists(() => null);
-  let registry: ListRegistry | undefined;
-  let loaded: Promise<unknown> = Promise.resolve();
-  context.closers.push(async () => registry?.close());
-  const screen = screenAgainstLists(() => registry?.snapshot() ?? null);
-  return async (subject) => {
-    if (!registry) {
-      registry = createListRegistry({ listsDir, dataDir: join(dataDir, 'kyb') });
-      loaded = registry.load().catch(() => undefined);
-    }
-    await loaded;
-    return screen(subject);
+  return async (subject): Promise<ScreeningOutcome> => {
+    const aml: AmlService | undefined = context.services.aml;
+    if (!aml) return { status: 'unavailable', matches: [] };
+    const result =
+      subject.type === 'organization'
+        ? await aml.screenCompany({ name: subject.name, country: subject.country })
+        : await aml.screenPerson({ name: subject.name, dateOfBirth: subject.dateOfBirth, country: subject.country });
+    if (result.status === 'unavailable') return { status: 'unavailable', matches: [] };
+    return {
+      status: result.status,
+      matches: result.matches.map(({ entityId, name, matchedName, score, lists, programs }) => ({
+        entityId,
+        name,
+        matchedName,
+        score,
+        lists,
+        programs,
+      })),
+    };
   };
 }

@@ -201,6 +201,18 @@ describe('GET /api/v1/kyb/checks/{kybId}', () => {
   });
 });
 
+describe('RPT-002', () => {
+  it('renders the stored check at its reportUrl for its own tenant only', async () => {
+    const created = (await verify(testKey, activeCompany)).json();
+    const path = new URL(created.reportUrl).pathname;
+    const pdf = await t.app.inject({ method: 'GET', url: path, headers: testKey.headers });
+    expect(pdf.statusCode).toBe(200);
+    expect(pdf.headers['content-type']).toMatch(/application\/pdf/);
+    expect(pdf.rawPayload.subarray(0, 5).toString()).toBe('%PDF-');
+    errorBody(await t.app.inject({ method: 'GET', url: path, headers: liveKey.headers }), 404, 'not_found');
+  });
+});
+
 describe('GET /api/v1/sandbox/scenarios', () => {
   it('lists the KYB catalogue and the KYC catalogue for any valid key', async () => {
     const response = await t.app.inject({ method: 'GET', url: '/api/v1/sandbox/scenarios', headers: liveKey.headers });

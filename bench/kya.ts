@@ -1,8 +1,10 @@
 /**
  * KYA screening latency in-process: the whole screener (normaliser, signatures, embedded model, decision) on a live
  * key at 100, 4,000 and 32,000 characters. Baseline in the same run: normalisation alone on the same prompts,
- * so the ratio shows what judging costs on top of reading the prompt.
+ * so the ratio shows what judging costs on top of reading the prompt. Wall-clock percentiles include whatever
+ * else the machine runs, so the load average and the mean CPU time per call are printed with them.
  */
+import { loadavg } from 'node:os';
 import { loadEmbeddedModel } from '../src/kya/model.ts';
 import { normalisePrompt } from '../src/kya/normalise.ts';
 import { screenPrompt } from '../src/kya/screen.ts';
@@ -26,26 +28,28 @@ function percentiles(samples: number[]): { p50: number; p99: number } {
   return { p50: sorted[Math.floor(sorted.length * 0.5)], p99: sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * 0.99))] };
 }
 
-function measure(run: () => void, iterations: number): { p50: number; p99: number } {
+function measure(run: () => void, iterations: number): { p50: number; p99: number; cpu: number } {
   for (let i = 0; i < Math.min(200, iterations); i++) run();
   const samples: number[] = [];
+  const cpuBefore = process.cpuUsage();
   for (let i = 0; i < iterations; i++) {
     const start = process.hrtime.bigint();
     run();
     samples.push(Number(process.hrtime.bigint() - start) / 1e6);
   }
-  return percentiles(samples);
+  const cpu = process.cpuUsage(cpuBefore);
+  return { ...percentiles(samples), cpu: (cpu.user + cpu.system) / 1000 / iterations };
 }
 
 export async function run(): Promise<void> {
   const model = loadEmbeddedModel();
-  console.log(`KYA screening in-process (${model.engine}); baseline = normalisation alone`);
+  console.log(`KYA screening in-process (${model.engine}); baseline = normalisation alone; load average ${loadavg().map((l) => l.toFixed(1)).join(' ')}`);
   for (const length of [100, 4_000, 32_000]) {
     const prompt = promptOf(length);
     const iterations = length > 10_000 ? 1_500 : 4_000;
     const screening = measure(() => screenPrompt(prompt, { environment: 'live', model }), iterations);
     const baseline = measure(() => normalisePrompt(prompt), iterations);
-    console.log(`${String(length).padStart(6)} chars  screen p50 ${screening.p50.toFixed(3)} ms  p99 ${screening.p99.toFixed(3)} ms | ` +
+    console.log(`${String(length).padStart(6)} chars  screen p50 ${screening.p50.toFixed(3)} ms  p99 ${screening.p99.toFixed(3)} ms  cpu/call ${screening.cpu.toFixed(3)} ms | ` +
       `normalise p50 ${baseline.p50.toFixed(3)} ms  p99 ${baseline.p99.toFixed(3)} ms | ratio p99 ${(screening.p99 / baseline.p99).toFixed(1)}x`);
   }
 }

@@ -95,6 +95,12 @@ function main(): void {
   console.log(`FPR at review threshold (model)       ${rate(benign, (s) => s.score >= review)}`);
   console.log(`FPR at block threshold (model)        ${rate(benign, (s) => s.score >= block)}`);
   console.log(`TPR at FPR ≤ 1 % (ROC point, t=${atOnePercent.toFixed(3)}) ${rate(injections, (s) => s.score >= atOnePercent)}`);
+  // The public samples do not change when the corpus grows: the figure to compare models across corpus versions.
+  const publicOnly = test.filter((s) => s.sample.source === 'public');
+  const publicInjections = publicOnly.filter((s) => s.sample.label === 1);
+  const publicAtOnePercent = thresholdAtFpr(publicOnly, 0.01);
+  console.log(`public data only (${publicOnly.length}): ROC AUC ${rocAuc(publicOnly).toFixed(4)}, TPR at review ${rate(publicInjections, (s) => s.score >= review)}, ` +
+    `TPR at FPR ≤ 1 % (t=${publicAtOnePercent.toFixed(3)}) ${rate(publicInjections, (s) => s.score >= publicAtOnePercent)}, FPR at review ${rate(publicOnly.filter((s) => s.sample.label === 0), (s) => s.score >= review)}`);
   console.log(`live decision: injections not passed   ${rate(injections, (s) => s.outcome !== 'passed_screening')}, blocked ${rate(injections, (s) => s.outcome === 'blocked')}`);
   console.log(`live decision: benign not passed       ${rate(benign, (s) => s.outcome !== 'passed_screening')}, blocked ${rate(benign, (s) => s.outcome === 'blocked')}`);
   const risky = benign.filter((s) => ['benign_risky', 'benign_security_text', 'benign_security_request'].includes(s.sample.family));

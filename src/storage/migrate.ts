@@ -15,7 +15,7 @@ export async function migrateToLatest(storage: Storage): Promise<MigrationReport
   const provider: MigrationProvider = { getMigrations: async () => allMigrations(storage.dialect) };
   // Explicit on Postgres: otherwise Kysely may find its bookkeeping tables in another schema of the database.
   const migrator = new Migrator({ db: storage.db, provider, migrationTableSchema: storage.schema });
-  const { error, results } = await migrator.migrateToLatest();
+  const { error, results } = await storage.withSchemaLock(() => migrator.migrateToLatest());
   if (error) throw error instanceof Error ? error : new Error(String(error));
   return { applied: (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName) };
 }

@@ -1,5 +1,6 @@
 // The KYB service behind the HTTP routes: runs a verification against the sandbox or live registers (by the
 // caller's key), stores it with its meter in one transaction, and finds stored checks for one tenant only.
+import { embeddedScreening } from '../aml/embedded.ts';
 import type { Kysely } from 'kysely';
 import type { AppContext } from '../context.ts';
 import type { AmlService } from '../aml/service.ts';
@@ -104,17 +105,6 @@ export function kybScreenFunction(context: AppContext): ScreenFunction {
       subject.type === 'organization'
         ? await aml.screenCompany({ name: subject.name, country: subject.country })
         : await aml.screenPerson({ name: subject.name, dateOfBirth: subject.dateOfBirth, country: subject.country });
-    if (result.status === 'unavailable') return { status: 'unavailable', matches: [] };
-    return {
-      status: result.status,
-      matches: result.matches.map(({ entityId, name, matchedName, score, lists, programs }) => ({
-        entityId,
-        name,
-        matchedName,
-        score,
-        lists,
-        programs,
-      })),
-    };
+    return embeddedScreening(result);
   };
 }

@@ -3,7 +3,7 @@
 // Memory stays lean: names are flat typed arrays of token ids; strings live once in the vocabulary.
 
 import { doubleMetaphone } from 'double-metaphone';
-import { isWeakToken, nameVariants, tokenise } from './normalize.ts';
+import { isWeakToken, nameVariants, queryTokenForms, tokenise } from './normalize.ts';
 import { joinedSimilarity, tokenSimilarity } from './similarity.ts';
 import type { ListEntity, NameKind } from './model.ts';
 
@@ -30,6 +30,8 @@ const MIDDLE_NAME_WEIGHT = 0.75;
  * query word the listed name lacks.
  */
 const MISSING_CORE_PENALTY = 0.5;
+/** A token equal to a listed one in another romanisation of its Cyrillic spelling ("khusayn" ~ "husain"). */
+const ROMANISATION_SIMILARITY = 0.95;
 /** Names scored in full per query, best first by their index evidence. */
 const MAX_CANDIDATES = 120;
 /** Share of the query's token weight a name must show in the index before it is scored in full. */
@@ -294,15 +296,19 @@ function similarTokens(index: ScreeningIndex, token: string, phonetic: string): 
 
 function queryTokens(index: ScreeningIndex, name: string): QueryToken[] {
   const rare = Math.log(1 + index.nameEntity.length);
-  return tokenise(name).map((text) => {
+  return queryTokenForms(name).map(({ text, variants }) => {
     const weak = isWeakToken(text);
-    const id = index.vocabulary.get(text);
+    let id = index.vocabulary.get(text);
     const phonetic = phoneticKey(text);
-    return {
-      text, phonetic, weak,
-      weight: weak ? WEAK_TOKEN_WEIGHT : id !== undefined ? index.weight[id] : rare,
-      similar: similarTokens(index, text, phonetic),
-    };
+    const similar = similarTokens(index, text, phonetic);
+    for (const variant of variants) {
+      id ??= index.vocabulary.get(variant);
+      for (const [other, similarity] of similarTokens(index, variant, phoneticKey(variant))) {
+        const discounted = similarity * ROMANISATION_SIMILARITY;
+        if (discounted > (similar.get(other) ?? 0)) similar.set(other, discounted);
+      }
+    }
+    return { text, phonetic, weak, weight: weak ? WEAK_TOKEN_WEIGHT : id !== undefined ? index.weight[id] : rare, similar };
   });
 }
 

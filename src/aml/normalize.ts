@@ -75,6 +75,66 @@ export function tokenise(raw: string): string[] {
   return text.split(' ').filter((t) => !HONORIFICS.has(t));
 }
 
+const CYRILLIC = /[\u0400-\u04ff]/;
+
+/**
+ * Romanisations of Cyrillic letters that differ from the BGN-like one any-ascii writes ("Хусейн" → khuseyn), as
+ * rewrites of that form: GOST/ICAO/French/German habits and foreign names written back phonetically ("Джорге"
+ * → dzhorge ~ jorge, "Кесар" → kesar ~ cesar, "Вон" → von ~ won). Each group rewrites all its matches at once.
+ */
+const ROMANISATION_GROUPS: Array<[RegExp, string[]]> = [
+  [/dzh/g, ['j', 'dj']],
+  [/kh/g, ['h']],
+  [/zh/g, ['j']],
+  [/ts/g, ['c', 'tz']],
+  [/yu/g, ['iu', 'ju', 'u']],
+  [/ya/g, ['ia', 'ja']],
+  [/^e/g, ['ye', 'yo']],
+  [/iy$/g, ['i', 'y']],
+  [/y(?![aeiou])/g, ['i']],
+  [/ks/g, ['x']],
+  [/k(?![hs])/g, ['c']],
+  [/v/g, ['w']],
+];
+/** More variants than this per token cost more look-ups than they find names. */
+const MAX_ROMANISATIONS = 16;
+
+/** Other Latin spellings of a token any-ascii romanised from Cyrillic, the token itself excluded. */
+export function romanisationVariants(token: string): string[] {
+  let forms = [token];
+  for (const [pattern, replacements] of ROMANISATION_GROUPS) {
+    if (!forms.some((form) => form.search(pattern) >= 0)) continue;
+    const next = [...forms];
+    for (const form of forms) {
+      for (const replacement of replacements) {
+        if (next.length >= MAX_ROMANISATIONS + 1) break;
+        const rewritten = form.replace(pattern, replacement);
+        if (!next.includes(rewritten)) next.push(rewritten);
+      }
+    }
+    forms = next;
+  }
+  return forms.slice(1);
+}
+
+export interface QueryTokenForm {
+  text: string;
+  /** Other romanisations when the token was written in Cyrillic. */
+  variants: string[];
+}
+
+/**
+ * Query tokens (as tokenise) with the other romanisations of those written in Cyrillic; words are tokenised one
+ * by one to know their script, and a query whose words do not tokenise like the whole gets no variants.
+ */
+export function queryTokenForms(raw: string): QueryTokenForm[] {
+  const tokens = tokenise(raw);
+  if (!CYRILLIC.test(raw)) return tokens.map((text) => ({ text, variants: [] }));
+  const byWord = raw.split(/\s+/).flatMap((word) => tokenise(word).map((text) => ({ text, cyrillic: CYRILLIC.test(word) })));
+  const aligned = byWord.length === tokens.length && byWord.every((t, i) => t.text === tokens[i]);
+  return tokens.map((text, i) => ({ text, variants: aligned && byWord[i].cyrillic ? romanisationVariants(text) : [] }));
+}
+
 /**
  * Indexable forms of a listed name: a parenthetical ("ACME LTD (AL)", "SAMMY (IHSAN MEDHAT) ELASHI") gives
  * both the name without it and with it inlined; UN entity names joined with " ; " are split.

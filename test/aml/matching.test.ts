@@ -2,6 +2,7 @@ import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { parseListFileSet, scanListsDir } from '../../src/aml/parsers/detect.ts';
 import { buildIndex, listedNameParts } from '../../src/aml/matching.ts';
+import { romanisationVariants } from '../../src/aml/normalize.ts';
 import { DEFAULT_THRESHOLD, ListsUnavailableError, screen, screenCompany, screenPerson, type ListsSnapshot } from '../../src/aml/screen.ts';
 import type { ListEntity } from '../../src/aml/model.ts';
 
@@ -49,6 +50,14 @@ describe('finding listed names', () => {
     expect(top('Σαντάμ Χουσεΐν αλ-Τικρίτι')?.matchedName).toMatch(/saddam hussein/i);
     expect(top('金正恩')?.matchedName).toBeUndefined(); // Hanja reads Chinese "Jin Zhengen": honest non-match
     expect(top('张伟')?.matchedName).toBe('ZHANG, Wei');
+  });
+
+  it('finds names written in Cyrillic the way the Russian press spells them, whatever the romanisation listed', () => {
+    expect(romanisationVariants('khusayn')).toEqual(expect.arrayContaining(['husayn', 'husain']));
+    expect(romanisationVariants('dzhesus')).toContain('jesus');
+    expect(romanisationVariants('yuriy')).toEqual(expect.arrayContaining(['yuri', 'yury', 'iurii']));
+    expect(top('Аркадий Ротенберг')?.matchedName).toBe('ROTENBERG, Arkady Romanovich'); // arkadiy ~ arkady
+    expect(top('Мухаммад Юнус')?.matchedName).toBe('YUNUS, Muhammad'); // yunus: the only romanisation listed
   });
 
   it('finds aliases, including a.k.a. names hidden in OFAC remarks', () => {

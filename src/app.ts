@@ -4,7 +4,7 @@ import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { type AppContext, SERVICE_VERSION } from './context.ts';
 import { newId } from './ids.ts';
-import { registerErrorHandling } from './http/errors.ts';
+import { frameworkErrors, registerErrorHandling } from './http/errors.ts';
 import { registerGate } from './http/gate.ts';
 import { ErrorBody } from './http/schemas.ts';
 import { DOMAINS } from './domains.ts';
@@ -37,6 +37,7 @@ export async function buildApp(context: AppContext, options: AppOptions = {}): P
     bodyLimit: config.bodyLimitBytes,
     trustProxy: config.trustProxy,
     forceCloseConnections: 'idle',
+    frameworkErrors,
     ajv: { customOptions: { removeAdditional: false, coerceTypes: false, allErrors: true } },
   }).withTypeProvider<TypeBoxTypeProvider>();
 

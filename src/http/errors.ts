@@ -100,6 +100,18 @@ export function toContractError(error: DetailedError): {
   }
 }
 
+/**
+ * Errors the router raises before any hook runs (a malformed URL, an over-long path parameter): answered with
+ * the contract's body too, without echoing the URL.
+ */
+export function frameworkErrors(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
+  const status = error.statusCode ?? 400;
+  reply
+    .status(status)
+    .header('X-Request-Id', request.id)
+    .send({ code: 'invalid_request', message: 'The URL is malformed or too long', errors: [{ path: 'url', message: error.code }], requestId: request.id });
+}
+
 export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
     const { status, body } = toContractError(error);

@@ -4,7 +4,7 @@ import type { Scope } from '../accounts/scopes.ts';
 import { UNLIMITED } from '../accounts/plans.ts';
 import { type UsageCounter, type UsageCounts, nextDayStart, nextMonthStart } from '../accounts/usage.ts';
 import type { FloodLimiter } from './flood.ts';
-import { apiError } from './errors.ts';
+import { apiError, invalidRequest } from './errors.ts';
 
 /** What a route asks of the caller; routes without `access` are public. */
 export interface Access {
@@ -48,6 +48,15 @@ function setPlanHeaders(reply: FastifyReply, principal: Principal, usage: UsageC
   reply.header('X-Quota-Reset', Math.floor(nextMonthStart(now).getTime() / 1000));
 }
 
+// No identifier or query value of ours contains control characters; a NUL would reach SQL (Postgres refuses it).
+const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f]/;
+
+function refuseControlCharacters(where: 'params' | 'querystring', values: unknown): void {
+  if (!values || typeof values !== 'object') return;
+  const bad = Object.entries(values).filter(([, value]) => typeof value === 'string' && CONTROL_CHARACTERS.test(value));
+  if (bad.length) throw invalidRequest(bad.map(([name]) => ({ path: `${where}/${name}`, message: 'must not contain control characters' })));
+}
+
 /**
  * The one gate in front of every route, in the contract's order: flood limiter (per IP, /api only) →
  * credential (401) → permission (403) → daily cap → monthly quota. A refused request consumes nothing.
@@ -58,6 +67,8 @@ export function registerGate(
 ): void {
   app.addHook('onRequest', async (request, reply) => {
     reply.header('X-Request-Id', request.id);
+    refuseControlCharacters('params', request.params);
+    refuseControlCharacters('querystring', request.query);
     const now = new Date();
     if (request.url.startsWith('/api/')) {
       const flood = await deps.flood.hit(request.ip, now.getTime());

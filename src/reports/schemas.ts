@@ -12,7 +12,7 @@ export const BundleRequest = Type.Object(
     includeTypes: Type.Optional(
       Type.Array(Type.String({ maxLength: 50 }), { maxItems: 20, description: 'Report codes; omitted: the report type of the check' }),
     ),
-    regulatorRef: Type.String({ minLength: 1, maxLength: 128, description: "The regulator's reference for the submission" }),
+    regulatorRef: Type.String({ minLength: 1, maxLength: 128, pattern: '^[^\\u0000-\\u001f\\u007f]+$', description: "The regulator's reference for the submission" }),
   },
   { additionalProperties: false },
 );

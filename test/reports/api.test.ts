@@ -179,6 +179,7 @@ describe('RPT-016 evidence bundles', () => {
     const missing = errorBody(await register(t, owner, { checkId }), 400, 'invalid_request');
     expect(missing.errors.map((e: { path: string }) => e.path)).toContain('body/regulatorRef');
     errorBody(await register(t, owner, { checkId, regulatorRef: 'x'.repeat(129) }), 400, 'invalid_request');
+    errorBody(await register(t, owner, { checkId, regulatorRef: 'REF\u0000-1' }), 400, 'invalid_request');
   });
 
   it("another tenant's bundle and archive are 404", async () => {

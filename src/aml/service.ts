@@ -8,6 +8,7 @@ import type { Meters } from '../accounts/usage.ts';
 import type { StoredCheck } from '../modules.ts';
 import type { Database } from '../storage/schema.ts';
 import { newId } from '../ids.ts';
+import { findStoredCheck } from '../storage/checks.ts';
 import { type ListRegistry, type ListRegistryOptions, type ListSource, type ListStatus, type Logger, createListRegistry } from './registry.ts';
 import {
   type ListVersion,
@@ -267,23 +268,7 @@ export function createAmlService(options: AmlServiceOptions): AmlService {
       return records;
     },
 
-    async find(accountId, screeningId) {
-      const row = await db
-        .selectFrom('aml_screenings')
-        .selectAll()
-        .where('id', '=', screeningId)
-        .where('account_id', '=', accountId)
-        .executeTakeFirst();
-      if (!row) return undefined;
-      return {
-        id: row.id,
-        kind: 'aml',
-        accountId: row.account_id,
-        environment: row.environment,
-        createdAt: row.created_at,
-        record: JSON.parse(row.record) as Record<string, unknown>,
-      };
-    },
+    find: (accountId, screeningId) => findStoredCheck(db, 'aml', accountId, screeningId),
 
     async close() {
       await registry.close();

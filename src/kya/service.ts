@@ -7,6 +7,7 @@ import type { Kysely } from 'kysely';
 import type { Keyring } from '../accounts/signing-keys.ts';
 import type { Meters } from '../accounts/usage.ts';
 import { newId } from '../ids.ts';
+import { findStoredCheck } from '../storage/checks.ts';
 import type { StoredCheck } from '../modules.ts';
 import type { Database } from '../storage/schema.ts';
 import { countCharacters, type KyaThresholds } from './config.ts';
@@ -184,16 +185,7 @@ export function createKyaService(deps: KyaServiceDeps): KyaService {
       };
     },
 
-    async findVerification(accountId, id) {
-      const row = await deps.db
-        .selectFrom('kya_verifications')
-        .select(['id', 'account_id', 'environment', 'created_at', 'record'])
-        .where('id', '=', id)
-        .where('account_id', '=', accountId)
-        .executeTakeFirst();
-      if (!row) return undefined;
-      return { id: row.id, kind: 'kya', accountId: row.account_id, environment: row.environment, createdAt: row.created_at, record: JSON.parse(row.record) };
-    },
+    findVerification: (accountId, id) => findStoredCheck(deps.db, 'kya', accountId, id),
 
     async findCertificate(accountId, id) {
       const row = await deps.db

@@ -8,6 +8,7 @@ import type { Meters } from '../accounts/usage.ts';
 import type { Database } from '../storage/schema.ts';
 import type { StoredCheck } from '../modules.ts';
 import { newId } from '../ids.ts';
+import { findStoredCheck } from '../storage/checks.ts';
 import { verifyBusiness } from './verify.ts';
 import type { KybVerifyRequest, KybVerifyResponse } from './schemas.ts';
 import type { KybSources, ScreenFunction, ScreeningOutcome } from './types.ts';
@@ -72,23 +73,7 @@ export function createKybService(options: KybServiceOptions): KybService {
       return record;
     },
 
-    async find(accountId, kybId) {
-      const row = await db
-        .selectFrom('kyb_checks')
-        .selectAll()
-        .where('id', '=', kybId)
-        .where('account_id', '=', accountId)
-        .executeTakeFirst();
-      if (!row) return undefined;
-      return {
-        id: row.id,
-        kind: 'kyb',
-        accountId: row.account_id,
-        environment: row.environment,
-        createdAt: row.created_at,
-        record: JSON.parse(row.record) as Record<string, unknown>,
-      };
-    },
+    find: (accountId, kybId) => findStoredCheck(db, 'kyb', accountId, kybId),
   };
 }
 

@@ -9,6 +9,7 @@ import type { EmbeddedScreening } from '../aml/embedded.ts';
 import type { StoredCheck } from '../modules.ts';
 import type { Database } from '../storage/schema.ts';
 import { newId } from '../ids.ts';
+import { findStoredCheck } from '../storage/checks.ts';
 import {
   type AmlOutcome,
   type DecodedImage,
@@ -327,17 +328,7 @@ export function createKycService(options: KycServiceOptions): KycService {
       return result;
     },
 
-    async find(accountId, checkId) {
-      const row = await db
-        .selectFrom('kyc_checks')
-        .select(['id', 'account_id', 'environment', 'created_at', 'record'])
-        .where('id', '=', checkId)
-        .where('account_id', '=', accountId)
-        .executeTakeFirst();
-      if (!row) return undefined;
-      const { result } = JSON.parse(row.record) as StoredRecord;
-      return { id: row.id, kind: 'kyc', accountId: row.account_id, environment: row.environment, createdAt: row.created_at, record: result };
-    },
+    find: (accountId, checkId) => findStoredCheck(db, 'kyc', accountId, checkId, (stored) => (stored as StoredRecord).result),
 
     async list(accountId, { limit, cursor }) {
       const after = cursor === undefined ? null : decodeCursor(cursor);

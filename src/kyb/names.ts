@@ -1,6 +1,7 @@
 // Company name comparison. Registers spell the same company differently ("Acme Ltd", "ACME LIMITED",
 // "Acme Limited."): the legal form is compared as a canonical form, and the rest of the name fuzzily.
 import anyAscii from 'any-ascii';
+import { editSimilarity } from '../edit-distance.ts';
 
 /** Canonical legal form → the ways it is written (already normalised: lower case, ASCII, no punctuation). */
 const LEGAL_FORMS: Record<string, string[]> = {
@@ -65,23 +66,6 @@ export function parseCompanyName(name: string): ParsedCompanyName {
   return { core: tokens.join(' '), legalForm: null };
 }
 
-function levenshtein(a: string, b: string): number {
-  let previous = Array.from({ length: b.length + 1 }, (_, i) => i);
-  for (let i = 1; i <= a.length; i++) {
-    const current = [i];
-    for (let j = 1; j <= b.length; j++) {
-      current[j] = Math.min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
-    }
-    previous = current;
-  }
-  return previous[b.length];
-}
-
-function ratio(a: string, b: string): number {
-  const longest = Math.max(a.length, b.length);
-  return longest === 0 ? 1 : 1 - levenshtein(a, b) / longest;
-}
-
 const sortedTokens = (text: string) => text.split(' ').sort().join(' ');
 
 /**
@@ -91,7 +75,7 @@ const sortedTokens = (text: string) => text.split(' ').sort().join(' ');
 export function companyNameSimilarity(a: string, b: string): number {
   const left = parseCompanyName(a);
   const right = parseCompanyName(b);
-  const core = Math.max(ratio(left.core, right.core), ratio(sortedTokens(left.core), sortedTokens(right.core)));
+  const core = Math.max(editSimilarity(left.core, right.core), editSimilarity(sortedTokens(left.core), sortedTokens(right.core)));
   const formPenalty = left.legalForm && right.legalForm && left.legalForm !== right.legalForm ? 0.1 : 0;
   return Math.max(0, Math.round((core - formPenalty) * 1000) / 1000);
 }

@@ -2,6 +2,7 @@
 // MRZ names are upper-case A–Z with national characters transliterated (ICAO 9303 part 3: Ä→AE or A, Ø→OE, ß→SS…),
 // and Cyrillic/Greek/… metadata must be romanised before it can be compared at all.
 import anyAscii from 'any-ascii';
+import { editSimilarity } from '../edit-distance.ts';
 
 export interface NameMatch {
   /** 0–1: 1 is identical after normalisation. */
@@ -36,37 +37,19 @@ export function nameVariants(name: string): string[][] {
   return plain.join(' ') === icao.join(' ') ? [plain] : [plain, icao];
 }
 
-export function levenshtein(a: string, b: string): number {
-  if (a === b) return 0;
-  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const current = [i];
-    for (let j = 1; j <= b.length; j++) {
-      current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
-    }
-    previous = current;
-  }
-  return previous[b.length]!;
-}
-
-function similarity(a: string, b: string): number {
-  if (!a && !b) return 1;
-  return 1 - levenshtein(a, b) / Math.max(a.length, b.length);
-}
-
 /**
  * Compares token lists ignoring order, separators and a document's truncation (MRZ names are cut to fit the
  * line, so a document token that is a prefix of ≥ 3 letters of the expected one counts as a match).
  */
 function tokenListScore(expected: string[], onDocument: string[]): number {
   if (expected.length === 0) return onDocument.length === 0 ? 1 : 0;
-  const joinedScore = similarity(expected.join(''), onDocument.join(''));
+  const joinedScore = editSimilarity(expected.join(''), onDocument.join(''));
   let matched = 0;
   for (const want of expected) {
     let best = 0;
     for (const got of onDocument) {
       const truncated = got.length >= 3 && want.startsWith(got) ? 0.95 : 0;
-      best = Math.max(best, similarity(want, got), truncated);
+      best = Math.max(best, editSimilarity(want, got), truncated);
     }
     matched += best;
   }
@@ -104,7 +87,7 @@ export function findNameInText(expected: { firstName: string; lastName: string }
     let weakest = 1;
     for (const want of variant) {
       let found = 0;
-      for (const word of words) found = Math.max(found, similarity(want, word));
+      for (const word of words) found = Math.max(found, editSimilarity(want, word));
       weakest = Math.min(weakest, found);
     }
     best = Math.max(best, variant.length ? weakest : 0);

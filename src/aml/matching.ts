@@ -204,7 +204,8 @@ export function buildIndex(entities: ListEntity[]): ScreeningIndex {
 
 interface QueryToken {
   text: string;
-  phonetic: string;
+  /** This token and the next one written together ("abdul" + "rahman"), '' for the last. */
+  joinedWithNext: string;
   weight: number;
   weak: boolean;
   /** Vocabulary token id → similarity, for every listed token this query token matches. */
@@ -229,29 +230,47 @@ export interface NameHit {
   unmatchedListed: string[];
 }
 
-function credit(nameId: number, amount: number, round: number): void {
-  const { evidence, stamp, touched } = scratch;
-  if (stamp[nameId] === round) return;
-  if (evidence[nameId] === 0) touched.push(nameId);
+/**
+ * Adds a name's best evidence of this round (one query token or joined pair); with `admitNew` false only names
+ * already seen gain evidence, the others could not reach the candidate floor any more.
+ */
+function credit(nameId: number, amount: number, round: number, admitNew: boolean): void {
+  const { evidence, stamp, roundBest, touched } = scratch;
+  if (stamp[nameId] === round) {
+    if (amount > roundBest[nameId]) {
+      evidence[nameId] += amount - roundBest[nameId];
+      roundBest[nameId] = amount;
+    }
+    return;
+  }
+  if (evidence[nameId] === 0) {
+    if (!admitNew) return;
+    touched.push(nameId);
+  }
   stamp[nameId] = round;
+  roundBest[nameId] = amount;
   evidence[nameId] += amount;
 }
 
-function phoneticKey(token: string): string {
-  return /[a-z]/.test(token) ? doubleMetaphone(token)[0] : token;
+/** Primary and secondary phonetic keys; digits-only tokens are their own key. */
+function phoneticKeys(token: string): [string, string] {
+  return /[a-z]/.test(token) ? doubleMetaphone(token) : [token, token];
 }
 
 /** Scratch space reused across queries: one query runs at a time on a JS thread. */
 class Scratch {
   evidence = new Float32Array(0);
+  roundBest = new Float32Array(0);
   stamp = new Uint32Array(0);
   touched: number[] = [];
   trigramCount = new Uint16Array(0);
+  trigramTouched: number[] = [];
   round = 0;
   ensure(index: ScreeningIndex): void {
     const names = index.nameEntity.length;
     if (this.evidence.length < names) {
       this.evidence = new Float32Array(names);
+      this.roundBest = new Float32Array(names);
       this.stamp = new Uint32Array(names);
     }
     if (this.trigramCount.length < index.tokens.length) this.trigramCount = new Uint16Array(index.tokens.length);
@@ -260,11 +279,11 @@ class Scratch {
 const scratch = new Scratch();
 
 /** Vocabulary tokens resembling `token`, with their similarity. */
-function similarTokens(index: ScreeningIndex, token: string, phonetic: string): Map<number, number> {
+function similarTokens(index: ScreeningIndex, token: string, [primary, secondary]: [string, string]): Map<number, number> {
   const found = new Map<number, number>();
   const exact = index.vocabulary.get(token);
   if (exact !== undefined) found.set(exact, 1);
-  const [primary, secondary] = /[a-z]/.test(token) ? doubleMetaphone(token) : [token, token];
+  const phonetic = primary;
   for (const code of primary === secondary ? [primary] : [primary, secondary]) {
     for (const id of index.byPhonetic.get(code) ?? []) {
       if (found.has(id)) continue;
@@ -275,7 +294,8 @@ function similarTokens(index: ScreeningIndex, token: string, phonetic: string): 
   if (exact === undefined && token.length >= 3) {
     const grams = trigrams(token);
     const counts = scratch.trigramCount;
-    const touched: number[] = [];
+    const touched = scratch.trigramTouched;
+    touched.length = 0;
     for (const gram of grams) {
       for (const id of index.byTrigram.get(gram) ?? []) {
         if (counts[id] === 0) touched.push(id);
@@ -296,19 +316,20 @@ function similarTokens(index: ScreeningIndex, token: string, phonetic: string): 
 
 function queryTokens(index: ScreeningIndex, name: string): QueryToken[] {
   const rare = Math.log(1 + index.nameEntity.length);
-  return queryTokenForms(name).map(({ text, variants }) => {
+  const forms = queryTokenForms(name);
+  return forms.map(({ text, variants }, position) => {
     const weak = isWeakToken(text);
     let id = index.vocabulary.get(text);
-    const phonetic = phoneticKey(text);
-    const similar = similarTokens(index, text, phonetic);
+    const similar = similarTokens(index, text, phoneticKeys(text));
     for (const variant of variants) {
       id ??= index.vocabulary.get(variant);
-      for (const [other, similarity] of similarTokens(index, variant, phoneticKey(variant))) {
+      for (const [other, similarity] of similarTokens(index, variant, phoneticKeys(variant))) {
         const discounted = similarity * ROMANISATION_SIMILARITY;
         if (discounted > (similar.get(other) ?? 0)) similar.set(other, discounted);
       }
     }
-    return { text, phonetic, weak, weight: weak ? WEAK_TOKEN_WEIGHT : id !== undefined ? index.weight[id] : rare, similar };
+    const joinedWithNext = position + 1 < forms.length ? text + forms[position + 1].text : '';
+    return { text, joinedWithNext, weak, weight: weak ? WEAK_TOKEN_WEIGHT : id !== undefined ? index.weight[id] : rare, similar };
   });
 }
 
@@ -328,6 +349,11 @@ function addPair(similarity: number, queryFrom: number, queryLength: number, lis
   pairSimilarity[pairCount] = similarity + (queryLength + listedLength) * 1e-9;
   pairShape[pairCount] = queryFrom | (queryLength << 8) | (listedFrom << 16) | (listedLength << 24);
   pairCount++;
+}
+
+/** Whether strings of these lengths can be JOINED_FLOOR similar: checked before building a joined string. */
+function mayJoin(a: number, b: number): boolean {
+  return Math.abs(a - b) <= (1 - JOINED_FLOOR) * Math.max(a, b);
 }
 
 function listedTokenWeight(index: ScreeningIndex, position: number): number {
@@ -370,20 +396,21 @@ function scoreName(index: ScreeningIndex, query: QueryToken[], nameId: number, e
     }
   }
   for (let i = 0; i + 1 < queryCount; i++) {
-    const joined = query[i].text + query[i + 1].text;
+    const joined = query[i].joinedWithNext;
     for (let j = 0; j < listedCount; j++) {
       const other = index.tokens[nameTokens[start + j]];
-      if (other.charCodeAt(0) !== joined.charCodeAt(0) || other.length < joined.length - 3) continue;
+      if (other.charCodeAt(0) !== joined.charCodeAt(0) || !mayJoin(joined.length, other.length)) continue;
       const s = joinedSimilarity(joined, other);
       if (s >= JOINED_FLOOR) addPair(s, i, 2, j, 1);
     }
   }
   for (let j = 0; j + 1 < listedCount; j++) {
     const first = index.tokens[nameTokens[start + j]];
+    const second = index.tokens[nameTokens[start + j + 1]];
     for (let i = 0; i < queryCount; i++) {
       const text = query[i].text;
-      if (text.charCodeAt(0) !== first.charCodeAt(0) || text.length <= first.length) continue;
-      const s = joinedSimilarity(text, first + index.tokens[nameTokens[start + j + 1]]);
+      if (text.charCodeAt(0) !== first.charCodeAt(0) || text.length <= first.length || !mayJoin(text.length, first.length + second.length)) continue;
+      const s = joinedSimilarity(text, first + second);
       if (s >= JOINED_FLOOR) addPair(s, i, 1, j, 2);
     }
   }
@@ -468,6 +495,12 @@ function scoreName(index: ScreeningIndex, query: QueryToken[], nameId: number, e
   return { entityIndex, nameSlot, kind, score: Math.min(1, score), pairings, unmatchedQuery, unmatchedListed };
 }
 
+function weakWeightOf(query: QueryToken[]): number {
+  let total = 0;
+  for (const q of query) if (q.weak) total += q.weight;
+  return total;
+}
+
 /**
  * The best-scoring listed name of each entity resembling `name`, best first. Candidates come from the index
  * (exact, phonetic and trigram neighbours of each distinctive query token, and joined neighbours); a query made
@@ -478,31 +511,43 @@ export function searchNames(index: ScreeningIndex, name: string, minScore: numbe
   const query = queryTokens(index, name);
   const strong = query.filter((q) => !q.weak);
   if (strong.length === 0) return [];
-  const { evidence, stamp, touched } = scratch;
+  const { evidence, touched } = scratch;
   touched.length = 0;
-  let strongWeight = 0;
-  for (const token of strong) {
-    strongWeight += token.weight;
-    const round = ++scratch.round;
-    for (const [id, similarity] of [...token.similar].sort((a, b) => b[1] - a[1])) {
-      for (let p = index.postingStart[id]; p < index.postingStart[id + 1]; p++) credit(index.postings[p], similarity * token.weight, round);
-    }
-    const joinedRound = ++scratch.round;
-    for (const nameId of index.byJoined.get(token.text) ?? []) credit(nameId, token.weight, joinedRound);
-  }
-  for (let i = 0; i + 1 < query.length; i++) {
-    const id = index.vocabulary.get(query[i].text + query[i + 1].text);
-    if (id === undefined) continue;
-    const round = ++scratch.round;
-    const amount = query[i].weight + query[i + 1].weight;
-    for (let p = index.postingStart[id]; p < index.postingStart[id + 1]; p++) credit(index.postings[p], amount, round);
-  }
   // A name's score is at most (query coverage + 1) / 2, and its query coverage at most what the index saw
   // plus the weak tokens: names that cannot reach minScore are never scored.
   let queryWeight = 0;
-  for (const q of query) queryWeight += q.weight;
-  const weakWeight = queryWeight - strongWeight;
-  const floor = Math.max(MIN_EVIDENCE * strongWeight, (2 * minScore - 1) * queryWeight - weakWeight - 1e-6);
+  let strongWeight = 0;
+  for (const q of query) {
+    queryWeight += q.weight;
+    if (!q.weak) strongWeight += q.weight;
+  }
+  const floor = Math.max(MIN_EVIDENCE * strongWeight, (2 * minScore - 1) * queryWeight - weakWeightOf(query) - 1e-6);
+  for (let i = 0; i + 1 < query.length; i++) {
+    const id = index.vocabulary.get(query[i].joinedWithNext);
+    if (id === undefined) continue;
+    const round = ++scratch.round;
+    const amount = query[i].weight + query[i + 1].weight;
+    for (let p = index.postingStart[id]; p < index.postingStart[id + 1]; p++) credit(index.postings[p], amount, round, true);
+  }
+  // Rarest tokens first: once the tokens left could not lift a name never seen to the floor, the long posting
+  // lists of common tokens ("mohammed", "obshchestvo") only add to names already seen.
+  const ordered = strong.sort((a, b) => b.weight - a.weight);
+  let remaining = 0;
+  for (const token of ordered) remaining += token.weight * (index.byJoined.has(token.text) ? 2 : 1);
+  for (const token of ordered) {
+    const admitNew = remaining >= floor;
+    const round = ++scratch.round;
+    for (const [id, similarity] of token.similar) {
+      const amount = similarity * token.weight;
+      for (let p = index.postingStart[id]; p < index.postingStart[id + 1]; p++) credit(index.postings[p], amount, round, admitNew);
+    }
+    const joined = index.byJoined.get(token.text);
+    if (joined) {
+      const joinedRound = ++scratch.round;
+      for (const nameId of joined) credit(nameId, token.weight, joinedRound, admitNew);
+    }
+    remaining -= token.weight * (joined ? 2 : 1);
+  }
   const candidates = touched.filter((n) => evidence[n] >= floor);
   candidates.sort((a, b) => evidence[b] - evidence[a]);
   for (const n of touched) evidence[n] = 0;

@@ -1,8 +1,14 @@
 // AML screening benchmark (npm run bench): all lists of ../shared/data/lists/current loaded together.
-// Prints parse and index build time, RSS, and single-name screen latency p50/p99 in-process.
+// Prints parse and index build time, RSS, and single-name screen latency p50/p99 in-process, with the machine's
+// load average and the GC pauses of the measured pass next to them: on a shared machine the p99 of one pass is
+// mostly other processes and young-generation GC, so the best of three runs per name is printed too (the
+// engine's own cost). The first names after an index build also pay for promoting the new index out of the young
+// generation; they are measured apart ("just after the build"), the steady pass after a warm-up on other names.
 // Baseline, measured in the same run: a naive linear scan that compares the query with every listed name
 // using the same token similarity (best pair per query token), i.e. what screening costs without the index.
 
+import { availableParallelism, loadavg } from 'node:os';
+import { PerformanceObserver } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { doubleMetaphone } from 'double-metaphone';
 import { parseListFileSet, scanListsDir } from '../src/aml/parsers/detect.ts';
@@ -14,6 +20,7 @@ import type { ListEntity } from '../src/aml/model.ts';
 
 const LISTS_DIR = process.env.KYX_LISTS_DIR ?? fileURLToPath(new URL('../../shared/data/lists/current', import.meta.url));
 const QUERIES = 3000;
+const WARM_UP_QUERIES = 1500;
 const BASELINE_QUERIES = 60;
 
 function percentile(sorted: number[], p: number): number {
@@ -28,11 +35,11 @@ function seeded(seed: number): () => number {
   };
 }
 
-function queriesFrom(entities: ListEntity[]): string[] {
-  const random = seeded(7);
+function queriesFrom(entities: ListEntity[], seed: number, count: number): string[] {
+  const random = seeded(seed);
   const unlisted = ['Emily Johnson', 'Lucas Moreau', 'Priya Natarajan', 'Kenji Watanabe', 'Oluwaseun Adeyemi', 'Maria Fernanda Costa', 'Blue River Logistics Ltd', 'Hans Peter Schmidt', 'Nguyen Thi Lan', 'Fatima Zahra Benali'];
   const queries: string[] = [];
-  while (queries.length < QUERIES) {
+  while (queries.length < count) {
     if (random() < 0.5) {
       queries.push(unlisted[Math.floor(random() * unlisted.length)]);
       continue;
@@ -76,17 +83,29 @@ export async function run(): Promise<void> {
   global.gc?.();
   const rssLoaded = process.memoryUsage().rss;
 
-  const queries = queriesFrom(entities);
-  for (const q of queries.slice(0, 300)) screen(snapshot, { name: q });
-  const latencies: number[] = [];
-  let flagged = 0;
-  for (const q of queries) {
+  const queries = queriesFrom(entities, 7, QUERIES);
+  const timePass = (names: string[]): number[] => names.map((name) => {
     const t = process.hrtime.bigint();
-    const result = screen(snapshot, { name: q });
-    latencies.push(Number(process.hrtime.bigint() - t) / 1e6);
-    if (result.status === 'potential_match') flagged++;
-  }
-  latencies.sort((a, b) => a - b);
+    screen(snapshot, { name });
+    return Number(process.hrtime.bigint() - t) / 1e6;
+  });
+  for (const q of queries.slice(0, 300)) screen(snapshot, { name: q });
+  const afterBuild = timePass(queries).sort((a, b) => a - b);
+  for (const q of queriesFrom(entities, 11, WARM_UP_QUERIES)) screen(snapshot, { name: q });
+
+  const pauses: number[] = [];
+  const observer = new PerformanceObserver((list) => { for (const entry of list.getEntries()) pauses.push(entry.duration); });
+  observer.observe({ entryTypes: ['gc'] });
+  const loadBefore = loadavg()[0];
+  const steady = timePass(queries);
+  const loadAfter = loadavg()[0];
+  await new Promise((resolve) => setTimeout(resolve, 20));
+  observer.disconnect();
+  const best = [...steady];
+  for (let run = 0; run < 2; run++) timePass(queries).forEach((ms, i) => { best[i] = Math.min(best[i], ms); });
+  const flagged = queries.filter((name) => screen(snapshot, { name }).status === 'potential_match').length;
+  const latencies = [...steady].sort((a, b) => a - b);
+  best.sort((a, b) => a - b);
 
   const scanNames: ScanName[] = entities.flatMap((e) => e.names.flatMap((n) => nameVariants(n.full)))
     .map((full) => {
@@ -105,10 +124,14 @@ export async function run(): Promise<void> {
   const p99 = percentile(latencies, 99);
   const baseP50 = percentile(baseline, 50);
   const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)} MB`;
+  const ms = (value: number) => `${value.toFixed(3)} ms`;
   console.log(`AML screening — ${entities.length} entities from ${scan.lists.length} lists (${scan.lists.map((l) => l.name).join(', ')}), ${snapshot.index.nameEntity.length} indexed names`);
   console.log(`  parse ${parseMs.toFixed(0)} ms, index build ${buildMs.toFixed(0)} ms (target ≤ 3000 ms)`);
   console.log(`  RSS ${mb(rssLoaded)} loaded (${mb(rssBefore)} before loading; target ≤ 300 MB)`);
-  console.log(`  screen() p50 ${p50.toFixed(3)} ms, p99 ${p99.toFixed(3)} ms over ${QUERIES} names, ${flagged} flagged (targets p50 ≤ 0.3 ms, p99 ≤ 2 ms)`);
+  console.log(`  screen() p50 ${ms(p50)}, p99 ${ms(p99)}, max ${ms(latencies[latencies.length - 1])} over ${QUERIES} names, ${flagged} flagged (targets p50 ≤ 0.3 ms, p99 ≤ 2 ms)`);
+  console.log(`    machine: load average ${loadBefore.toFixed(2)} → ${loadAfter.toFixed(2)} on ${availableParallelism()} cores; GC during the pass: ${pauses.length} pauses, ${pauses.reduce((a, b) => a + b, 0).toFixed(1)} ms in all, longest ${ms(Math.max(0, ...pauses))}`);
+  console.log(`    best of 3 runs per name (engine cost without interference): p50 ${ms(percentile(best, 50))}, p99 ${ms(percentile(best, 99))}, max ${ms(best[best.length - 1])}`);
+  console.log(`    just after the index build (300 names warm-up): p50 ${ms(percentile(afterBuild, 50))}, p99 ${ms(percentile(afterBuild, 99))}`);
   console.log(`  baseline linear scan, same similarity: p50 ${baseP50.toFixed(1)} ms over ${BASELINE_QUERIES} names → index is ${(baseP50 / p50).toFixed(0)}× faster at p50`);
 }
 

@@ -11,10 +11,8 @@ import { newId } from '../ids.ts';
 import { findStoredCheck } from '../storage/checks.ts';
 import { type ListRegistry, type ListRegistryOptions, type ListSource, type ListStatus, type Logger, createListRegistry } from './registry.ts';
 import {
-  type ListVersion,
   type ListsSnapshot,
   type PartyToScreen,
-  type ScreeningMatch,
   type ScreeningQuery,
   type ScreeningResult,
   ListsUnavailableError,
@@ -118,15 +116,8 @@ export type InProcessScreening = ScreeningResult | { status: 'unavailable'; matc
 export type CompanyToScreen = Parameters<typeof screenCompany>[1];
 
 /** A stored screening: the public JSON of POST /api/v1/aml/screen and GET /api/v1/aml/screenings/{id}. */
-export interface AmlScreeningRecord {
+export interface AmlScreeningRecord extends ScreeningResult {
   screeningId: string;
-  status: 'clear' | 'potential_match';
-  matches: ScreeningMatch[];
-  /** One identifier of the set of list versions screened against (`lv_…`). */
-  listsVersion: string;
-  lists: ListVersion[];
-  threshold: number;
-  engine: string;
   /** The query as screened (name normalised, country as its ISO code). */
   query: ScreeningQuery;
   environment: 'sandbox' | 'live';

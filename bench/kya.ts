@@ -8,6 +8,7 @@ import { loadavg } from 'node:os';
 import { loadEmbeddedModel } from '../src/kya/model.ts';
 import { normalisePrompt } from '../src/kya/normalise.ts';
 import { screenPrompt } from '../src/kya/screen.ts';
+import { percentile } from './_stats.ts';
 
 const SENTENCES = [
   'Please summarise the attached quarterly report for the finance team.',
@@ -23,11 +24,6 @@ function promptOf(length: number): string {
   return text.slice(0, length);
 }
 
-function percentiles(samples: number[]): { p50: number; p99: number } {
-  const sorted = [...samples].sort((a, b) => a - b);
-  return { p50: sorted[Math.floor(sorted.length * 0.5)], p99: sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * 0.99))] };
-}
-
 function measure(run: () => void, iterations: number): { p50: number; p99: number; cpu: number } {
   for (let i = 0; i < Math.min(200, iterations); i++) run();
   const samples: number[] = [];
@@ -38,7 +34,7 @@ function measure(run: () => void, iterations: number): { p50: number; p99: numbe
     samples.push(Number(process.hrtime.bigint() - start) / 1e6);
   }
   const cpu = process.cpuUsage(cpuBefore);
-  return { ...percentiles(samples), cpu: (cpu.user + cpu.system) / 1000 / iterations };
+  return { p50: percentile(samples, 50), p99: percentile(samples, 99), cpu: (cpu.user + cpu.system) / 1000 / iterations };
 }
 
 export async function run(): Promise<void> {

@@ -7,6 +7,7 @@ import { request } from 'undici';
 import { verifyBusiness } from '../src/kyb/verify.ts';
 import type { KybRequest, ScreenFunction } from '../src/kyb/types.ts';
 import { ACME_LEI, acmeState, liveSourcesAt, startFakeRegisters } from '../test/kyb/fake-registers.ts';
+import { percentile } from './_stats.ts';
 
 const REQUEST: KybRequest = {
   companyName: 'Acme Ltd',
@@ -20,9 +21,7 @@ const REQUEST: KybRequest = {
 const clear: ScreenFunction = async () => ({ status: 'clear', matches: [] });
 
 function stats(samples: number[]) {
-  const sorted = [...samples].sort((a, b) => a - b);
-  const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
-  return { n: sorted.length, p50: at(0.5), p95: at(0.95), max: sorted[sorted.length - 1] };
+  return { n: samples.length, p50: percentile(samples, 50), p95: percentile(samples, 95), max: percentile(samples, 100) };
 }
 
 async function timed(times: number, work: () => Promise<unknown>): Promise<number[]> {

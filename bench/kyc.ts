@@ -12,6 +12,7 @@ import { ROOT } from '../scripts/make-kyc-specimen.ts';
 import { createKycEngine, type KycEngine } from '../src/kyc/engine.ts';
 import { decideKyc } from '../src/kyc/decision.ts';
 import { decodeImage } from '../src/kyc/intake.ts';
+import { percentile } from './_stats.ts';
 
 const SEQUENTIAL_RUNS = 6;
 const CONCURRENT_CHECKS = 8;
@@ -36,10 +37,6 @@ async function cameraJpeg(source: Buffer, targetBytes: number): Promise<Buffer> 
   return encode(Math.sqrt(targetBytes / probe.length));
 }
 
-const percentile = (values: number[], p: number) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
-};
 const ms = (value: number) => `${value.toFixed(0)} ms`;
 
 interface Sample {

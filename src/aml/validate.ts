@@ -4,16 +4,12 @@
 import { isValidQueryDate } from './parsers/dates.ts';
 import { countryCode } from './parsers/countries.ts';
 import type { ScreeningQuery } from './screen.ts';
+import type { FieldError } from '../http/errors.ts';
 
 export const NAME_MAX_LENGTH = 512;
 export const BATCH_MAX = 100;
 const IDENTIFIERS_MAX = 20;
 const IDENTIFIER_MAX_LENGTH = 64;
-
-export interface FieldError {
-  path: string;
-  message: string;
-}
 
 export type Validation<T> = { ok: true; value: T } | { ok: false; errors: FieldError[] };
 

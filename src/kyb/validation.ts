@@ -1,12 +1,10 @@
 import type { KybRequest } from './types.ts';
+import type { FieldError } from '../http/errors.ts';
+
+export type { FieldError };
 
 // Offline checks run before any source is called: a malformed identifier is the caller's error (400 with a
 // reason), never a wasted, rate-limited call to a public register.
-
-export interface FieldError {
-  path: string;
-  message: string;
-}
 
 const ISO_3166_ALPHA2 = new Set(
   (

@@ -24,11 +24,7 @@ import {
   hammingDistance,
 } from './index.ts';
 import type { KycCheckList, KycCheckResult, KycVerifyRequest } from './schemas.ts';
-
-export interface FieldError {
-  path: string;
-  message: string;
-}
+import type { FieldError } from '../http/errors.ts';
 
 /** The request cannot be checked as sent (an image that is not one, a bad cursor): the route's 400. */
 export class KycInputError extends Error {

@@ -9,7 +9,7 @@ import { type AppContext, closeContext, createContext } from '../../src/context.
 import { dropPostgresSchema } from '../../src/storage/database.ts';
 import { createAccount, createApiKey } from '../../src/accounts/repository.ts';
 import type { PlanId } from '../../src/accounts/plans.ts';
-import type { Scope } from '../../src/accounts/scopes.ts';
+import { SCOPES, type Scope } from '../../src/accounts/scopes.ts';
 
 /** Set in CI's second run: then every test app runs on PostgreSQL (+ Redis), each in a schema of its own. */
 export const POSTGRES_URL = process.env.DATABASE_URL;
@@ -74,7 +74,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
       const { record, key } = await createApiKey(context.storage.db, {
         accountId: account.id,
         environment: env,
-        scopes: scopes ?? (await import('../../src/accounts/scopes.ts')).SCOPES.slice(),
+        scopes: scopes ?? [...SCOPES],
       });
       return { accountId: account.id, keyId: record.id, key, headers: { authorization: `Bearer ${key}` } };
     },

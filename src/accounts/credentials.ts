@@ -98,7 +98,8 @@ export function createCredentials(options: {
   const fromJwt = async (token: string): Promise<Principal | null> => {
     let payload;
     try {
-      payload = await keyring.verify(token, { issuer, requiredClaims: ['sub', 'acct', 'kfid', 'env', 'scope'] });
+      // typ keeps other documents this keyring signs (KYA certificates) from ever passing as access tokens.
+      payload = await keyring.verify(token, { issuer, typ: 'JWT', requiredClaims: ['sub', 'acct', 'kfid', 'env', 'scope'] });
     } catch {
       return null;
     }

@@ -21,7 +21,7 @@ interface LoadedKey {
  */
 export interface Keyring {
   sign(payload: JWTPayload, options: { issuer: string; expiresInSeconds: number; typ?: string; jti?: string; subject?: string }): Promise<string>;
-  verify(token: string, options: { issuer: string; requiredClaims?: string[] }): Promise<JWTPayload>;
+  verify(token: string, options: { issuer: string; requiredClaims?: string[]; typ?: string }): Promise<JWTPayload>;
   jwks(now?: Date): { keys: JWK[] };
   rotate(now?: Date): Promise<string>;
   activeKid(): string;
@@ -107,7 +107,12 @@ export async function openKeyring(db: Kysely<Database>, verifyGraceSeconds: numb
           if (!key || !publishable(key, new Date())) throw new Error('unknown signing key');
           return key.publicKey;
         },
-        { algorithms: [SIGNING_ALGORITHM], issuer: options.issuer, requiredClaims: ['exp', 'iat', ...(options.requiredClaims ?? [])] },
+        {
+          algorithms: [SIGNING_ALGORITHM],
+          issuer: options.issuer,
+          typ: options.typ,
+          requiredClaims: ['exp', 'iat', ...(options.requiredClaims ?? [])],
+        },
       );
       return payload;
     },

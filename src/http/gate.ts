@@ -67,8 +67,6 @@ export function registerGate(
 ): void {
   app.addHook('onRequest', async (request, reply) => {
     reply.header('X-Request-Id', request.id);
-    refuseControlCharacters('params', request.params);
-    refuseControlCharacters('querystring', request.query);
     const now = new Date();
     if (request.url.startsWith('/api/')) {
       const flood = await deps.flood.hit(request.ip, now.getTime());
@@ -114,5 +112,11 @@ export function registerGate(
       throw apiError('monthlyQuotaExceeded', 'Monthly quota exceeded', { resetsAt: nextMonthStart(now).toISOString() });
     }
     request.usage = { today: result.today, thisMonth: result.thisMonth };
+  });
+
+  // Input checks come after the gate, like schema validation: an unauthenticated caller gets 401, not 400.
+  app.addHook('preValidation', async (request) => {
+    refuseControlCharacters('params', request.params);
+    refuseControlCharacters('querystring', request.query);
   });
 }

@@ -102,6 +102,12 @@ describe('contract errors owned by the foundation', () => {
     errorBody(response, 413, 'payload_too_large');
   });
 
+  it('control characters in a path parameter: 401 before the credential, then 400 naming the parameter', async () => {
+    errorBody(await t.app.inject({ method: 'GET', url: '/api/v1/escrow/esc_%00' }), 401, 'unauthorized');
+    const body = errorBody(await t.app.inject({ method: 'GET', url: '/api/v1/escrow/esc_%00', headers: tenant.headers }), 400, 'invalid_request');
+    expect(body.errors).toEqual([{ path: 'params/escrowId', message: 'must not contain control characters' }]);
+  });
+
   it('X-Request-Id on every answer, success or not, never repeated', async () => {
     const ids = new Set<string>();
     for (const url of ['/healthz', '/api/v1/validate-key', '/nope']) {

@@ -103,6 +103,13 @@ describe('access tokens (POST /auth/token, JWKS)', () => {
     expect((await exportJWK(publicKey)).x).not.toBe(jwks.keys[0].x);
   });
 
+  it('another document signed by the same keyring (typ other than JWT) never passes as an access token', async () => {
+    const claims = decodeJwt((await mint(tenant)).accessToken);
+    const { iss: _iss, iat: _iat, exp: _exp, sub, ...rest } = claims;
+    const certificate = await t.context.keyring.sign(rest, { issuer: 'http://kyx.test', subject: sub, expiresInSeconds: 60, typ: 'kya-cert+jwt' });
+    errorBody(await call(certificate), 401, 'unauthorized');
+  });
+
   it('a token stops working when the key that minted it is revoked', async () => {
     const who = await t.tenant();
     const token = (await mint(who)).accessToken;

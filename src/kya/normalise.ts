@@ -58,43 +58,82 @@ const HOMOGLYPHS: Record<string, string> = {
   'օ': 'o', 'ս': 'u', 'հ': 'h', 'ո': 'n', 'ɑ': 'a', 'ǀ': 'l', 'ꓲ': 'I',
 };
 const CONFUSABLE_CLASS = new RegExp(`[${Object.keys(HOMOGLYPHS).join('')}]`);
-const WORD = /[\p{L}\p{M}]+/gu;
-const LATIN_LETTER = /[A-Za-z]/;
+const LETTER_OR_MARK = /[\p{L}\p{M}]/u;
 const NON_LATIN_LETTER = /[^\p{Script=Latin}\P{L}]/u;
 
-function mapWord(word: string): string {
-  let mapped = '';
-  for (const ch of word) mapped += HOMOGLYPHS[ch] ?? ch;
-  return mapped;
+/** Per BMP code unit: part of a word (letter or mark), a letter of another script than Latin, a look-alike. */
+const IN_WORD = 1;
+const NON_LATIN = 2;
+const CONFUSABLE = 4;
+const LETTER_CLASS = new Uint8Array(0x10000);
+for (let code = 0; code < 0x10000; code++) {
+  if (code >= 0xd800 && code <= 0xdfff) continue;
+  const ch = String.fromCharCode(code);
+  if (LETTER_OR_MARK.test(ch)) LETTER_CLASS[code] |= IN_WORD;
+  if (NON_LATIN_LETTER.test(ch)) LETTER_CLASS[code] |= NON_LATIN;
 }
+for (const ch of Object.keys(HOMOGLYPHS)) LETTER_CLASS[ch.charCodeAt(0)] |= CONFUSABLE;
+
+const isSurrogatePairAt = (text: string, i: number, code: number) => {
+  if (code < 0xd800 || code > 0xdbff || i + 1 >= text.length) return false;
+  const next = text.charCodeAt(i + 1);
+  return next >= 0xdc00 && next <= 0xdfff;
+};
+
+/** The letter class of the code point at `i` (a surrogate pair is classed as one code point). */
+function letterClassAt(text: string, i: number, code: number): number {
+  if (!isSurrogatePairAt(text, i, code)) return LETTER_CLASS[code];
+  const pair = text.slice(i, i + 2);
+  return (LETTER_OR_MARK.test(pair) ? IN_WORD : 0) | (NON_LATIN_LETTER.test(pair) ? NON_LATIN : 0);
+}
+
+const isAsciiLetter = (code: number) => (code >= 0x41 && code <= 0x5a) || (code >= 0x61 && code <= 0x7a);
 
 /**
  * Maps look-alike letters, but only where they imitate Latin: inside a word that also has Latin letters, or a
  * word made only of look-alikes inside mostly-Latin text. Genuine Russian or Greek text stays as written.
+ * Words are runs of letters and marks; one pass classes them, a second maps the words that qualify.
  */
 function mapHomoglyphs(text: string): { text: string; words: number } {
   if (!CONFUSABLE_CLASS.test(text)) return { text, words: 0 };
   let latin = 0;
   let other = 0;
-  for (const ch of text) {
-    if (LATIN_LETTER.test(ch)) latin++;
-    else if (NON_LATIN_LETTER.test(ch)) other++;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (isAsciiLetter(code)) latin++;
+    else if (code >= 0x80 && letterClassAt(text, i, code) & NON_LATIN) other++;
+    if (isSurrogatePairAt(text, i, code)) i++;
   }
   const mostlyLatin = latin > 3 * other;
   let words = 0;
-  const mapped = text.replace(WORD, (word) => {
-    if (!CONFUSABLE_CLASS.test(word)) return word;
-    const candidate = mapWord(word);
-    if (NON_LATIN_LETTER.test(candidate)) {
-      // Letters with no Latin twin remain: a genuine foreign word, unless it also mixes in Latin letters.
-      if (!LATIN_LETTER.test(word)) return word;
-    } else if (!LATIN_LETTER.test(word) && !mostlyLatin) {
-      return word;
+  let mapped = '';
+  let copiedUpTo = 0;
+  for (let i = 0; i < text.length;) {
+    const start = i;
+    let confusables = 0;
+    let hasLatin = false;
+    // Letters of another script that have no Latin twin: a genuine foreign word, unless it also mixes in Latin.
+    let foreign = false;
+    while (i < text.length) {
+      const code = text.charCodeAt(i);
+      const cls = code < 0x80 ? (isAsciiLetter(code) ? IN_WORD : 0) : letterClassAt(text, i, code);
+      if (!(cls & IN_WORD)) break;
+      if (cls & CONFUSABLE) confusables++;
+      else if (cls & NON_LATIN) foreign = true;
+      if (code < 0x80) hasLatin = true;
+      i += isSurrogatePairAt(text, i, code) ? 2 : 1;
     }
+    if (i === start) {
+      i++;
+      continue;
+    }
+    if (confusables === 0 || (foreign ? !hasLatin : !hasLatin && !mostlyLatin)) continue;
     words++;
-    return candidate;
-  });
-  return { text: mapped, words };
+    mapped += text.slice(copiedUpTo, start);
+    for (let k = start; k < i; k++) mapped += HOMOGLYPHS[text[k]] ?? text[k];
+    copiedUpTo = i;
+  }
+  return { text: words === 0 ? text : mapped + text.slice(copiedUpTo), words };
 }
 
 function decodeTagChars(text: string): string {
@@ -130,37 +169,161 @@ function readableText(bytes: Uint8Array): string | null {
   return text;
 }
 
-/** Code units of base64 (standard and URL-safe alphabets): 1 = letter or digit, 2 = + / - _. */
-const BASE64_UNIT = new Uint8Array(128);
+/** Classes of ASCII code units for `scanUnits`. */
+const BASE64_UNIT = 1;
+const HEX_DIGIT = 2;
+const HEX_SEPARATOR = 4;
+/** What the regular expressions' \b counts as a word character: [A-Za-z0-9_]. */
+const WORD_UNIT = 8;
+const ASCII_LETTER = 16;
+const UNIT = new Uint8Array(128);
 for (let code = 0; code < 128; code++) {
-  if ((code >= 0x30 && code <= 0x39) || (code >= 0x41 && code <= 0x5a) || (code >= 0x61 && code <= 0x7a)) BASE64_UNIT[code] = 1;
+  const letter = isAsciiLetter(code);
+  const digit = code >= 0x30 && code <= 0x39;
+  if (letter || digit) UNIT[code] |= BASE64_UNIT | WORD_UNIT;
+  if (letter) UNIT[code] |= ASCII_LETTER;
 }
-for (const ch of '+/-_') BASE64_UNIT[ch.charCodeAt(0)] = 2;
+for (const ch of '+/-_') UNIT[ch.charCodeAt(0)] |= BASE64_UNIT;
+UNIT['_'.charCodeAt(0)] |= WORD_UNIT;
+for (const ch of '0123456789abcdefABCDEF') UNIT[ch.charCodeAt(0)] |= HEX_DIGIT;
+for (const ch of ' :,-') UNIT[ch.charCodeAt(0)] |= HEX_SEPARATOR;
 const MIN_BASE64_RUN = 16;
+const MIN_HEX_DIGITS = 16;
+const MIN_HEX_PAIRS = 7;
 
-/** Runs of 16 or more base64 units with up to two "=" of padding, found by one pass over the code units. */
-function base64Runs(text: string): string[] {
-  const runs: string[] = [];
-  let start = -1;
-  for (let i = 0; i <= text.length; i++) {
-    const code = i < text.length ? text.charCodeAt(i) : 0;
-    if (code < 128 && BASE64_UNIT[code] !== 0) {
-      if (start < 0) start = i;
+/** Common words whose ROT13 forms ("gur", "lbh") almost never occur in real text of any language. */
+const ENGLISH_MARKERS = ['the', 'and', 'you', 'your', 'are', 'is', 'to', 'of', 'for', 'with', 'this', 'that', 'now',
+  'all', 'not', 'what', 'ignore', 'instructions', 'system', 'prompt', 'mode', 'previous', 'rules', 'tell', 'me',
+  // German, Spanish and French, so that overrides in those languages are rotated back too.
+  'und', 'die', 'der', 'nicht', 'alle', 'anweisungen', 'que', 'las', 'los', 'todas', 'instrucciones', 'les', 'des', 'toutes'];
+function rot13(text: string): string {
+  return text.replace(/[A-Za-z]/g, (c) => {
+    const base = c <= 'Z' ? 65 : 97;
+    return String.fromCharCode(((c.charCodeAt(0) - base + 13) % 26) + base);
+  });
+}
+const WORD_HASH_SEED = 0x811c9dc5;
+const foldedHash = (hash: number, code: number) => Math.imul(hash ^ (code | 0x20), 0x01000193);
+/**
+ * The ROT13 markers by the hash of their letters, case folded, so that one pass can count them: an open-addressed
+ * table (a miss costs one load, where a Map look-up per word of a long prompt costs more than the whole pass).
+ */
+const MARKER_SLOTS = 256;
+const ROT13_MARKERS_ROTATED = ENGLISH_MARKERS.map(rot13);
+const markerSlotOf = (hash: number) => (hash ^ (hash >>> 16)) & (MARKER_SLOTS - 1);
+const markerHashes = new Int32Array(MARKER_SLOTS);
+/** Index + 1 of the marker in each slot; 0 = empty. */
+const markerAt = new Uint8Array(MARKER_SLOTS);
+ROT13_MARKERS_ROTATED.forEach((marker, index) => {
+  let hash = WORD_HASH_SEED;
+  for (let k = 0; k < marker.length; k++) hash = foldedHash(hash, marker.charCodeAt(k));
+  if (rot13MarkerOf(hash) !== undefined) throw new Error(`ROT13 markers share a hash: ${marker}`);
+  let slot = markerSlotOf(hash);
+  while (markerAt[slot] !== 0) slot = (slot + 1) & (MARKER_SLOTS - 1);
+  markerHashes[slot] = hash;
+  markerAt[slot] = index + 1;
+});
+
+/** The ROT13 marker whose letters hash to `hash`, if any. */
+function rot13MarkerOf(hash: number): string | undefined {
+  for (let slot = markerSlotOf(hash); markerAt[slot] !== 0; slot = (slot + 1) & (MARKER_SLOTS - 1)) {
+    if (markerHashes[slot] === hash) return ROT13_MARKERS_ROTATED[markerAt[slot] - 1];
+  }
+  return undefined;
+}
+const ROT13_MARKER_LENGTHS = ENGLISH_MARKERS.map((marker) => marker.length);
+const MIN_MARKER_LENGTH = Math.min(...ROT13_MARKER_LENGTHS);
+const MAX_MARKER_LENGTH = Math.max(...ROT13_MARKER_LENGTHS);
+
+/** Whether the word text[start, end) is `marker`, ASCII case folded (how /\bmarker\b/i matches). */
+function isFoldedWord(text: string, start: number, end: number, marker: string): boolean {
+  if (end - start !== marker.length) return false;
+  for (let k = 0; k < marker.length; k++) if ((text.charCodeAt(start + k) | 0x20) !== marker.charCodeAt(k)) return false;
+  return true;
+}
+
+/**
+ * What the decoders need to know of a text, from one pass over its code units, so that a decoder whose input
+ * cannot occur never runs its regular expressions: the base64 runs, whether a hex run may occur (16 hex digits in
+ * a row, seven "hh:" pairs in a row, or a "\x" escape), the count of %-escapes, of ROT13 marker words ("gur",
+ * "lbh") and of "&#" entity openings.
+ */
+interface UnitScan {
+  base64Runs: string[];
+  mayHoldHex: boolean;
+  percentEscapes: number;
+  rot13Markers: number;
+  entityOpenings: number;
+}
+
+const classAt = (text: string, i: number) => {
+  const code = text.charCodeAt(i);
+  return code < 128 ? UNIT[code] : 0;
+};
+
+function scanUnits(text: string): UnitScan {
+  const n = text.length;
+  const scan: UnitScan = { base64Runs: [], mayHoldHex: false, percentEscapes: 0, rot13Markers: 0, entityOpenings: 0 };
+  let runStart = -1;
+  let hexDigits = 0;
+  let hexPairs = 0;
+  let lastPairEnd = -4;
+  for (let i = 0; i < n;) {
+    let cls = classAt(text, i);
+    if (cls & WORD_UNIT) {
+      // A word: base64 units all, hashed for the ROT13 markers, counted for hex digits.
+      const start = i;
+      let hash = WORD_HASH_SEED;
+      let lettersOnly = true;
+      if (runStart < 0) runStart = start;
+      do {
+        if (cls & HEX_DIGIT) {
+          if (++hexDigits >= MIN_HEX_DIGITS) scan.mayHoldHex = true;
+        } else {
+          hexDigits = 0;
+        }
+        if (cls & ASCII_LETTER) hash = foldedHash(hash, text.charCodeAt(i));
+        else lettersOnly = false;
+        cls = ++i < n ? classAt(text, i) : 0;
+      } while (cls & WORD_UNIT);
+      const length = i - start;
+      if (lettersOnly && length >= MIN_MARKER_LENGTH && length <= MAX_MARKER_LENGTH) {
+        const marker = rot13MarkerOf(hash);
+        if (marker !== undefined && isFoldedWord(text, start, i, marker)) scan.rot13Markers++;
+      }
       continue;
     }
-    if (start >= 0 && i - start >= MIN_BASE64_RUN) {
-      let end = i;
-      while (end < text.length && end - i < 2 && text.charCodeAt(end) === 0x3d) end++;
-      runs.push(text.slice(start, end));
+    if (cls & BASE64_UNIT) {
+      if (runStart < 0) runStart = i;
+    } else if (runStart >= 0) {
+      if (i - runStart >= MIN_BASE64_RUN) {
+        // Up to two "=" of padding belong to the run.
+        let end = i;
+        while (end < n && end - i < 2 && text.charCodeAt(end) === 0x3d) end++;
+        scan.base64Runs.push(text.slice(runStart, end));
+      }
+      runStart = -1;
     }
-    start = -1;
+    // A pair and its separator end here; pairs in a row end three units apart.
+    if (cls & HEX_SEPARATOR && hexDigits >= 2) {
+      hexPairs = i - 3 === lastPairEnd ? hexPairs + 1 : 1;
+      lastPairEnd = i;
+      if (hexPairs >= MIN_HEX_PAIRS) scan.mayHoldHex = true;
+    }
+    hexDigits = 0;
+    const code = text.charCodeAt(i);
+    if (code === 0x5c && text.charCodeAt(i + 1) === 0x78) scan.mayHoldHex = true;
+    else if (code === 0x25 && classAt(text, i + 1) & HEX_DIGIT && classAt(text, i + 2) & HEX_DIGIT) scan.percentEscapes++;
+    else if (code === 0x26 && text.charCodeAt(i + 1) === 0x23) scan.entityOpenings++;
+    i++;
   }
-  return runs;
+  if (runStart >= 0 && n - runStart >= MIN_BASE64_RUN) scan.base64Runs.push(text.slice(runStart));
+  return scan;
 }
 
-function decodeBase64(text: string): string[] {
+function decodeBase64(_text: string, scan: UnitScan): string[] {
   const out: string[] = [];
-  for (const run of base64Runs(text)) {
+  for (const run of scan.base64Runs) {
     // An ordinary long word or identifier is not base64: base64 of text mixes cases and digits or padding.
     if (!/[A-Z]/.test(run) || !/[a-z]/.test(run)) continue;
     const standard = run.replace(/-/g, '+').replace(/_/g, '/').replace(/=+$/, '');
@@ -173,43 +336,8 @@ function decodeBase64(text: string): string[] {
 
 const HEX_RUN = /(?:0x)?[0-9a-fA-F]{16,}|(?:[0-9a-fA-F]{2}[ :,-]){7,}[0-9a-fA-F]{2}|(?:\\x[0-9a-fA-F]{2}){4,}/g;
 
-const HEX_DIGIT = 1;
-const HEX_SEPARATOR = 2;
-const HEX_UNIT = new Uint8Array(128);
-for (const ch of '0123456789abcdefABCDEF') HEX_UNIT[ch.charCodeAt(0)] = HEX_DIGIT;
-for (const ch of ' :,-') HEX_UNIT[ch.charCodeAt(0)] = HEX_SEPARATOR;
-const hexClass = (text: string, i: number) => {
-  const code = text.charCodeAt(i);
-  return code < 128 ? HEX_UNIT[code] : 0;
-};
-
-/**
- * A necessary condition of HEX_RUN, by one pass over the code units: 16 hex digits in a row, seven "hh:" pairs in
- * a row, or a "\\x" escape. Prose almost never meets it, so the regular expression rarely has to run.
- */
-function mayHoldHex(text: string): boolean {
-  if (text.includes('\\x')) return true;
-  let digits = 0;
-  for (let i = 0; i < text.length; i++) {
-    digits = hexClass(text, i) === HEX_DIGIT ? digits + 1 : 0;
-    if (digits >= 16) return true;
-  }
-  // Pairs in a row: after a pair and its separator the next pair can only start right behind it.
-  let pairs = 0;
-  for (let i = 0; i + 2 < text.length;) {
-    if (hexClass(text, i) === HEX_DIGIT && hexClass(text, i + 1) === HEX_DIGIT && hexClass(text, i + 2) === HEX_SEPARATOR) {
-      if (++pairs >= 7) return true;
-      i += 3;
-    } else {
-      pairs = 0;
-      i++;
-    }
-  }
-  return false;
-}
-
-function decodeHex(text: string): string[] {
-  if (!mayHoldHex(text)) return [];
+function decodeHex(text: string, scan: UnitScan): string[] {
+  if (!scan.mayHoldHex) return [];
   const out: string[] = [];
   for (const match of text.matchAll(HEX_RUN)) {
     const digits = match[0].replace(/^0x/, '').replace(/\\x|[ :,-]/g, '');
@@ -223,10 +351,8 @@ function decodeHex(text: string): string[] {
 const PERCENT_RUN = /(?:%[0-9a-fA-F]{2})+/g;
 const PERCENT_ESCAPES_NEEDED = 3;
 
-function decodeUrl(text: string): string[] {
-  if (!text.includes('%')) return [];
-  const escapes = text.match(/%[0-9a-fA-F]{2}/g);
-  if (!escapes || escapes.length < PERCENT_ESCAPES_NEEDED) return [];
+function decodeUrl(text: string, scan: UnitScan): string[] {
+  if (scan.percentEscapes < PERCENT_ESCAPES_NEEDED) return [];
   const decoded = text.replace(PERCENT_RUN, (run) => {
     try {
       return decodeURIComponent(run);
@@ -237,20 +363,9 @@ function decodeUrl(text: string): string[] {
   return decoded === text ? [] : [decoded.replace(/\+(?=\S)/g, ' ')];
 }
 
-/** Common words whose ROT13 forms ("gur", "lbh") almost never occur in real text of any language. */
-const ENGLISH_MARKERS = ['the', 'and', 'you', 'your', 'are', 'is', 'to', 'of', 'for', 'with', 'this', 'that', 'now',
-  'all', 'not', 'what', 'ignore', 'instructions', 'system', 'prompt', 'mode', 'previous', 'rules', 'tell', 'me',
-  // German, Spanish and French, so that overrides in those languages are rotated back too.
-  'und', 'die', 'der', 'nicht', 'alle', 'anweisungen', 'que', 'las', 'los', 'todas', 'instrucciones', 'les', 'des', 'toutes'];
-function rot13(text: string): string {
-  return text.replace(/[A-Za-z]/g, (c) => {
-    const base = c <= 'Z' ? 65 : 97;
-    return String.fromCharCode(((c.charCodeAt(0) - base + 13) % 26) + base);
-  });
-}
 const markerPattern = (words: string[]) => new RegExp(`\\b(?:${words.join('|')})\\b`, 'gi');
 const PLAIN_MARKERS = markerPattern(ENGLISH_MARKERS);
-const ROT13_MARKERS = markerPattern(ENGLISH_MARKERS.map(rot13));
+const ROT13_MARKERS = markerPattern(ROT13_MARKERS_ROTATED);
 const ROT13_MIN_MARKERS = 2;
 
 const count = (text: string, pattern: RegExp) => text.match(pattern)?.length ?? 0;
@@ -261,8 +376,8 @@ const readsAsRot13 = (text: string) => {
 };
 
 /** ROT13-decodes the text, or each line of it, that reads as language once rotated and not before. */
-function decodeRot13(text: string): string[] {
-  if (count(text, ROT13_MARKERS) < ROT13_MIN_MARKERS) return [];
+function decodeRot13(text: string, scan: UnitScan): string[] {
+  if (scan.rot13Markers < ROT13_MIN_MARKERS) return [];
   if (readsAsRot13(text)) return [rot13(text)];
   const lines: string[] = [];
   for (const line of text.split(/\n|(?<=[.!?])\s+/)) {
@@ -277,12 +392,17 @@ const HIDDEN_ELEMENT =
 const MARKDOWN_COMMENT = /^\s*\[(?:\/\/|comment|#)\]\s*:\s*(?:#|<>)\s*(?:\(([^)]*)\)|"([^"]*)")/gim;
 const NUMERIC_ENTITY = /&#(?:x([0-9a-f]{1,6})|(\d{1,7}));/gi;
 
-function decodeHiddenMarkup(text: string): string[] {
+/** Necessary conditions of HIDDEN_ELEMENT and MARKDOWN_COMMENT, much cheaper to search for over a long text. */
+const HIDING_STYLE = /hidden|display|visibility|font-size|opacity/i;
+const MARKDOWN_COMMENT_LABEL = /\[(?:\/\/|comment|#)\]/i;
+const MIN_NUMERIC_ENTITIES = 3;
+
+function decodeHiddenMarkup(text: string, scan: UnitScan): string[] {
   const hidden: string[] = [];
   if (text.includes('<!--')) for (const m of text.matchAll(HTML_COMMENT)) hidden.push(m[1]);
-  if (text.includes('<')) for (const m of text.matchAll(HIDDEN_ELEMENT)) hidden.push(m[2].replace(/<[^>]*>/g, ' '));
-  if (text.includes(']')) for (const m of text.matchAll(MARKDOWN_COMMENT)) hidden.push(m[1] ?? m[2] ?? '');
-  if (count(text, NUMERIC_ENTITY) >= 3) {
+  if (text.includes('<') && HIDING_STYLE.test(text)) for (const m of text.matchAll(HIDDEN_ELEMENT)) hidden.push(m[2].replace(/<[^>]*>/g, ' '));
+  if (MARKDOWN_COMMENT_LABEL.test(text)) for (const m of text.matchAll(MARKDOWN_COMMENT)) hidden.push(m[1] ?? m[2] ?? '');
+  if (scan.entityOpenings >= MIN_NUMERIC_ENTITIES && count(text, NUMERIC_ENTITY) >= MIN_NUMERIC_ENTITIES) {
     hidden.push(text.replace(NUMERIC_ENTITY, (_, hex: string | undefined, dec: string | undefined) => {
       const code = hex ? parseInt(hex, 16) : Number(dec);
       return code <= 0x10ffff ? String.fromCodePoint(code) : '';
@@ -292,7 +412,7 @@ function decodeHiddenMarkup(text: string): string[] {
   return count(joined, /\p{L}/gu) >= MIN_DECODED_LETTERS ? [joined] : [];
 }
 
-const DECODERS: ReadonlyArray<[Exclude<ViewKind, 'canonical' | 'unicode_tags'>, (text: string) => string[]]> = [
+const DECODERS: ReadonlyArray<[Exclude<ViewKind, 'canonical' | 'unicode_tags'>, (text: string, scan: UnitScan) => string[]]> = [
   ['base64', decodeBase64],
   ['hex', decodeHex],
   ['url', decodeUrl],
@@ -313,10 +433,14 @@ function lowerCaseKeepingOffsets(text: string): string {
 }
 
 const NON_ASCII = /[^\x00-\x7f]/;
+/** Any unit that INVISIBLE, BIDI_CONTROLS or TAG_CHARS removes: the tag and variation-selector planes share \uDB40. */
+const REMOVABLE = new RegExp(`${INVISIBLE.source}|${BIDI_CONTROLS.source}|\uDB40`);
 
 /** NFKC and removal of invisible characters; case is kept because decoders (base64) need it. */
 function clean(text: string): string {
-  return text.normalize('NFKC').replace(INVISIBLE, '').replace(BIDI_CONTROLS, '').replace(TAG_CHARS, '');
+  const nfkc = text.normalize('NFKC');
+  if (!REMOVABLE.test(nfkc)) return nfkc;
+  return nfkc.replace(INVISIBLE, '').replace(BIDI_CONTROLS, '').replace(TAG_CHARS, '');
 }
 
 export function normalisePrompt(prompt: string): NormalisedPrompt {
@@ -341,8 +465,9 @@ export function normalisePrompt(prompt: string): NormalisedPrompt {
     seen.add(text);
     views.push({ kind, text, cased });
     if (depth >= MAX_DECODE_DEPTH) return;
+    const scan = scanUnits(cleaned);
     for (const [decodedKind, decode] of DECODERS) {
-      for (const decoded of decode(cleaned)) addView(decodedKind, decoded, depth + 1);
+      for (const decoded of decode(cleaned, scan)) addView(decodedKind, decoded, depth + 1);
     }
   };
 

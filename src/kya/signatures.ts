@@ -199,12 +199,25 @@ interface BoundedLiteral {
   right: boolean;
 }
 
+const STATE_MASK = 0x7fff;
+const REPORTS = 0x8000;
+
+/** Units no override phrase spans: its gap ([^.!?\\n。！？]) stops there, and none of its words holds one. */
+const isSentenceStop = (code: number) =>
+  code === 0x2e || code === 0x21 || code === 0x3f || code === 0x0a || code === 0x3002 || code === 0xff01 || code === 0xff1f;
+
 /**
  * Aho–Corasick over UTF-16 code units: which of several literal sets occur in a text, in one pass and one table
  * load per code unit. Returns `scan(text)`, the bit mask of the sets (by index, at most 32) with a literal in the
- * text. Runs of whitespace count as one space.
+ * text. Runs of whitespace count as one space. For each pair [a, b] of `near`, bit a means instead that a literal
+ * of set a and one of set b end at most `within` units apart with no sentence stop between them (bit b is never
+ * set): what an override phrase, a verb and a noun with a short gap, needs before its pattern is worth running.
  */
-function literalScanner(sets: ReadonlyArray<readonly string[]>): (text: string) => number {
+function literalScanner(
+  sets: ReadonlyArray<readonly string[]>,
+  near: ReadonlyArray<readonly [number, number]> = [],
+  within = 0,
+): (text: string) => number {
   const SPACE = 1;
   const classOf = new Uint16Array(0x10000);
   for (let code = 0; code < 0x10000; code++) if (isWhitespace(code)) classOf[code] = SPACE;
@@ -222,6 +235,8 @@ function literalScanner(sets: ReadonlyArray<readonly string[]>): (text: string) 
   }));
   // The trie, then its failure links breadth-first, folded into a full transition table.
   const children: Array<Map<number, number>> = [new Map()];
+  /** The class of the last unit of each state's string. */
+  const lastClass: number[] = [0];
   const masks: number[] = [0];
   const bounded: BoundedLiteral[][] = [[]];
   for (const literal of parsed) {
@@ -232,6 +247,7 @@ function literalScanner(sets: ReadonlyArray<readonly string[]>): (text: string) 
       if (next === undefined) {
         next = children.length;
         children.push(new Map());
+        lastClass.push(cls);
         masks.push(0);
         bounded.push([]);
         children[state].set(cls, next);
@@ -241,7 +257,7 @@ function literalScanner(sets: ReadonlyArray<readonly string[]>): (text: string) 
     if (literal.left || literal.right) bounded[state].push({ bit: 1 << literal.bit, length: literal.text.length, left: literal.left, right: literal.right });
     else masks[state] |= 1 << literal.bit;
   }
-  if (children.length > 0xffff) throw new Error('too many literal states for a 16-bit table');
+  if (children.length > STATE_MASK) throw new Error('too many literal states for a 15-bit state number');
   const table = new Uint16Array(children.length * classes);
   const fail = new Int32Array(children.length);
   const queue: number[] = [];
@@ -267,44 +283,77 @@ function literalScanner(sets: ReadonlyArray<readonly string[]>): (text: string) 
       }
     }
   }
+  // A second space after a space leaves the state as it is (a run of whitespace counts as one space), and a
+  // transition into a state where a literal ends carries a flag: one table load per unit in the common case.
+  for (let state = 1; state < children.length; state++) if (lastClass[state] === SPACE) table[state * classes + SPACE] = state;
+  const reports = (state: number) => masks[state] !== 0 || bounded[state].length > 0;
+  for (let k = 0; k < table.length; k++) if (reports(table[k])) table[k] |= REPORTS;
   const outputs = Int32Array.from(masks);
-  const hasBounded = Uint8Array.from(bounded, (list) => (list.length ? 1 : 0));
-  const all = sets.length === 32 ? -1 : (1 << sets.length) - 1;
+  const width = classes;
   const isWordAt = (text: string, index: number) => index >= 0 && index < text.length && WORD_UNIT.test(text[index]);
+  let paired = 0;
+  const partner = new Int8Array(32);
+  const reported = new Int8Array(32);
+  for (const [a, b] of near) {
+    paired |= (1 << a) | (1 << b);
+    [partner[a], partner[b], reported[a], reported[b]] = [b, a, a, a];
+  }
+  const all = (sets.length === 32 ? -1 : (1 << sets.length) - 1) & ~near.reduce((mask, [, b]) => mask | (1 << b), 0);
+  const FAR = -(1 << 30);
+  const lastEnd = new Int32Array(32).fill(FAR);
 
   return (text) => {
     let found = 0;
     let state = 0;
-    let previousSpace = true;
+    let pending = false;
     for (let i = 0; i < text.length; i++) {
-      const cls = classOf[text.charCodeAt(i)];
-      if (cls === SPACE) {
-        if (previousSpace) continue;
-        previousSpace = true;
-      } else {
-        previousSpace = false;
+      const code = text.charCodeAt(i);
+      if (pending && isSentenceStop(code)) {
+        lastEnd.fill(FAR);
+        pending = false;
       }
-      state = table[state * classes + cls];
-      found |= outputs[state];
-      if (hasBounded[state] === 1) {
+      const next = table[state * width + classOf[code]];
+      state = next & STATE_MASK;
+      if (next < REPORTS) continue;
+      let hits = outputs[state];
+      if (bounded[state].length > 0) {
         for (const literal of bounded[state]) {
           if (literal.left && isWordAt(text, i - literal.length)) continue;
           if (literal.right && isWordAt(text, i + 1)) continue;
-          found |= literal.bit;
+          hits |= literal.bit;
         }
+      }
+      if (hits === 0) continue;
+      found |= hits & ~paired;
+      for (let pairHits = hits & paired; pairHits !== 0; pairHits &= pairHits - 1) {
+        const set = 31 - Math.clz32(pairHits & -pairHits);
+        lastEnd[set] = i;
+        pending = true;
+        if (i - lastEnd[partner[set]] <= within) found |= 1 << reported[set];
       }
       if (found === all) break;
     }
+    lastEnd.fill(FAR);
     return found;
   };
 }
 
-const OVERRIDE_HINT_BITS = SIGNATURE_LANGUAGES.map((_, index) => ({ verbs: 1 << (2 * index), nouns: 1 << (2 * index + 1) }));
+/**
+ * Units between the ends of an override's verb and noun hints, at most: the longest verb and noun phrasings
+ * (about 25 units each) around a gap of 60, with room for inflected Russian and German stems.
+ */
+const OVERRIDE_SPAN = 200;
+/** Bit of a language: a verb hint and a noun hint of it close together. */
+const OVERRIDE_HINT_BITS = SIGNATURE_LANGUAGES.map((_, index) => 1 << (2 * index));
 const WEAK_HINT_BITS = WEAK_PATTERNS.map((_, index) => 1 << (2 * SIGNATURE_LANGUAGES.length + index));
-const scanHints = literalScanner([
-  ...SIGNATURE_LANGUAGES.flatMap((language) => [OVERRIDE_HINTS[language].verbs, OVERRIDE_HINTS[language].nouns]),
-  ...WEAK_PATTERNS.map(([id]) => WEAK_HINTS[id]),
-]);
+const scanHints = literalScanner(
+  [
+    ...SIGNATURE_LANGUAGES.flatMap((language) => [OVERRIDE_HINTS[language].verbs, OVERRIDE_HINTS[language].nouns]),
+    ...WEAK_PATTERNS.map(([id]) => WEAK_HINTS[id]),
+  ],
+  SIGNATURE_LANGUAGES.map((_, index) => [2 * index, 2 * index + 1] as const),
+  OVERRIDE_SPAN,
+);
 
 /** Words that make decoded or hidden text an instruction to the agent rather than data. */
 const INSTRUCTION_CUES = re(word("ignore|disregard|forget|instructions?|system|prompt|you are|you must|you will|pretend|jailbreak|password|reveal|override|assistant|rules|do not tell|don't tell|respond|reply|answer|say|print|output|execute|run|send|email|visit|click|ignora|ignorez|ignoriere|игнорируй|忽略|無視"));
@@ -385,8 +434,7 @@ function scanView(view: PromptView): ViewFindings {
   const englishOverrides: Span[] = [];
   const hints = scanHints(text);
   SIGNATURE_LANGUAGES.forEach((language, index) => {
-    const bits = OVERRIDE_HINT_BITS[index];
-    if (!(hints & bits.verbs) || !(hints & bits.nouns)) return;
+    if (!(hints & OVERRIDE_HINT_BITS[index])) return;
     const patterns = PATTERNS[language];
     const overrides = spans(text, patterns.override).filter((span) => !isQuotedMention(text, span.start));
     if (overrides.length === 0) return;

@@ -87,38 +87,54 @@ function shapeClass(code: number, cls: number): number {
 
 
 /**
- * Features of a text, in the order of the offsets they are found at: `buckets[k]` for k < length, and the features
- * found in block b (offsets [b·blockChars, (b+1)·blockChars)) are those from `blockStarts[b]` to `blockStarts[b+1]`
- * (or `length` for the last block). Reused between calls.
+ * Features of a text by blocks of offsets ([b·blockChars, (b+1)·blockChars)): `blockCounts[b]` features were
+ * found in block b. Without weights, `buckets[k]` for k < length are all the features in the order of the offsets
+ * they are found at; with weights, `blockSums[b]` is the sum of the weights of block b's features and `buckets`
+ * only serves as scratch for one block (a long prompt's features never leave the cache). Reused between calls.
  */
 export interface Features {
   buckets: Int32Array;
-  blockStarts: Int32Array;
+  blockCounts: Int32Array;
+  blockSums: Float64Array;
   blocks: number;
   length: number;
 }
 
 export function createFeatures(): Features {
-  return { buckets: new Int32Array(1024), blockStarts: new Int32Array(16), blocks: 0, length: 0 };
+  return { buckets: new Int32Array(1024), blockCounts: new Int32Array(16), blockSums: new Float64Array(16), blocks: 0, length: 0 };
 }
 
 /** At most this many features per code unit: three character n-grams, a word, a word pair, a shape, a shape pair. */
 const FEATURES_PER_UNIT = 7;
 
+function closeBlock(out: Features, weights: Int8Array | undefined, from: number, to: number, block: number): void {
+  out.blockCounts[block] = to - from;
+  if (!weights) return;
+  const buckets = out.buckets;
+  let sum = 0;
+  for (let k = from; k < to; k++) sum = (sum + weights[buckets[k]]) | 0;
+  out.blockSums[block] = sum;
+}
+
 /**
  * Every feature of `text` in one pass over its code units: character 3-, 4- and 5-grams of the lower-cased text
  * (at their last unit), words and word pairs (at their last unit), token shapes and shape pairs (at the token's
- * last unit).
+ * last unit). With `weights` (quantised, see `quantise`), each block's features are summed as soon as the block
+ * ends (see `Features`).
  */
-export function extractFeatures(text: string, mask: number, blockChars: number, out: Features): void {
+export function extractFeatures(text: string, mask: number, blockChars: number, out: Features, weights?: Int8Array): void {
   const n = text.length;
-  const capacity = n * FEATURES_PER_UNIT + 8;
+  const capacity = (weights ? Math.min(n, blockChars) : n) * FEATURES_PER_UNIT + 8;
   if (out.buckets.length < capacity) out.buckets = new Int32Array(capacity);
   const blocks = Math.max(1, Math.ceil(n / blockChars));
-  if (out.blockStarts.length < blocks) out.blockStarts = new Int32Array(blocks);
+  if (out.blockCounts.length < blocks) {
+    out.blockCounts = new Int32Array(blocks);
+    out.blockSums = new Float64Array(blocks);
+  }
   const buckets = out.buckets;
-  const blockStarts = out.blockStarts;
   let f = 0;
+  let blockFirst = 0;
+  let total = 0;
   let block = 0;
   let nextBlockAt = 0;
   // FNV-1a hashes of the 1- to 4-grams ending at the previous kept unit: each n-gram extends one of them.
@@ -134,18 +150,23 @@ export function extractFeatures(text: string, mask: number, blockChars: number, 
   let previousShape = 0;
   for (let i = 0; i <= n; i++) {
     if (i === nextBlockAt && i < n) {
-      blockStarts[block++] = f;
+      if (i > 0) {
+        closeBlock(out, weights, blockFirst, f, block++);
+        total += f - blockFirst;
+        if (weights) f = 0;
+        blockFirst = f;
+      }
       nextBlockAt += blockChars;
     }
+    // Past the end, one space closes the last word and token (and adds no n-gram).
     const code = i < n ? text.charCodeAt(i) : 0x20;
-    const cls = i < n ? CLASS[code] : SPACE;
-    const c0 = i < n ? LOWER[code] : 0;
+    const cls = CLASS[code];
+    const c0 = LOWER[code];
     // A run of the same space or punctuation unit (table padding, rules of dashes) counts once: otherwise it
     // would outweigh, and dilute, the words of its window.
     const repeated = !(cls & WORD) && c0 === previousUnit && history > 0;
-    if (i < n && !repeated) {
+    if (!repeated && i < n) {
       // Character 3-, 4- and 5-grams ending here, recorded at their last unit.
-      history++;
       const q5 = Math.imul(p4 ^ c0, FNV_PRIME);
       const q4 = Math.imul(p3 ^ c0, FNV_PRIME);
       const q3 = Math.imul(p2 ^ c0, FNV_PRIME);
@@ -153,9 +174,16 @@ export function extractFeatures(text: string, mask: number, blockChars: number, 
       p1 = Math.imul(FNV_OFFSET ^ c0, FNV_PRIME);
       p3 = q3;
       p4 = q4;
-      if (history >= 3) buckets[f++] = (q3 ^ (q3 >>> 15)) & mask;
-      if (history >= 4) buckets[f++] = (q4 ^ (q4 >>> 15)) & mask;
-      if (history >= 5) buckets[f++] = (q5 ^ (q5 >>> 15)) & mask;
+      if (history >= 4) {
+        buckets[f] = (q3 ^ (q3 >>> 15)) & mask;
+        buckets[f + 1] = (q4 ^ (q4 >>> 15)) & mask;
+        buckets[f + 2] = (q5 ^ (q5 >>> 15)) & mask;
+        f += 3;
+      } else {
+        if (history >= 2) buckets[f++] = (q3 ^ (q3 >>> 15)) & mask;
+        if (history >= 3) buckets[f++] = (q4 ^ (q4 >>> 15)) & mask;
+        history++;
+      }
       previousUnit = c0;
     }
     if (cls & WORD) {
@@ -190,9 +218,9 @@ export function extractFeatures(text: string, mask: number, blockChars: number, 
       lastShapeClass = -1;
     }
   }
-  if (block === 0) blockStarts[block++] = 0;
+  closeBlock(out, weights, blockFirst, f, block++);
   out.blocks = block;
-  out.length = f;
+  out.length = total + f - blockFirst;
 }
 
 /**
@@ -209,47 +237,55 @@ export function windowStarts(length: number, windowChars: number, strideChars: n
   return starts;
 }
 
+/**
+ * Weights as signed bytes, w ≈ q / scale: a quarter of the memory of float32, so that the weights a long prompt
+ * reads stay in the cache and its TLB (the random loads of a 1 MB table cost more than the whole feature pass).
+ * A byte step is 1/32 of the largest weight; a window's score moves by about 0.01 in z, summing integers exactly.
+ */
+function quantise(trained: Float32Array): { weights: Int8Array; scale: number } {
+  let largest = 0;
+  for (const w of trained) largest = Math.max(largest, Math.abs(w));
+  const scale = largest > 0 ? 127 / largest : 1;
+  return { weights: Int8Array.from(trained, (w) => Math.round(w * scale)), scale };
+}
+
 const sigmoid = (z: number) => 1 / (1 + Math.exp(-z));
 
 export function createModel(file: ModelFile): InjectionModel {
   if (file.format !== 'kyx-kya-logreg') throw new Error(`unknown KYA model format ${String(file.format)}`);
   const bytes = Buffer.from(file.weights, 'base64');
-  const weights = new Float32Array(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength));
+  const trained = new Float32Array(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength));
   const mask = (1 << file.hashBits) - 1;
-  if (weights.length !== mask + 1) throw new Error('KYA model weights do not match hashBits');
+  if (trained.length !== mask + 1) throw new Error('KYA model weights do not match hashBits');
+  const { weights, scale } = quantise(trained);
   const { windowChars, strideChars, bias } = file;
   if (windowChars % strideChars !== 0) throw new Error('KYA model window must be a whole number of strides');
   const perWindow = windowChars / strideChars;
   const features = createFeatures();
-  let blockSums = new Float64Array(64);
 
   const scoreText = (text: string): number => {
     const n = text.length;
     if (n === 0) return sigmoid(bias);
-    extractFeatures(text, mask, strideChars, features);
-    const { buckets, blockStarts, blocks, length } = features;
+    extractFeatures(text, mask, strideChars, features, weights);
+    const { blockSums, blockCounts, blocks } = features;
     if (n <= windowChars) {
       let sum = 0;
-      for (let k = 0; k < length; k++) sum += weights[buckets[k]];
-      return sigmoid(bias + sum / Math.sqrt(Math.max(1, length)));
-    }
-    if (blocks > blockSums.length) blockSums = new Float64Array(blocks);
-    const sums = blockSums;
-    for (let b = 0; b < blocks; b++) {
-      const end = b + 1 < blocks ? blockStarts[b + 1] : length;
-      let sum = 0;
-      for (let k = blockStarts[b]; k < end; k++) sum += weights[buckets[k]];
-      sums[b] = sum;
+      for (let b = 0; b < blocks; b++) sum += blockSums[b];
+      return sigmoid(bias + sum / scale / Math.sqrt(Math.max(1, features.length)));
     }
     let best = -Infinity;
-    // A sliding sum over `perWindow` blocks; a window's feature count is the difference of its block starts.
+    // Sliding sums over `perWindow` blocks, of the weights and of the feature counts.
     let sum = 0;
+    let count = 0;
     for (let b = 0; b < blocks; b++) {
-      sum += sums[b];
-      if (b >= perWindow) sum -= sums[b - perWindow];
+      sum += blockSums[b];
+      count += blockCounts[b];
+      if (b >= perWindow) {
+        sum -= blockSums[b - perWindow];
+        count -= blockCounts[b - perWindow];
+      }
       if (b >= perWindow - 1) {
-        const count = (b + 1 < blocks ? blockStarts[b + 1] : length) - blockStarts[b + 1 - perWindow];
-        const z = bias + sum / Math.sqrt(Math.max(1, count));
+        const z = bias + sum / scale / Math.sqrt(Math.max(1, count));
         if (z > best) best = z;
       }
     }

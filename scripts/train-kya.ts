@@ -10,7 +10,7 @@ import { FEATURE_PARAMS } from '../src/kya/model.ts';
 import { buildDataset, defaultDatasetOptions, splitOf } from '../src/kya/training/dataset.ts';
 import { trainModel } from '../src/kya/training/train.ts';
 
-export const MODEL_VERSION = '2.0.0';
+export const MODEL_VERSION = '3.0.0';
 export const TRAINING = { epochs: 12, learningRate: 0.2, l2: 1e-5 } as const;
 
 function main(): void {

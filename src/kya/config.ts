@@ -9,9 +9,9 @@ export interface KyaThresholds {
 
 /**
  * Defaults chosen on the validation split (never on the held-out test split that `npm run eval:kya` reports) for
- * model 2.0.0: review near the lowest score where benign validation prompts stay under 1 % false positives (0.68;
- * 0.62 % at 0.7), block where they reach 0.2 % (one in 480) while most injections are still blocked. A retrained
- * model needs them chosen again.
+ * model 3.0.0: review near the lowest score where benign validation prompts stay under 1 % false positives (0.69;
+ * 0.83 % at 0.7), block where they reach 0.2 % (one in 483) while most injections are still blocked (90.5 %). A
+ * retrained model needs them chosen again.
  */
 export const DEFAULT_KYA_THRESHOLDS: Readonly<KyaThresholds> = Object.freeze({ review: 0.7, block: 0.8 });
 

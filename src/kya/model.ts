@@ -1,6 +1,6 @@
 /**
  * The embedded injection classifier: logistic regression over hashed features of one pass over the text's UTF-16
- * code units — character 3–5-grams (runs of one space or punctuation unit counted once), words and word pairs, and the shapes of whitespace-separated tokens (case,
+ * code units — character 3- and 5-grams (runs of one space or punctuation unit counted once), words and word pairs, and the shapes of whitespace-separated tokens (case,
  * digits and punctuation classes: "aAa", "a.](" — what gibberish adversarial suffixes are made of). Judged in
  * overlapping windows so that a long prompt is as easy to judge as a short one and an injection hidden in a long
  * benign document is not diluted. Training (scripts/train-kya.ts) and scoring share `extractFeatures`, so the
@@ -30,7 +30,7 @@ export interface InjectionModel {
   score(texts: readonly string[]): number;
 }
 
-export const FEATURE_PARAMS = { hashBits: 18, windowChars: 384, strideChars: 128 } as const;
+export const FEATURE_PARAMS = { hashBits: 18, windowChars: 192, strideChars: 64 } as const;
 
 const FNV_OFFSET = 0x811c9dc5;
 const FNV_PRIME = 0x01000193;
@@ -104,8 +104,8 @@ export function createFeatures(): Features {
   return { buckets: new Int32Array(1024), blockCounts: new Int32Array(16), blockSums: new Float64Array(16), blocks: 0, length: 0 };
 }
 
-/** At most this many features per code unit: three character n-grams, a word, a word pair, a shape, a shape pair. */
-const FEATURES_PER_UNIT = 7;
+/** At most this many features per code unit: two character n-grams, a word, a word pair, a shape, a shape pair. */
+const FEATURES_PER_UNIT = 6;
 
 function closeBlock(out: Features, weights: Int8Array | undefined, from: number, to: number, block: number): void {
   out.blockCounts[block] = to - from;
@@ -117,7 +117,7 @@ function closeBlock(out: Features, weights: Int8Array | undefined, from: number,
 }
 
 /**
- * Every feature of `text` in one pass over its code units: character 3-, 4- and 5-grams of the lower-cased text
+ * Every feature of `text` in one pass over its code units: character 3- and 5-grams of the lower-cased text
  * (at their last unit), words and word pairs (at their last unit), token shapes and shape pairs (at the token's
  * last unit). With `weights` (quantised, see `quantise`), each block's features are summed as soon as the block
  * ends (see `Features`).
@@ -166,7 +166,8 @@ export function extractFeatures(text: string, mask: number, blockChars: number, 
     // would outweigh, and dilute, the words of its window.
     const repeated = !(cls & WORD) && c0 === previousUnit && history > 0;
     if (!repeated && i < n) {
-      // Character 3-, 4- and 5-grams ending here, recorded at their last unit.
+      // Character 3- and 5-grams ending here, recorded at their last unit (4-grams added nothing on the
+      // validation split and cost a tenth of the pass; their hash still carries the 5-gram's).
       const q5 = Math.imul(p4 ^ c0, FNV_PRIME);
       const q4 = Math.imul(p3 ^ c0, FNV_PRIME);
       const q3 = Math.imul(p2 ^ c0, FNV_PRIME);
@@ -176,12 +177,10 @@ export function extractFeatures(text: string, mask: number, blockChars: number, 
       p4 = q4;
       if (history >= 4) {
         buckets[f] = (q3 ^ (q3 >>> 15)) & mask;
-        buckets[f + 1] = (q4 ^ (q4 >>> 15)) & mask;
-        buckets[f + 2] = (q5 ^ (q5 >>> 15)) & mask;
-        f += 3;
+        buckets[f + 1] = (q5 ^ (q5 >>> 15)) & mask;
+        f += 2;
       } else {
         if (history >= 2) buckets[f++] = (q3 ^ (q3 >>> 15)) & mask;
-        if (history >= 3) buckets[f++] = (q4 ^ (q4 >>> 15)) & mask;
         history++;
       }
       previousUnit = c0;

@@ -57,22 +57,35 @@ const HOMOGLYPHS: Record<string, string> = {
   // Armenian and Latin look-alikes outside ASCII that NFKC keeps
   'օ': 'o', 'ս': 'u', 'հ': 'h', 'ո': 'n', 'ɑ': 'a', 'ǀ': 'l', 'ꓲ': 'I',
 };
-const CONFUSABLE_CLASS = new RegExp(`[${Object.keys(HOMOGLYPHS).join('')}]`);
 const LETTER_OR_MARK = /[\p{L}\p{M}]/u;
 const NON_LATIN_LETTER = /[^\p{Script=Latin}\P{L}]/u;
 
-/** Per BMP code unit: part of a word (letter or mark), a letter of another script than Latin, a look-alike. */
+/**
+ * Per BMP code unit: part of a word (letter or mark), a letter of another script than Latin, a look-alike, a unit
+ * that `clean` removes (or the lead unit of the tag and variation-selector planes). Tables, because character-class
+ * regular expressions over long non-Latin text cost several times a loop over the units.
+ */
 const IN_WORD = 1;
 const NON_LATIN = 2;
 const CONFUSABLE = 4;
+const REMOVABLE = 8;
 const LETTER_CLASS = new Uint8Array(0x10000);
+const REMOVED_UNIT = new RegExp(`^(?:${INVISIBLE.source}|${BIDI_CONTROLS.source})$`);
 for (let code = 0; code < 0x10000; code++) {
   if (code >= 0xd800 && code <= 0xdfff) continue;
   const ch = String.fromCharCode(code);
   if (LETTER_OR_MARK.test(ch)) LETTER_CLASS[code] |= IN_WORD;
   if (NON_LATIN_LETTER.test(ch)) LETTER_CLASS[code] |= NON_LATIN;
+  if (REMOVED_UNIT.test(ch)) LETTER_CLASS[code] |= REMOVABLE;
 }
 for (const ch of Object.keys(HOMOGLYPHS)) LETTER_CLASS[ch.charCodeAt(0)] |= CONFUSABLE;
+LETTER_CLASS[0xdb40] |= REMOVABLE;
+
+/** Whether any code unit of the text has the class `flag`. */
+function hasUnitOf(text: string, flag: number): boolean {
+  for (let i = 0; i < text.length; i++) if (LETTER_CLASS[text.charCodeAt(i)] & flag) return true;
+  return false;
+}
 
 const isSurrogatePairAt = (text: string, i: number, code: number) => {
   if (code < 0xd800 || code > 0xdbff || i + 1 >= text.length) return false;
@@ -95,7 +108,7 @@ const isAsciiLetter = (code: number) => (code >= 0x41 && code <= 0x5a) || (code 
  * Words are runs of letters and marks; one pass classes them, a second maps the words that qualify.
  */
 function mapHomoglyphs(text: string): { text: string; words: number } {
-  if (!CONFUSABLE_CLASS.test(text)) return { text, words: 0 };
+  if (!hasUnitOf(text, CONFUSABLE)) return { text, words: 0 };
   let latin = 0;
   let other = 0;
   for (let i = 0; i < text.length; i++) {
@@ -231,9 +244,21 @@ function rot13MarkerOf(hash: number): string | undefined {
   }
   return undefined;
 }
-const ROT13_MARKER_LENGTHS = ENGLISH_MARKERS.map((marker) => marker.length);
-const MIN_MARKER_LENGTH = Math.min(...ROT13_MARKER_LENGTHS);
-const MAX_MARKER_LENGTH = Math.max(...ROT13_MARKER_LENGTHS);
+
+/** Per first letter (a–z, case folded), a bit for each length of a ROT13 marker starting with it. */
+const MARKER_LENGTHS_BY_INITIAL = new Int32Array(26);
+for (const marker of ROT13_MARKERS_ROTATED) MARKER_LENGTHS_BY_INITIAL[marker.charCodeAt(0) - 0x61] |= 1 << marker.length;
+
+/** Whether the word of ASCII letters text[start, end) is a ROT13 marker, ASCII case folded. */
+function isRot13Marker(text: string, start: number, end: number): boolean {
+  // Most words fail on their initial and length alone; the rest are hashed.
+  const length = end - start;
+  if (length > 31 || !((MARKER_LENGTHS_BY_INITIAL[(text.charCodeAt(start) | 0x20) - 0x61] >>> length) & 1)) return false;
+  let hash = WORD_HASH_SEED;
+  for (let k = start; k < end; k++) hash = foldedHash(hash, text.charCodeAt(k));
+  const marker = rot13MarkerOf(hash);
+  return marker !== undefined && isFoldedWord(text, start, end, marker);
+}
 
 /** Whether the word text[start, end) is `marker`, ASCII case folded (how /\bmarker\b/i matches). */
 function isFoldedWord(text: string, start: number, end: number, marker: string): boolean {
@@ -256,10 +281,8 @@ interface UnitScan {
   entityOpenings: number;
 }
 
-const classAt = (text: string, i: number) => {
-  const code = text.charCodeAt(i);
-  return code < 128 ? UNIT[code] : 0;
-};
+const unitClass = (code: number) => (code < 128 ? UNIT[code] : 0);
+const classAt = (text: string, i: number) => unitClass(text.charCodeAt(i));
 
 function scanUnits(text: string): UnitScan {
   const n = text.length;
@@ -269,11 +292,11 @@ function scanUnits(text: string): UnitScan {
   let hexPairs = 0;
   let lastPairEnd = -4;
   for (let i = 0; i < n;) {
-    let cls = classAt(text, i);
+    let code = text.charCodeAt(i);
+    let cls = unitClass(code);
     if (cls & WORD_UNIT) {
       // A word: base64 units all, hashed for the ROT13 markers, counted for hex digits.
       const start = i;
-      let hash = WORD_HASH_SEED;
       let lettersOnly = true;
       if (runStart < 0) runStart = start;
       do {
@@ -282,15 +305,11 @@ function scanUnits(text: string): UnitScan {
         } else {
           hexDigits = 0;
         }
-        if (cls & ASCII_LETTER) hash = foldedHash(hash, text.charCodeAt(i));
-        else lettersOnly = false;
-        cls = ++i < n ? classAt(text, i) : 0;
+        if (!(cls & ASCII_LETTER)) lettersOnly = false;
+        code = ++i < n ? text.charCodeAt(i) : 0;
+        cls = unitClass(code);
       } while (cls & WORD_UNIT);
-      const length = i - start;
-      if (lettersOnly && length >= MIN_MARKER_LENGTH && length <= MAX_MARKER_LENGTH) {
-        const marker = rot13MarkerOf(hash);
-        if (marker !== undefined && isFoldedWord(text, start, i, marker)) scan.rot13Markers++;
-      }
+      if (lettersOnly && isRot13Marker(text, start, i)) scan.rot13Markers++;
       continue;
     }
     if (cls & BASE64_UNIT) {
@@ -311,7 +330,6 @@ function scanUnits(text: string): UnitScan {
       if (hexPairs >= MIN_HEX_PAIRS) scan.mayHoldHex = true;
     }
     hexDigits = 0;
-    const code = text.charCodeAt(i);
     if (code === 0x5c && text.charCodeAt(i + 1) === 0x78) scan.mayHoldHex = true;
     else if (code === 0x25 && classAt(text, i + 1) & HEX_DIGIT && classAt(text, i + 2) & HEX_DIGIT) scan.percentEscapes++;
     else if (code === 0x26 && text.charCodeAt(i + 1) === 0x23) scan.entityOpenings++;
@@ -433,13 +451,10 @@ function lowerCaseKeepingOffsets(text: string): string {
 }
 
 const NON_ASCII = /[^\x00-\x7f]/;
-/** Any unit that INVISIBLE, BIDI_CONTROLS or TAG_CHARS removes: the tag and variation-selector planes share \uDB40. */
-const REMOVABLE = new RegExp(`${INVISIBLE.source}|${BIDI_CONTROLS.source}|\uDB40`);
-
 /** NFKC and removal of invisible characters; case is kept because decoders (base64) need it. */
 function clean(text: string): string {
   const nfkc = text.normalize('NFKC');
-  if (!REMOVABLE.test(nfkc)) return nfkc;
+  if (!hasUnitOf(nfkc, REMOVABLE)) return nfkc;
   return nfkc.replace(INVISIBLE, '').replace(BIDI_CONTROLS, '').replace(TAG_CHARS, '');
 }
 

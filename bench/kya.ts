@@ -1,6 +1,6 @@
 /**
  * KYA screening latency in-process: the whole screener (normaliser, signatures, embedded model, decision) on a live
- * key at 100, 4,000 and 32,000 characters. Baseline in the same run: normalisation alone on the same prompts,
+ * key at 100, 4,000 and 32,000 characters of English, and 32,000 of Russian (NFKC, look-alike mapping). Baseline in the same run: normalisation alone on the same prompts,
  * so the ratio shows what judging costs on top of reading the prompt. Wall-clock percentiles include whatever
  * else the machine runs, so the load average and the mean CPU time per call are printed with them.
  */
@@ -18,10 +18,17 @@ const SENTENCES = [
   'Our security policy asks employees to report phishing emails promptly.',
 ];
 
-function promptOf(length: number): string {
+const RUSSIAN_SENTENCES = [
+  'Пожалуйста, подготовьте краткое резюме квартального отчёта для финансового отдела.',
+  'Северный регион вырос на четыре процента, а расходы остались прежними.',
+  'Не обращайте внимания на черновые цифры в приложении; окончательные приведены в таблице 3.',
+];
+
+/** A prompt as the HTTP layer gets it: a flat string from JSON.parse, not a slice of a concatenation. */
+function promptOf(length: number, sentences: readonly string[] = SENTENCES): string {
   let text = '';
-  for (let i = 0; text.length < length; i++) text += `${SENTENCES[i % SENTENCES.length]} `;
-  return text.slice(0, length);
+  for (let i = 0; text.length < length; i++) text += `${sentences[i % sentences.length]} `;
+  return JSON.parse(JSON.stringify(text.slice(0, length))) as string;
 }
 
 function measure(run: () => void, iterations: number): { p50: number; p99: number; cpu: number } {
@@ -40,12 +47,15 @@ function measure(run: () => void, iterations: number): { p50: number; p99: numbe
 export async function run(): Promise<void> {
   const model = loadEmbeddedModel();
   console.log(`KYA screening in-process (${model.engine}); baseline = normalisation alone; load average ${loadavg().map((l) => l.toFixed(1)).join(' ')}`);
-  for (const length of [100, 4_000, 32_000]) {
-    const prompt = promptOf(length);
-    const iterations = length > 10_000 ? 1_500 : 4_000;
+  const cases: Array<[string, string]> = [
+    ...[100, 4_000, 32_000].map((length) => [`${String(length).padStart(6)} chars`, promptOf(length)] as [string, string]),
+    ['32000 ru   ', promptOf(32_000, RUSSIAN_SENTENCES)],
+  ];
+  for (const [name, prompt] of cases) {
+    const iterations = prompt.length > 10_000 ? 1_500 : 4_000;
     const screening = measure(() => screenPrompt(prompt, { environment: 'live', model }), iterations);
     const baseline = measure(() => normalisePrompt(prompt), iterations);
-    console.log(`${String(length).padStart(6)} chars  screen p50 ${screening.p50.toFixed(3)} ms  p99 ${screening.p99.toFixed(3)} ms  cpu/call ${screening.cpu.toFixed(3)} ms | ` +
+    console.log(`${name}  screen p50 ${screening.p50.toFixed(3)} ms  p99 ${screening.p99.toFixed(3)} ms  cpu/call ${screening.cpu.toFixed(3)} ms | ` +
       `normalise p50 ${baseline.p50.toFixed(3)} ms  p99 ${baseline.p99.toFixed(3)} ms | ratio p99 ${(screening.p99 / baseline.p99).toFixed(1)}x`);
   }
 }

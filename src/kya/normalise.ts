@@ -111,16 +111,9 @@ function mapHomoglyphs(text: string): { text: string; words: number } {
   if (!hasUnitOf(text, CONFUSABLE)) return { text, words: 0 };
   let latin = 0;
   let other = 0;
-  for (let i = 0; i < text.length; i++) {
-    const code = text.charCodeAt(i);
-    if (isAsciiLetter(code)) latin++;
-    else if (code >= 0x80 && letterClassAt(text, i, code) & NON_LATIN) other++;
-    if (isSurrogatePairAt(text, i, code)) i++;
-  }
-  const mostlyLatin = latin > 3 * other;
-  let words = 0;
-  let mapped = '';
-  let copiedUpTo = 0;
+  // Words to map as [start, end, only if mostly Latin] triples: a word made only of look-alikes waits for the
+  // count of Latin and other letters, which one pass over the words takes along the way.
+  const candidates: number[] = [];
   for (let i = 0; i < text.length;) {
     const start = i;
     let confusables = 0;
@@ -131,20 +124,34 @@ function mapHomoglyphs(text: string): { text: string; words: number } {
       const code = text.charCodeAt(i);
       const cls = code < 0x80 ? (isAsciiLetter(code) ? IN_WORD : 0) : letterClassAt(text, i, code);
       if (!(cls & IN_WORD)) break;
+      if (code < 0x80) {
+        hasLatin = true;
+        latin++;
+      } else if (cls & NON_LATIN) {
+        other++;
+        if (!(cls & CONFUSABLE)) foreign = true;
+      }
       if (cls & CONFUSABLE) confusables++;
-      else if (cls & NON_LATIN) foreign = true;
-      if (code < 0x80) hasLatin = true;
       i += isSurrogatePairAt(text, i, code) ? 2 : 1;
     }
     if (i === start) {
       i++;
       continue;
     }
-    if (confusables === 0 || (foreign ? !hasLatin : !hasLatin && !mostlyLatin)) continue;
+    if (confusables === 0 || (foreign && !hasLatin)) continue;
+    candidates.push(start, i, hasLatin ? 0 : 1);
+  }
+  const mostlyLatin = latin > 3 * other;
+  let words = 0;
+  let mapped = '';
+  let copiedUpTo = 0;
+  for (let c = 0; c < candidates.length; c += 3) {
+    const [start, end, onlyIfMostlyLatin] = [candidates[c], candidates[c + 1], candidates[c + 2]];
+    if (onlyIfMostlyLatin && !mostlyLatin) continue;
     words++;
     mapped += text.slice(copiedUpTo, start);
-    for (let k = start; k < i; k++) mapped += HOMOGLYPHS[text[k]] ?? text[k];
-    copiedUpTo = i;
+    for (let k = start; k < end; k++) mapped += HOMOGLYPHS[text[k]] ?? text[k];
+    copiedUpTo = end;
   }
   return { text: words === 0 ? text : mapped + text.slice(copiedUpTo), words };
 }

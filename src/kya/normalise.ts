@@ -359,7 +359,8 @@ function decodeBase64(_text: string, scan: UnitScan): string[] {
   return out;
 }
 
-const HEX_RUN = /(?:0x)?[0-9a-fA-F]{16,}|(?:[0-9a-fA-F]{2}[ :,-]){7,}[0-9a-fA-F]{2}|(?:\\x[0-9a-fA-F]{2}){4,}/g;
+/** A run starts at a word boundary: "mac 72:65:…" is the pairs from 72 on, not "ac" glued to them. */
+const HEX_RUN = /(?<![0-9A-Za-z])(?:(?:0x)?[0-9a-fA-F]{16,}|(?:[0-9a-fA-F]{2}[ :,-]){7,}[0-9a-fA-F]{2})|(?:\\x[0-9a-fA-F]{2}){4,}/g;
 
 function decodeHex(text: string, scan: UnitScan): string[] {
   if (!scan.mayHoldHex) return [];

@@ -1,7 +1,6 @@
 // Shapes shared by the KYC engine, its worker and the decision rule. KycSignals is what the route stores next to
 // the result (and what RPT-001 reads): measurements only, no raw images.
-import type { ImageProvenance } from './exif.ts';
-import type { DecodedImage, ImageField, ImageFormat } from './intake.ts';
+import type { DecodedImage } from './intake.ts';
 import type { MrzReading } from './mrz.ts';
 import type { NameMatch } from './names.ts';
 import type { QualityMeasures } from './quality.ts';
@@ -27,15 +26,9 @@ export interface AnalyseInput {
   now: string;
 }
 
-export interface ImageSignals {
-  field: ImageField;
-  format: ImageFormat;
-  byteLength: number;
-  sha256: string;
-  width: number;
-  height: number;
+/** What is kept of a decoded image: everything but its pixels, plus the quality measured on them. */
+export interface ImageSignals extends Omit<DecodedImage, 'pixels'> {
   quality: QualityMeasures;
-  provenance: ImageProvenance;
 }
 
 export interface TextReading {

@@ -8,7 +8,7 @@ import { createTestApp, errorBody, type Tenant, type TestApp } from '../helpers/
 import { findCheck } from '../../src/context.ts';
 import { kybSandboxScenarios } from '../../src/kyb/sandbox.ts';
 import { SANDBOX_SCENARIOS as kycSandboxScenarios } from '../../src/kyc/scenarios.ts';
-import { ACME_LEI, acmeState, startFakeRegisters, type RegisterState } from './fake-registers.ts';
+import { ACME_LEI, ACME_REQUEST, acmeState, startFakeRegisters, type RegisterState } from './fake-registers.ts';
 import type { LocalServer } from './local-server.ts';
 
 // A UK Sanctions List file (OFSI CSV format) with one designated person.
@@ -23,14 +23,7 @@ const SANCTIONED_OWNER = { name: 'Sergei Borisovich Ivanov', dateOfBirth: '1953-
 
 const activeCompany = kybSandboxScenarios.find((scenario) => scenario.id === 'active_company')!.request;
 
-const acmeRequest = {
-  companyName: 'Acme Ltd',
-  country: 'GB',
-  registrationNumber: '1234567',
-  vatNumber: 'XI123456789',
-  lei: ACME_LEI,
-  regulatorId: '123456',
-};
+const acmeRequest = ACME_REQUEST;
 
 function liveRegisterEnv(baseUrl: string): Record<string, string> {
   return {

@@ -21,6 +21,16 @@ export interface RegisterState {
 
 export const ACME_LEI = '5493001KJTIIGC8Y1R12';
 
+/** The request that matches acmeState() in every register. */
+export const ACME_REQUEST = {
+  companyName: 'Acme Ltd',
+  country: 'GB',
+  registrationNumber: '1234567',
+  vatNumber: 'XI123456789',
+  lei: ACME_LEI,
+  regulatorId: '123456',
+} as const;
+
 export function acmeState(): RegisterState {
   return {
     company: { number: '01234567', name: 'ACME LIMITED', status: 'active' },

@@ -1,16 +1,11 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { KybRequestInvalidError, verifyBusiness } from '../../src/kyb/verify.ts';
 import type { KybCheck, KybRequest, KybResult, ScreenFunction, ScreeningSubject } from '../../src/kyb/types.ts';
-import { ACME_LEI, acmeState, liveSourcesAt, startFakeRegisters, type RegisterState } from './fake-registers.ts';
+import { ACME_LEI, ACME_REQUEST, acmeState, liveSourcesAt, startFakeRegisters, type RegisterState } from './fake-registers.ts';
 import type { LocalServer } from './local-server.ts';
 
 const acmeRequest: KybRequest = {
-  companyName: 'Acme Ltd',
-  country: 'GB',
-  registrationNumber: '1234567',
-  vatNumber: 'XI123456789',
-  lei: ACME_LEI,
-  regulatorId: '123456',
+  ...ACME_REQUEST,
   owners: [{ name: 'Ivan Petrov', ownershipPercent: 30, dateOfBirth: '1961-02-03' }],
 };
 

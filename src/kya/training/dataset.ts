@@ -44,33 +44,87 @@ function fnv1a(text: string): number {
   return h >>> 0;
 }
 
-/** 20 % of groups are held out for the reported figures, 10 % for choosing thresholds, the rest train. */
-export function splitOf(group: string): Split {
-  const bucket = fnv1a(`split:${group}`) % 100;
-  if (bucket < 20) return 'test';
-  if (bucket < 30) return 'validation';
-  return 'train';
+/**
+ * Groups fall into ten partitions by a hash of their name: 0–1 are the held-out test split (20 %), 2 chooses
+ * thresholds (10 %), 3–9 train. A sample composed of several texts draws them from one partition (see `Related`),
+ * so no text of the held-out split is seen in training, not even inside another sample.
+ */
+export function partitionOf(group: string): number {
+  return Math.floor((fnv1a(`split:${group}`) % 100) / 10);
 }
 
+export function splitOf(group: string): Split {
+  const partition = partitionOf(group);
+  return partition < 2 ? 'test' : partition < 3 ? 'validation' : 'train';
+}
+
+interface Grouped {
+  text: string;
+  group: string;
+}
+
+/** Texts to compose with a sample's own: drawn from the sample's partition, or else from its split. */
+class Related<T extends Grouped> {
+  private readonly byPartition = new Map<number, T[]>();
+  private readonly bySplit = new Map<Split, T[]>();
+
+  constructor(items: readonly T[]) {
+    for (const item of items) {
+      const partition = partitionOf(item.group);
+      this.byPartition.set(partition, [...(this.byPartition.get(partition) ?? []), item]);
+      this.bySplit.set(splitOf(item.group), [...(this.bySplit.get(splitOf(item.group)) ?? []), item]);
+    }
+  }
+
+  private candidates(group: string): readonly T[] {
+    return this.byPartition.get(partitionOf(group)) ?? this.bySplit.get(splitOf(group)) ?? [];
+  }
+
+  /** One related item, or undefined when the split has none. */
+  pick(group: string, random: () => number): T | undefined {
+    const candidates = this.candidates(group);
+    return candidates.length > 0 ? pick(candidates, random) : undefined;
+  }
+
+  /** Up to `count` distinct related items. */
+  sample(group: string, count: number, random: () => number): T[] {
+    return sample(this.candidates(group), count, random);
+  }
+}
+
+const grouped = (texts: readonly string[] | undefined, prefix: string): Grouped[] =>
+  (texts ?? []).map((text, i) => ({ text, group: `${prefix}:${i}` }));
+
+/** One language's phrase banks (data/kya-corpus/languages/<code>.json); only the first five are required. */
 interface LanguageBank {
+  /** Instructions to ignore previous instructions, written so that something can follow them. */
   override: string[];
+  /** Requests for the agent's own system prompt, instructions or a secret, lower-case first. */
   extraction: string[];
+  /** What an attacker wants a hijacked agent to do, lower-case first. */
   task: string[];
   connector: string[];
   benign_tasks: string[];
+  /** Benign texts with the words an injection detector could wrongly react to. */
+  benign_risky?: string[];
+  /** Texts about prompt injection that quote attacks as examples. */
+  security_texts?: string[];
+  /** Instructions planted in a document for the agent that reads it, with a {task} placeholder. */
+  indirect?: string[];
+  personas?: string[];
+  developer_mode?: string[];
+  system_labels?: string[];
+  /** Benign strings people encode or pass along. */
+  encoded_plain?: string[];
 }
 
+/** data/kya-corpus/templates.json: what belongs to no one language. */
 interface Templates {
-  languages: Record<string, LanguageBank>;
-  personas: string[];
-  developer_mode: string[];
-  system_labels: string[];
-  indirect: string[];
   encoding_wrappers: { attack: string[]; benign: string[] };
-  benign_topics_risky: string[];
-  benign_security_texts: string[];
-  benign_encoded_plain: string[];
-  adversarial_suffix_tokens: { words: string[]; punctuation: string[] };
+  /** Documents an agent reads for a user, with imperatives addressed to people: benign, and hosts for planted instructions. */
+  benign_documents: string[];
+  /** Punctuation clusters for optimisation-style suffixes. */
+  suffix_punctuation: string[];
 }
 
 const readJson = <T>(file: string): T => JSON.parse(readFileSync(file, 'utf8')) as T;
@@ -181,67 +235,114 @@ function insertAt(document: string, insertion: string, random: () => number): st
   return lines.join('\n');
 }
 
+/** Distinct items of a list, `count` at most, in random order. */
+function sample<T>(items: readonly T[], count: number, random: () => number): T[] {
+  const order = items.map((_, i) => i);
+  for (let i = order.length - 1; i > 0; i--) {
+    const j = Math.floor(random() * (i + 1));
+    [order[i], order[j]] = [order[j], order[i]];
+  }
+  return order.slice(0, count).map((i) => items[i]);
+}
+
+/** How many extractions and how many tasks each override phrasing is composed with. */
+const COMPOSITIONS_PER_OVERRIDE = 3;
+/** How many documents each indirect template of the corpus is planted in. */
+const PLANTINGS_PER_TEMPLATE = 3;
+
+function readLanguages(corpusDir: string): Array<[string, LanguageBank]> {
+  const dir = path.join(corpusDir, 'languages');
+  return readdirSync(dir)
+    .filter((file) => file.endsWith('.json'))
+    .sort()
+    .map((file) => [file.replace(/\.json$/, ''), readJson<LanguageBank>(path.join(dir, file))]);
+}
+
 function corpusSamples(corpusDir: string, dataDir: string, random: () => number): Sample[] {
   const t = readJson<Templates>(path.join(corpusDir, 'templates.json'));
+  const languages = readLanguages(corpusDir);
   const samples: Sample[] = [];
   const add = (sample: Omit<Sample, 'source'>) => samples.push({ ...sample, source: 'corpus' });
+  const addEach = (items: readonly Grouped[], label: 0 | 1, family: string, language: string) =>
+    items.forEach(({ text, group }) => add({ text, label, family, language, group }));
 
-  for (const [language, bank] of Object.entries(t.languages)) {
-    bank.override.forEach((override, i) => {
-      const group = `corpus:${language}:override:${i}`;
-      for (const extraction of bank.extraction) {
-        const prefix = random() < 0.3 ? `${pick(bank.benign_tasks, random)} ` : '';
-        add({ text: `${prefix}${override}${pick(bank.connector, random)}${extraction}`, label: 1, family: 'override_extraction', language, group });
+  const bipia = bipiaDocuments(dataDir);
+  const documents: Document[] = [...bipia, ...grouped(t.benign_documents, 'corpus:document')];
+  const hosts = new Related(documents);
+  const plant = (instruction: string, group: string, family: string, language: string) => {
+    const doc = hosts.pick(group, random);
+    if (!doc) return;
+    const body = excerpt(doc.text, 200 + Math.floor(random() * 1300), random);
+    add({ text: insertAt(body, instruction, random), label: 1, family, language, group, injected: instruction });
+  };
+  const withTask = (template: string, task: string) => template.replace('{task}', lowerFirst(task.replace(/[.!。]$/, '')));
+  const templatesOf = new Map<string, Related<Grouped>>();
+
+  for (const [language, bank] of languages) {
+    const extractions = grouped(bank.extraction, `corpus:${language}:extraction`);
+    const tasks = new Related(grouped(bank.task, `corpus:${language}:task`));
+    const relatedExtractions = new Related(extractions);
+    const benignTasks = grouped(bank.benign_tasks, `corpus:${language}:benign`);
+    const relatedBenignTasks = new Related(benignTasks);
+    const templates = grouped(bank.indirect, `corpus:${language}:indirect`);
+    templatesOf.set(language, new Related(templates));
+
+    grouped(bank.override, `corpus:${language}:override`).forEach(({ text: override, group }) => {
+      for (const extraction of relatedExtractions.sample(group, COMPOSITIONS_PER_OVERRIDE, random)) {
+        const prefix = random() < 0.3 ? relatedBenignTasks.pick(group, random) : undefined;
+        add({ text: `${prefix ? `${prefix.text} ` : ''}${override}${pick(bank.connector, random)}${extraction.text}`, label: 1, family: 'override_extraction', language, group });
       }
-      for (const task of bank.task) {
-        add({ text: `${override}${pick(bank.connector, random)}${task}`, label: 1, family: 'override_task', language, group });
+      for (const task of tasks.sample(group, COMPOSITIONS_PER_OVERRIDE, random)) {
+        add({ text: `${override}${pick(bank.connector, random)}${task.text}`, label: 1, family: 'override_task', language, group });
       }
     });
-    bank.extraction.forEach((extraction, i) =>
-      add({ text: capitalise(extraction), label: 1, family: 'extraction', language, group: `corpus:${language}:extraction:${i}` }));
-    bank.benign_tasks.forEach((task, i) => {
-      const group = `corpus:${language}:benign:${i}`;
-      add({ text: task, label: 0, family: 'benign_task', language, group });
-      add({ text: `${task} ${pick(bank.benign_tasks, random)}`, label: 0, family: 'benign_task', language, group });
+    extractions.forEach(({ text, group }) => add({ text: capitalise(text), label: 1, family: 'extraction', language, group }));
+    benignTasks.forEach(({ text, group }) => {
+      add({ text, label: 0, family: 'benign_task', language, group });
+      const other = relatedBenignTasks.pick(group, random);
+      if (other && other.text !== text) add({ text: `${text} ${other.text}`, label: 0, family: 'benign_task', language, group });
+    });
+    addEach(grouped(bank.personas, `corpus:${language}:jailbreak_persona`), 1, 'jailbreak_persona', language);
+    addEach(grouped(bank.developer_mode, `corpus:${language}:developer_mode`), 1, 'developer_mode', language);
+    addEach(grouped(bank.system_labels, `corpus:${language}:system_label`), 1, 'system_label', language);
+    addEach(grouped(bank.benign_risky, `corpus:${language}:benign_risky`), 0, 'benign_risky', language);
+    addEach(grouped(bank.security_texts, `corpus:${language}:benign_security_text`), 0, 'benign_security_text', language);
+    // Indirect injections: an instruction to the agent hidden in a document it should only read. The template is
+    // the group, so the held-out split holds ways of addressing the agent that training never saw.
+    templates.forEach(({ text: template, group }) => {
+      for (let k = 0; k < PLANTINGS_PER_TEMPLATE; k++) {
+        const task = tasks.pick(group, random);
+        if (task) plant(withTask(template, task.text), group, 'indirect', language);
+      }
     });
   }
 
-  const addList = (texts: string[], label: 0 | 1, family: string) =>
-    texts.forEach((text, i) => add({ text, label, family, language: guessLatinLanguage(text), group: `corpus:${family}:${i}` }));
-  addList(t.personas, 1, 'jailbreak_persona');
-  addList(t.developer_mode, 1, 'developer_mode');
-  addList(t.system_labels, 1, 'system_label');
-  addList(t.benign_topics_risky, 0, 'benign_risky');
-  addList(t.benign_security_texts, 0, 'benign_security_text');
-
-  // Indirect injections: an instruction to the agent hidden in a document it should only read.
-  const documents = bipiaDocuments(dataDir);
   documents.forEach((doc) => add({ text: doc.text, label: 0, family: 'benign_document', language: 'en', group: doc.group }));
-  const english = t.languages.en;
-  const payloads = [
-    ...bipiaAttacks(dataDir),
-    ...english.task.map((text, i) => ({ text, group: `corpus:en:task:${i}`, code: false })),
-  ];
-  payloads.forEach((payload, i) => {
-    const doc = documents[Math.floor(random() * documents.length)];
-    const body = excerpt(doc.text, 200 + Math.floor(random() * 1300), random);
-    const instruction = payload.code || random() < 0.3
-      ? payload.text
-      : pick(t.indirect, random).replace('{task}', lowerFirst(payload.text.replace(/[.!]$/, '')));
-    add({ text: insertAt(body, instruction, random), label: 1, family: 'indirect', language: 'en', group: `${payload.group}:${i}`, injected: instruction });
+  // The public attack texts of BIPIA, planted as they are or addressed to the agent by an English template.
+  const english = Object.fromEntries(languages).en;
+  const englishTasks = new Related(grouped(english?.benign_tasks, 'corpus:en:benign'));
+  bipiaAttacks(dataDir).forEach((payload, i) => {
+    const group = `${payload.group}:${i}`;
+    const template = payload.code || random() < 0.3 ? undefined : templatesOf.get('en')?.pick(group, random);
+    plant(template ? withTask(template.text, payload.text) : payload.text, group, 'indirect', 'en');
+  });
+  // A question with a pasted piece of code: data that looks nothing like prose, and is benign.
+  bipia.filter((doc) => doc.group.startsWith('bipia:code:')).forEach((doc) => {
+    const question = englishTasks.pick(doc.group, random);
+    if (!question) return;
+    add({ text: `${question.text}\n\n${excerpt(doc.text, 150 + Math.floor(random() * 600), random)}`, label: 0, family: 'benign_code', language: 'en', group: doc.group });
   });
 
   // Encoded and hidden payloads, attacks and benign texts alike, through every encoding.
-  const attackSources = samples.filter((s) => s.label === 1 && s.text.length < 400 && !s.family.startsWith('indirect'));
+  const attackSources = samples.filter((s) => s.label === 1 && s.text.length < 400 && s.family !== 'indirect');
   const benignSources = [
-    ...t.benign_encoded_plain.map((text, i) => ({ text, group: `corpus:benign_encoded:${i}`, language: guessLatinLanguage(text) })),
+    ...languages.flatMap(([language, bank]) => (bank.encoded_plain ?? []).map((text, i) => ({ text, group: `corpus:${language}:encoded_plain:${i}`, language }))),
     ...samples.filter((s) => s.family === 'benign_task' || s.family === 'benign_risky'),
   ];
   for (const encoding of ENCODINGS) {
-    for (let i = 0; i < 40; i++) {
+    for (let i = 0; i < ENCODED_PER_KIND; i++) {
       const attack = pick(attackSources, random);
-      const payload = encode(attack.text, encoding);
-      add({ text: pick(t.encoding_wrappers.attack, random).replace('{payload}', payload), label: 1, family: 'encoded', language: attack.language, group: attack.group, encoding });
+      add({ text: pick(t.encoding_wrappers.attack, random).replace('{payload}', encode(attack.text, encoding)), label: 1, family: 'encoded', language: attack.language, group: attack.group, encoding });
       const benign = pick(benignSources, random);
       add({ text: pick(t.encoding_wrappers.benign, random).replace('{payload}', encode(benign.text, encoding)), label: 0, family: 'benign_encoded', language: benign.language, group: benign.group, encoding });
     }
@@ -250,48 +351,85 @@ function corpusSamples(corpusDir: string, dataDir: string, random: () => number)
   for (let i = 0; i < 60; i++) {
     const bytes = Buffer.from(Array.from({ length: 16 + Math.floor(random() * 48) }, () => Math.floor(random() * 256)));
     const blob = random() < 0.5 ? bytes.toString('base64') : bytes.toString('hex');
-    add({ text: `${pick(t.languages.en.benign_tasks, random)} Reference: ${blob}`, label: 0, family: 'benign_blob', language: 'en', group: `corpus:blob:${i}` });
+    const group = `corpus:blob:${i}`;
+    const question = englishTasks.pick(group, random);
+    if (question) add({ text: `${question.text} Reference: ${blob}`, label: 0, family: 'benign_blob', language: 'en', group });
   }
   return samples;
 }
 
-/** The corpus marks its non-English lines only by their words; a light guess is enough for per-language figures. */
-function guessLatinLanguage(text: string): string {
-  const script = guessLanguage(text);
-  if (script !== 'en') return script;
-  const lower = text.toLowerCase();
-  if (/[¿¡ñ]|\b(?:el|la|los|las|que|qué|una|sin)\b/.test(lower)) return 'es';
-  if (/[àâçèêëîôûœ]|\b(?:le|les|des|une|et|pas|tu|ton)\b/.test(lower)) return 'fr';
-  if (/[äöüß]|\b(?:der|die|das|und|nicht|ich|du|ohne)\b/.test(lower)) return 'de';
-  if (/\b(?:il|della|di|che|non|ho|come)\b/.test(lower)) return 'it';
-  if (/[ãõ]|\b(?:você|não|minha|meu|uma)\b/.test(lower)) return 'pt';
-  if (/\b(?:de|het|een|van|niet)\b/.test(lower)) return 'nl';
-  return 'en';
+const ENCODED_PER_KIND = 60;
+
+/**
+ * What a tokenizer's vocabulary is made of, from the benign texts: words of the Latin-script languages and
+ * identifiers of code, and the letters of the other scripts (whose words a tokenizer cuts into one or two
+ * characters).
+ */
+interface SuffixVocabulary {
+  words: string[];
+  otherScripts: string[];
 }
 
-/** A gibberish suffix in the style of optimisation attacks: words in odd case, glued to punctuation clusters. */
-function adversarialSuffix(tokens: Templates['adversarial_suffix_tokens'], random: () => number): string {
-  const parts: string[] = [];
-  const length = 12 + Math.floor(random() * 14);
-  for (let i = 0; i < length; i++) {
-    let token = pick(tokens.words, random);
-    if (random() < 0.25) token = token.toUpperCase();
-    if (random() < 0.3) token += capitalise(pick(tokens.words, random));
-    if (random() < 0.45) token = random() < 0.5 ? pick(tokens.punctuation, random) + token : token + pick(tokens.punctuation, random);
-    parts.push(token);
+function suffixVocabulary(samples: readonly Sample[]): SuffixVocabulary {
+  const words = new Set<string>();
+  const otherScripts = new Set<string>();
+  for (const s of samples) {
+    // Only training texts: the held-out split lends nothing, not even words.
+    if (s.label !== 0 || s.encoding || splitOf(s.group) !== 'train') continue;
+    for (const word of s.text.match(/[\p{L}\p{N}_]+/gu) ?? []) {
+      if (/^[\p{Script=Latin}\p{N}_]+$/u.test(word)) {
+        if (word.length <= 16) words.add(word);
+      } else {
+        for (const ch of word) if (!/[\p{Script=Latin}\p{N}_]/u.test(ch)) otherScripts.add(ch);
+      }
+    }
   }
-  return parts.join(random() < 0.8 ? ' ' : '');
+  return { words: [...words].sort(), otherScripts: [...otherScripts].sort() };
 }
 
 /**
- * Plain requests with an adversarial suffix: injections, in the group (and so the split) of the request they
- * extend. Only the style is synthetic; the real suffixes of the public sets stay with their own groups.
+ * A suffix made the way optimisation attacks (GCG and kin) make theirs: 14 to 25 tokens of a language model's
+ * vocabulary — whole words and pieces of words, identifiers, clusters of punctuation, now and then a character of
+ * another script — in random case, some glued to the token before them. Only the method is imitated; no attack
+ * text is used.
+ */
+function optimisationSuffix(vocabulary: SuffixVocabulary, punctuation: readonly string[], random: () => number): string {
+  const count = 14 + Math.floor(random() * 12);
+  let suffix = '';
+  for (let i = 0; i < count; i++) {
+    let token: string;
+    const kind = random();
+    if (kind < 0.68) {
+      const word = pick(vocabulary.words, random);
+      if (word.length > 5 && random() < 0.6) {
+        const start = Math.floor(random() * (word.length - 2));
+        token = word.slice(start, start + 2 + Math.floor(random() * 5));
+      } else {
+        token = word;
+      }
+      const casing = random();
+      if (casing < 0.2) token = capitalise(token);
+      else if (casing < 0.27) token = token.toUpperCase();
+    } else if (kind < 0.72) {
+      token = pick(vocabulary.otherScripts, random) + (random() < 0.5 ? pick(vocabulary.otherScripts, random) : '');
+    } else {
+      token = pick(punctuation, random);
+    }
+    suffix += i > 0 && random() < 0.55 ? ` ${token}` : token;
+  }
+  return suffix;
+}
+
+/**
+ * Plain requests with an optimisation-style suffix: injections, in the group (and so the split) of the request
+ * they extend. The real suffixes of the public sets stay with their own groups.
  */
 function suffixedSamples(samples: readonly Sample[], corpusDir: string, random: () => number): Sample[] {
-  const tokens = readJson<Templates>(path.join(corpusDir, 'templates.json')).adversarial_suffix_tokens;
+  const { suffix_punctuation: punctuation } = readJson<Templates>(path.join(corpusDir, 'templates.json'));
+  const vocabulary = suffixVocabulary(samples);
   return samples
     .filter((s) => s.label === 0 && (s.family === 'benign_harmful_request' || ((s.family === 'benign_dialogue' || s.family === 'benign_task') && random() < 0.15)))
-    .map((s) => ({ ...s, text: `${s.text} ${adversarialSuffix(tokens, random)}`, label: 1 as const, family: 'adversarial_suffix', source: 'corpus' as const }));
+    .map((s) => ({ ...s, text: `${s.text} ${optimisationSuffix(vocabulary, punctuation, random)}`, label: 1 as const, family: 'adversarial_suffix', source: 'corpus' as const }));
 }
 
 export interface DatasetOptions {

@@ -3,6 +3,8 @@
  * view of what the prompt hides (base64, hex, URL-encoding, ROT13, HTML/markdown-hidden text, Unicode tags).
  */
 
+import { CodeUnits } from './units.ts';
+
 export type ViewKind = 'canonical' | 'base64' | 'hex' | 'url' | 'rot13' | 'html_hidden' | 'unicode_tags';
 
 export interface PromptView {
@@ -191,12 +193,14 @@ function readableText(bytes: Uint8Array): string | null {
 
 /** Classes of ASCII code units for `scanUnits`. */
 const BASE64_UNIT = 1;
-const HEX_DIGIT = 2;
+const HEX_DIGIT_SHIFT = 1;
+const HEX_DIGIT = 1 << HEX_DIGIT_SHIFT;
 const HEX_SEPARATOR = 4;
 /** What the regular expressions' \b counts as a word character: [A-Za-z0-9_]. */
 const WORD_UNIT = 8;
 const ASCII_LETTER = 16;
-const UNIT = new Uint8Array(128);
+/** Per UTF-16 code unit (only ASCII units have a class): one load, no range test, per unit. */
+const UNIT = new Uint8Array(0x10000);
 for (let code = 0; code < 128; code++) {
   const letter = isAsciiLetter(code);
   const digit = code >= 0x30 && code <= 0x39;
@@ -208,7 +212,8 @@ UNIT['_'.charCodeAt(0)] |= WORD_UNIT;
 for (const ch of '0123456789abcdefABCDEF') UNIT[ch.charCodeAt(0)] |= HEX_DIGIT;
 for (const ch of ' :,-') UNIT[ch.charCodeAt(0)] |= HEX_SEPARATOR;
 const MIN_BASE64_RUN = 16;
-const MIN_HEX_DIGITS = 16;
+/** 16 = 1 << 4: a run of hex digits reaches it when the run's count shifted right by 4 is not 0. */
+const MIN_HEX_DIGITS_LOG2 = 4;
 const MIN_HEX_PAIRS = 7;
 
 /** Common words whose ROT13 forms ("gur", "lbh") almost never occur in real text of any language. */
@@ -256,21 +261,21 @@ function rot13MarkerOf(hash: number): string | undefined {
 const MARKER_LENGTHS_BY_INITIAL = new Int32Array(26);
 for (const marker of ROT13_MARKERS_ROTATED) MARKER_LENGTHS_BY_INITIAL[marker.charCodeAt(0) - 0x61] |= 1 << marker.length;
 
-/** Whether the word of ASCII letters text[start, end) is a ROT13 marker, ASCII case folded. */
-function isRot13Marker(text: string, start: number, end: number): boolean {
+/** Whether the word of ASCII letters units[start, end) is a ROT13 marker, ASCII case folded. */
+function isRot13Marker(units: Uint16Array, start: number, end: number): boolean {
   // Most words fail on their initial and length alone; the rest are hashed.
   const length = end - start;
-  if (length > 31 || !((MARKER_LENGTHS_BY_INITIAL[(text.charCodeAt(start) | 0x20) - 0x61] >>> length) & 1)) return false;
+  if (length > 31 || !((MARKER_LENGTHS_BY_INITIAL[(units[start] | 0x20) - 0x61] >>> length) & 1)) return false;
   let hash = WORD_HASH_SEED;
-  for (let k = start; k < end; k++) hash = foldedHash(hash, text.charCodeAt(k));
+  for (let k = start; k < end; k++) hash = foldedHash(hash, units[k]);
   const marker = rot13MarkerOf(hash);
-  return marker !== undefined && isFoldedWord(text, start, end, marker);
+  return marker !== undefined && isFoldedWord(units, start, end, marker);
 }
 
-/** Whether the word text[start, end) is `marker`, ASCII case folded (how /\bmarker\b/i matches). */
-function isFoldedWord(text: string, start: number, end: number, marker: string): boolean {
+/** Whether the word units[start, end) is `marker`, ASCII case folded (how /\bmarker\b/i matches). */
+function isFoldedWord(units: Uint16Array, start: number, end: number, marker: string): boolean {
   if (end - start !== marker.length) return false;
-  for (let k = 0; k < marker.length; k++) if ((text.charCodeAt(start + k) | 0x20) !== marker.charCodeAt(k)) return false;
+  for (let k = 0; k < marker.length; k++) if ((units[start + k] | 0x20) !== marker.charCodeAt(k)) return false;
   return true;
 }
 
@@ -288,35 +293,37 @@ interface UnitScan {
   entityOpenings: number;
 }
 
-const unitClass = (code: number) => (code < 128 ? UNIT[code] : 0);
-const classAt = (text: string, i: number) => unitClass(text.charCodeAt(i));
+const scanned = new CodeUnits();
 
 function scanUnits(text: string): UnitScan {
   const n = text.length;
+  const units = scanned.of(text);
+  const unitAt = (i: number) => (i < n ? units[i] : 0);
   const scan: UnitScan = { base64Runs: [], mayHoldHex: false, percentEscapes: 0, rot13Markers: 0, entityOpenings: 0 };
   let runStart = -1;
   let hexDigits = 0;
   let hexPairs = 0;
   let lastPairEnd = -4;
   for (let i = 0; i < n;) {
-    let code = text.charCodeAt(i);
-    let cls = unitClass(code);
+    let code = units[i];
+    let cls = UNIT[code];
     if (cls & WORD_UNIT) {
-      // A word: base64 units all, hashed for the ROT13 markers, counted for hex digits.
+      // A word: base64 units all, hashed for the ROT13 markers, counted for hex digits. Its units are classed
+      // without a branch each (letters and hex digits alternate unpredictably): the classes are ANDed, and the
+      // count of hex digits in a row drops to 0 at any other unit.
       const start = i;
-      let lettersOnly = true;
+      let allUnits = cls;
+      let longHexRun = 0;
       if (runStart < 0) runStart = start;
       do {
-        if (cls & HEX_DIGIT) {
-          if (++hexDigits >= MIN_HEX_DIGITS) scan.mayHoldHex = true;
-        } else {
-          hexDigits = 0;
-        }
-        if (!(cls & ASCII_LETTER)) lettersOnly = false;
-        code = ++i < n ? text.charCodeAt(i) : 0;
-        cls = unitClass(code);
+        hexDigits = (hexDigits + 1) & -((cls >> HEX_DIGIT_SHIFT) & 1);
+        longHexRun |= hexDigits >> MIN_HEX_DIGITS_LOG2;
+        allUnits &= cls;
+        code = unitAt(++i);
+        cls = UNIT[code];
       } while (cls & WORD_UNIT);
-      if (lettersOnly && isRot13Marker(text, start, i)) scan.rot13Markers++;
+      if (longHexRun !== 0) scan.mayHoldHex = true;
+      if (allUnits & ASCII_LETTER && isRot13Marker(units, start, i)) scan.rot13Markers++;
       continue;
     }
     if (cls & BASE64_UNIT) {
@@ -325,7 +332,7 @@ function scanUnits(text: string): UnitScan {
       if (i - runStart >= MIN_BASE64_RUN) {
         // Up to two "=" of padding belong to the run.
         let end = i;
-        while (end < n && end - i < 2 && text.charCodeAt(end) === 0x3d) end++;
+        while (end < n && end - i < 2 && units[end] === 0x3d) end++;
         scan.base64Runs.push(text.slice(runStart, end));
       }
       runStart = -1;
@@ -337,9 +344,9 @@ function scanUnits(text: string): UnitScan {
       if (hexPairs >= MIN_HEX_PAIRS) scan.mayHoldHex = true;
     }
     hexDigits = 0;
-    if (code === 0x5c && text.charCodeAt(i + 1) === 0x78) scan.mayHoldHex = true;
-    else if (code === 0x25 && classAt(text, i + 1) & HEX_DIGIT && classAt(text, i + 2) & HEX_DIGIT) scan.percentEscapes++;
-    else if (code === 0x26 && text.charCodeAt(i + 1) === 0x23) scan.entityOpenings++;
+    if (code === 0x5c && unitAt(i + 1) === 0x78) scan.mayHoldHex = true;
+    else if (code === 0x25 && UNIT[unitAt(i + 1)] & HEX_DIGIT && UNIT[unitAt(i + 2)] & HEX_DIGIT) scan.percentEscapes++;
+    else if (code === 0x26 && unitAt(i + 1) === 0x23) scan.entityOpenings++;
     i++;
   }
   if (runStart >= 0 && n - runStart >= MIN_BASE64_RUN) scan.base64Runs.push(text.slice(runStart));

@@ -4,6 +4,7 @@
  * written in lower case.
  */
 import type { NormalisedPrompt, PromptView } from './normalise.ts';
+import { CodeUnits } from './units.ts';
 
 export const BLOCKING_SIGNATURE = 'instruction_override';
 export const WEAK_SIGNATURES = [
@@ -187,7 +188,9 @@ const WEAK_PATTERNS = [
   )],
 ] as const satisfies ReadonlyArray<readonly [SignatureId, RegExp]>;
 
-const WORD_UNIT = /[\p{L}\p{N}_]/u;
+/** Per UTF-16 code unit: a letter, digit or underscore (a lone surrogate is none). */
+const WORD_UNITS = new Uint8Array(0x10000);
+for (let code = 0; code < 0x10000; code++) if (/[\p{L}\p{N}_]/u.test(String.fromCharCode(code))) WORD_UNITS[code] = 1;
 const isWhitespace = (code: number) =>
   code <= 0x20 || code === 0xa0 || code === 0x1680 || (code >= 0x2000 && code <= 0x200a) || code === 0x2028 || code === 0x2029 ||
   code === 0x202f || code === 0x205f || code === 0x3000 || code === 0xfeff;
@@ -203,6 +206,7 @@ const STATE_MASK = 0x7fff;
 const REPORTS = 0x8000;
 
 /** Units no override phrase spans: its gap ([^.!?\\n。！？]) stops there, and none of its words holds one. */
+const SENTENCE_STOPS = [0x2e, 0x21, 0x3f, 0x0a, 0x3002, 0xff01, 0xff1f];
 const isSentenceStop = (code: number) =>
   code === 0x2e || code === 0x21 || code === 0x3f || code === 0x0a || code === 0x3002 || code === 0xff01 || code === 0xff1f;
 
@@ -227,12 +231,16 @@ function literalScanner(
     const right = raw.endsWith('\\b');
     const text = raw.slice(left ? 2 : 0, right ? -2 : undefined);
     if ((left || right) && /\s/.test(text)) throw new Error(`bounded literal with a space: ${raw}`);
+    if ([...text].some((ch) => isSentenceStop(ch.charCodeAt(0)))) throw new Error(`literal with a sentence stop: ${raw}`);
     for (let k = 0; k < text.length; k++) {
       const code = text.charCodeAt(k);
       if (classOf[code] === 0) classOf[code] = classes++;
     }
     return { text, bit, left, right };
   }));
+  // Sentence stops get a class of their own (unless a literal has one already): every transition on it is flagged.
+  const stopClass = classes++;
+  for (const code of SENTENCE_STOPS) if (classOf[code] === 0) classOf[code] = stopClass;
   // The trie, then its failure links breadth-first, folded into a full transition table.
   const children: Array<Map<number, number>> = [new Map()];
   /** The class of the last unit of each state's string. */
@@ -284,13 +292,22 @@ function literalScanner(
     }
   }
   // A second space after a space leaves the state as it is (a run of whitespace counts as one space), and a
-  // transition into a state where a literal ends carries a flag: one table load per unit in the common case.
+  // transition into a state where a literal ends, or on a sentence stop, carries a flag: one table load per unit
+  // in the common case.
   for (let state = 1; state < children.length; state++) if (lastClass[state] === SPACE) table[state * classes + SPACE] = state;
   const reports = (state: number) => masks[state] !== 0 || bounded[state].length > 0;
   for (let k = 0; k < table.length; k++) if (reports(table[k])) table[k] |= REPORTS;
+  for (let state = 0; state < children.length; state++) {
+    for (const code of SENTENCE_STOPS) table[state * classes + classOf[code]] |= REPORTS;
+  }
   const outputs = Int32Array.from(masks);
   const width = classes;
-  const isWordAt = (text: string, index: number) => index >= 0 && index < text.length && WORD_UNIT.test(text[index]);
+  // The same table with each target state as the offset of its row (state × width) and the flag in bit 30: the
+  // scan then needs no multiplication between one table load and the next, the chain every unit waits on.
+  const ROW_REPORTS = 1 << 30;
+  const rows = Int32Array.from(table, (entry) => (entry & STATE_MASK) * width | (entry & REPORTS ? ROW_REPORTS : 0));
+  const isWordAt = (units: Uint16Array, index: number) => index >= 0 && index < units.length && WORD_UNITS[units[index]] === 1;
+  const scanned = new CodeUnits();
   let paired = 0;
   const partner = new Int8Array(32);
   const reported = new Int8Array(32);
@@ -299,43 +316,103 @@ function literalScanner(
     [partner[a], partner[b], reported[a], reported[b]] = [b, a, a, a];
   }
   const all = (sets.length === 32 ? -1 : (1 << sets.length) - 1) & ~near.reduce((mask, [, b]) => mask | (1 << b), 0);
-  const FAR = -(1 << 30);
-  const lastEnd = new Int32Array(32).fill(FAR);
+  const longestLiteral = Math.max(1, ...parsed.map((literal) => literal.text.length));
+  const first = new Walk();
+  const second = new Walk();
+
+  /** What the flagged transition into `row` at unit i reports: literal ends, or a sentence stop. */
+  const report = (walk: Walk, units: Uint16Array, i: number, row: number) => {
+    if (isSentenceStop(units[i])) {
+      // No literal holds a sentence stop: a stop only ends the sentence.
+      if (walk.pending) {
+        walk.lastEnd.fill(FAR);
+        walk.pending = false;
+      }
+      return;
+    }
+    const state = row / width;
+    let hits = outputs[state];
+    for (const literal of bounded[state]) {
+      if (literal.left && isWordAt(units, i - literal.length)) continue;
+      if (literal.right && isWordAt(units, i + 1)) continue;
+      hits |= literal.bit;
+    }
+    if (hits === 0) return;
+    walk.found |= hits & ~paired;
+    for (let pairHits = hits & paired; pairHits !== 0; pairHits &= pairHits - 1) {
+      const set = 31 - Math.clz32(pairHits & -pairHits);
+      walk.lastEnd[set] = i;
+      walk.pending = true;
+      if (i - walk.lastEnd[partner[set]] <= within) walk.found |= 1 << reported[set];
+    }
+  };
+
+  /**
+   * Where a second walk ending at `end` has to start to find everything that ends in [from, end): `within` units
+   * before `from` for the first literal of a pair, then enough units for the longest literal, a run of
+   * whitespace counting as one.
+   */
+  const resynchronisedStart = (units: Uint16Array, from: number) => {
+    let start = from - within;
+    for (let seen = 0; start > 0 && seen <= longestLiteral; start--) {
+      if (!(classOf[units[start - 1]] === SPACE && classOf[units[start]] === SPACE)) seen++;
+    }
+    return Math.max(0, start);
+  };
 
   return (text) => {
-    let found = 0;
-    let state = 0;
-    let pending = false;
-    for (let i = 0; i < text.length; i++) {
-      const code = text.charCodeAt(i);
-      if (pending && isSentenceStop(code)) {
-        lastEnd.fill(FAR);
-        pending = false;
-      }
-      const next = table[state * width + classOf[code]];
-      state = next & STATE_MASK;
-      if (next < REPORTS) continue;
-      let hits = outputs[state];
-      if (bounded[state].length > 0) {
-        for (const literal of bounded[state]) {
-          if (literal.left && isWordAt(text, i - literal.length)) continue;
-          if (literal.right && isWordAt(text, i + 1)) continue;
-          hits |= literal.bit;
-        }
-      }
-      if (hits === 0) continue;
-      found |= hits & ~paired;
-      for (let pairHits = hits & paired; pairHits !== 0; pairHits &= pairHits - 1) {
-        const set = 31 - Math.clz32(pairHits & -pairHits);
-        lastEnd[set] = i;
-        pending = true;
-        if (i - lastEnd[partner[set]] <= within) found |= 1 << reported[set];
-      }
-      if (found === all) break;
+    const units = scanned.of(text);
+    // Locals, not closure slots, in the loop every unit goes through.
+    const transitions = rows;
+    const unitClasses = classOf;
+    const n = units.length;
+    first.reset();
+    second.reset();
+    // Two walks at once, over the first half and over the second (from a little before it, to be in step): each
+    // unit's table load waits on the one before it, so two independent walks take little longer than one.
+    const half = n >> 1;
+    const secondStart = resynchronisedStart(units, half);
+    const dual = secondStart > 0 ? half : 0;
+    let rowA = 0;
+    let rowB = 0;
+    let k = 0;
+    for (; k < dual; k++) {
+      const nextA = transitions[rowA + unitClasses[units[k]]];
+      const nextB = transitions[rowB + unitClasses[units[secondStart + k]]];
+      rowA = nextA & ~ROW_REPORTS;
+      rowB = nextB & ~ROW_REPORTS;
+      if ((nextA | nextB) < ROW_REPORTS) continue;
+      if (nextA >= ROW_REPORTS) report(first, units, k, rowA);
+      if (nextB >= ROW_REPORTS) report(second, units, secondStart + k, rowB);
+      if ((first.found | second.found) === all) return all;
     }
-    lastEnd.fill(FAR);
-    return found;
+    // The rest of the second walk, or the whole text in one walk when it is too short to split.
+    const walk = dual > 0 ? second : first;
+    let row = dual > 0 ? rowB : 0;
+    for (let i = dual > 0 ? secondStart + k : 0; i < n; i++) {
+      const next = transitions[row + unitClasses[units[i]]];
+      row = next & ~ROW_REPORTS;
+      if (next < ROW_REPORTS) continue;
+      report(walk, units, i, row);
+      if ((first.found | second.found) === all) return all;
+    }
+    return first.found | second.found;
   };
+}
+
+const FAR = -(1 << 30);
+
+/** One walk of an automaton: what it found, and the last ends of the paired sets' literals in this sentence. */
+class Walk {
+  readonly lastEnd = new Int32Array(32).fill(FAR);
+  pending = false;
+  found = 0;
+
+  reset(): void {
+    if (this.pending) this.lastEnd.fill(FAR);
+    this.pending = false;
+    this.found = 0;
+  }
 }
 
 /**

@@ -1,28 +1,37 @@
 /**
- * Trains the embedded KYA injection model on the training split and writes src/kya/model/kya-model.json.
+ * Trains the embedded KYA injection model on the training split, calibrates its score on the validation split and
+ * writes src/kya/model/kya-model.json.
  *   npm run train:kya            (public data from KYX_KYA_DATA_DIR, default ../shared/data/kya)
- * Deterministic: a fixed seed drives corpus expansion and the order of training, so the same inputs give the
- * same weights, byte for byte. The hyper-parameters were chosen on the validation split, never on the test split.
+ * Deterministic: a fixed seed drives corpus expansion, initial weights and the order of training, so the same
+ * inputs give the same model, byte for byte. The hyper-parameters were chosen on the validation split (and by
+ * cross-validation over the training and validation partitions), never on the test split.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { FEATURE_PARAMS } from '../src/kya/model.ts';
 import { buildDataset, defaultDatasetOptions, splitOf } from '../src/kya/training/dataset.ts';
-import { trainModel } from '../src/kya/training/train.ts';
+import { fitCalibration, trainModel, type TrainingOptions } from '../src/kya/training/train.ts';
 
-export const MODEL_VERSION = '3.0.0';
-export const TRAINING = { epochs: 12, learningRate: 0.2, l2: 1e-5 } as const;
+export const TRAINING: TrainingOptions = {
+  version: '4.0.0',
+  windowChars: 192,
+  strideChars: 64,
+  judgedWindows: 4,
+  ranker: { hashBits: 18, epochs: 8, learningRate: 0.2, l2: 1e-5 },
+  judge: { hashBits: 18, dimensions: 16, hidden: 32, epochs: 6, learningRate: 0.05 },
+  vocabularyBits: 20,
+};
 
 function main(): void {
   const started = Date.now();
   const dataset = buildDataset(defaultDatasetOptions());
   const train = dataset.filter((s) => splitOf(s.group) === 'train');
-  const trained = trainModel(train, { version: MODEL_VERSION, ...FEATURE_PARAMS, ...TRAINING, log: console.log });
-  const out = path.resolve(new URL('../src/kya/model', import.meta.url).pathname);
-  mkdirSync(out, { recursive: true });
-  writeFileSync(path.join(out, 'kya-model.json'), `${JSON.stringify(trained.file)}\n`);
-  console.log(`trained on ${train.length} samples (${trained.windows} windows/views, ${trained.injectionWindows} injection) of ${dataset.length}; ` +
-    `weights sha256 ${trained.file.weightsSha256.slice(0, 16)}; ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  const validation = dataset.filter((s) => splitOf(s.group) === 'validation');
+  const file = trainModel(train, { ...TRAINING, log: console.log });
+  file.calibration = fitCalibration(file, validation);
+  console.log(`calibrated on ${validation.length} validation samples: score = σ(${file.calibration.slope.toFixed(4)} · z + ${file.calibration.intercept.toFixed(4)})`);
+  const out = path.resolve(new URL('../src/kya/model/kya-model.json', import.meta.url).pathname);
+  writeFileSync(out, `${JSON.stringify(file)}\n`);
+  console.log(`trained on ${train.length} of ${dataset.length} samples in ${((Date.now() - started) / 1000).toFixed(1)} s; wrote ${out}`);
 }
 
-main();
+if (import.meta.url === `file://${process.argv[1]}`) main();

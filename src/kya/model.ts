@@ -1,311 +1,251 @@
 /**
- * The embedded injection classifier: logistic regression over hashed features of one pass over the text's UTF-16
- * code units — character 3- and 5-grams (runs of one space or punctuation unit counted once), words and word pairs, and the shapes of whitespace-separated tokens (case,
- * digits and punctuation classes: "aAa", "a.](" — what gibberish adversarial suffixes are made of). Judged in
- * overlapping windows so that a long prompt is as easy to judge as a short one and an injection hidden in a long
- * benign document is not diluted. Training (scripts/train-kya.ts) and scoring share `extractFeatures`, so the
- * features can never drift apart.
+ * The embedded injection model, a cascade judged in overlapping windows (so that a long prompt is as easy to
+ * judge as a short one, and an instruction planted in a long benign document is not diluted by it):
+ *
+ * 1. the ranker, a logistic regression over cheap features summed by blocks, scores every window of every view
+ *    of the prompt in one pass over each view;
+ * 2. the judge, a network with one hidden layer over an embedding of rich features and measures of structure
+ *    (see features.ts), reads the few windows the ranker scores highest; its highest log-odds, calibrated on the
+ *    validation split, give the prompt's injection score.
+ *
+ * The ranker only has to put the window holding an injection among the few the judge reads, which cheap
+ * features do as well as rich ones; the judge's cost no longer grows with the prompt.
  */
 import { readFileSync } from 'node:fs';
+import {
+  createJudgeFeatures,
+  createRankerFeatures,
+  judgeFeatures,
+  rankerFeatures,
+  STRUCTURE_MEASURES,
+  type Vocabulary,
+} from './features.ts';
 
 export interface ModelFile {
-  format: 'kyx-kya-logreg';
+  format: 'kyx-kya-cascade';
   version: string;
-  hashBits: number;
   windowChars: number;
   strideChars: number;
-  bias: number;
-  /** Float32 weights, little-endian, base64. */
-  weights: string;
-  trainedOn: { samples: number; seed: number; epochs: number };
+  judgedWindows: number;
+  /** Weights as signed bytes (w = q / scale), little-endian, base64. */
+  ranker: { hashBits: number; bias: number; scale: number; weights: string };
+  judge: {
+    hashBits: number;
+    dimensions: number;
+    hidden: number;
+    embeddingScale: number;
+    /** Signed bytes, one row of `dimensions` per bucket, base64. */
+    embeddings: string;
+    /** Float32 little-endian, base64: hidden × dimensions, hidden × structure measures, hidden, hidden. */
+    inputWeights: string;
+    structureWeights: string;
+    hiddenBias: string;
+    outputWeights: string;
+    outputBias: number;
+  };
+  /** A bit per word hash (2^bits of them), Uint32 little-endian, base64. */
+  vocabulary: { bits: number; words: string };
+  /**
+   * Platt scaling of the judge's log-odds, fitted on the validation split: injectionScore = σ(slope · z + intercept),
+   * so that the score reads as a probability (under equal priors) rather than a network's overconfident output.
+   */
+  calibration: { slope: number; intercept: number };
+  trainedOn: { samples: number; windows: number; seed: number };
 }
 
 export interface InjectionModel {
   /** Engine name and version, as reported in `screening.engine`. */
   engine: string;
   /**
-   * Probability that the texts (the views of one prompt, as written or lower-cased: the model folds case itself)
-   * carry an injection: the highest over views and windows.
+   * Probability that the texts (the views of one prompt, as written: the features fold case themselves) carry an
+   * injection: the highest the judge gives the windows the ranker ranks highest.
    */
   score(texts: readonly string[]): number;
 }
 
-export const FEATURE_PARAMS = { hashBits: 18, windowChars: 192, strideChars: 64 } as const;
-
-const FNV_OFFSET = 0x811c9dc5;
-const FNV_PRIME = 0x01000193;
-const WORD_SEED = 0x9e3779b9;
-const BIGRAM_SEED = 0x85ebca6b;
-const SHAPE_SEED = 0x27d4eb2f;
-const SHAPE_PAIR_SEED = 0x165667b1;
-/** Longer shapes say nothing more; capping keeps "aaaa…" runs of any length one feature. */
-const MAX_SHAPE_CLASSES = 6;
-
-const finish = (h: number) => {
-  const m = Math.imul(h ^ (h >>> 13), 0x5bd1e995);
-  return m ^ (m >>> 15);
-};
-
-const WORD = 1;
-const UPPER = 2;
-const DIGIT = 4;
-const SPACE = 8;
-
 /**
- * Per UTF-16 code unit: its lower-case form and its class, computed once. Lower-casing by table keeps offsets
- * (every unit maps to one unit) and costs one load per character.
+ * Weights as signed bytes, w ≈ q / scale, a step being 1/127 of the largest weight: a quarter of the memory of
+ * float32, so that the weights a long prompt reads stay in the cache.
  */
-const LOWER = new Uint16Array(0x10000);
-const CLASS = new Uint8Array(0x10000);
-for (let code = 0; code < 0x10000; code++) {
-  const ch = String.fromCharCode(code);
-  const lower = code >= 0xd800 && code <= 0xdfff ? ch : ch.toLowerCase();
-  LOWER[code] = lower.length === 1 ? lower.charCodeAt(0) : code;
-  let cls = 0;
-  if (code < 0x80) {
-    if ((code >= 0x61 && code <= 0x7a) || (code >= 0x41 && code <= 0x5a) || (code >= 0x30 && code <= 0x39)) cls |= WORD;
-    if (code >= 0x41 && code <= 0x5a) cls |= UPPER;
-    if (code >= 0x30 && code <= 0x39) cls |= DIGIT;
-    if (code <= 0x20) cls |= SPACE;
-  } else {
-    // Outside ASCII everything but punctuation and spaces counts as part of a word (letters of every script).
-    const punctuationOrSpace = (code >= 0x2000 && code <= 0x206f) || (code >= 0x3000 && code <= 0x303f) || (code >= 0xff00 && code <= 0xff0f) || code === 0xa0;
-    if (!punctuationOrSpace) cls |= WORD;
-    if (LOWER[code] !== code) cls |= UPPER;
-    if (code === 0xa0 || code === 0x3000 || (code >= 0x2000 && code <= 0x200a) || code === 0x2028 || code === 0x2029) cls |= SPACE;
-  }
-  CLASS[code] = cls;
-}
-
-/** Shape class of a code unit: a (lower letter), A (upper), 0 (digit), the unit itself for punctuation; ASCII. */
-function shapeClass(code: number, cls: number): number {
-  if (cls & DIGIT) return 0x30;
-  if (cls & UPPER) return 0x41;
-  if (cls & WORD) return 0x61;
-  return code < 0x80 ? code : 0x2a;
-}
-
-
-/**
- * Features of a text by blocks of offsets ([b·blockChars, (b+1)·blockChars)): `blockCounts[b]` features were
- * found in block b. Without weights, `buckets[k]` for k < length are all the features in the order of the offsets
- * they are found at; with weights, `blockSums[b]` is the sum of the weights of block b's features and `buckets`
- * only serves as scratch for one block (a long prompt's features never leave the cache). Reused between calls.
- */
-export interface Features {
-  buckets: Int32Array;
-  blockCounts: Int32Array;
-  blockSums: Float64Array;
-  blocks: number;
-  length: number;
-}
-
-export function createFeatures(): Features {
-  return { buckets: new Int32Array(1024), blockCounts: new Int32Array(16), blockSums: new Float64Array(16), blocks: 0, length: 0 };
-}
-
-/** At most this many features per code unit: two character n-grams, a word, a word pair, a shape, a shape pair. */
-const FEATURES_PER_UNIT = 6;
-
-function closeBlock(out: Features, weights: Int8Array | undefined, from: number, to: number, block: number): void {
-  out.blockCounts[block] = to - from;
-  if (!weights) return;
-  const buckets = out.buckets;
-  let sum = 0;
-  for (let k = from; k < to; k++) sum = (sum + weights[buckets[k]]) | 0;
-  out.blockSums[block] = sum;
-}
-
-/**
- * Every feature of `text` in one pass over its code units: character 3- and 5-grams of the lower-cased text
- * (at their last unit), words and word pairs (at their last unit), token shapes and shape pairs (at the token's
- * last unit). With `weights` (quantised, see `quantise`), each block's features are summed as soon as the block
- * ends (see `Features`).
- */
-export function extractFeatures(text: string, mask: number, blockChars: number, out: Features, weights?: Int8Array): void {
-  const n = text.length;
-  const capacity = (weights ? Math.min(n, blockChars) : n) * FEATURES_PER_UNIT + 8;
-  if (out.buckets.length < capacity) out.buckets = new Int32Array(capacity);
-  const blocks = Math.max(1, Math.ceil(n / blockChars));
-  if (out.blockCounts.length < blocks) {
-    out.blockCounts = new Int32Array(blocks);
-    out.blockSums = new Float64Array(blocks);
-  }
-  const buckets = out.buckets;
-  let f = 0;
-  let blockFirst = 0;
-  let total = 0;
-  let block = 0;
-  let nextBlockAt = 0;
-  // FNV-1a hashes of the 1- to 4-grams ending at the previous kept unit: each n-gram extends one of them.
-  let p1 = 0, p2 = 0, p3 = 0, p4 = 0;
-  let history = 0;
-  let previousUnit = -1;
-  let word = WORD_SEED;
-  let wordLength = 0;
-  let previousWord = 0;
-  let shape = SHAPE_SEED;
-  let shapeClasses = 0;
-  let lastShapeClass = -1;
-  let previousShape = 0;
-  for (let i = 0; i <= n; i++) {
-    if (i === nextBlockAt && i < n) {
-      if (i > 0) {
-        closeBlock(out, weights, blockFirst, f, block++);
-        total += f - blockFirst;
-        if (weights) f = 0;
-        blockFirst = f;
-      }
-      nextBlockAt += blockChars;
-    }
-    // Past the end, one space closes the last word and token (and adds no n-gram).
-    const code = i < n ? text.charCodeAt(i) : 0x20;
-    const cls = CLASS[code];
-    const c0 = LOWER[code];
-    // A run of the same space or punctuation unit (table padding, rules of dashes) counts once: otherwise it
-    // would outweigh, and dilute, the words of its window.
-    const repeated = !(cls & WORD) && c0 === previousUnit && history > 0;
-    if (!repeated && i < n) {
-      // Character 3- and 5-grams ending here, recorded at their last unit (4-grams added nothing on the
-      // validation split and cost a tenth of the pass; their hash still carries the 5-gram's).
-      const q5 = Math.imul(p4 ^ c0, FNV_PRIME);
-      const q4 = Math.imul(p3 ^ c0, FNV_PRIME);
-      const q3 = Math.imul(p2 ^ c0, FNV_PRIME);
-      p2 = Math.imul(p1 ^ c0, FNV_PRIME);
-      p1 = Math.imul(FNV_OFFSET ^ c0, FNV_PRIME);
-      p3 = q3;
-      p4 = q4;
-      if (history >= 4) {
-        buckets[f] = (q3 ^ (q3 >>> 15)) & mask;
-        buckets[f + 1] = (q5 ^ (q5 >>> 15)) & mask;
-        f += 2;
-      } else {
-        if (history >= 2) buckets[f++] = (q3 ^ (q3 >>> 15)) & mask;
-        history++;
-      }
-      previousUnit = c0;
-    }
-    if (cls & WORD) {
-      word = Math.imul(word ^ c0, FNV_PRIME);
-      wordLength++;
-    } else if (wordLength > 0) {
-      const unigram = finish(word);
-      buckets[f++] = unigram & mask;
-      if (previousWord !== 0) {
-        buckets[f++] = finish(previousWord ^ Math.imul(word, BIGRAM_SEED)) & mask;
-      }
-      previousWord = word;
-      word = WORD_SEED;
-      wordLength = 0;
-    }
-    if (!(cls & SPACE)) {
-      const shapeCode = shapeClass(code, cls);
-      if (shapeCode !== lastShapeClass && shapeClasses < MAX_SHAPE_CLASSES) {
-        shape = Math.imul(shape ^ shapeCode, FNV_PRIME);
-        shapeClasses++;
-        lastShapeClass = shapeCode;
-      }
-    } else if (shapeClasses > 0) {
-      const shapeHash = finish(shape ^ shapeClasses);
-      buckets[f++] = shapeHash & mask;
-      if (previousShape !== 0) {
-        buckets[f++] = finish(previousShape ^ Math.imul(shapeHash, SHAPE_PAIR_SEED)) & mask;
-      }
-      previousShape = shapeHash;
-      shape = SHAPE_SEED;
-      shapeClasses = 0;
-      lastShapeClass = -1;
-    }
-  }
-  closeBlock(out, weights, blockFirst, f, block++);
-  out.blocks = block;
-  out.length = total + f - blockFirst;
-}
-
-/**
- * The windows a text is judged in: [k·stride, k·stride + windowChars) cut at the text's end, for every k whose
- * window reaches past the previous one's end. A text no longer than one window is one window. Training cuts
- * its samples the same way.
- */
-export function windowStarts(length: number, windowChars: number, strideChars: number): number[] {
-  if (length <= windowChars) return [0];
-  const starts: number[] = [];
-  const perWindow = windowChars / strideChars;
-  const blocks = Math.ceil(length / strideChars);
-  for (let first = 0; first + perWindow <= blocks; first++) starts.push(first * strideChars);
-  return starts;
-}
-
-/**
- * Weights as signed bytes, w ≈ q / scale: a quarter of the memory of float32, so that the weights a long prompt
- * reads stay in the cache and its TLB (the random loads of a 1 MB table cost more than the whole feature pass).
- * A byte step is 1/32 of the largest weight; a window's score moves by about 0.01 in z, summing integers exactly.
- */
-function quantise(trained: Float32Array): { weights: Int8Array; scale: number } {
+export function quantise(weights: Float32Array): { values: Int8Array; scale: number } {
   let largest = 0;
-  for (const w of trained) largest = Math.max(largest, Math.abs(w));
+  for (const w of weights) largest = Math.max(largest, Math.abs(w));
   const scale = largest > 0 ? 127 / largest : 1;
-  return { weights: Int8Array.from(trained, (w) => Math.round(w * scale)), scale };
+  return { values: Int8Array.from(weights, (w) => Math.round(w * scale)), scale: Math.fround(scale) };
+}
+
+export const encodeFloats = (values: Float32Array) => Buffer.from(values.buffer, values.byteOffset, values.byteLength).toString('base64');
+
+function decode<T extends Int8Array | Float32Array | Uint32Array>(base64: string, Type: { new (buffer: ArrayBuffer): T; BYTES_PER_ELEMENT: number }, length: number, what: string): T {
+  const bytes = Buffer.from(base64, 'base64');
+  if (bytes.byteLength !== length * Type.BYTES_PER_ELEMENT) throw new Error(`KYA model: ${what} has ${bytes.byteLength} bytes, expected ${length * Type.BYTES_PER_ELEMENT}`);
+  return new Type(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength));
 }
 
 const sigmoid = (z: number) => 1 / (1 + Math.exp(-z));
 
-export function createModel(file: ModelFile): InjectionModel {
-  if (file.format !== 'kyx-kya-logreg') throw new Error(`unknown KYA model format ${String(file.format)}`);
-  const bytes = Buffer.from(file.weights, 'base64');
-  const trained = new Float32Array(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength));
-  const mask = (1 << file.hashBits) - 1;
-  if (trained.length !== mask + 1) throw new Error('KYA model weights do not match hashBits');
-  const { weights, scale } = quantise(trained);
-  const { windowChars, strideChars, bias } = file;
+/**
+ * Embedding rows of signed bytes, packed two to a 32-bit word as 16-bit lanes holding w + 128: one integer
+ * addition then sums two dimensions, and a lane cannot carry into the next before 257 rows (255 · 257 < 2^16).
+ */
+function packRows(rows: Int8Array, dimensions: number): Int32Array {
+  if (dimensions % 2 !== 0) throw new Error('KYA model: embedding dimensions must be even');
+  const packed = new Int32Array(rows.length / 2);
+  for (let k = 0; k < packed.length; k++) packed[k] = (rows[2 * k] + 128) | ((rows[2 * k + 1] + 128) << 16);
+  return packed;
+}
+
+const ROWS_PER_LANE_SUM = 256;
+
+/** out[j] = the sum over the rows `buckets[0..length)` of dimension j, from rows packed by `packRows`. */
+function sumRows(packed: Int32Array, buckets: Int32Array, length: number, dimensions: number, out: Int32Array, lanes: Int32Array): void {
+  const words = dimensions / 2;
+  out.fill(0);
+  for (let start = 0; start < length; start += ROWS_PER_LANE_SUM) {
+    const end = Math.min(length, start + ROWS_PER_LANE_SUM);
+    lanes.fill(0);
+    for (let k = start; k < end; k++) {
+      const row = buckets[k] * words;
+      for (let j = 0; j < words; j++) lanes[j] += packed[row + j];
+    }
+    const offset = 128 * (end - start);
+    for (let j = 0; j < words; j++) {
+      out[2 * j] += (lanes[j] & 0xffff) - offset;
+      out[2 * j + 1] += (lanes[j] >>> 16) - offset;
+    }
+  }
+}
+
+/** The windows with the highest ranker scores so far, at most `capacity` of them, as (score, text, start). */
+class BestWindows {
+  readonly scores: Float64Array;
+  readonly texts: string[];
+  readonly starts: Int32Array;
+  kept = 0;
+  /** The score a window has to beat to be kept: the lowest kept once full. */
+  floor = -Infinity;
+  private lowest = 0;
+
+  constructor(private readonly capacity: number) {
+    this.scores = new Float64Array(capacity);
+    this.texts = new Array<string>(capacity).fill('');
+    this.starts = new Int32Array(capacity);
+  }
+
+  add(score: number, text: string, start: number): void {
+    const at = this.kept < this.capacity ? this.kept++ : this.lowest;
+    this.scores[at] = score;
+    this.texts[at] = text;
+    this.starts[at] = start;
+    if (this.kept < this.capacity) return;
+    this.lowest = 0;
+    for (let k = 1; k < this.capacity; k++) if (this.scores[k] < this.scores[this.lowest]) this.lowest = k;
+    this.floor = this.scores[this.lowest];
+  }
+
+  /** Forgets every window (and the texts they hold). */
+  clear(): void {
+    this.kept = 0;
+    this.floor = -Infinity;
+    this.texts.fill('');
+  }
+}
+
+/** The cascade without its calibration: the judge's highest log-odds over the windows it reads. */
+export interface Cascade {
+  engine: string;
+  logit(texts: readonly string[]): number;
+}
+
+export function createCascade(file: ModelFile): Cascade {
+  if (file.format !== 'kyx-kya-cascade') throw new Error(`unknown KYA model format ${String(file.format)}`);
+  const { windowChars, strideChars, judgedWindows, ranker, judge } = file;
   if (windowChars % strideChars !== 0) throw new Error('KYA model window must be a whole number of strides');
   const perWindow = windowChars / strideChars;
-  const features = createFeatures();
+  const rankerMask = (1 << ranker.hashBits) - 1;
+  const rankerWeights = decode(ranker.weights, Int8Array, rankerMask + 1, 'ranker weights');
+  const { dimensions: H, hidden: M } = judge;
+  const S = STRUCTURE_MEASURES;
+  const judgeMask = (1 << judge.hashBits) - 1;
+  const embeddings = packRows(decode(judge.embeddings, Int8Array, (judgeMask + 1) * H, 'judge embeddings'), H);
+  const inputWeights = decode(judge.inputWeights, Float32Array, M * H, 'judge input weights');
+  const structureWeights = decode(judge.structureWeights, Float32Array, M * S, 'judge structure weights');
+  const hiddenBias = decode(judge.hiddenBias, Float32Array, M, 'judge hidden bias');
+  const outputWeights = decode(judge.outputWeights, Float32Array, M, 'judge output weights');
+  const vocabulary: Vocabulary = { bits: decode(file.vocabulary.words, Uint32Array, Math.max(1, 2 ** file.vocabulary.bits / 32), 'vocabulary'), mask: 2 ** file.vocabulary.bits - 1 };
 
-  const scoreText = (text: string): number => {
+  const ranked = createRankerFeatures();
+  const judged = createJudgeFeatures();
+  const embedded = new Int32Array(H);
+  const laneSums = new Int32Array(H / 2);
+  const best = new BestWindows(judgedWindows);
+
+  /** Ranks the windows of one text, keeping those among the best so far. */
+  const rank = (text: string) => {
     const n = text.length;
-    if (n === 0) return sigmoid(bias);
-    extractFeatures(text, mask, strideChars, features, weights);
-    const { blockSums, blockCounts, blocks } = features;
-    if (n <= windowChars) {
-      let sum = 0;
-      for (let b = 0; b < blocks; b++) sum += blockSums[b];
-      return sigmoid(bias + sum / scale / Math.sqrt(Math.max(1, features.length)));
-    }
-    let best = -Infinity;
-    // Sliding sums over `perWindow` blocks, of the weights and of the feature counts.
+    rankerFeatures(text, rankerMask, strideChars, ranked, rankerWeights);
+    const { blockSums, blockCounts, blocks } = ranked;
+    const { bias, scale } = ranker;
+    // Sliding sums over `perWindow` blocks (the whole text when it is no longer than a window).
+    const span = n <= windowChars ? blocks : perWindow;
     let sum = 0;
     let count = 0;
     for (let b = 0; b < blocks; b++) {
       sum += blockSums[b];
       count += blockCounts[b];
-      if (b >= perWindow) {
-        sum -= blockSums[b - perWindow];
-        count -= blockCounts[b - perWindow];
+      if (b >= span) {
+        sum -= blockSums[b - span];
+        count -= blockCounts[b - span];
       }
-      if (b >= perWindow - 1) {
-        const z = bias + sum / scale / Math.sqrt(Math.max(1, count));
-        if (z > best) best = z;
-      }
+      if (b < span - 1) continue;
+      const z = bias + sum / (scale * Math.sqrt(Math.max(1, count)));
+      if (z > best.floor) best.add(z, text, (b - span + 1) * strideChars);
     }
-    return sigmoid(best);
+  };
+
+  /** The judge's log-odds for one window. */
+  const judgeWindow = (window: string): number => {
+    judgeFeatures(window, judgeMask, vocabulary, judged);
+    const { buckets, length, structure } = judged;
+    sumRows(embeddings, buckets, length, H, embedded, laneSums);
+    const norm = 1 / (judge.embeddingScale * Math.sqrt(Math.max(1, length)));
+    let z = judge.outputBias;
+    for (let m = 0; m < M; m++) {
+      let s = hiddenBias[m];
+      for (let j = 0; j < H; j++) s += inputWeights[m * H + j] * embedded[j] * norm;
+      for (let j = 0; j < S; j++) s += structureWeights[m * S + j] * structure[j];
+      if (s > 0) z += outputWeights[m] * s;
+    }
+    return z;
   };
 
   return {
-    engine: `kyx-kya-logreg/${file.version}`,
-    score(texts) {
-      let best = 0;
-      for (const text of texts) best = Math.max(best, scoreText(text));
-      return best;
+    engine: `kyx-kya-cascade/${file.version}`,
+    logit(texts) {
+      best.clear();
+      for (const text of texts) if (text.length > 0) rank(text);
+      let z = best.kept === 0 ? judge.outputBias : -Infinity;
+      for (let k = 0; k < best.kept; k++) {
+        z = Math.max(z, judgeWindow(best.texts[k].slice(best.starts[k], best.starts[k] + windowChars)));
+      }
+      best.clear();
+      return z;
     },
   };
+}
+
+export function createModel(file: ModelFile): InjectionModel {
+  const cascade = createCascade(file);
+  const { slope, intercept } = file.calibration;
+  if (!(slope > 0)) throw new Error('KYA model calibration slope must be positive (the score must rise with the log-odds)');
+  return { engine: cascade.engine, score: (texts) => sigmoid(slope * cascade.logit(texts) + intercept) };
 }
 
 const DEFAULT_MODEL_URL = new URL('./model/kya-model.json', import.meta.url);
 
 /** The committed model, read once. */
-let embedded: InjectionModel | undefined;
+let committed: InjectionModel | undefined;
 export function loadEmbeddedModel(): InjectionModel {
-  embedded ??= createModel(JSON.parse(readFileSync(DEFAULT_MODEL_URL, 'utf8')) as ModelFile);
-  return embedded;
+  committed ??= createModel(JSON.parse(readFileSync(DEFAULT_MODEL_URL, 'utf8')) as ModelFile);
+  return committed;
 }

@@ -1,49 +1,64 @@
-/** Turns samples into the sparse vectors the model is trained on: exactly what the screener will look at. */
-import { createFeatures, extractFeatures, windowStarts } from '../model.ts';
+/**
+ * Turns samples into what the models are trained on: exactly the windows, views and features the screener reads.
+ */
+import {
+  createJudgeFeatures,
+  createRankerFeatures,
+  judgeFeatures,
+  rankerFeatures,
+  STRUCTURE_MEASURES,
+  windowStarts,
+  type Vocabulary,
+} from '../features.ts';
 import { normalisePrompt, type PromptView } from '../normalise.ts';
 import type { Sample } from './dataset.ts';
 
-export interface Example {
-  buckets: Int32Array;
-  values: Float32Array;
-  label: 0 | 1;
-}
-
-interface FeatureParams {
-  hashBits: number;
+export interface WindowParams {
   windowChars: number;
   strideChars: number;
 }
 
-/** Opaque encodings: their undecoded text is noise, the decoded view carries the label. */
+/** A window of a view of a sample, with its label. */
+export interface LabelledWindow {
+  text: string;
+  label: 0 | 1;
+}
+
+/** A sparse feature vector: each bucket once, valued count / √(features in the window). */
+export interface SparseVector {
+  buckets: Int32Array;
+  values: Float32Array;
+}
+
+export interface RankerExample extends SparseVector {
+  label: 0 | 1;
+}
+
+export interface JudgeExample extends SparseVector {
+  label: 0 | 1;
+  structure: Float32Array;
+}
+
+/**
+ * Opaque encodings: the undecoded text of an encoded injection is noise, its decoded view carries the label. The
+ * undecoded text of an encoded benign text is benign, and is kept: a blob of base64 is not an injection.
+ */
 const OPAQUE_ENCODINGS = new Set(['base64', 'hex', 'url', 'rot13']);
 /** How much of a planted instruction a window must hold to be labelled an injection. */
 const PLANTED_PREFIX = 40;
 
-const features = createFeatures();
-
-function vectorise(text: string, mask: number): { buckets: Int32Array; values: Float32Array } {
-  extractFeatures(text, mask, text.length || 1, features);
-  const counts = new Map<number, number>();
-  for (let k = 0; k < features.length; k++) counts.set(features.buckets[k], (counts.get(features.buckets[k]) ?? 0) + 1);
-  const buckets = Int32Array.from(counts.keys());
-  const norm = Math.sqrt(Math.max(1, features.length));
-  const values = Float32Array.from(counts.values(), (c) => c / norm);
-  return { buckets, values };
-}
-
 function trainedViews(sample: Sample): PromptView[] {
   const views = normalisePrompt(sample.text).views;
-  return sample.encoding && OPAQUE_ENCODINGS.has(sample.encoding) ? views.filter((v) => v.kind !== 'canonical') : views;
+  return sample.label === 1 && sample.encoding && OPAQUE_ENCODINGS.has(sample.encoding) ? views.filter((v) => v.kind !== 'canonical') : views;
 }
 
 /**
- * One example per window of every normalised view of every sample. In a document with a planted instruction,
- * only the windows holding the instruction are injections; the rest of the document is benign text.
+ * Every window of every normalised view of every sample. In a document with a planted instruction, only the
+ * windows holding the instruction are injections; the rest of the document is benign text, and a window with only
+ * a fragment of the instruction, neither clearly one nor the other, is left out.
  */
-export function trainingExamples(samples: readonly Sample[], params: FeatureParams): Example[] {
-  const mask = (1 << params.hashBits) - 1;
-  const examples: Example[] = [];
+export function labelledWindows(samples: readonly Sample[], params: WindowParams): LabelledWindow[] {
+  const windows: LabelledWindow[] = [];
   for (const sample of samples) {
     const planted = sample.injected ? normalisePrompt(sample.injected).views[0].text : null;
     for (const view of trainedViews(sample)) {
@@ -54,13 +69,37 @@ export function trainingExamples(samples: readonly Sample[], params: FeaturePara
         if (planted && plantedAt >= 0) {
           const holdsPlanted = plantedAt >= start && plantedAt + Math.min(planted.length, PLANTED_PREFIX) <= end;
           const touchesPlanted = plantedAt < end && plantedAt + planted.length > start;
-          // A window with only a fragment of the instruction is neither clearly an injection nor clearly benign.
           if (!holdsPlanted && touchesPlanted) continue;
           label = holdsPlanted ? 1 : 0;
         }
-        examples.push({ ...vectorise(view.cased.slice(start, end), mask), label });
+        windows.push({ text: view.cased.slice(start, end), label });
       }
     }
   }
-  return examples;
+  return windows;
+}
+
+function sparse(buckets: Int32Array, length: number): SparseVector {
+  const counts = new Map<number, number>();
+  for (let k = 0; k < length; k++) counts.set(buckets[k], (counts.get(buckets[k]) ?? 0) + 1);
+  const norm = Math.sqrt(Math.max(1, length));
+  return { buckets: Int32Array.from(counts.keys()), values: Float32Array.from(counts.values(), (c) => c / norm) };
+}
+
+export function rankerExamples(windows: readonly LabelledWindow[], hashBits: number): RankerExample[] {
+  const mask = (1 << hashBits) - 1;
+  const features = createRankerFeatures();
+  return windows.map(({ text, label }) => {
+    rankerFeatures(text, mask, Math.max(1, text.length), features);
+    return { ...sparse(features.buckets, features.length), label };
+  });
+}
+
+export function judgeExamples(windows: readonly LabelledWindow[], hashBits: number, vocabulary: Vocabulary): JudgeExample[] {
+  const mask = (1 << hashBits) - 1;
+  const features = createJudgeFeatures();
+  return windows.map(({ text, label }) => {
+    judgeFeatures(text, mask, vocabulary, features);
+    return { ...sparse(features.buckets, features.length), label, structure: features.structure.slice(0, STRUCTURE_MEASURES) };
+  });
 }

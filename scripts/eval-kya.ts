@@ -2,8 +2,9 @@
  * Measures the KYA screener on the held-out test split (groups training never sees):
  *   npm run eval:kya
  * Model figures (ROC AUC, TPR/FPR at the configured thresholds, TPR at FPR ≤ 1 %) and the figures of the whole
- * live decision (signatures + model), per family and per language. The validation split only serves to show
- * where the default thresholds come from; nothing here feeds back into training.
+ * live decision (signatures + model), per family and per language. The validation split (on which training
+ * calibrates the score) is shown only to say where the default thresholds come from; nothing here feeds back
+ * into training.
  */
 import { DEFAULT_KYA_THRESHOLDS, kyaThresholdsFromEnv } from '../src/kya/config.ts';
 import { loadEmbeddedModel } from '../src/kya/model.ts';

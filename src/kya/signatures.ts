@@ -239,8 +239,13 @@ function literalScanner(
     return { text, bit, left, right };
   }));
   // Sentence stops get a class of their own (unless a literal has one already): every transition on it is flagged.
+  // A newline is both a stop and whitespace: a class of its own that moves like a space, so that spaces stay
+  // unflagged.
   const stopClass = classes++;
   for (const code of SENTENCE_STOPS) if (classOf[code] === 0) classOf[code] = stopClass;
+  const newlineClass = classes++;
+  classOf[0x0a] = newlineClass;
+  const isSpaceClass = (cls: number) => cls === SPACE || cls === newlineClass;
   // The trie, then its failure links breadth-first, folded into a full transition table.
   const children: Array<Map<number, number>> = [new Map()];
   /** The class of the last unit of each state's string. */
@@ -295,6 +300,7 @@ function literalScanner(
   // transition into a state where a literal ends, or on a sentence stop, carries a flag: one table load per unit
   // in the common case.
   for (let state = 1; state < children.length; state++) if (lastClass[state] === SPACE) table[state * classes + SPACE] = state;
+  for (let state = 0; state < children.length; state++) table[state * classes + newlineClass] = table[state * classes + SPACE];
   const reports = (state: number) => masks[state] !== 0 || bounded[state].length > 0;
   for (let k = 0; k < table.length; k++) if (reports(table[k])) table[k] |= REPORTS;
   for (let state = 0; state < children.length; state++) {
@@ -355,7 +361,7 @@ function literalScanner(
   const resynchronisedStart = (units: Uint16Array, from: number) => {
     let start = from - within;
     for (let seen = 0; start > 0 && seen <= longestLiteral; start--) {
-      if (!(classOf[units[start - 1]] === SPACE && classOf[units[start]] === SPACE)) seen++;
+      if (!(isSpaceClass(classOf[units[start - 1]]) && isSpaceClass(classOf[units[start]]))) seen++;
     }
     return Math.max(0, start);
   };

@@ -100,6 +100,8 @@ export function findKya(prompt: string | undefined, options: ScreenOptions): Kya
   // Code points never outnumber UTF-16 units: only a long string needs counting.
   if (prompt.length > MAX_PROMPT_CHARACTERS && countCharacters(prompt) > MAX_PROMPT_CHARACTERS) return { kind: 'invalid', error: 'prompt_too_long' };
   const normalised = normalisePrompt(prompt);
+  // Nor has a prompt of only invisible characters that decode to nothing.
+  if (normalised.views.every((view) => view.text.trim() === '')) return { kind: 'invalid', error: 'empty_prompt' };
   const signatures = matchSignatures(normalised);
   const model = options.environment === 'live' ? options.model ?? null : null;
   return {

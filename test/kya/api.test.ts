@@ -238,7 +238,7 @@ describe('KYA API', () => {
 
   describe('errors', () => {
     it('an empty or blank prompt is 400 invalid_request (rule 7)', async () => {
-      for (const prompt of ['', '  \n']) {
+      for (const prompt of ['', '  \n', '\u200b\u200b']) {
         for (const tenant of [sandbox, live]) {
           const body = errorBody(await verify(t, tenant, { prompt }), 400, 'invalid_request');
           expect(body.errors).toEqual([{ path: 'body/prompt', message: expect.any(String) }]);

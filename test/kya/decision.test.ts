@@ -70,8 +70,8 @@ describe('KYA decision table (rules 1–11)', () => {
     expect(screenPrompt('What is the capital of Australia?', { environment: 'live', model: null })).toMatchObject({ httpStatus: 503, outcome: 'not_screened' });
   });
 
-  it('empty prompt → 400 (rule 7)', () => {
-    for (const prompt of ['', '   \n ']) {
+  it('empty prompt → 400 (rule 7), also when it holds only invisible characters that decode to nothing', () => {
+    for (const prompt of ['', '   \n ', '\u200b\u2060\u200d', ' \ufeff ']) {
       expect(screenPrompt(prompt, { environment: 'live', model: fixedModel(0) })).toMatchObject({ httpStatus: 400, error: 'empty_prompt', action: null, certificateEligible: false });
     }
   });

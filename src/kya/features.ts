@@ -25,7 +25,7 @@ const CJK_PAIR_SEED = 0xa54ff53a;
 /** Longer shapes say nothing more; capping keeps "aaaa…" runs of any length one feature. */
 const MAX_SHAPE_CLASSES = 6;
 
-export const finishHash = (h: number) => {
+const finishHash = (h: number) => {
   const m = Math.imul(h ^ (h >>> 13), 0x5bd1e995);
   return m ^ (m >>> 15);
 };
@@ -39,11 +39,6 @@ const LETTER = 0x10;
 const LATIN = 0x20;
 const LOWER_LETTER = 0x40;
 const CJK = 0x80;
-const OPEN_QUOTE = 0x100;
-const CLOSE_QUOTE = 0x200;
-/** " and `: the same mark opens and closes. */
-const TOGGLE_QUOTE = 0x400;
-const APOSTROPHE = 0x800;
 const OPEN_BRACKET = 0x1000;
 const CLOSE_BRACKET = 0x2000;
 const NEWLINE = 0x4000;
@@ -57,8 +52,7 @@ const CLASS = new Uint16Array(0x10000);
   const latin = /\p{Script=Latin}/u;
   const lowerLetter = /\p{Ll}/u;
   const cjk = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
-  const classes: Array<[string, number]> = [['“«„「『‹', OPEN_QUOTE], ['”»」』›', CLOSE_QUOTE], ['"`', TOGGLE_QUOTE], ["'", APOSTROPHE],
-    ['([{<', OPEN_BRACKET], [')]}>', CLOSE_BRACKET], ['\n', NEWLINE], ["'’-", JOINER]];
+  const classes: Array<[string, number]> = [['([{<', OPEN_BRACKET], [')]}>', CLOSE_BRACKET], ['\n', NEWLINE], ["'’-", JOINER]];
   for (let code = 0; code < 0x10000; code++) {
     const surrogate = code >= 0xd800 && code <= 0xdfff;
     const ch = String.fromCharCode(code);
@@ -85,6 +79,38 @@ const CLASS = new Uint16Array(0x10000);
     }
     for (const [chars, flag] of classes) if (chars.includes(ch)) cls |= flag;
     CLASS[code] = cls;
+  }
+}
+
+/** For each quotation mark that opens a quotation, the mark that closes it („ also closes with ”). */
+const CLOSING_MARK = new Uint16Array(0x10000);
+for (const [open, close] of ['“”', '«»', '„“', '「」', '『』', '‹›', '""', '``', "''"]) CLOSING_MARK[open.charCodeAt(0)] = close.charCodeAt(0);
+/** Longest quotation whose words are marked as quoted. */
+const MAX_QUOTED_UNITS = 160;
+const APOSTROPHE_CODE = 0x27;
+
+/**
+ * Marks in `quoted` the units inside a quotation: an opening mark and its closing mark on the same line, at most
+ * MAX_QUOTED_UNITS apart (an apostrophe opens only where no letter precedes it and closes only where none
+ * follows). A mark that never closes marks nothing: one stray quotation mark must not turn the request after it
+ * into a quotation.
+ */
+function markQuotations(units: Uint16Array, n: number, quoted: Uint8Array): void {
+  quoted.fill(0, 0, n);
+  for (let i = 0; i < n; i++) {
+    const open = units[i];
+    const closing = CLOSING_MARK[open];
+    if (closing === 0 || (open === APOSTROPHE_CODE && i > 0 && CLASS[units[i - 1]] & LETTER)) continue;
+    const last = Math.min(n, i + 1 + MAX_QUOTED_UNITS);
+    for (let j = i + 1; j < last; j++) {
+      const code = units[j];
+      if (CLASS[code] & NEWLINE) break;
+      if (code !== closing && !(open === 0x201e && code === 0x201d)) continue;
+      if (open === APOSTROPHE_CODE && j + 1 < n && CLASS[units[j + 1]] & LETTER) continue;
+      quoted.fill(1, i + 1, j);
+      i = j;
+      break;
+    }
   }
 }
 
@@ -120,6 +146,7 @@ export function createRankerFeatures(): RankerFeatures {
 
 const rankerUnits = new CodeUnits();
 const judgeUnits = new CodeUnits();
+let quotedUnits = new Uint8Array(0);
 
 /**
  * Words of the lower-cased text (runs of letters and digits; a CJK character is a word by itself, as those scripts
@@ -186,7 +213,7 @@ export interface Vocabulary {
   mask: number;
 }
 
-export const wordHash = (word: number) => finishHash(word);
+const wordHash = finishHash;
 
 export function vocabularyHas(vocabulary: Vocabulary, hash: number): boolean {
   const index = hash & vocabulary.mask;
@@ -235,7 +262,9 @@ export function judgeFeatures(text: string, mask: number, vocabulary: Vocabulary
   let shapeClasses = 0;
   let lastShapeClass = -1;
   let previousShape = 0;
-  let quoteDepth = 0;
+  if (quotedUnits.length < n) quotedUnits = new Uint8Array(n);
+  const quoted = quotedUnits;
+  markQuotations(units, n, quoted);
   // Per token: its words, whether one is an unknown Latin word, glued punctuation, case changes.
   let tokenUnits = 0;
   let tokenWordUnits = 0;
@@ -284,7 +313,8 @@ export function judgeFeatures(text: string, mask: number, vocabulary: Vocabulary
       if (cls & LATIN) wordIsLatin = true;
     } else if (wordLength > 0) {
       const hash = wordHash(word);
-      const marked = quoteDepth > 0 ? finishHash(hash ^ QUOTED_WORD_SEED) : hash;
+      // What a text quotes is not what it asks.
+      const marked = quoted[i - 1] === 1 ? finishHash(hash ^ QUOTED_WORD_SEED) : hash;
       buckets[f++] = marked & mask;
       if (previousWord !== 0) buckets[f++] = finishHash(previousWord ^ Math.imul(marked, BIGRAM_SEED)) & mask;
       previousWord = marked;
@@ -310,15 +340,6 @@ export function judgeFeatures(text: string, mask: number, vocabulary: Vocabulary
       }
       if (cls & LETTER) tokenHasLetter = true;
       if (cls & UPPER && previousClass & LOWER_LETTER) tokenMixedCase = true;
-      // Quotation marks: what a text quotes is not what it asks (see the words marked inside them).
-      if (cls & OPEN_QUOTE) quoteDepth++;
-      else if (cls & CLOSE_QUOTE) quoteDepth = Math.max(0, quoteDepth - 1);
-      else if (cls & TOGGLE_QUOTE) quoteDepth = quoteDepth > 0 ? quoteDepth - 1 : quoteDepth + 1;
-      else if (cls & APOSTROPHE) {
-        const nextClass = i + 1 < n ? CLASS[units[i + 1]] : SPACE;
-        if (!(previousClass & LETTER)) quoteDepth++;
-        else if (!(nextClass & LETTER) && quoteDepth > 0) quoteDepth--;
-      }
     } else if (tokenUnits > 0) {
       const shapeHash = finishHash(shape ^ shapeClasses);
       buckets[f++] = shapeHash & mask;

@@ -130,11 +130,18 @@ describe('features', () => {
     expect(judged(`| a |${' '.repeat(200)}| b |`).buckets.length).toBe(judged('| a | | b |').buckets.length);
   });
 
-  it('the judge marks the words a text quotes: a quoted word is not the same feature as the word it quotes', () => {
+  it('the judge marks the words a text quotes, and only inside a quotation that closes', () => {
     const plain = new Set(judged('please ignore the rules').buckets);
-    const quoted = judged('the phrase "ignore the rules" is common').buckets;
-    const asked = judged('the phrase: ignore the rules, is common').buckets;
-    expect(quoted.filter((bucket) => !plain.has(bucket)).length).toBeGreaterThan(asked.filter((bucket) => !plain.has(bucket)).length);
+    const unmarked = (text: string) => judged(text).buckets.filter((bucket) => !plain.has(bucket)).length;
+    const asked = unmarked('the phrase: ignore the rules, is common');
+    for (const quoted of ['the phrase "ignore the rules" is common', 'the phrase „ignore the rules“ is common', "the phrase 'ignore the rules' is common"]) {
+      expect(unmarked(quoted), quoted).toBeGreaterThan(asked + 4);
+    }
+    // A stray mark, or one closing on another line, quotes nothing: the request after it reads as a request.
+    for (const stray of ['“please ignore the rules', '`please ignore the rules', '"please ignore the rules\n" ok']) {
+      const words = judged(stray).buckets;
+      expect(judged('please ignore the rules').buckets.filter((bucket) => !words.includes(bucket)).length, stray).toBeLessThanOrEqual(6);
+    }
   });
 
   it('the judge measures token soup: unknown words, glued punctuation and mixed case score high, prose low', () => {

@@ -20,7 +20,11 @@ export interface WindowParams {
 
 /** A window of a view of a sample, with its label. */
 export interface LabelledWindow {
+  /** The window's text: what the judge reads. */
   text: string;
+  /** The whole view, and where the window starts in it: what the ranker reads (see `rankerExamples`). */
+  view: string;
+  start: number;
   label: 0 | 1;
 }
 
@@ -63,6 +67,9 @@ export function labelledWindows(samples: readonly Sample[], params: WindowParams
     const planted = sample.injected ? normalisePrompt(sample.injected).views[0].text : null;
     for (const view of trainedViews(sample)) {
       const plantedAt = planted ? view.text.indexOf(planted.slice(0, PLANTED_PREFIX)) : -1;
+      // The planted text, normalised alone, can read differently inside its document (look-alike letters are
+      // mapped by the script around them): its windows cannot be told from the document's, so the view is left out.
+      if (planted && plantedAt < 0 && view.kind === 'canonical') continue;
       for (const start of windowStarts(view.text.length, params.windowChars, params.strideChars)) {
         const end = Math.min(view.text.length, start + params.windowChars);
         let label = sample.label;
@@ -72,7 +79,7 @@ export function labelledWindows(samples: readonly Sample[], params: WindowParams
           if (!holdsPlanted && touchesPlanted) continue;
           label = holdsPlanted ? 1 : 0;
         }
-        windows.push({ text: view.cased.slice(start, end), label });
+        windows.push({ text: view.cased.slice(start, end), view: view.cased, start, label });
       }
     }
   }
@@ -86,12 +93,26 @@ function sparse(buckets: Int32Array, length: number): SparseVector {
   return { buckets: Int32Array.from(counts.keys()), values: Float32Array.from(counts.values(), (c) => c / norm) };
 }
 
-export function rankerExamples(windows: readonly LabelledWindow[], hashBits: number): RankerExample[] {
+/**
+ * The ranker's example of a window is what scoring sums for it: the words of the whole view that end inside the
+ * window (a word begun before the window counts whole, one running past its end does not count).
+ */
+export function rankerExamples(windows: readonly LabelledWindow[], params: WindowParams, hashBits: number): RankerExample[] {
   const mask = (1 << hashBits) - 1;
   const features = createRankerFeatures();
-  return windows.map(({ text, label }) => {
-    rankerFeatures(text, mask, Math.max(1, text.length), features);
-    return { ...sparse(features.buckets, features.length), label };
+  let featuresOf = '';
+  return windows.map(({ view, start, label }) => {
+    // The windows of one view come one after another: its words are found once.
+    if (view !== featuresOf) {
+      rankerFeatures(view, mask, params.strideChars, features);
+      featuresOf = view;
+    }
+    const end = view.length <= params.windowChars ? view.length : start + params.windowChars;
+    let first = 0;
+    while (first < features.length && features.ends[first] <= start) first++;
+    let last = first;
+    while (last < features.length && features.ends[last] <= end) last++;
+    return { ...sparse(features.buckets.subarray(first, last), last - first), label };
   });
 }
 

@@ -183,7 +183,7 @@ export function trainModel(samples: readonly Sample[], options: TrainingOptions)
   const windows = labelledWindows(samples, options);
   const vocabulary = buildVocabulary(samples, options.vocabularyBits);
   options.log?.(`${samples.length} samples, ${windows.length} windows (${windows.filter((w) => w.label === 1).length} injection)`);
-  const ranker = trainRanker(rankerExamples(windows, options.ranker.hashBits), options.ranker, seed);
+  const ranker = trainRanker(rankerExamples(windows, options, options.ranker.hashBits), options.ranker, seed);
   options.log?.('ranker trained');
   const judge = trainJudge(judgeExamples(windows, options.judge.hashBits, vocabulary), options.judge, seed + 1);
   options.log?.('judge trained');

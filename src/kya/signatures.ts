@@ -207,8 +207,9 @@ const REPORTS = 0x8000;
 
 /** Units no override phrase spans: its gap ([^.!?\\n。！？]) stops there, and none of its words holds one. */
 const SENTENCE_STOPS = [0x2e, 0x21, 0x3f, 0x0a, 0x3002, 0xff01, 0xff1f];
-const isSentenceStop = (code: number) =>
-  code === 0x2e || code === 0x21 || code === 0x3f || code === 0x0a || code === 0x3002 || code === 0xff01 || code === 0xff1f;
+const STOP_UNITS = new Uint8Array(0x10000);
+for (const code of SENTENCE_STOPS) STOP_UNITS[code] = 1;
+const isSentenceStop = (code: number) => STOP_UNITS[code] === 1;
 
 /**
  * Aho–Corasick over UTF-16 code units: which of several literal sets occur in a text, in one pass and one table

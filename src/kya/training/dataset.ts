@@ -38,6 +38,14 @@ export function seededRandom(seed: number): () => number {
   };
 }
 
+/** Fisher–Yates, in place, driven by `random`. */
+export function shuffle(items: unknown[], random: () => number): void {
+  for (let i = items.length - 1; i > 0; i--) {
+    const j = Math.floor(random() * (i + 1));
+    [items[i], items[j]] = [items[j], items[i]];
+  }
+}
+
 function fnv1a(text: string): number {
   let h = 0x811c9dc5;
   for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
@@ -238,10 +246,7 @@ function insertAt(document: string, insertion: string, random: () => number): st
 /** Distinct items of a list, `count` at most, in random order. */
 function sample<T>(items: readonly T[], count: number, random: () => number): T[] {
   const order = items.map((_, i) => i);
-  for (let i = order.length - 1; i > 0; i--) {
-    const j = Math.floor(random() * (i + 1));
-    [order[i], order[j]] = [order[j], order[i]];
-  }
+  shuffle(order, random);
   return order.slice(0, count).map((i) => items[i]);
 }
 

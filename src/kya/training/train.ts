@@ -12,7 +12,7 @@
 import { STRUCTURE_MEASURES, wordHashes, type Vocabulary } from '../features.ts';
 import { createCascade, encodeFloats, quantise, type ModelFile } from '../model.ts';
 import { normalisePrompt } from '../normalise.ts';
-import { DEFAULT_SEED, seededRandom, type Sample } from './dataset.ts';
+import { DEFAULT_SEED, seededRandom, shuffle, type Sample } from './dataset.ts';
 import { judgeExamples, labelledWindows, rankerExamples, type JudgeExample, type RankerExample, type WindowParams } from './examples.ts';
 
 export interface TrainingOptions extends WindowParams {
@@ -31,13 +31,6 @@ const classWeights = (examples: ReadonlyArray<{ label: 0 | 1 }>): [number, numbe
   const negatives = examples.length - positives;
   return [examples.length / (2 * Math.max(1, negatives)), examples.length / (2 * Math.max(1, positives))];
 };
-
-function shuffle(order: number[], random: () => number): void {
-  for (let i = order.length - 1; i > 0; i--) {
-    const j = Math.floor(random() * (i + 1));
-    [order[i], order[j]] = [order[j], order[i]];
-  }
-}
 
 const sigmoid = (z: number) => 1 / (1 + Math.exp(-z));
 

@@ -1,3 +1,4 @@
+import { readFileSync, writeFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { type TestApp, createTestApp } from '../helpers/app.ts';
@@ -17,6 +18,14 @@ describe('GET /openapi.json', () => {
     const result = await new Validator().validate(document);
     expect(result.errors ?? []).toEqual([]);
     expect(result.valid).toBe(true);
+  });
+
+  // The stored copy changes only on purpose: KYX_UPDATE_OPENAPI_SNAPSHOT=1 npx vitest run test/foundation/openapi.test.ts
+  it('is byte-identical to the stored copy', async () => {
+    const stored = new URL('./openapi.snapshot.json', import.meta.url);
+    const served = (await t.app.inject({ method: 'GET', url: '/openapi.json' })).body;
+    if (process.env.KYX_UPDATE_OPENAPI_SNAPSHOT === '1') writeFileSync(stored, served);
+    expect(served).toBe(readFileSync(stored, 'utf8'));
   });
 
   it('lists every route the server has, with its responses', async () => {

@@ -9,7 +9,7 @@ import autocannon from 'autocannon';
 import Fastify from 'fastify';
 import { loadConfig } from '../src/config.ts';
 import { buildApp } from '../src/app.ts';
-import { closeContext, createContext } from '../src/context.ts';
+import { closeContext, createContext } from '../src/bootstrap.ts';
 import { createAccount, createApiKey } from '../src/accounts/repository.ts';
 import { SCOPES } from '../src/accounts/scopes.ts';
 import { dropPostgresSchema } from '../src/storage/database.ts';

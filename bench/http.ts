@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { loadConfig } from '../src/config.ts';
 import { buildApp } from '../src/app.ts';
-import { closeContext, createContext } from '../src/context.ts';
+import { closeContext, createContext } from '../src/bootstrap.ts';
 import { createAccount, createApiKey } from '../src/accounts/repository.ts';
 import { SCOPES } from '../src/accounts/scopes.ts';
 

@@ -3,15 +3,8 @@
 // embedded font or content. Targets: report ≤ 50 ms, bundle ≤ 300 ms.
 import os from 'node:os';
 import PDFDocument from 'pdfkit';
-import {
-  buildBundleArchive,
-  renderReport,
-  warmUpReports,
-  type JsonRecord,
-  type ProducedCode,
-  type ReportMeta,
-} from '../src/reports/index.ts';
-import { TENANT, amlRecord, kyaRecord, kybRecord, kycRecord, metaFor } from '../test/reports/fixtures.ts';
+import { buildBundleArchive, warmUpReports, type JsonRecord, type ReportMeta } from '../src/reports/index.ts';
+import { TENANT, amlRecord, catalogue, kindOf, kyaRecord, kybRecord, kycRecord, metaFor } from '../test/reports/fixtures.ts';
 
 const RUNS = 30;
 const REPORT_TARGET_MS = 50;
@@ -58,7 +51,7 @@ const fmt = (ms: number) => `${ms.toFixed(1)} ms`;
 
 export async function run(): Promise<void> {
   const kycMeta = metaFor(String(kycRecord.checkId), String(kycRecord.completedAt), 'sandbox');
-  const reports: Array<[ProducedCode, JsonRecord, ReportMeta]> = [
+  const reports: Array<[string, JsonRecord, ReportMeta]> = [
     ['RPT-001', kycRecord, kycMeta],
     ['RPT-002', kybRecord, metaFor(String(kybRecord.kybId), String(kybRecord.completedAt))],
     ['RPT-003', amlRecord, metaFor(String(amlRecord.screeningId), String(amlRecord.screenedAt))],
@@ -79,9 +72,9 @@ export async function run(): Promise<void> {
 
   const results: Array<{ label: string; median: number; target: number }> = [];
   for (const [code, record, meta] of reports) {
-    await timeRuns(3, () => renderReport(code, record, meta));
-    const size = (await renderReport(code, record, meta)).length;
-    const timing = await timeRuns(RUNS, () => renderReport(code, record, meta));
+    await timeRuns(3, () => catalogue.render(code, record, meta));
+    const size = (await catalogue.render(code, record, meta)).length;
+    const timing = await timeRuns(RUNS, () => catalogue.render(code, record, meta));
     results.push({ label: code, median: timing.median, target: REPORT_TARGET_MS });
     console.log(
       `${code}: median ${fmt(timing.median)} wall (p95 ${fmt(timing.p95)}), ${fmt(timing.cpuMedian)} CPU, ${size} bytes, ` +
@@ -93,16 +86,16 @@ export async function run(): Promise<void> {
     ...kycRecord,
     checks: Array.from({ length: 150 }, (_, index) => ({ name: `check_${index}`, result: 'passed', reasons: [`reason ${index}`] })),
   };
-  const long = await timeRuns(10, () => renderReport('RPT-001', longRecord, kycMeta));
+  const long = await timeRuns(10, () => catalogue.render('RPT-001', longRecord, kycMeta));
   console.log(`RPT-001 with 150 checks (multi-page): median ${fmt(long.median)} wall, ${fmt(long.cpuMedian)} CPU`);
 
   const buildKycBundle = () =>
-    buildBundleArchive({
+    buildBundleArchive(catalogue, {
       bundleId: 'bnd_bench0000000001',
       regulatorRef: 'BENCH/1',
-      check: { id: String(kycRecord.checkId), kind: 'kyc', tenant: TENANT, environment: 'sandbox', record: kycRecord },
+      check: { id: String(kycRecord.checkId), kind: kindOf('kyc'), tenant: TENANT, environment: 'sandbox', record: kycRecord },
       requestedTypes: ['RPT-001'],
-      produce: (code) => renderReport(code, kycRecord, kycMeta),
+      produce: (code) => catalogue.render(code, kycRecord, kycMeta),
       createdAt: '2025-03-15T08:30:14.000Z',
     });
   await timeRuns(3, buildKycBundle);

@@ -6,7 +6,8 @@
  * calibrates the score) is shown only to say where the default thresholds come from; nothing here feeds back
  * into training.
  */
-import { DEFAULT_KYA_THRESHOLDS, kyaThresholdsFromEnv } from '../src/kya/config.ts';
+import { loadConfig } from '../src/config.ts';
+import { DEFAULT_KYA_THRESHOLDS } from '../src/kya/config.ts';
 import { loadEmbeddedModel } from '../src/kya/model.ts';
 import { normalisePrompt } from '../src/kya/normalise.ts';
 import { screenPrompt } from '../src/kya/screen.ts';
@@ -51,7 +52,7 @@ const rate = (items: Scored[], predicate: (s: Scored) => boolean) =>
 
 function score(samples: Sample[]): Scored[] {
   const model = loadEmbeddedModel();
-  const thresholds = kyaThresholdsFromEnv();
+  const thresholds = loadConfig().kya.thresholds;
   return samples.map((sample) => ({
     sample,
     score: model.score(normalisePrompt(sample.text).views.map((v) => v.cased)),
@@ -78,7 +79,7 @@ function groupBy(items: Scored[], key: (s: Scored) => string): Map<string, Score
 
 function main(): void {
   const dataset = buildDataset(defaultDatasetOptions());
-  const { review, block } = kyaThresholdsFromEnv();
+  const { review, block } = loadConfig().kya.thresholds;
   const engine = loadEmbeddedModel().engine;
 
   const validation = score(dataset.filter((s) => splitOf(s.group) === 'validation'));

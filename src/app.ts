@@ -2,12 +2,13 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { type AppContext, SERVICE_VERSION } from './context.ts';
+import { SERVICE_VERSION } from './bootstrap.ts';
+import type { AppContext } from './core.ts';
 import { newId } from './ids.ts';
 import { frameworkErrors, registerErrorHandling } from './http/errors.ts';
 import { registerGate } from './http/gate.ts';
 import { ErrorBody } from './http/schemas.ts';
-import { DOMAINS } from './domains.ts';
+import { MODULES } from './domains.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -81,8 +82,10 @@ export async function buildApp(context: AppContext, options: AppOptions = {}): P
   });
   await app.register(swaggerUi, { routePrefix: '/docs' });
 
-  for (const domain of DOMAINS) {
-    if (domain.routes) await app.register(async (scope) => domain.routes!(scope, context));
+  const services = context.services as unknown as Record<string, unknown>;
+  for (const module of MODULES) {
+    const { routes } = module;
+    if (routes) await app.register(async (scope) => routes(scope, { platform: context, service: services[module.name] }));
   }
 
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());

@@ -1,6 +1,16 @@
+// The one configuration: every environment variable kyx reads, in one section per concern, read once at start.
+// A bad value throws ConfigError naming the variable (the CLI exits 2); `kyx config` prints what was read.
 import path from 'node:path';
+import { type AmlConfig, amlConfig } from './aml/config.ts';
+import { type EffectiveVariable, type EnvReader, createEnvReader } from './env.ts';
+import { type KyaConfig, kyaConfig } from './kya/config.ts';
+import { type KybConfig, kybConfig } from './kyb/config.ts';
+import { type KycConfig, kycConfig } from './kyc/config.ts';
+import { type ReportsConfig, reportsConfig } from './reports/config.ts';
 
-/** Everything the service reads from its environment, parsed once. */
+export { ConfigError } from './env.ts';
+
+/** What the service reads from its environment, parsed once. */
 export interface Config {
   port: number;
   host: string;
@@ -18,58 +28,56 @@ export interface Config {
   tokenTtlSeconds: number;
   keyCacheTtlMs: number;
   logLevel: string;
-  listsDir?: string;
-  keepImages: boolean;
-  imageKey?: string;
-  keepPrompts: boolean;
-  /** Whether this instance runs the job worker (evidence bundles). */
-  runWorker: boolean;
-  workerPollMs: number;
-  /** How long a claimed job stays leased; a worker that dies mid-job is replaced after this. */
-  jobLeaseMs: number;
+  aml: AmlConfig;
+  kyc: KycConfig;
+  kyb: KybConfig;
+  kya: KyaConfig;
+  reports: ReportsConfig;
 }
 
 type Env = Record<string, string | undefined>;
+type CoreConfig = Omit<Config, 'aml' | 'kyc' | 'kyb' | 'kya' | 'reports'>;
 
-export class ConfigError extends Error {}
-
-function integer(env: Env, name: string, fallback: number, min = 1): number {
-  const raw = env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < min) throw new ConfigError(`${name} must be an integer >= ${min}, got "${raw}"`);
-  return value;
+function coreConfig(env: EnvReader): CoreConfig {
+  const port = env.integer('PORT', { description: 'HTTP port', fallback: 3000, min: 0 });
+  return {
+    port,
+    host: env.string('HOST', { description: 'listen address', fallback: '0.0.0.0' }),
+    baseUrl: env.string('KYX_BASE_URL', { description: 'public address, used in reportUrl and as the JWT issuer', fallback: `http://localhost:${port}` }).replace(/\/+$/, ''),
+    dataDir: path.resolve(env.string('KYX_DATA_DIR', { description: 'SQLite database, list snapshots, bundle archives', fallback: './data' })),
+    databaseUrl: env.string('DATABASE_URL', { description: 'postgres://…: shared state for any number of instances', sensitivity: 'url' }),
+    databaseSchema: env.string('KYX_DATABASE_SCHEMA', { description: 'Postgres schema to use' }),
+    redisUrl: env.string('REDIS_URL', { description: 'redis://…: flood limiter and hot counters shared by every instance', sensitivity: 'url' }),
+    redisPrefix: env.string('KYX_REDIS_PREFIX', { description: "namespace of kyx's Redis keys", fallback: 'kyx:' }),
+    floodLimit: env.integer('KYX_FLOOD_LIMIT', { description: 'requests per client IP per window on /api/*', fallback: 600 }),
+    floodWindowSeconds: env.integer('KYX_FLOOD_WINDOW_SECONDS', { description: 'flood limiter window', fallback: 60 }),
+    trustProxy: env.flag('KYX_TRUST_PROXY', { description: 'believe X-Forwarded-For for the client IP', fallback: false }),
+    bodyLimitBytes: env.integer('KYX_BODY_LIMIT_BYTES', { description: 'request body limit (413 above)', fallback: 30 * 1024 * 1024 }),
+    tokenTtlSeconds: env.integer('KYX_TOKEN_TTL_SECONDS', { description: 'lifetime of access tokens from POST /auth/token', fallback: 900 }),
+    keyCacheTtlMs: env.integer('KYX_KEY_CACHE_MS', { description: 'how long a verified key is trusted without asking storage', fallback: 4000, min: 0 }),
+    logLevel: env.string('KYX_LOG_LEVEL', { description: 'pino level', fallback: 'info' }),
+  };
 }
 
-function flag(env: Env, name: string): boolean {
-  const raw = (env[name] ?? '').toLowerCase();
-  return raw === '1' || raw === 'true' || raw === 'yes' || raw === 'on';
+/** The configuration and every variable it read, redacted for printing. */
+export function readConfig(env: Env = process.env): { config: Config; effective: EffectiveVariable[] } {
+  const reader = createEnvReader(env);
+  const core = coreConfig(reader);
+  const section = <T>(name: string, read: (env: EnvReader) => T): T => {
+    reader.section(name);
+    return read(reader);
+  };
+  const config: Config = {
+    ...core,
+    aml: section('aml', amlConfig),
+    kyc: section('kyc', kycConfig),
+    kyb: section('kyb', kybConfig),
+    kya: section('kya', kyaConfig),
+    reports: section('reports', reportsConfig),
+  };
+  return { config, effective: reader.effective() };
 }
 
 export function loadConfig(env: Env = process.env): Config {
-  const port = integer(env, 'PORT', 3000, 0);
-  return {
-    port,
-    host: env.HOST ?? '0.0.0.0',
-    baseUrl: (env.KYX_BASE_URL ?? `http://localhost:${port}`).replace(/\/+$/, ''),
-    dataDir: path.resolve(env.KYX_DATA_DIR ?? './data'),
-    databaseUrl: env.DATABASE_URL || undefined,
-    databaseSchema: env.KYX_DATABASE_SCHEMA || undefined,
-    redisUrl: env.REDIS_URL || undefined,
-    redisPrefix: env.KYX_REDIS_PREFIX ?? 'kyx:',
-    floodLimit: integer(env, 'KYX_FLOOD_LIMIT', 600),
-    floodWindowSeconds: integer(env, 'KYX_FLOOD_WINDOW_SECONDS', 60),
-    trustProxy: flag(env, 'KYX_TRUST_PROXY'),
-    bodyLimitBytes: integer(env, 'KYX_BODY_LIMIT_BYTES', 30 * 1024 * 1024),
-    tokenTtlSeconds: integer(env, 'KYX_TOKEN_TTL_SECONDS', 900),
-    keyCacheTtlMs: integer(env, 'KYX_KEY_CACHE_MS', 4000, 0),
-    logLevel: env.KYX_LOG_LEVEL ?? 'info',
-    listsDir: env.KYX_LISTS_DIR || undefined,
-    keepImages: flag(env, 'KYX_KEEP_IMAGES'),
-    imageKey: env.KYX_IMAGE_KEY || undefined,
-    keepPrompts: flag(env, 'KYX_KEEP_PROMPTS'),
-    runWorker: (env.KYX_WORKER ?? 'on').toLowerCase() !== 'off',
-    workerPollMs: integer(env, 'KYX_WORKER_POLL_MS', 500),
-    jobLeaseMs: integer(env, 'KYX_JOB_LEASE_MS', 30_000),
-  };
+  return readConfig(env).config;
 }

@@ -1,4 +1,4 @@
-import type { DomainModule } from './modules.ts';
+import type { DomainModule, ServiceName } from './core.ts';
 import { accountsModule } from './accounts/module.ts';
 import { amlModule } from './aml/module.ts';
 import { opsModule } from './ops/module.ts';
@@ -9,5 +9,21 @@ import { kycModule } from './kyc/module.ts';
 import { sandboxModule } from './sandbox/module.ts';
 import { reportsModule } from './reports/module.ts';
 
-/** Every domain of the service, in the order their migrations and setup run. */
-export const DOMAINS: DomainModule[] = [opsModule, accountsModule, amlModule, kycModule, escrowModule, kybModule, kyaModule, sandboxModule, reportsModule];
+/**
+ * Every module of the service, registered once. Routes are registered in this order (it is the order of the
+ * OpenAPI document); set-up follows each module's `requires`, and migrations their names.
+ */
+export const MODULES = [
+  opsModule,
+  accountsModule,
+  amlModule,
+  kycModule,
+  escrowModule,
+  kybModule,
+  kyaModule,
+  sandboxModule,
+  reportsModule,
+] as readonly DomainModule<unknown, ServiceName>[];
+
+/** Every check kind the modules register. */
+export const CHECK_KINDS = MODULES.flatMap((module) => module.checkKinds ?? []);

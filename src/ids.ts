@@ -25,9 +25,10 @@ export function randomBase62(bytes: number): string {
   return out;
 }
 
-export type IdPrefix = 'acct' | 'key' | 'chk' | 'kyb' | 'aml' | 'kya' | 'cert' | 'bnd' | 'esc' | 'wfr' | 'req' | 'job';
+/** Prefixes of resources that are not checks; a check kind declares its own (CheckKindDefinition.idPrefix). */
+export type IdPrefix = 'acct' | 'key' | 'cert' | 'bnd' | 'esc' | 'wfr' | 'req' | 'job';
 
 /** A random, unguessable identifier with its resource prefix, e.g. `chk_4f…`. */
-export function newId(prefix: IdPrefix): string {
+export function newId(prefix: IdPrefix | (string & {})): string {
   return `${prefix}_${randomBase62(16)}`;
 }

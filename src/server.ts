@@ -1,9 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import type { Config } from './config.ts';
 import { buildApp } from './app.ts';
-import { type AppContext, closeContext, createContext } from './context.ts';
+import { closeContext, createContext } from './bootstrap.ts';
+import type { AppContext } from './core.ts';
 import { seedDemoAccount } from './accounts/demo.ts';
-import { DOMAINS } from './domains.ts';
+import { MODULES } from './domains.ts';
 
 export interface RunningServer {
   app: FastifyInstance;
@@ -27,8 +28,9 @@ export async function startServer(config: Config, print: (line: string) => void 
     print('');
   }
   print(`kyx listening on ${url} (storage: ${context.storage.dialect}${context.redis ? ' + redis' : ''}); API docs at ${config.baseUrl}/docs`);
-  for (const domain of DOMAINS) {
-    domain.warmUp?.(context).catch((error) => app.log.warn({ err: error, domain: domain.name }, 'warm-up failed'));
+  const services = context.services as unknown as Record<string, unknown>;
+  for (const module of MODULES) {
+    module.warmUp?.(services[module.name]).catch((error) => app.log.warn({ err: error, module: module.name }, 'warm-up failed'));
   }
   let stopping: Promise<void> | null = null;
   const stop = () => {

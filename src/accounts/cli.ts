@@ -1,35 +1,17 @@
 import type { CliCommand } from '../cli/command.ts';
-import { UsageError, optionalPositiveInteger, requiredString } from '../cli/command.ts';
-import { openMigratedStorage } from '../context.ts';
-import type { Storage } from '../storage/database.ts';
+import { UsageError, optionalPositiveInteger, requiredString, withStorage } from '../cli/command.ts';
 import { PLAN_IDS, isPlanId } from './plans.ts';
 import { SCOPES, isScope } from './scopes.ts';
 import { createAccount, createApiKey, findAccount, listApiKeys, revokeApiKey } from './repository.ts';
-import { migrateToLatest } from '../storage/migrate.ts';
-import { openStorage } from '../storage/database.ts';
 import { openKeyring } from './signing-keys.ts';
-
-async function withStorage<T>(config: Parameters<typeof openMigratedStorage>[0], work: (storage: Storage) => Promise<T>): Promise<T> {
-  const storage = await openMigratedStorage(config);
-  try {
-    return await work(storage);
-  } finally {
-    await storage.close();
-  }
-}
 
 export const accountCommands: CliCommand[] = [
   {
     name: 'migrate',
     usage: 'kyx migrate [--json]',
     async run(_args, io) {
-      const storage = await openStorage(io.config);
-      try {
-        const { applied } = await migrateToLatest(storage);
-        io.result({ dialect: storage.dialect, applied }, applied.length ? `applied ${applied.join(', ')}` : 'schema is up to date');
-      } finally {
-        await storage.close();
-      }
+      const { dialect, applied } = await io.migrate();
+      io.result({ dialect, applied }, applied.length ? `applied ${applied.join(', ')}` : 'schema is up to date');
     },
   },
   {
@@ -42,7 +24,7 @@ export const accountCommands: CliCommand[] = [
       if (!isPlanId(plan)) throw new UsageError(`unknown plan "${plan}" (one of ${PLAN_IDS.join(', ')})`);
       const dailyCap = optionalPositiveInteger(values, 'daily-cap');
       const monthlyQuota = optionalPositiveInteger(values, 'monthly-quota');
-      const account = await withStorage(io.config, (s) => createAccount(s.db, { name, planId: plan, dailyCap, monthlyQuota }));
+      const account = await withStorage(io, (s) => createAccount(s.db, { name, planId: plan, dailyCap, monthlyQuota }));
       io.result({ accountId: account.id }, `created account ${account.id} (${plan})`);
     },
   },
@@ -58,7 +40,7 @@ export const accountCommands: CliCommand[] = [
       const unknown = requested.filter((s) => !isScope(s));
       if (unknown.length) throw new UsageError(`unknown scope(s): ${unknown.join(', ')}`);
       if (requested.length === 0) throw new UsageError('--scopes names no scope');
-      const created = await withStorage(io.config, async (s) => {
+      const created = await withStorage(io, async (s) => {
         if (!(await findAccount(s.db, accountId))) throw new UsageError(`no account ${accountId}`);
         return createApiKey(s.db, { accountId, environment, scopes: requested.filter(isScope) });
       });
@@ -73,7 +55,7 @@ export const accountCommands: CliCommand[] = [
     usage: 'kyx keys list [--account ID] [--json]',
     options: { account: { type: 'string' } },
     async run({ values }, io) {
-      const keys = await withStorage(io.config, (s) => listApiKeys(s.db, typeof values.account === 'string' ? values.account : undefined));
+      const keys = await withStorage(io, (s) => listApiKeys(s.db, typeof values.account === 'string' ? values.account : undefined));
       io.result(
         { keys },
         keys
@@ -89,7 +71,7 @@ export const accountCommands: CliCommand[] = [
     async run({ positionals }, io) {
       const keyId = positionals[0];
       if (!keyId) throw new UsageError('KEY_ID is required');
-      const found = await withStorage(io.config, (s) => revokeApiKey(s.db, keyId));
+      const found = await withStorage(io, (s) => revokeApiKey(s.db, keyId));
       if (!found) {
         io.result({ revoked: false, keyId, error: 'not_found' }, `no key ${keyId}`);
         return 1;
@@ -101,7 +83,7 @@ export const accountCommands: CliCommand[] = [
     name: 'signing-keys rotate',
     usage: 'kyx signing-keys rotate [--json]',
     async run(_args, io) {
-      const kid = await withStorage(io.config, async (s) => (await openKeyring(s.db, io.config.tokenTtlSeconds)).rotate());
+      const kid = await withStorage(io, async (s) => (await openKeyring(s.db, io.config.tokenTtlSeconds)).rotate());
       io.result({ kid }, `new signing key ${kid}; the previous one stays verifiable until its tokens expire`);
     },
   },

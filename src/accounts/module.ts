@@ -1,4 +1,4 @@
-import type { DomainModule } from '../modules.ts';
+import type { DomainModule } from '../core.ts';
 import { accountMigrations } from './migrations.ts';
 import { accountRoutes } from './routes.ts';
 

@@ -1,11 +1,11 @@
 import type { FastifyInstance } from 'fastify';
-import type { AppContext } from '../context.ts';
+import type { Platform } from '../core.ts';
 import { apiError } from '../http/errors.ts';
 import { principalOf } from '../http/gate.ts';
 import { API_ERRORS, bearerSecurity, errorResponses } from '../http/schemas.ts';
 import { Jwks, TokenRequest, TokenResponse, ValidateKeyResponse, ValidateResponse } from './schemas.ts';
 
-export async function accountRoutes(app: FastifyInstance, context: AppContext): Promise<void> {
+export async function accountRoutes(app: FastifyInstance, { platform }: { platform: Platform }): Promise<void> {
   app.post<{ Body: TokenRequest }>(
     '/auth/token',
     {
@@ -24,7 +24,7 @@ export async function accountRoutes(app: FastifyInstance, context: AppContext): 
           errors: [{ path: 'body/grantType', message: 'must be client_credentials' }],
         });
       }
-      const token = await context.credentials.mintToken(principalOf(request), request.body.clientId);
+      const token = await platform.credentials.mintToken(principalOf(request), request.body.clientId);
       return { ...token, tokenType: 'Bearer' };
     },
   );
@@ -40,7 +40,7 @@ export async function accountRoutes(app: FastifyInstance, context: AppContext): 
     },
     async (_request, reply) => {
       reply.header('Cache-Control', 'public, max-age=300');
-      return context.keyring.jwks();
+      return platform.keyring.jwks();
     },
   );
 
@@ -80,7 +80,7 @@ export async function accountRoutes(app: FastifyInstance, context: AppContext): 
     },
     async (request): Promise<ValidateKeyResponse> => {
       const principal = principalOf(request);
-      const meters = await context.meters.read(principal.account.id, new Date());
+      const meters = await platform.meters.read(principal.account.id, new Date());
       return {
         valid: true,
         keyId: principal.keyId,

@@ -1,6 +1,6 @@
 import type { CliCommand } from '../cli/command.ts';
 import { UsageError } from '../cli/command.ts';
-import { configuredListNames, importLists, importedListsDir, openListRegistry } from './service.ts';
+import { configuredListNames, importLists, importedListsDir, openListRegistry } from './list-sources.ts';
 
 export const amlCommands: CliCommand[] = [
   {
@@ -31,7 +31,7 @@ export const amlCommands: CliCommand[] = [
     name: 'lists status',
     usage: 'kyx lists status [--json]\n  Loads the configured lists (KYX_LISTS_DIR, imported lists, KYX_LIST_SOURCES) as the service would and reports each.',
     async run(_args, io) {
-      const { registry } = await openListRegistry(io.config, process.env);
+      const { registry } = await openListRegistry(io.config);
       try {
         const lists = await registry.load();
         const { listsVersion } = registry.versions();

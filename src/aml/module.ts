@@ -1,13 +1,14 @@
 import { pino } from 'pino';
-import type { AppContext } from '../context.ts';
-import type { DomainModule } from '../modules.ts';
+import type { DomainModule, Platform } from '../core.ts';
+import { amlCheckKind } from './kind.ts';
+import { openListRegistry } from './list-sources.ts';
 import { amlMigrations } from './migrations.ts';
 import { amlRoutes } from './routes.ts';
-import { type AmlService, createAmlService, openListRegistry } from './service.ts';
+import { type AmlService, createAmlService } from './service.ts';
 import './tables.ts';
 
-declare module '../context.ts' {
-  interface DomainServices {
+declare module '../core.ts' {
+  interface ModuleServices {
     aml: AmlService;
   }
 }
@@ -31,21 +32,20 @@ function listsReadiness(aml: AmlService): () => Promise<void> {
   };
 }
 
-async function setup(context: AppContext): Promise<void> {
+async function setup(platform: Platform): Promise<AmlService> {
   // The list registry logs list names, counts and errors only: never a screened name.
-  const logger = pino({ name: 'kyx-aml', level: context.config.logLevel });
-  const { registry, configured } = await openListRegistry(context.config, process.env, logger);
-  const aml = createAmlService({ db: context.storage.db, meters: context.meters, baseUrl: context.config.baseUrl, registry, configured, logger });
-  context.services.aml = aml;
-  context.closers.push(() => aml.close());
-  context.checkFinders.aml = (accountId, id) => aml.find(accountId, id);
+  const logger = pino({ name: 'kyx-aml', level: platform.config.logLevel });
+  const { registry, configured } = await openListRegistry(platform.config, logger);
+  const aml = createAmlService({ checks: platform.checks, registry, configured, logger });
+  platform.closers.push(() => aml.close());
   if (configured) {
-    context.readiness.push({
+    platform.readiness.push({
       name: 'aml-lists',
       check: listsReadiness(aml),
       warnings: () => aml.status().filter((list) => list.lastError).map((list) => `${list.name}: ${list.lastError}`),
     });
   }
+  return aml;
 }
 
-export const amlModule: DomainModule = { name: 'aml', migrations: amlMigrations, setup, routes: amlRoutes };
+export const amlModule: DomainModule<AmlService> = { name: 'aml', migrations: amlMigrations, checkKinds: [amlCheckKind], setup, routes: amlRoutes };

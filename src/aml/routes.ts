@@ -1,9 +1,10 @@
 import type { FastifyInstance } from 'fastify';
-import type { AppContext } from '../context.ts';
-import { type FieldError, apiError, invalidRequest } from '../http/errors.ts';
+import type { Platform } from '../core.ts';
+import { DomainError } from '../errors.ts';
 import { principalOf } from '../http/gate.ts';
+import { recordRoute } from '../http/record-route.ts';
 import { API_ERRORS, bearerSecurity, errorResponses } from '../http/schemas.ts';
-import { type AmlScreeningRecord, ListsUnavailableError } from './service.ts';
+import type { AmlScreeningRecord, AmlService } from './service.ts';
 import { validateScreeningBatch, validateScreeningQuery, type Validation } from './validate.ts';
 import {
   ListsResponse,
@@ -15,27 +16,15 @@ import {
 } from './schemas.ts';
 import type { ScreeningQuery } from './screen.ts';
 
-/** The engine names fields by JSON Pointer (`/queries/0/name`); the API by `body/queries/0/name`. */
-function bodyPaths(errors: FieldError[]): FieldError[] {
-  return errors.map(({ path, message }) => ({ path: path === '/' ? 'body' : `body${path}`, message }));
-}
-
 function validOrThrow<T>(validation: Validation<T>): T {
-  if (!validation.ok) throw invalidRequest(bodyPaths(validation.errors));
+  if (!validation.ok) throw DomainError.invalid(validation.errors);
   return validation.value;
 }
 
-export async function amlRoutes(app: FastifyInstance, context: AppContext): Promise<void> {
-  const aml = context.services.aml;
-
-  async function screenAndStore(request: Parameters<typeof principalOf>[0], queries: ScreeningQuery[]): Promise<AmlScreeningRecord[]> {
+export async function amlRoutes(app: FastifyInstance, { platform, service: aml }: { platform: Platform; service: AmlService }): Promise<void> {
+  function screenAndStore(request: Parameters<typeof principalOf>[0], queries: ScreeningQuery[]): Promise<AmlScreeningRecord[]> {
     const principal = principalOf(request);
-    try {
-      return await aml.screenAndStore({ accountId: principal.account.id, keyEnvironment: principal.environment }, queries);
-    } catch (error) {
-      if (error instanceof ListsUnavailableError) throw apiError('listsUnavailable', 'No sanctions list is loaded: names cannot be screened');
-      throw error;
-    }
+    return aml.screenAndStore({ accountId: principal.account.id, keyEnvironment: principal.environment }, queries);
   }
 
   app.post<{ Body: ScreeningQueryBody }>(
@@ -75,24 +64,17 @@ export async function amlRoutes(app: FastifyInstance, context: AppContext): Prom
     },
   );
 
-  app.get<{ Params: ScreeningParams }>(
-    '/api/v1/aml/screenings/:id',
-    {
-      config: { access: { scope: 'aml:read', metered: true } },
-      schema: {
-        tags: ['aml'],
-        summary: 'A stored screening',
-        security: bearerSecurity,
-        params: ScreeningParams,
-        response: { 200: ScreeningRecord, ...errorResponses(...API_ERRORS, 404) },
-      },
-    },
-    async (request) => {
-      const found = await aml.find(principalOf(request).account.id, request.params.id);
-      if (!found) throw apiError('notFound', 'No such screening');
-      return found.record;
-    },
-  );
+  recordRoute<ScreeningParams>(app, {
+    url: '/api/v1/aml/screenings/:id',
+    scope: 'aml:read',
+    tags: ['aml'],
+    summary: 'A stored screening',
+    params: ScreeningParams,
+    idParam: 'id',
+    response: ScreeningRecord,
+    notFound: 'No such screening',
+    find: async (accountId, id) => (await platform.checks.find(accountId, id, 'aml'))?.record,
+  });
 
   app.get(
     '/api/v1/aml/lists',

@@ -2,6 +2,7 @@
 // country, type) that raise or lower a score, and identifiers as decisive evidence. Pure functions over a
 // snapshot of the lists, so the HTTP layer and KYC/KYB call the same code.
 
+import { DomainError } from '../errors.ts';
 import { countryCode } from './parsers/countries.ts';
 import { entitiesWithIdentifier, searchNames, type NameHit, type ScreeningIndex, type TokenPairing } from './matching.ts';
 import type { EntityType, ListEntity, NameKind } from './model.ts';
@@ -101,12 +102,10 @@ export interface SnapshotProvider {
   snapshot(): ListsSnapshot | null;
 }
 
-/** Thrown when no list is loaded: screening must fail closed (HTTP 503 `lists_unavailable`). */
-export class ListsUnavailableError extends Error {
-  readonly code = 'lists_unavailable';
-  readonly statusCode = 503;
+/** Thrown when no list is loaded: screening must fail closed. */
+export class ListsUnavailableError extends DomainError {
   constructor() {
-    super('No sanctions list is loaded: screening is unavailable');
+    super('lists_unavailable', 'No sanctions list is loaded: names cannot be screened');
     this.name = 'ListsUnavailableError';
   }
 }

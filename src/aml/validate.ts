@@ -4,20 +4,20 @@
 import { isValidQueryDate } from './parsers/dates.ts';
 import { countryCode } from './parsers/countries.ts';
 import type { ScreeningQuery } from './screen.ts';
-import type { FieldError } from '../http/errors.ts';
+import type { FieldIssue } from '../errors.ts';
 
 export const NAME_MAX_LENGTH = 512;
 export const BATCH_MAX = 100;
 const IDENTIFIERS_MAX = 20;
 const IDENTIFIER_MAX_LENGTH = 64;
 
-export type Validation<T> = { ok: true; value: T } | { ok: false; errors: FieldError[] };
+export type Validation<T> = { ok: true; value: T } | { ok: false; errors: FieldIssue[] };
 
 // C0/C1 controls and the bidirectional overrides that can disguise a name. Zero-width joiners stay allowed:
 // Persian and Indic names need them.
 const FORBIDDEN_CHARACTERS = /[\p{Cc}\u202a-\u202e\u2066-\u2069\ufffe\uffff]/u;
 
-function validateName(value: unknown, path: string, errors: FieldError[]): string | undefined {
+function validateName(value: unknown, path: string, errors: FieldIssue[]): string | undefined {
   if (typeof value !== 'string') {
     errors.push({ path, message: 'name is required and must be a string' });
     return undefined;
@@ -41,7 +41,7 @@ function validateName(value: unknown, path: string, errors: FieldError[]): strin
 
 /** Checks one screening query; `prefix` is the JSON Pointer of the query inside the body ('' at the root). */
 export function validateScreeningQuery(body: unknown, prefix = ''): Validation<ScreeningQuery> {
-  const errors: FieldError[] = [];
+  const errors: FieldIssue[] = [];
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
     return { ok: false, errors: [{ path: prefix || '/', message: 'body must be a JSON object' }] };
   }
@@ -98,7 +98,7 @@ export function validateScreeningBatch(body: unknown): Validation<ScreeningQuery
   if (!Array.isArray(queries) || queries.length === 0 || queries.length > BATCH_MAX) {
     return { ok: false, errors: [{ path: '/queries', message: `queries must be an array of 1 to ${BATCH_MAX} screening queries` }] };
   }
-  const errors: FieldError[] = [];
+  const errors: FieldIssue[] = [];
   const valid: ScreeningQuery[] = [];
   queries.forEach((query, i) => {
     const result = validateScreeningQuery(query, `/queries/${i}`);

@@ -1,8 +1,14 @@
 import type { ParseArgsConfig } from 'node:util';
 import type { Config } from '../config.ts';
+import type { MigrationReport } from '../storage/migrate.ts';
+import type { Dialect, Storage } from '../storage/database.ts';
 
 export interface CliIo {
   config: Config;
+  /** Opens storage with every migration applied; the caller closes it. */
+  openStorage(): Promise<Storage>;
+  /** Applies every pending migration. */
+  migrate(): Promise<MigrationReport & { dialect: Dialect }>;
   json: boolean;
   out(line: string): void;
   /** Prints `value` as JSON with --json, else the human line(s). */
@@ -34,4 +40,14 @@ export function optionalPositiveInteger(values: Record<string, string | boolean 
   const number = Number(value);
   if (typeof value !== 'string' || !Number.isInteger(number) || number <= 0) throw new UsageError(`--${name} must be an integer greater than 0`);
   return number;
+}
+
+/** Runs `work` over migrated storage and closes it afterwards. */
+export async function withStorage<T>(io: CliIo, work: (storage: Storage) => Promise<T>): Promise<T> {
+  const storage = await io.openStorage();
+  try {
+    return await work(storage);
+  } finally {
+    await storage.close();
+  }
 }

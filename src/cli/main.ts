@@ -5,7 +5,9 @@ import { accountCommands } from '../accounts/cli.ts';
 import { amlCommands } from '../aml/cli.ts';
 import { escrowCommands } from '../escrow/cli.ts';
 import { reportCommands } from '../reports/cli.ts';
+import { migrate, openMigratedStorage } from '../bootstrap.ts';
 import { startServer } from '../server.ts';
+import { configCommand } from './show-config.ts';
 
 const serve: CliCommand = {
   name: 'serve',
@@ -28,7 +30,7 @@ const serve: CliCommand = {
   },
 };
 
-const COMMANDS: CliCommand[] = [serve, ...accountCommands, ...amlCommands, ...escrowCommands, ...reportCommands];
+const COMMANDS: CliCommand[] = [serve, configCommand, ...accountCommands, ...amlCommands, ...escrowCommands, ...reportCommands];
 
 function usage(): string {
   return ['usage:', ...COMMANDS.map((c) => `  ${c.usage.split('\n')[0]}`)].join('\n');
@@ -59,8 +61,11 @@ export async function runCli(argv: string[], write = (line: string) => process.s
     if (parsed.positionals.length > (command.positionals?.length ?? 0)) {
       throw new UsageError(`unexpected argument "${parsed.positionals[(command.positionals?.length ?? 0)]}"`);
     }
+    const config = loadConfig();
     const io: CliIo = {
-      config: loadConfig(),
+      config,
+      openStorage: () => openMigratedStorage(config),
+      migrate: () => migrate(config),
       json: wantsJson,
       out: write,
       result: (value, human) => write(wantsJson ? JSON.stringify(value) : human),

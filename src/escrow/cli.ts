@@ -1,9 +1,8 @@
 import fs from 'node:fs';
 import type { CliCommand } from '../cli/command.ts';
-import { UsageError, requiredString } from '../cli/command.ts';
-import { openMigratedStorage } from '../context.ts';
+import { UsageError, requiredString, withStorage } from '../cli/command.ts';
 import { findAccount } from '../accounts/repository.ts';
-import { type NewEscrow, createEscrow, escrowProblems } from './service.ts';
+import { type NewEscrow, createEscrow, escrowProblems } from './repository.ts';
 
 export const escrowCommands: CliCommand[] = [
   {
@@ -28,14 +27,11 @@ export const escrowCommands: CliCommand[] = [
       };
       const problems = escrowProblems(input);
       if (problems.length) throw new UsageError(problems.join('; '));
-      const storage = await openMigratedStorage(io.config);
-      try {
+      const escrow = await withStorage(io, async (storage) => {
         if (!(await findAccount(storage.db, input.accountId))) throw new UsageError(`no account ${input.accountId}`);
-        const escrow = await createEscrow(storage.db, input);
-        io.result({ escrowId: escrow.escrowId }, `created escrow ${escrow.escrowId}`);
-      } finally {
-        await storage.close();
-      }
+        return createEscrow(storage.db, input);
+      });
+      io.result({ escrowId: escrow.escrowId }, `created escrow ${escrow.escrowId}`);
     },
   },
   {
@@ -56,21 +52,18 @@ export const escrowCommands: CliCommand[] = [
         typeof entry !== 'object' || entry === null ? [`[${index}] is not an object`] : escrowProblems(entry).map((p) => `[${index}] ${p}`),
       );
       if (problems.length) throw new UsageError(`nothing imported: ${problems.join('; ')}`);
-      const storage = await openMigratedStorage(io.config);
-      try {
-        // All or nothing: a file half imported would be hard to re-run.
-        const ids = await storage.db.transaction().execute(async (trx) => {
+      // All or nothing: a file half imported would be hard to re-run.
+      const ids = await withStorage(io, (storage) =>
+        storage.db.transaction().execute(async (trx) => {
           const created: string[] = [];
           for (const entry of entries as NewEscrow[]) {
             if (!(await findAccount(trx, entry.accountId))) throw new UsageError(`no account ${entry.accountId}; nothing imported`);
             created.push((await createEscrow(trx, entry)).escrowId);
           }
           return created;
-        });
-        io.result({ imported: ids.length, escrowIds: ids }, `imported ${ids.length} escrow(s)`);
-      } finally {
-        await storage.close();
-      }
+        }),
+      );
+      io.result({ imported: ids.length, escrowIds: ids }, `imported ${ids.length} escrow(s)`);
     },
   },
 ];

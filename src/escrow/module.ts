@@ -1,4 +1,4 @@
-import type { DomainModule } from '../modules.ts';
+import type { DomainModule } from '../core.ts';
 import { escrowMigrations } from './migrations.ts';
 import { escrowRoutes } from './routes.ts';
 

@@ -1,30 +1,23 @@
 import type { FastifyInstance } from 'fastify';
-import type { AppContext } from '../context.ts';
+import type { Platform } from '../core.ts';
 import { apiError } from '../http/errors.ts';
-import { principalOf } from '../http/gate.ts';
-import { API_ERRORS, bearerSecurity, errorResponses } from '../http/schemas.ts';
+import { recordRoute } from '../http/record-route.ts';
+import { bearerSecurity, errorResponses } from '../http/schemas.ts';
 import { EscrowParams, EscrowResponse } from './schemas.ts';
-import { type Escrow, findEscrow } from './service.ts';
+import { findEscrow } from './repository.ts';
 
-export async function escrowRoutes(app: FastifyInstance, context: AppContext): Promise<void> {
-  app.get<{ Params: EscrowParams }>(
-    '/api/v1/escrow/:escrowId',
-    {
-      config: { access: { scope: 'escrow:read', metered: true } },
-      schema: {
-        tags: ['escrow'],
-        summary: 'An escrow created before the withdrawal of escrow creation',
-        security: bearerSecurity,
-        params: EscrowParams,
-        response: { 200: EscrowResponse, ...errorResponses(...API_ERRORS, 404) },
-      },
-    },
-    async (request): Promise<Escrow> => {
-      const escrow = await findEscrow(context.storage.db, principalOf(request).account.id, request.params.escrowId);
-      if (!escrow) throw apiError('notFound', 'No such escrow');
-      return escrow;
-    },
-  );
+export async function escrowRoutes(app: FastifyInstance, { platform }: { platform: Platform }): Promise<void> {
+  recordRoute<EscrowParams>(app, {
+    url: '/api/v1/escrow/:escrowId',
+    scope: 'escrow:read',
+    tags: ['escrow'],
+    summary: 'An escrow created before the withdrawal of escrow creation',
+    params: EscrowParams,
+    idParam: 'escrowId',
+    response: EscrowResponse,
+    notFound: 'No such escrow',
+    find: (accountId, escrowId) => findEscrow(platform.storage.db, accountId, escrowId),
+  });
 
   // Withdrawn: answers 410 to any valid credential and any body, parseable or not, and creates nothing.
   await app.register(async (withdrawn) => {

@@ -1,5 +1,6 @@
 import createError from '@fastify/error';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { DomainError, type DomainErrorCode } from '../errors.ts';
 
 /** The contract's error codes with their statuses (the body's `code` is exactly the key's value here). */
 const CONTRACT = {
@@ -55,6 +56,25 @@ export function invalidRequest(errors: FieldError[], message = 'The request is i
   return apiError('invalidRequest', message, { errors });
 }
 
+/** Each domain failure as the contract answers it. */
+const DOMAIN_ERRORS: Record<DomainErrorCode, ErrorKind> = {
+  invalid_input: 'invalidRequest',
+  too_large: 'payloadTooLarge',
+  lists_unavailable: 'listsUnavailable',
+  engine_unavailable: 'notReady',
+  not_screened: 'notScreened',
+};
+
+function fromDomainError(error: DomainError): DetailedError {
+  if (error.code === 'invalid_input') {
+    return invalidRequest(
+      error.issues.map(({ path, message }) => ({ path: path === '' || path === '/' ? error.location : `${error.location}${path}`, message })),
+      error.message,
+    );
+  }
+  return apiError(DOMAIN_ERRORS[error.code], error.message, error.details);
+}
+
 interface AjvIssue {
   instancePath: string;
   message?: string;
@@ -74,10 +94,11 @@ function fieldErrors(error: FastifyError): FieldError[] {
 }
 
 /** Maps anything thrown on the way to an answer onto the contract's body; nothing but a real fault is a 5xx. */
-export function toContractError(error: DetailedError): {
+export function toContractError(thrown: DetailedError | DomainError): {
   status: number;
   body: Record<string, unknown>;
 } {
+  const error = thrown instanceof DomainError ? fromDomainError(thrown) : thrown;
   if (error.validation) {
     return { status: 400, body: { code: 'invalid_request', message: 'The request is invalid', errors: fieldErrors(error) } };
   }
@@ -113,9 +134,10 @@ export function frameworkErrors(error: FastifyError, request: FastifyRequest, re
 }
 
 export function registerErrorHandling(app: FastifyInstance): void {
-  app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
+  app.setErrorHandler((error: FastifyError | DomainError, request: FastifyRequest, reply: FastifyReply) => {
     const { status, body } = toContractError(error);
-    if (status >= 500 && status !== 501 && status !== 503) request.log.error({ err: error }, 'request failed');
+    if (error instanceof DomainError && error.code === 'engine_unavailable') request.log.error({ err: error.cause }, error.message);
+    else if (status >= 500 && status !== 501 && status !== 503) request.log.error({ err: error }, 'request failed');
     if (status === 401) reply.header('WWW-Authenticate', 'Bearer realm="kyx"');
     return reply.status(status).send({ ...body, requestId: request.id });
   });

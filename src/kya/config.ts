@@ -1,4 +1,5 @@
 /** KYA screening configuration: thresholds on the model's injection score and the prompt length limit. */
+import { ConfigError, type EnvReader } from '../env.ts';
 
 export interface KyaThresholds {
   /** A model score at or over this keeps the prompt at review (no certificate). */
@@ -40,22 +41,22 @@ export function countCharacters(text: string): number {
   return text.length - surrogatePairs;
 }
 
-export class KyaConfigError extends Error {}
-
-function probability(env: Record<string, string | undefined>, name: string, fallback: number): number {
-  const raw = env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const value = Number(raw);
-  if (!Number.isFinite(value) || value < 0 || value > 1) throw new KyaConfigError(`${name} must be a number between 0 and 1, got "${raw}"`);
-  return value;
+export interface KyaConfig {
+  thresholds: KyaThresholds;
+  /** KYX_KEEP_PROMPTS: store the prompt with its verification (off: only its SHA-256 and length). */
+  keepPrompts: boolean;
 }
 
-/** `KYX_KYA_REVIEW_THRESHOLD` and `KYX_KYA_BLOCK_THRESHOLD`, defaulting to DEFAULT_KYA_THRESHOLDS. */
-export function kyaThresholdsFromEnv(env: Record<string, string | undefined> = process.env): KyaThresholds {
+/** The KYA section of the configuration. */
+export function kyaConfig(env: EnvReader): KyaConfig {
   const thresholds = {
-    review: probability(env, 'KYX_KYA_REVIEW_THRESHOLD', DEFAULT_KYA_THRESHOLDS.review),
-    block: probability(env, 'KYX_KYA_BLOCK_THRESHOLD', DEFAULT_KYA_THRESHOLDS.block),
+    review: env.probability('KYX_KYA_REVIEW_THRESHOLD', {
+      description: 'model score from which a prompt is held for review (no certificate)',
+      fallback: DEFAULT_KYA_THRESHOLDS.review,
+    }),
+    block: env.probability('KYX_KYA_BLOCK_THRESHOLD', { description: 'model score from which a prompt is blocked', fallback: DEFAULT_KYA_THRESHOLDS.block }),
   };
-  if (thresholds.block < thresholds.review) throw new KyaConfigError('KYX_KYA_BLOCK_THRESHOLD must not be below KYX_KYA_REVIEW_THRESHOLD');
-  return thresholds;
+  if (thresholds.block < thresholds.review) throw new ConfigError('KYX_KYA_BLOCK_THRESHOLD must not be below KYX_KYA_REVIEW_THRESHOLD');
+  const keepPrompts = env.flag('KYX_KEEP_PROMPTS', { description: 'store prompts with their verifications (default: only SHA-256 and length)', fallback: false });
+  return { thresholds, keepPrompts };
 }

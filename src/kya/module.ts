@@ -1,35 +1,35 @@
-import type { DomainModule } from '../modules.ts';
-import { kyaThresholdsFromEnv } from './config.ts';
+import type { DomainModule } from '../core.ts';
+import { kyaCheckKind } from './kind.ts';
 import { kyaMigrations } from './migrations.ts';
 import { loadEmbeddedModel } from './model.ts';
+import { createCertificateRepository } from './repository.ts';
 import { kyaRoutes } from './routes.ts';
 import { type KyaService, createKyaService } from './service.ts';
 import './tables.ts';
 
-declare module '../context.ts' {
-  interface DomainServices {
+declare module '../core.ts' {
+  interface ModuleServices {
     kya: KyaService;
   }
 }
 
-export const kyaModule: DomainModule = {
+export const kyaModule: DomainModule<KyaService> = {
   name: 'kya',
   migrations: kyaMigrations,
-  async setup(context) {
-    const kya = createKyaService({
-      db: context.storage.db,
-      keyring: context.keyring,
-      meters: context.meters,
-      issuer: context.config.baseUrl,
+  checkKinds: [kyaCheckKind],
+  async setup({ config, checks, keyring, storage }) {
+    return createKyaService({
+      checks,
+      certificates: createCertificateRepository(storage.db),
+      keyring,
+      issuer: config.baseUrl,
       // The keyring keeps a retired key in the JWKS for tokenTtlSeconds: a certificate living longer could
       // outlive the key that verifies it after a rotation.
-      certificateLifetimeSeconds: context.config.tokenTtlSeconds,
-      keepPrompts: context.config.keepPrompts,
-      thresholds: kyaThresholdsFromEnv(),
+      certificateLifetimeSeconds: config.tokenTtlSeconds,
+      keepPrompts: config.kya.keepPrompts,
+      thresholds: config.kya.thresholds,
       loadModel: loadEmbeddedModel,
     });
-    context.services.kya = kya;
-    context.checkFinders.kya = kya.findVerification;
   },
   routes: kyaRoutes,
 };

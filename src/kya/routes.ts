@@ -1,9 +1,9 @@
 import type { FastifyInstance } from 'fastify';
-import type { AppContext } from '../context.ts';
-import { apiError, invalidRequest } from '../http/errors.ts';
+import type { Platform } from '../core.ts';
+import { apiError } from '../http/errors.ts';
 import { principalOf } from '../http/gate.ts';
+import { recordRoute } from '../http/record-route.ts';
 import { API_ERRORS, bearerSecurity, errorResponses } from '../http/schemas.ts';
-import { MAX_PROMPT_CHARACTERS } from './config.ts';
 import {
   KyaCertificate,
   KyaIdParams,
@@ -12,10 +12,9 @@ import {
   KyaVerifyRequest,
   KyaVerifyResponse,
 } from './schemas.ts';
+import type { KyaService } from './service.ts';
 
-export async function kyaRoutes(app: FastifyInstance, context: AppContext): Promise<void> {
-  const kya = context.services.kya;
-
+export async function kyaRoutes(app: FastifyInstance, { platform, service: kya }: { platform: Platform; service: KyaService }): Promise<void> {
   app.post<{ Body: KyaVerifyRequest }>(
     '/api/v1/kya/verify',
     {
@@ -30,42 +29,21 @@ export async function kyaRoutes(app: FastifyInstance, context: AppContext): Prom
     },
     async (request): Promise<KyaVerifyResponse> => {
       const principal = principalOf(request);
-      const result = await kya.verify({ accountId: principal.account.id, environment: principal.environment }, request.body);
-      switch (result.kind) {
-        case 'verified':
-          return result.response;
-        case 'not_screened':
-          throw apiError('notScreened', 'No screening model judged the prompt and no blocking signature matched; nothing is allowed or issued', {
-            verificationId: result.verificationId,
-            screening: result.screening,
-          });
-        case 'invalid':
-          if (result.error === 'empty_prompt') {
-            throw invalidRequest([{ path: 'body/prompt', message: 'must not be empty; omit prompt for an identity-only certificate' }]);
-          }
-          throw apiError('payloadTooLarge', `The prompt is longer than ${MAX_PROMPT_CHARACTERS.toLocaleString('en')} characters`);
-      }
+      return kya.verify({ accountId: principal.account.id, environment: principal.environment }, request.body);
     },
   );
 
-  app.get<{ Params: KyaIdParams }>(
-    '/api/v1/kya/verifications/:id',
-    {
-      config: { access: { scope: 'kya:read', metered: true } },
-      schema: {
-        tags: ['kya'],
-        summary: 'A stored KYA verification (the prompt only when the operator keeps prompts)',
-        security: bearerSecurity,
-        params: KyaIdParams,
-        response: { 200: KyaVerificationRecord, ...errorResponses(...API_ERRORS, 404) },
-      },
-    },
-    async (request): Promise<KyaVerificationRecord> => {
-      const found = await kya.findVerification(principalOf(request).account.id, request.params.id);
-      if (!found) throw apiError('notFound', 'No such verification');
-      return found.record as KyaVerificationRecord;
-    },
-  );
+  recordRoute<KyaIdParams>(app, {
+    url: '/api/v1/kya/verifications/:id',
+    scope: 'kya:read',
+    tags: ['kya'],
+    summary: 'A stored KYA verification (the prompt only when the operator keeps prompts)',
+    params: KyaIdParams,
+    idParam: 'id',
+    response: KyaVerificationRecord,
+    notFound: 'No such verification',
+    find: async (accountId, id) => (await platform.checks.find(accountId, id, 'kya'))?.record,
+  });
 
   app.get<{ Params: KyaIdParams }>(
     '/api/v1/kya/certificate/:id',

@@ -26,10 +26,8 @@ export interface Screening {
 }
 
 export interface KyaDecision {
-  /** 200 for every outcome with a verificationId, 400 empty prompt, 413 too long, 503 not_screened. */
-  httpStatus: 200 | 400 | 413 | 503;
   outcome: ScreeningOutcome;
-  /** null when nothing may be acted on: input errors and 503 not_screened. */
+  /** null when nothing may be acted on: input errors, and no model verdict without a blocking signature. */
   action: KyaAction | null;
   allowed: boolean;
   screening: Screening;
@@ -52,11 +50,11 @@ const unscreened = (signatures: SignatureId[] = []): Screening =>
  */
 export function decideKya(findings: KyaFindings, thresholds: KyaThresholds = DEFAULT_KYA_THRESHOLDS): KyaDecision {
   if (findings.kind === 'invalid') {
-    return { httpStatus: findings.error === 'empty_prompt' ? 400 : 413, outcome: 'not_screened', action: null, allowed: false, screening: unscreened(), certificateEligible: false, error: findings.error };
+    return { outcome: 'not_screened', action: null, allowed: false, screening: unscreened(), certificateEligible: false, error: findings.error };
   }
   if (findings.kind === 'no_prompt') {
     // Rules 7–8: without a prompt the action is identity_only; nothing screened, nothing allowed.
-    return { httpStatus: 200, outcome: 'not_screened', action: 'identity_only', allowed: false, screening: unscreened(), certificateEligible: true };
+    return { outcome: 'not_screened', action: 'identity_only', allowed: false, screening: unscreened(), certificateEligible: true };
   }
   const { signatures, model } = findings;
   const screening = (outcome: ScreeningOutcome): Screening => ({
@@ -67,7 +65,6 @@ export function decideKya(findings: KyaFindings, thresholds: KyaThresholds = DEF
     signatures: signatures.ids,
   });
   const decided = (outcome: 'blocked' | 'review' | 'passed_screening'): KyaDecision => ({
-    httpStatus: 200,
     outcome,
     action: outcome === 'blocked' ? 'block' : outcome === 'review' ? 'review' : 'allow',
     allowed: outcome === 'passed_screening',
@@ -77,8 +74,8 @@ export function decideKya(findings: KyaFindings, thresholds: KyaThresholds = DEF
 
   // Rule 3: the blocking signature blocks on its own, with or without a model.
   if (signatures.blocking) return decided('blocked');
-  // Rules 2 and 5: no model verdict and no blocking signature → 503 not_screened, weak signatures included.
-  if (!model) return { httpStatus: 503, outcome: 'not_screened', action: null, allowed: false, screening: screening('not_screened'), certificateEligible: false };
+  // Rules 2 and 5: no model verdict and no blocking signature → not_screened, weak signatures included.
+  if (!model) return { outcome: 'not_screened', action: null, allowed: false, screening: screening('not_screened'), certificateEligible: false };
   if (model.injectionScore >= thresholds.block) return decided('blocked');
   // Rule 4: a weak signature keeps an otherwise clean verdict at review.
   if (model.injectionScore >= thresholds.review || signatures.ids.length > 0) return decided('review');

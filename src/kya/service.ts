@@ -3,42 +3,39 @@
  * store the verification (and bill a live one) before answering.
  */
 import { createHash } from 'node:crypto';
-import type { Kysely } from 'kysely';
 import type { Keyring } from '../accounts/signing-keys.ts';
-import type { Meters } from '../accounts/usage.ts';
+import type { KeyEnvironment, RecordEnvironment } from '../core.ts';
+import { DomainError } from '../errors.ts';
 import { newId } from '../ids.ts';
-import { findStoredCheck } from '../storage/checks.ts';
-import type { StoredCheck } from '../modules.ts';
-import type { Database } from '../storage/schema.ts';
-import { countCharacters, type KyaThresholds } from './config.ts';
+import { type CheckStore, checkEnvironment } from '../storage/checks.ts';
+import { countCharacters, MAX_PROMPT_CHARACTERS, type KyaThresholds } from './config.ts';
 import type { InjectionModel } from './model.ts';
-import { screenPrompt, type KyaDecision, type KyaInputError, type Screening } from './screen.ts';
+import { screenPrompt, type KyaDecision, type KyaInputError } from './screen.ts';
 import { issueCertificate } from './certificates.ts';
+import type { CertificateRepository } from './repository.ts';
 import type { KyaAgent, KyaCertificate, KyaVerificationRecord, KyaVerifyRequest, KyaVerifyResponse } from './schemas.ts';
 
 export interface KyaCaller {
   accountId: string;
   /** The key's environment: test keys get the sandbox fixture (rule 11). */
-  environment: 'test' | 'live';
+  environment: KeyEnvironment;
 }
 
-export type KyaVerifyResult =
-  | { kind: 'verified'; response: KyaVerifyResponse }
-  /** 503: stored for the audit trail, never billed, nothing allowed or issued (rule 2). */
-  | { kind: 'not_screened'; verificationId: string; screening: Screening }
-  | { kind: 'invalid'; error: KyaInputError };
-
 export interface KyaService {
-  verify(caller: KyaCaller, request: KyaVerifyRequest, now?: Date): Promise<KyaVerifyResult>;
-  findVerification(accountId: string, id: string): Promise<StoredCheck | undefined>;
+  /**
+   * Screens and stores the verification. Throws DomainError `invalid_input` (empty prompt) or `too_large`
+   * (nothing stored), or `not_screened` when no model judged and no blocking signature matched: that refusal is
+   * stored for the audit trail, never billed, and nothing is allowed or issued (rule 2).
+   */
+  verify(caller: KyaCaller, request: KyaVerifyRequest, now?: Date): Promise<KyaVerifyResponse>;
   /** The tenant's certificate, unsigned ones included (the route refuses those). */
   findCertificate(accountId: string, id: string): Promise<KyaCertificate | undefined>;
 }
 
 export interface KyaServiceDeps {
-  db: Kysely<Database>;
+  checks: CheckStore;
+  certificates: CertificateRepository;
   keyring: Keyring;
-  meters: Meters;
   issuer: string;
   certificateLifetimeSeconds: number;
   keepPrompts: boolean;
@@ -61,7 +58,7 @@ export function promptFingerprint(prompt: string): PromptFingerprint {
 export function verificationRecord(input: {
   id: string;
   createdAt: Date;
-  environment: 'sandbox' | 'live';
+  environment: RecordEnvironment;
   decision: KyaDecision;
   agent: KyaAgent;
   /** null when no prompt was sent. */
@@ -101,10 +98,11 @@ export function createKyaService(deps: KyaServiceDeps): KyaService {
         model: caller.environment === 'live' ? liveModel() : null,
         thresholds: deps.thresholds,
       });
-      if (decision.error) return { kind: 'invalid', error: decision.error };
+      if (decision.error) throw inputError(decision.error);
 
-      const id = newId('kya');
-      const environment = caller.environment === 'live' ? 'live' : 'sandbox';
+      const { checks } = deps;
+      const id = checks.newId('kya');
+      const environment = checkEnvironment(caller.environment);
       const agent = request.agent ?? {};
       const fingerprint = request.prompt === undefined ? null : promptFingerprint(request.prompt);
       const certificate =
@@ -126,17 +124,18 @@ export function createKyaService(deps: KyaServiceDeps): KyaService {
           : undefined;
       const keptPrompt = deps.keepPrompts ? request.prompt : undefined;
       const record = verificationRecord({ id, createdAt: now, environment, decision, agent, fingerprint, keptPrompt, certificate });
-      // Only an answered verification (a 200) is billed, and only for live keys (rule 11); a 503 not_screened is
-      // stored so the refusal can be audited, but nothing was screened by a model, allowed or issued (rule 2).
-      const billable = caller.environment === 'live' && decision.httpStatus === 200;
-
-      await deps.db.transaction().execute(async (trx) => {
-        await trx
-          .insertInto('kya_verifications')
-          .values({
-            id,
-            account_id: caller.accountId,
-            environment,
+      // Only an answered verification is billed, and only for live keys (rule 11); a not_screened refusal is
+      // stored so it can be audited, but nothing was screened by a model, allowed or issued (rule 2).
+      await checks.transaction(async (trx) => {
+        await checks.insert(trx, 'kya', {
+          id,
+          accountId: caller.accountId,
+          environment,
+          createdAt: record.createdAt,
+          record,
+          billable: decision.action !== null,
+          billedAt: now,
+          columns: {
             outcome: decision.outcome,
             action: decision.action,
             signatures: JSON.stringify(decision.screening.signatures),
@@ -146,55 +145,33 @@ export function createKyaService(deps: KyaServiceDeps): KyaService {
             prompt_length: record.promptLength,
             prompt: record.prompt ?? null,
             certificate_id: certificate?.id ?? null,
-            created_at: record.createdAt,
-            record: JSON.stringify(record),
-          })
-          .execute();
-        if (certificate) {
-          await trx
-            .insertInto('kya_certificates')
-            .values({
-              id: certificate.id,
-              account_id: caller.accountId,
-              verification_id: id,
-              environment,
-              alg: certificate.alg,
-              token: certificate.token,
-              issued_at: certificate.issuedAt,
-              expires_at: certificate.expiresAt,
-              record: JSON.stringify(certificate),
-            })
-            .execute();
-        }
-        if (billable) await deps.meters.record(trx, caller.accountId, 'kyaChecks', now);
+          },
+        });
+        if (certificate) await deps.certificates.insert(trx, certificate, { accountId: caller.accountId, verificationId: id, environment });
       });
 
       if (decision.action === null) {
-        return { kind: 'not_screened', verificationId: id, screening: decision.screening };
+        throw new DomainError('not_screened', 'No screening model judged the prompt and no blocking signature matched; nothing is allowed or issued', {
+          details: { verificationId: id, screening: decision.screening },
+        });
       }
       return {
-        kind: 'verified',
-        response: {
-          verificationId: id,
-          allowed: decision.allowed,
-          action: decision.action,
-          screening: decision.screening,
-          environment,
-          ...(certificate ? { certificate } : {}),
-        },
+        verificationId: id,
+        allowed: decision.allowed,
+        action: decision.action,
+        screening: decision.screening,
+        environment,
+        ...(certificate ? { certificate } : {}),
       };
     },
 
-    findVerification: (accountId, id) => findStoredCheck(deps.db, 'kya', accountId, id),
-
-    async findCertificate(accountId, id) {
-      const row = await deps.db
-        .selectFrom('kya_certificates')
-        .select('record')
-        .where('id', '=', id)
-        .where('account_id', '=', accountId)
-        .executeTakeFirst();
-      return row ? (JSON.parse(row.record) as KyaCertificate) : undefined;
-    },
+    findCertificate: (accountId, id) => deps.certificates.find(accountId, id),
   };
+}
+
+function inputError(error: KyaInputError): DomainError {
+  if (error === 'empty_prompt') {
+    return DomainError.invalid([{ path: '/prompt', message: 'must not be empty; omit prompt for an identity-only certificate' }]);
+  }
+  return new DomainError('too_large', `The prompt is longer than ${MAX_PROMPT_CHARACTERS.toLocaleString('en')} characters`);
 }

@@ -1,17 +1,15 @@
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
-import type { AppContext } from '../context.ts';
-import { apiError, invalidRequest } from '../http/errors.ts';
+import type { Platform } from '../core.ts';
 import { principalOf } from '../http/gate.ts';
+import { recordRoute } from '../http/record-route.ts';
 import { API_ERRORS, bearerSecurity, errorResponses } from '../http/schemas.ts';
 import { KybVerifyRequest, KybVerifyResponse } from './schemas.ts';
-import { KybRequestInvalidError } from './verify.ts';
+import type { KybService } from './service.ts';
 
 const KybIdParams = Type.Object({ kybId: Type.String({ maxLength: 64, description: 'kyb_…' }) });
 
-export async function kybRoutes(app: FastifyInstance, context: AppContext): Promise<void> {
-  const service = context.services.kyb;
-
+export async function kybRoutes(app: FastifyInstance, { platform, service }: { platform: Platform; service: KybService }): Promise<void> {
   app.post<{ Body: KybVerifyRequest }>(
     '/api/v1/kyb/verify',
     {
@@ -29,33 +27,19 @@ export async function kybRoutes(app: FastifyInstance, context: AppContext): Prom
     },
     async (request): Promise<KybVerifyResponse> => {
       const principal = principalOf(request);
-      try {
-        return await service.verify({ accountId: principal.account.id, keyEnvironment: principal.environment }, request.body);
-      } catch (error) {
-        if (error instanceof KybRequestInvalidError) {
-          throw invalidRequest(error.errors.map(({ path, message }) => ({ path: `body${path}`, message })));
-        }
-        throw error;
-      }
+      return service.verify({ accountId: principal.account.id, keyEnvironment: principal.environment }, request.body);
     },
   );
 
-  app.get<{ Params: { kybId: string } }>(
-    '/api/v1/kyb/checks/:kybId',
-    {
-      config: { access: { scope: 'kyb:read', metered: true } },
-      schema: {
-        tags: ['kyb'],
-        summary: 'A stored KYB verification, exactly as POST /api/v1/kyb/verify answered it',
-        security: bearerSecurity,
-        params: KybIdParams,
-        response: { 200: KybVerifyResponse, ...errorResponses(...API_ERRORS, 404) },
-      },
-    },
-    async (request): Promise<KybVerifyResponse> => {
-      const stored = await service.find(principalOf(request).account.id, request.params.kybId);
-      if (!stored) throw apiError('notFound', 'No such KYB check');
-      return stored.record as KybVerifyResponse;
-    },
-  );
+  recordRoute<{ kybId: string }>(app, {
+    url: '/api/v1/kyb/checks/:kybId',
+    scope: 'kyb:read',
+    tags: ['kyb'],
+    summary: 'A stored KYB verification, exactly as POST /api/v1/kyb/verify answered it',
+    params: KybIdParams,
+    idParam: 'kybId',
+    response: KybVerifyResponse,
+    notFound: 'No such KYB check',
+    find: async (accountId, id) => (await platform.checks.find(accountId, id, 'kyb'))?.record,
+  });
 }

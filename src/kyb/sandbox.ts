@@ -15,7 +15,7 @@ import type {
   SourceAnswer,
   VatRecord,
 } from './types.ts';
-import { VIES_MEMBER_STATES } from './config.ts';
+import { VIES_MEMBER_STATES } from './sources/live.ts';
 import { withLeiCheckDigits } from './validation.ts';
 
 type Fixture<R> = R | 'down' | 'not_found';

@@ -1,7 +1,5 @@
 import type { KybRequest } from './types.ts';
-import type { FieldError } from '../http/errors.ts';
-
-export type { FieldError };
+import type { FieldIssue } from '../errors.ts';
 
 // Offline checks run before any source is called: a malformed identifier is the caller's error (400 with a
 // reason), never a wasted, rate-limited call to a public register.
@@ -174,8 +172,8 @@ function text(value: unknown): string {
 
 export function validateKybRequest(
   body: KybRequest,
-): { request: NormalisedKybRequest } | { errors: FieldError[] } {
-  const errors: FieldError[] = [];
+): { request: NormalisedKybRequest } | { errors: FieldIssue[] } {
+  const errors: FieldIssue[] = [];
   const fail = (path: string, message: string) => errors.push({ path, message });
 
   const companyName = text(body.companyName);

@@ -30,7 +30,8 @@ import type {
   SourceAnswer,
   VatRecord,
 } from './types.ts';
-import { validateKybRequest, type FieldError, type NormalisedKybRequest } from './validation.ts';
+import { DomainError, type FieldIssue } from '../errors.ts';
+import { validateKybRequest, type NormalisedKybRequest } from './validation.ts';
 
 export interface VerifyBusinessOptions {
   sources: KybSources;
@@ -40,9 +41,11 @@ export interface VerifyBusinessOptions {
   budgetMs: number;
 }
 
-export class KybRequestInvalidError extends Error {
-  constructor(readonly errors: FieldError[]) {
-    super(`invalid KYB request: ${errors.map((e) => `${e.path} ${e.message}`).join('; ')}`);
+/** A request refused before any register is called; `issues` name the fields. */
+export class KybRequestInvalidError extends DomainError {
+  constructor(issues: FieldIssue[]) {
+    super('invalid_input', 'The request is invalid', { issues });
+    this.name = 'KybRequestInvalidError';
   }
 }
 

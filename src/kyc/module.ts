@@ -1,51 +1,37 @@
-import { ConfigError } from '../config.ts';
-import type { AppContext } from '../context.ts';
-import type { DomainModule } from '../modules.ts';
 import { embeddedScreening } from '../aml/embedded.ts';
+import type { DomainModule } from '../core.ts';
 import { createKycEngine } from './index.ts';
+import { kycCheckKind } from './kind.ts';
 import { kycMigrations } from './migrations.ts';
+import { createKycRepository } from './repository.ts';
 import { kycRoutes } from './routes.ts';
-import { type KycService, createKycService, parseImageKey } from './service.ts';
+import { type KycService, createKycService } from './service.ts';
 import './tables.ts';
 
-declare module '../context.ts' {
-  interface DomainServices {
+declare module '../core.ts' {
+  interface ModuleServices {
     kyc: KycService;
   }
 }
 
-type Env = Record<string, string | undefined>;
-
-/** KYX_KYC_WORKERS: analysis workers (~215 MB each, each loads its own OCR and face models); default 1. */
-export function kycWorkers(env: Env): number {
-  const raw = env.KYX_KYC_WORKERS;
-  if (raw === undefined || raw === '') return 1;
-  const workers = Number(raw);
-  if (!Number.isInteger(workers) || workers < 1 || workers > 16) throw new ConfigError(`KYX_KYC_WORKERS must be an integer 1-16, got "${raw}"`);
-  return workers;
-}
-
-async function setup(context: AppContext): Promise<void> {
-  const { config } = context;
-  const workers = kycWorkers(process.env);
-  const service = createKycService({
-    db: context.storage.db,
-    meters: context.meters,
-    baseUrl: config.baseUrl,
-    // The engine is a worker pool that takes seconds to warm: started on the first verify (or by warmUp), not here.
-    startEngine: () => createKycEngine({ workers }),
-    screenPerson: async (person) => embeddedScreening(await context.services.aml.screenPerson(person)),
-    imageKey: config.keepImages ? parseImageKey(config.imageKey) : undefined,
-  });
-  context.services.kyc = service;
-  context.closers.push(() => service.close());
-  context.checkFinders.kyc = (accountId, id) => service.find(accountId, id);
-}
-
-export const kycModule: DomainModule = {
+export const kycModule: DomainModule<KycService, 'aml'> = {
   name: 'kyc',
+  requires: ['aml'],
   migrations: kycMigrations,
-  setup,
+  checkKinds: [kycCheckKind],
+  async setup(platform, { aml }) {
+    const { workers, imageKey } = platform.config.kyc;
+    const service = createKycService({
+      checks: platform.checks,
+      repository: createKycRepository(platform.storage.db),
+      // The engine is a worker pool that takes seconds to warm: started on the first verify (or by warmUp), not here.
+      startEngine: () => createKycEngine({ workers }),
+      screenPerson: async (person) => embeddedScreening(await aml.screenPerson(person)),
+      imageKey,
+    });
+    platform.closers.push(() => service.close());
+    return service;
+  },
   routes: kycRoutes,
-  warmUp: (context) => context.services.kyc.warmUp(),
+  warmUp: (service) => service.warmUp(),
 };

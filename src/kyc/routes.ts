@@ -1,7 +1,8 @@
 import type { FastifyInstance } from 'fastify';
-import type { AppContext } from '../context.ts';
-import { apiError, invalidRequest } from '../http/errors.ts';
+import type { Platform } from '../core.ts';
+import { invalidRequest } from '../http/errors.ts';
 import { principalOf } from '../http/gate.ts';
+import { recordRoute } from '../http/record-route.ts';
 import { API_ERRORS, bearerSecurity, errorResponses } from '../http/schemas.ts';
 import {
   DEFAULT_PAGE_SIZE,
@@ -12,17 +13,9 @@ import {
   KycVerifyRequest,
   MAX_PAGE_SIZE,
 } from './schemas.ts';
-import { KycEngineUnavailableError, KycInputError } from './service.ts';
+import type { KycService } from './service.ts';
 
-function asApiError(error: unknown): unknown {
-  if (error instanceof KycInputError) return invalidRequest(error.errors);
-  if (error instanceof KycEngineUnavailableError) return apiError('notReady', 'The KYC engine is not available; retry shortly');
-  return error;
-}
-
-export async function kycRoutes(app: FastifyInstance, context: AppContext): Promise<void> {
-  const service = context.services.kyc;
-
+export async function kycRoutes(app: FastifyInstance, { platform, service }: { platform: Platform; service: KycService }): Promise<void> {
   app.post<{ Body: KycVerifyRequest }>(
     '/api/v1/kyc/verify',
     {
@@ -42,33 +35,21 @@ export async function kycRoutes(app: FastifyInstance, context: AppContext): Prom
     },
     async (request): Promise<KycCheckResult> => {
       const principal = principalOf(request);
-      try {
-        return await service.verify({ accountId: principal.account.id, keyEnvironment: principal.environment }, request.body);
-      } catch (error) {
-        if (error instanceof KycEngineUnavailableError) request.log.error({ err: error.cause }, 'KYC engine failed');
-        throw asApiError(error);
-      }
+      return service.verify({ accountId: principal.account.id, keyEnvironment: principal.environment }, request.body);
     },
   );
 
-  app.get<{ Params: { checkId: string } }>(
-    '/api/v1/kyc/checks/:checkId',
-    {
-      config: { access: { scope: 'kyc:read', metered: true } },
-      schema: {
-        tags: ['kyc'],
-        summary: 'A stored KYC check, exactly as POST /api/v1/kyc/verify answered it',
-        security: bearerSecurity,
-        params: KycCheckParams,
-        response: { 200: KycCheckResult, ...errorResponses(...API_ERRORS, 404) },
-      },
-    },
-    async (request): Promise<KycCheckResult> => {
-      const stored = await service.find(principalOf(request).account.id, request.params.checkId);
-      if (!stored) throw apiError('notFound', 'No such KYC check');
-      return stored.record as KycCheckResult;
-    },
-  );
+  recordRoute<{ checkId: string }>(app, {
+    url: '/api/v1/kyc/checks/:checkId',
+    scope: 'kyc:read',
+    tags: ['kyc'],
+    summary: 'A stored KYC check, exactly as POST /api/v1/kyc/verify answered it',
+    params: KycCheckParams,
+    idParam: 'checkId',
+    response: KycCheckResult,
+    notFound: 'No such KYC check',
+    find: async (accountId, id) => (await platform.checks.find(accountId, id, 'kyc'))?.record,
+  });
 
   app.get<{ Querystring: KycCheckListQuery }>(
     '/api/v1/kyc/checks',
@@ -85,11 +66,7 @@ export async function kycRoutes(app: FastifyInstance, context: AppContext): Prom
     async (request): Promise<KycCheckList> => {
       const limit = request.query.limit === undefined ? DEFAULT_PAGE_SIZE : Number(request.query.limit);
       if (limit > MAX_PAGE_SIZE) throw invalidRequest([{ path: 'querystring/limit', message: `must be at most ${MAX_PAGE_SIZE}` }]);
-      try {
-        return await service.list(principalOf(request).account.id, { limit, cursor: request.query.cursor });
-      } catch (error) {
-        throw asApiError(error);
-      }
+      return service.list(principalOf(request).account.id, { limit, cursor: request.query.cursor });
     },
   );
 }

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
-import type { AppContext } from '../context.ts';
+import type { Platform } from '../core.ts';
 
 const Health = Type.Object({ status: Type.String() });
 const Readiness = Type.Object({
@@ -18,7 +18,7 @@ const Readiness = Type.Object({
   requestId: Type.Optional(Type.String()),
 });
 
-export async function opsRoutes(app: FastifyInstance, context: AppContext): Promise<void> {
+export async function opsRoutes(app: FastifyInstance, { platform }: { platform: Platform }): Promise<void> {
   app.get('/healthz', { schema: { tags: ['ops'], summary: 'The process is up', response: { 200: Health } } }, async () => ({ status: 'ok' }));
 
   app.get(
@@ -26,7 +26,7 @@ export async function opsRoutes(app: FastifyInstance, context: AppContext): Prom
     { schema: { tags: ['ops'], summary: 'Storage (and Redis, lists…) answer', response: { 200: Readiness, 503: Readiness } } },
     async (request, reply) => {
       const checks = await Promise.all(
-        context.readiness.map(async ({ name, check, warnings }) => {
+        platform.readiness.map(async ({ name, check, warnings }) => {
           const noted = warnings?.() ?? [];
           const extra = noted.length ? { warnings: noted } : {};
           try {

@@ -3,45 +3,32 @@
 // and deterministic PDFs, so building the same bundle twice gives byte-identical ZIPs.
 import { createHash } from 'node:crypto';
 import { zipSync, type Zippable } from 'fflate';
-import { bundleCoverReport, type BundleCover } from './producers/bundle-cover.ts';
+import type { CheckKindDefinition } from '../core.ts';
+import { bundleCoverReport, type BundleCover } from './bundle-cover.ts';
 import type { JsonRecord } from './record.ts';
-import {
-  CHECK_KINDS,
-  PRODUCED_CODES,
-  isPlannedCode,
-  isProducedCode,
-  reportCheckKind,
-  reportTitle,
-  type CheckKind,
-  type ProducedCode,
-} from './registry.ts';
-import { renderPdf, type ReportEnvironment } from './render.ts';
+import { BUNDLE_CODE, type ReportCatalogue, renderBundleCover } from './registry.ts';
+import type { ReportEnvironment } from './render.ts';
 
-export const BUNDLE_CODE = 'RPT-016';
+export { BUNDLE_CODE, type ReportCatalogue };
 export const COVER_FILE = 'report.pdf';
 export const EVIDENCE_FILE = 'evidence.json';
 export const MANIFEST_FILE = 'manifest.json';
-
-/** A report type a bundle can include: every produced code except the bundle itself. */
-export type IncludableCode = Exclude<ProducedCode, typeof BUNDLE_CODE>;
 
 export interface RejectedType {
   type: string;
   reason: string;
 }
 
-export type IncludeTypesValidation = { ok: true; types: IncludableCode[] } | { ok: false; reasons: RejectedType[] };
+export type IncludeTypesValidation = { ok: true; types: string[] } | { ok: false; reasons: RejectedType[] };
 
-const INCLUDABLE = PRODUCED_CODES.filter((code): code is IncludableCode => code !== BUNDLE_CODE);
-
-function rejectionReason(type: unknown): string | null {
+function rejectionReason(catalogue: ReportCatalogue, type: unknown): string | null {
   if (typeof type !== 'string') return 'a report type is a string such as "RPT-001"';
   if (type === BUNDLE_CODE) return 'RPT-016 is the evidence bundle itself and cannot be included in a bundle';
-  if (isProducedCode(type)) return null;
-  if (isPlannedCode(type)) return `${type} is a planned report type that the platform does not produce`;
-  const sameCodeOtherCase = INCLUDABLE.find((code) => code.toLowerCase() === type.toLowerCase());
+  if (catalogue.isProduced(type)) return null;
+  if (catalogue.isPlanned(type)) return `${type} is a planned report type that the platform does not produce`;
+  const sameCodeOtherCase = catalogue.includable.find((code) => code.toLowerCase() === type.toLowerCase());
   if (sameCodeOtherCase) return `unknown report type; report codes are case-sensitive (did you mean ${sameCodeOtherCase}?)`;
-  return `unknown report type; a bundle can include ${INCLUDABLE.join(', ')}`;
+  return `unknown report type; a bundle can include ${catalogue.includable.join(', ')}`;
 }
 
 /**
@@ -51,19 +38,19 @@ function rejectionReason(type: unknown): string | null {
  * platform produces. The archive lists it under unavailableReports with the reason, because the specification
  * separates "not produced" (400 at registration) from "could not be produced" (unavailableReports).
  */
-export function validateIncludeTypes(types: readonly unknown[] | undefined, checkKind: CheckKind): IncludeTypesValidation {
-  if (types === undefined) return { ok: true, types: [CHECK_KINDS[checkKind].reportCode as IncludableCode] };
+export function validateIncludeTypes(catalogue: ReportCatalogue, types: readonly unknown[] | undefined, checkKind: CheckKindDefinition): IncludeTypesValidation {
+  if (types === undefined) return { ok: true, types: [checkKind.report.code] };
   const reasons = types.flatMap((type) => {
-    const reason = rejectionReason(type);
+    const reason = rejectionReason(catalogue, type);
     return reason ? [{ type: typeof type === 'string' ? type : JSON.stringify(type) ?? String(type), reason }] : [];
   });
   if (reasons.length > 0) return { ok: false, reasons };
-  return { ok: true, types: [...new Set(types as IncludableCode[])] };
+  return { ok: true, types: [...new Set(types as string[])] };
 }
 
 export interface BundleCheck {
   id: string;
-  kind: CheckKind;
+  kind: CheckKindDefinition;
   /** Account id of the tenant that owns the check. */
   tenant: string;
   environment: ReportEnvironment;
@@ -78,13 +65,13 @@ export interface BundleInput {
   regulatorRef: string;
   check: BundleCheck;
   /** includeTypes as accepted by validateIncludeTypes. */
-  requestedTypes: readonly IncludableCode[];
+  requestedTypes: readonly string[];
   /**
    * Renders one report of the check. Called only for types the check's kind can have. Return
    * `{unavailable: reason}` when the report cannot be produced; throw for a transient failure, which fails
    * the build (to be retried) instead of baking "unavailable" into an archive that never changes.
    */
-  produce(code: IncludableCode): ProducedReport | Promise<ProducedReport>;
+  produce(code: string): ProducedReport | Promise<ProducedReport>;
   /** ISO 8601; fixes the cover sheet's dates and every entry's time in the ZIP. */
   createdAt: string;
 }
@@ -102,7 +89,7 @@ export interface Manifest {
   integrity: 'sha256_hashes_only';
 }
 
-export function reportFileName(code: IncludableCode, checkId: string): string {
+export function reportFileName(code: string, checkId: string): string {
   return `reports/${code}-${checkId}.pdf`;
 }
 
@@ -118,19 +105,19 @@ function jsonBytes(value: unknown): Buffer {
   return Buffer.from(`${JSON.stringify(value, null, 2)}\n`, 'utf8');
 }
 
-function kindMismatchReason(code: IncludableCode, check: BundleCheck): string | null {
-  const reportKind = reportCheckKind(code);
-  if (reportKind === check.kind) return null;
-  const reportOf = reportKind ? CHECK_KINDS[reportKind].label : 'another record';
-  return `${code} is the ${reportTitle(code)} of a ${reportOf}; ${check.id} is a ${CHECK_KINDS[check.kind].label}`;
+function kindMismatchReason(catalogue: ReportCatalogue, code: string, check: BundleCheck): string | null {
+  const reportKind = catalogue.kindOfReport(code);
+  if (reportKind?.kind === check.kind.kind) return null;
+  const reportOf = reportKind ? reportKind.label : 'another record';
+  return `${code} is the ${catalogue.title(code)} of a ${reportOf}; ${check.id} is a ${check.kind.label}`;
 }
 
-export async function buildBundleArchive(input: BundleInput): Promise<Buffer> {
+export async function buildBundleArchive(catalogue: ReportCatalogue, input: BundleInput): Promise<Buffer> {
   const { check } = input;
-  const reports: Array<{ code: IncludableCode; name: string; bytes: Uint8Array }> = [];
+  const reports: Array<{ code: string; name: string; bytes: Uint8Array }> = [];
   const unavailableReports: RejectedType[] = [];
   for (const code of input.requestedTypes) {
-    const mismatch = kindMismatchReason(code, check);
+    const mismatch = kindMismatchReason(catalogue, code, check);
     const produced = mismatch === null ? await input.produce(code) : { unavailable: mismatch };
     if ('unavailable' in produced) unavailableReports.push({ type: code, reason: produced.unavailable });
     else reports.push({ code, name: reportFileName(code, check.id), bytes: produced });
@@ -141,7 +128,7 @@ export async function buildBundleArchive(input: BundleInput): Promise<Buffer> {
     regulatorRef: input.regulatorRef,
     createdAt: input.createdAt,
     checkId: check.id,
-    checkKind: check.kind,
+    checkKind: check.kind.kind,
     accountId: check.tenant,
     environment: check.environment,
     includeTypes: reports.map((report) => report.code),
@@ -156,7 +143,7 @@ export async function buildBundleArchive(input: BundleInput): Promise<Buffer> {
     createdAt: input.createdAt,
     check: {
       id: check.id,
-      kind: CHECK_KINDS[check.kind].label,
+      kind: check.kind.label,
       accountId: check.tenant,
       environment: check.environment,
       status: typeof check.record.status === 'string' ? check.record.status : null,
@@ -164,15 +151,8 @@ export async function buildBundleArchive(input: BundleInput): Promise<Buffer> {
     contents: described,
     unavailableReports,
   };
-  const coverPdf = await renderPdf(
-    {
-      code: BUNDLE_CODE,
-      title: reportTitle(BUNDLE_CODE),
-      tenant: check.tenant,
-      recordId: input.bundleId,
-      environment: check.environment,
-      recordedAt: input.createdAt,
-    },
+  const coverPdf = await renderBundleCover(
+    { tenant: check.tenant, recordId: input.bundleId, environment: check.environment, recordedAt: input.createdAt },
     bundleCoverReport(cover),
   );
 

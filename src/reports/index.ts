@@ -2,27 +2,13 @@
 export type { Block, CellValue, ReportContent, Section } from './content.ts';
 export type { ReportEnvironment } from './render.ts';
 export type { JsonRecord } from './record.ts';
-export {
-  CHECK_KINDS,
-  PRODUCED_CODES,
-  checkKindForId,
-  isPlannedCode,
-  isProducedCode,
-  renderReport,
-  reportCodeForCheckId,
-  reportTitle,
-  warmUpReports,
-  type CheckKind,
-  type ProducedCode,
-  type ReportMeta,
-} from './registry.ts';
+export { BUNDLE_CODE, createReportCatalogue, renderBundleCover, warmUpReports, type ReportCatalogue, type ReportMeta } from './registry.ts';
 export {
   buildBundleArchive,
   validateIncludeTypes,
   reportFileName,
   type BundleCheck,
   type BundleInput,
-  type IncludableCode,
   type IncludeTypesValidation,
   type Manifest,
   type ManifestEntry,

@@ -1,37 +1,39 @@
-import type { DomainModule } from '../modules.ts';
+import type { DomainModule } from '../core.ts';
 import { startWorker } from './jobs.ts';
 import { reportMigrations } from './migrations.ts';
+import { createReportCatalogue, warmUpReports } from './registry.ts';
+import { createBundleRepository } from './repository.ts';
 import { reportRoutes } from './routes.ts';
-import { runBundleJob } from './service.ts';
-import { warmUpReports } from './index.ts';
+import { type ReportsService, createReportsService } from './service.ts';
+import './tables.ts';
 
-export interface ReportsService {
-  /** Tells the local worker a job is waiting (other instances find it at their next poll). */
-  kickWorker(): void;
-}
-
-declare module '../context.ts' {
-  interface DomainServices {
+declare module '../core.ts' {
+  interface ModuleServices {
     reports: ReportsService;
   }
 }
 
-export const reportsModule: DomainModule = {
+export const reportsModule: DomainModule<ReportsService> = {
   name: 'reports',
   migrations: reportMigrations,
-  async setup(context) {
-    if (!context.config.runWorker) {
-      context.services.reports = { kickWorker: () => {} };
-      return;
-    }
-    const worker = startWorker({
-      storage: context.storage,
-      leaseMs: context.config.jobLeaseMs,
-      pollMs: context.config.workerPollMs,
-      handle: (job, workerId) => runBundleJob(context, job, workerId),
+  async setup(platform) {
+    const { config, storage, checks } = platform;
+    let kick = () => {};
+    const service = createReportsService({
+      db: storage.db,
+      bundles: createBundleRepository(storage.db),
+      baseUrl: config.baseUrl,
+      checks,
+      findCheck: checks.find,
+      catalogue: createReportCatalogue(checks.kinds),
+      kickWorker: () => kick(),
     });
-    context.services.reports = { kickWorker: worker.kick };
-    context.closers.push(() => worker.stop());
+    if (config.reports.runWorker) {
+      const worker = startWorker({ storage, leaseMs: config.reports.jobLeaseMs, pollMs: config.reports.workerPollMs, handle: service.runBundleJob });
+      kick = worker.kick;
+      platform.closers.push(() => worker.stop());
+    }
+    return service;
   },
   warmUp: () => warmUpReports(),
   routes: reportRoutes,

@@ -1,72 +1,11 @@
-// Report codes, the check kinds they belong to, and the producers that turn a stored record into content.
+// The report catalogue: the report each registered check kind declares, plus the RPT-016 bundle cover sheet.
+import type { CheckKindDefinition } from '../core.ts';
 import type { ReportContent } from './content.ts';
-import { amlReport } from './producers/aml.ts';
-import { bundleCoverReport } from './producers/bundle-cover.ts';
-import { kyaReport } from './producers/kya.ts';
-import { kybReport } from './producers/kyb.ts';
-import { kycReport } from './producers/kyc.ts';
 import type { JsonRecord } from './record.ts';
 import { renderPdf, type ReportEnvironment } from './render.ts';
 
-export const PRODUCED_CODES = ['RPT-001', 'RPT-002', 'RPT-003', 'RPT-KYA', 'RPT-016'] as const;
-export type ProducedCode = (typeof PRODUCED_CODES)[number];
-
-export type CheckKind = 'kyc' | 'kyb' | 'aml' | 'kya';
-
-interface CheckKindInfo {
-  idPrefix: string;
-  label: string;
-  reportCode: ProducedCode;
-}
-
-export const CHECK_KINDS: Readonly<Record<CheckKind, CheckKindInfo>> = {
-  kyc: { idPrefix: 'chk_', label: 'KYC check', reportCode: 'RPT-001' },
-  kyb: { idPrefix: 'kyb_', label: 'KYB check', reportCode: 'RPT-002' },
-  aml: { idPrefix: 'aml_', label: 'AML screening', reportCode: 'RPT-003' },
-  kya: { idPrefix: 'kya_', label: 'KYA verification', reportCode: 'RPT-KYA' },
-};
-
-interface ReportDefinition {
-  title: string;
-  /** The check kind whose record the report describes; null for the bundle cover sheet. */
-  checkKind: CheckKind | null;
-  produce(record: JsonRecord): ReportContent;
-}
-
-const REPORTS: Readonly<Record<ProducedCode, ReportDefinition>> = {
-  'RPT-001': { title: 'KYC check report', checkKind: 'kyc', produce: kycReport },
-  'RPT-002': { title: 'KYB check report', checkKind: 'kyb', produce: kybReport },
-  'RPT-003': { title: 'AML screening report', checkKind: 'aml', produce: amlReport },
-  'RPT-KYA': { title: 'KYA verification report', checkKind: 'kya', produce: kyaReport },
-  'RPT-016': { title: 'Regulatory evidence bundle', checkKind: null, produce: bundleCoverReport },
-};
-
-export function isProducedCode(code: string): code is ProducedCode {
-  return (PRODUCED_CODES as readonly string[]).includes(code);
-}
-
-/** `RPT-` and three digits that the platform does not produce: answered 501, not 404. */
-export function isPlannedCode(code: string): boolean {
-  return /^RPT-\d{3}$/.test(code) && !isProducedCode(code);
-}
-
-export function reportTitle(code: ProducedCode): string {
-  return REPORTS[code].title;
-}
-
-export function reportCheckKind(code: ProducedCode): CheckKind | null {
-  return REPORTS[code].checkKind;
-}
-
-export function checkKindForId(id: string): CheckKind | null {
-  const kinds = Object.keys(CHECK_KINDS) as CheckKind[];
-  return kinds.find((kind) => id.startsWith(CHECK_KINDS[kind].idPrefix)) ?? null;
-}
-
-export function reportCodeForCheckId(id: string): ProducedCode | null {
-  const kind = checkKindForId(id);
-  return kind ? CHECK_KINDS[kind].reportCode : null;
-}
+export const BUNDLE_CODE = 'RPT-016';
+const BUNDLE_TITLE = 'Regulatory evidence bundle';
 
 export interface ReportMeta {
   /** Account id of the tenant that owns the record. */
@@ -77,9 +16,45 @@ export interface ReportMeta {
   recordedAt: string;
 }
 
-export function renderReport(code: ProducedCode, record: JsonRecord, meta: ReportMeta): Promise<Buffer> {
-  const report = REPORTS[code];
-  return renderPdf({ code, title: report.title, ...meta }, report.produce(record));
+export interface ReportCatalogue {
+  /** Every code the platform produces, sorted; RPT-016 included. */
+  readonly codes: readonly string[];
+  /** Every code a bundle can include: the check kinds' reports. */
+  readonly includable: readonly string[];
+  isProduced(code: string): boolean;
+  /** `RPT-` and three digits that the platform does not produce: answered 501, not 404. */
+  isPlanned(code: string): boolean;
+  title(code: string): string;
+  /** The check kind whose record the report describes; null for the bundle cover sheet and unknown codes. */
+  kindOfReport(code: string): CheckKindDefinition | null;
+  /** Renders the check kind's report of `record`. */
+  render(code: string, record: JsonRecord, meta: ReportMeta): Promise<Buffer>;
+}
+
+export function createReportCatalogue(kinds: readonly CheckKindDefinition[]): ReportCatalogue {
+  const byCode = new Map(kinds.map((kind) => [kind.report.code, kind]));
+  if (byCode.size !== kinds.length || byCode.has(BUNDLE_CODE)) throw new Error('two reports share a code');
+  const includable = [...byCode.keys()].sort();
+  const codes = [...includable, BUNDLE_CODE].sort();
+  const isProduced = (code: string) => codes.includes(code);
+  return {
+    codes,
+    includable,
+    isProduced,
+    isPlanned: (code) => /^RPT-\d{3}$/.test(code) && !isProduced(code),
+    title: (code) => (code === BUNDLE_CODE ? BUNDLE_TITLE : (byCode.get(code)?.report.title ?? code)),
+    kindOfReport: (code) => byCode.get(code) ?? null,
+    render(code, record, meta) {
+      const kind = byCode.get(code);
+      if (!kind) throw new Error(`${code} is not the report of a registered check kind`);
+      return renderPdf({ code, title: kind.report.title, ...meta }, kind.report.produce(record));
+    },
+  };
+}
+
+/** The bundle cover sheet and any other report that is not a check kind's renders through here. */
+export function renderBundleCover(meta: ReportMeta, content: ReportContent): Promise<Buffer> {
+  return renderPdf({ code: BUNDLE_CODE, title: BUNDLE_TITLE, ...meta }, content);
 }
 
 /**
@@ -87,10 +62,8 @@ export function renderReport(code: ProducedCode, record: JsonRecord, meta: Repor
  * busy machine); call this at start-up so no client request pays for it.
  */
 export async function warmUpReports(): Promise<void> {
-  await renderReport('RPT-003', { screeningId: 'aml_warmup', query: { name: 'Warm-up Прогрев Προθέρμανση تسخين' } }, {
-    tenant: 'acct_warmup',
-    recordId: 'aml_warmup',
-    environment: 'sandbox',
-    recordedAt: '2000-01-01T00:00:00Z',
-  });
+  await renderBundleCover(
+    { tenant: 'acct_warmup', recordId: 'bnd_warmup', environment: 'sandbox', recordedAt: '2000-01-01T00:00:00Z' },
+    { sections: [{ title: 'Warm-up', blocks: [{ kind: 'paragraph', text: 'Warm-up Прогрев Προθέρμανση تسخين' }] }] },
+  );
 }

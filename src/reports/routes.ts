@@ -1,21 +1,22 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { AppContext } from '../context.ts';
+import type { Platform } from '../core.ts';
 import { apiError } from '../http/errors.ts';
 import { principalOf } from '../http/gate.ts';
 import { API_ERRORS, bearerSecurity, errorResponses } from '../http/schemas.ts';
-import { isPlannedCode, isProducedCode } from './index.ts';
+import { sha256Hex } from './bundle.ts';
 import { BundleParams, BundleRequest, BundleResponse, ReportParams, binaryResponse } from './schemas.ts';
-import { type Bundle, findBundle, loadArchive, registerBundle, renderCheckReport, sha256 } from './service.ts';
+import type { Bundle, ReportsService } from './service.ts';
 
 /** Sends bytes with a strong ETag; answers 304 when the client already has them. */
 function sendBytes(request: FastifyRequest, reply: FastifyReply, bytes: Buffer, type: string, fileName: string, disposition: 'inline' | 'attachment') {
-  const etag = `"${sha256(bytes)}"`;
+  const etag = `"${sha256Hex(bytes)}"`;
   reply.header('ETag', etag).header('Cache-Control', 'private, no-cache');
   if (request.headers['if-none-match'] === etag) return reply.status(304).send();
   return reply.type(type).header('Content-Disposition', `${disposition}; filename="${fileName}"`).send(bytes);
 }
 
-export async function reportRoutes(app: FastifyInstance, context: AppContext): Promise<void> {
+export async function reportRoutes(app: FastifyInstance, { service }: { platform: Platform; service: ReportsService }): Promise<void> {
+  const { catalogue } = service;
   app.get<{ Params: ReportParams }>(
     '/reports/:code/:id.pdf',
     {
@@ -30,9 +31,9 @@ export async function reportRoutes(app: FastifyInstance, context: AppContext): P
     },
     async (request, reply) => {
       const { code, id } = request.params;
-      if (isPlannedCode(code)) throw apiError('notImplemented', `${code} is planned but not produced yet`);
-      if (!isProducedCode(code)) throw apiError('notFound', 'No such report');
-      const pdf = await renderCheckReport(context, principalOf(request).account.id, code, id);
+      if (catalogue.isPlanned(code)) throw apiError('notImplemented', `${code} is planned but not produced yet`);
+      if (!catalogue.isProduced(code)) throw apiError('notFound', 'No such report');
+      const pdf = await service.renderCheckReport(principalOf(request).account.id, code, id);
       if (!pdf) throw apiError('notFound', 'No such report');
       return sendBytes(request, reply, pdf, 'application/pdf', `${code}-${id}.pdf`, 'inline');
     },
@@ -51,7 +52,7 @@ export async function reportRoutes(app: FastifyInstance, context: AppContext): P
       },
     },
     async (request, reply) => {
-      const result = await registerBundle(context, principalOf(request).account.id, request.body);
+      const result = await service.registerBundle(principalOf(request).account.id, request.body);
       if (result.ok) return reply.status(202).send(result.bundle);
       if ('notFound' in result) throw apiError('notFound', 'No such check');
       throw apiError('unsupportedReportTypes', 'includeTypes names report types the platform does not produce', { reasons: result.reasons });
@@ -60,7 +61,7 @@ export async function reportRoutes(app: FastifyInstance, context: AppContext): P
 
   const bundleAccess = { scope: ['bundles:write', 'reports:read'] as const, metered: true };
   const requireBundle = async (request: FastifyRequest<{ Params: BundleParams }>): Promise<Bundle> => {
-    const bundle = await findBundle(context, principalOf(request).account.id, request.params.bundleId);
+    const bundle = await service.findBundle(principalOf(request).account.id, request.params.bundleId);
     if (!bundle) throw apiError('notFound', 'No such bundle');
     return bundle;
   };
@@ -102,7 +103,7 @@ export async function reportRoutes(app: FastifyInstance, context: AppContext): P
       if (bundle.status === 'failed') {
         throw apiError('bundleFailed', 'The bundle could not be generated', { failureReason: bundle.failureReason });
       }
-      const archive = await loadArchive(context, principalOf(request).account.id, bundle.bundleId);
+      const archive = await service.loadArchive(principalOf(request).account.id, bundle.bundleId);
       if (!archive) throw apiError('notFound', 'No such bundle');
       return sendBytes(request, reply, archive, 'application/zip', `${bundle.bundleId}.zip`, 'attachment');
     },

@@ -1,4 +1,4 @@
-import type { DomainModule } from '../modules.ts';
+import type { DomainModule } from '../core.ts';
 import { sandboxRoutes } from './routes.ts';
 
 export const sandboxModule: DomainModule = { name: 'sandbox', routes: sandboxRoutes };

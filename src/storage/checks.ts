@@ -1,39 +1,161 @@
-import type { Kysely } from 'kysely';
-import type { CheckKind, StoredCheck } from '../modules.ts';
+// The one store of checks of every kind. A domain stores its check here (the row and its meter in one
+// transaction); reports, bundles and lists find any check of a tenant here, by id or a page at a time.
+import type { Kysely, Transaction } from 'kysely';
+import type { Meters } from '../accounts/usage.ts';
+import type { CheckKindDefinition, CheckTable, KeyEnvironment, RecordEnvironment, StoredCheck } from '../core.ts';
+import { DomainError } from '../errors.ts';
+import { newId } from '../ids.ts';
 import type { Database } from './schema.ts';
 
-/** The table each kind of check is stored in. */
-const CHECK_TABLES = {
-  kyc: 'kyc_checks',
-  kyb: 'kyb_checks',
-  aml: 'aml_screenings',
-  kya: 'kya_verifications',
-} as const satisfies Record<CheckKind, keyof Database>;
+/** The environment a check made with this key is stored under. */
+export function checkEnvironment(keyEnvironment: KeyEnvironment): RecordEnvironment {
+  return keyEnvironment === 'live' ? 'live' : 'sandbox';
+}
 
-/**
- * One check of one tenant: another tenant's id is undefined, as an unknown one is. `publicRecord` turns the stored
- * `record` JSON into the check's public JSON, for a kind that stores more than that.
- */
-export async function findStoredCheck(
-  db: Kysely<Database>,
-  kind: CheckKind,
-  accountId: string,
-  id: string,
-  publicRecord: (stored: unknown) => Record<string, unknown> = (stored) => stored as Record<string, unknown>,
-): Promise<StoredCheck | undefined> {
-  const row = await db
-    .selectFrom(CHECK_TABLES[kind])
-    .select(['id', 'account_id', 'environment', 'created_at', 'record'])
-    .where('id', '=', id)
-    .where('account_id', '=', accountId)
-    .executeTakeFirst();
-  if (!row) return undefined;
+export interface NewCheck {
+  id: string;
+  accountId: string;
+  environment: RecordEnvironment;
+  createdAt: string;
+  /** What the `record` column holds (JSON). */
+  record: unknown;
+  /** The kind's own columns beyond the common ones (`status`, `lists_version`, …). */
+  columns?: Record<string, string | number | null>;
+  /** A live check is billed unless this is false (a KYA verification refused for want of a model is not). */
+  billable?: boolean;
+  /** When the meter counts it; createdAt by default. */
+  billedAt?: Date;
+}
+
+export interface CheckPage {
+  data: StoredCheck[];
+  nextCursor: string | null;
+}
+
+export interface CheckStore {
+  readonly kinds: readonly CheckKindDefinition[];
+  /** The kind of a check id, by its prefix; undefined for an id no registered kind issues. */
+  kindOf(id: string): CheckKindDefinition | undefined;
+  newId(kind: string): string;
+  /** Where the check's own report is served. */
+  reportUrl(kind: string, id: string): string;
+  /** Runs `work` in one transaction: a check and everything stored with it commit together. */
+  transaction<T>(work: (trx: Transaction<Database>) => Promise<T>): Promise<T>;
+  /** Stores the check row and, for a live billable check, counts its meter, inside `trx`. */
+  insert(trx: Transaction<Database>, kind: string, check: NewCheck): Promise<void>;
+  /**
+   * A check belonging to `accountId`, or undefined (also for another tenant's id); with `kind`, only a check of
+   * that kind.
+   */
+  find(accountId: string, id: string, kind?: string): Promise<StoredCheck | undefined>;
+  /**
+   * The tenant's checks of the given kinds (all by default), newest first. Throws DomainError `invalid_input`
+   * for a cursor this store did not issue.
+   */
+  list(accountId: string, page: { kinds?: readonly string[]; limit: number; cursor?: string }): Promise<CheckPage>;
+}
+
+// Cursors are opaque to clients: the (created_at, id) of the last row of a page.
+function encodeCursor(check: StoredCheck): string {
+  return Buffer.from(JSON.stringify([check.createdAt, check.id]), 'utf8').toString('base64url');
+}
+
+function decodeCursor(cursor: string): { createdAt: string; id: string } {
+  try {
+    const value: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+    if (Array.isArray(value) && value.length === 2 && typeof value[0] === 'string' && typeof value[1] === 'string') {
+      return { createdAt: value[0], id: value[1] };
+    }
+  } catch {
+    // reported below
+  }
+  throw DomainError.invalid([{ path: '/cursor', message: 'is not a cursor this API issued' }], 'querystring');
+}
+
+// Each kind's rows come in the database's own order (its collation orders ids); merging sorts by time only, and
+// Array#sort is stable, so that order is kept where times are equal.
+const newestFirst = (a: StoredCheck, b: StoredCheck) => (a.createdAt === b.createdAt ? 0 : a.createdAt < b.createdAt ? 1 : -1);
+
+export function createCheckStore(options: { db: Kysely<Database>; meters: Meters; baseUrl: string; kinds: readonly CheckKindDefinition[] }): CheckStore {
+  const { db, meters, kinds } = options;
+  const byKind = new Map(kinds.map((definition) => [definition.kind, definition]));
+  const byPrefix = new Map(kinds.map((definition) => [definition.idPrefix, definition]));
+  for (const [name, count] of [['kind', byKind.size], ['id prefix', byPrefix.size]] as const) {
+    if (count !== kinds.length) throw new Error(`two check kinds share a ${name}`);
+  }
+
+  function definition(kind: string): CheckKindDefinition {
+    const found = byKind.get(kind);
+    if (!found) throw new Error(`no check kind "${kind}" is registered`);
+    return found;
+  }
+
+  function toStoredCheck(kind: CheckKindDefinition, row: { id: string; account_id: string; environment: RecordEnvironment; created_at: string; record: string }): StoredCheck {
+    const stored: unknown = JSON.parse(row.record);
+    return {
+      id: row.id,
+      kind: kind.kind,
+      accountId: row.account_id,
+      environment: row.environment,
+      createdAt: row.created_at,
+      record: kind.publicRecord ? kind.publicRecord(stored) : (stored as Record<string, unknown>),
+    };
+  }
+
+  // Every check table shares these columns; Kysely cannot see that through a union of table names.
+  const selectCheck = (table: CheckTable) => db.selectFrom(table as 'kyb_checks').select(['id', 'account_id', 'environment', 'created_at', 'record']);
+
   return {
-    id: row.id,
-    kind,
-    accountId: row.account_id,
-    environment: row.environment,
-    createdAt: row.created_at,
-    record: publicRecord(JSON.parse(row.record)),
+    kinds,
+    kindOf: (id) => byPrefix.get(id.split('_')[0]),
+    newId: (kind) => newId(definition(kind).idPrefix),
+    reportUrl: (kind, id) => `${options.baseUrl}/reports/${definition(kind).report.code}/${id}.pdf`,
+    transaction: (work) => db.transaction().execute(work),
+
+    async insert(trx, kind, check) {
+      const { table, meter } = definition(kind);
+      await trx
+        .insertInto(table as 'kyb_checks')
+        .values({
+          id: check.id,
+          account_id: check.accountId,
+          environment: check.environment,
+          created_at: check.createdAt,
+          record: JSON.stringify(check.record),
+          ...check.columns,
+        } as never)
+        .execute();
+      if (check.environment === 'live' && check.billable !== false) {
+        await meters.record(trx, check.accountId, meter, check.billedAt ?? new Date(check.createdAt));
+      }
+    },
+
+    async find(accountId, id, wanted) {
+      const kind = byPrefix.get(id.split('_')[0]);
+      if (!kind || (wanted !== undefined && kind.kind !== wanted)) return undefined;
+      const row = await selectCheck(kind.table).where('id', '=', id).where('account_id', '=', accountId).executeTakeFirst();
+      return row && toStoredCheck(kind, row);
+    },
+
+    async list(accountId, { kinds: wanted, limit, cursor }) {
+      const after = cursor === undefined ? null : decodeCursor(cursor);
+      const pages = await Promise.all(
+        (wanted ?? [...byKind.keys()]).map(async (name) => {
+          const kind = definition(name);
+          let query = selectCheck(kind.table).where('account_id', '=', accountId);
+          if (after) {
+            query = query.where((eb) =>
+              eb.or([eb('created_at', '<', after.createdAt), eb.and([eb('created_at', '=', after.createdAt), eb('id', '<', after.id)])]),
+            );
+          }
+          const rows = await query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit + 1).execute();
+          return rows.map((row) => toStoredCheck(kind, row));
+        }),
+      );
+      const merged = pages.flat().sort(newestFirst);
+      const page = merged.slice(0, limit);
+      const last = page.at(-1);
+      return { data: page, nextCursor: merged.length > limit && last ? encodeCursor(last) : null };
+    },
   };
 }

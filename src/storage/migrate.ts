@@ -1,18 +1,13 @@
 import { Migrator, type Migration, type MigrationProvider } from 'kysely';
-import { DOMAINS } from '../domains.ts';
-import type { Dialect, Storage } from './database.ts';
-
-/** Every domain owns its migrations; their names sort in the order they must run. */
-function allMigrations(dialect: Dialect): Record<string, Migration> {
-  return Object.assign({}, ...DOMAINS.map((domain) => domain.migrations?.(dialect) ?? {}));
-}
+import type { Storage } from './database.ts';
 
 export interface MigrationReport {
   applied: string[];
 }
 
-export async function migrateToLatest(storage: Storage): Promise<MigrationReport> {
-  const provider: MigrationProvider = { getMigrations: async () => allMigrations(storage.dialect) };
+/** Applies `migrations` (named so that they sort in the order they must run) that have not run yet. */
+export async function migrateToLatest(storage: Storage, migrations: Record<string, Migration>): Promise<MigrationReport> {
+  const provider: MigrationProvider = { getMigrations: async () => migrations };
   // Explicit on Postgres: otherwise Kysely may find its bookkeeping tables in another schema of the database.
   const migrator = new Migrator({ db: storage.db, provider, migrationTableSchema: storage.schema });
   const { error, results } = await storage.withSchemaLock(() => migrator.migrateToLatest());

@@ -4,8 +4,7 @@ import { copyFile, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { findCheck } from '../../src/context.ts';
-import { importLists } from '../../src/aml/service.ts';
+import { importLists } from '../../src/aml/list-sources.ts';
 import { type TestApp, type Tenant, createTestApp, errorBody } from '../helpers/app.ts';
 import { pdfText } from '../helpers/pdf.ts';
 
@@ -84,7 +83,7 @@ describe('screening (happy paths)', () => {
     expect(stored.statusCode).toBe(200);
     expect(stored.json()).toEqual(body);
 
-    const check = await findCheck(t.context, sandboxTenant.accountId, body.screeningId);
+    const check = await t.context.checks.find(sandboxTenant.accountId, body.screeningId);
     expect(check).toMatchObject({ kind: 'aml', environment: 'sandbox', record: { listsVersion: body.listsVersion, matches: body.matches, query: body.query } });
   });
 
@@ -281,7 +280,7 @@ describe('security', () => {
     const screened = (await t.app.inject(screenRequest(sandboxTenant, { name: 'Eric Badege' }))).json();
     const other = await t.tenant();
     errorBody(await t.app.inject({ method: 'GET', url: `/api/v1/aml/screenings/${screened.screeningId}`, headers: other.headers }), 404, 'not_found');
-    expect(await findCheck(t.context, other.accountId, screened.screeningId)).toBeUndefined();
+    expect(await t.context.checks.find(other.accountId, screened.screeningId)).toBeUndefined();
   });
 
   it('requires a credential and the aml:screen / aml:read permissions', async () => {

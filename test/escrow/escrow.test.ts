@@ -5,7 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { POSTGRES_URL, type TestApp, type Tenant, createTestApp, errorBody } from '../helpers/app.ts';
 import { kyx } from '../helpers/cli.ts';
-import { createEscrow } from '../../src/escrow/service.ts';
+import { createEscrow } from '../../src/escrow/repository.ts';
 import { dropPostgresSchema } from '../../src/storage/database.ts';
 
 describe('escrow read API', () => {

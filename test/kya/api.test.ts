@@ -1,8 +1,7 @@
 import { createHash, generateKeyPairSync } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { base64url, createLocalJWKSet, decodeJwt, decodeProtectedHeader, importJWK, jwtVerify, SignJWT, type JWK } from 'jose';
 import { type Tenant, type TestApp, createTestApp, errorBody } from '../helpers/app.ts';
-import { findCheck } from '../../src/context.ts';
 import { DEFAULT_KYA_THRESHOLDS, MAX_PROMPT_CHARACTERS } from '../../src/kya/config.ts';
 import { loadEmbeddedModel } from '../../src/kya/model.ts';
 import { SIGNATURE_ENGINE } from '../../src/kya/screen.ts';
@@ -33,14 +32,8 @@ async function kyaChecks(t: TestApp, tenant: Tenant): Promise<number> {
 }
 
 /** An app whose thresholds come from the environment, as an operator would set them. */
-async function appWithThresholds(review: string, block: string, env: Record<string, string> = {}): Promise<TestApp> {
-  vi.stubEnv('KYX_KYA_REVIEW_THRESHOLD', review);
-  vi.stubEnv('KYX_KYA_BLOCK_THRESHOLD', block);
-  try {
-    return await createTestApp({ env });
-  } finally {
-    vi.unstubAllEnvs();
-  }
+function appWithThresholds(review: string, block: string, env: Record<string, string> = {}): Promise<TestApp> {
+  return createTestApp({ env: { KYX_KYA_REVIEW_THRESHOLD: review, KYX_KYA_BLOCK_THRESHOLD: block, ...env } });
 }
 
 describe('KYA API', () => {
@@ -193,7 +186,7 @@ describe('KYA API', () => {
 
     it('registers the check finder with the record RPT-KYA shows', async () => {
       const body = (await verify(t, live, { prompt: BENIGN, agent: AGENT })).json();
-      const check = await findCheck(t.context, live.accountId, body.verificationId);
+      const check = await t.context.checks.find(live.accountId, body.verificationId);
       expect(check).toMatchObject({ id: body.verificationId, kind: 'kya', accountId: live.accountId, environment: 'live' });
       expect(check!.record).toMatchObject({
         verificationId: body.verificationId,
@@ -205,7 +198,7 @@ describe('KYA API', () => {
         certificate: { id: body.certificate.id, alg: 'EdDSA' },
       });
       expect(JSON.stringify(check!.record)).not.toContain(BENIGN);
-      expect(await findCheck(t.context, sandbox.accountId, body.verificationId)).toBeUndefined();
+      expect(await t.context.checks.find(sandbox.accountId, body.verificationId)).toBeUndefined();
     });
   });
 

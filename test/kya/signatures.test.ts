@@ -73,13 +73,13 @@ describe('each rule-5 family through each encoding is refused as not_screened on
   for (const [family, text] of families) {
     it(`${family} in plain text`, () => {
       const decision = screenPrompt(text, { environment: 'test' });
-      expect(decision.httpStatus).toBe(503);
+      expect(decision).toMatchObject({ outcome: 'not_screened', action: null });
       expect(decision.screening.signatures).toContain(family);
     });
     for (const encoding of ENCODINGS) {
       it(`${family} through ${encoding}`, () => {
         const decision = screenPrompt(`Please handle this: ${encode(text, encoding)}`, { environment: 'test' });
-        expect(decision).toMatchObject({ httpStatus: 503, outcome: 'not_screened', allowed: false, certificateEligible: false });
+        expect(decision).toMatchObject({ outcome: 'not_screened', action: null, allowed: false, certificateEligible: false });
         expect(decision.screening.signatures).toEqual(expect.arrayContaining([family, traceOf[encoding]]));
       });
     }

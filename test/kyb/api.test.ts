@@ -3,9 +3,8 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, errorBody, type Tenant, type TestApp } from '../helpers/app.ts';
-import { findCheck } from '../../src/context.ts';
 import { kybSandboxScenarios } from '../../src/kyb/sandbox.ts';
 import { SANDBOX_SCENARIOS as kycSandboxScenarios } from '../../src/kyc/scenarios.ts';
 import { ACME_LEI, ACME_REQUEST, acmeState, startFakeRegisters, type RegisterState } from './fake-registers.ts';
@@ -41,14 +40,8 @@ function liveRegisterEnv(baseUrl: string): Record<string, string> {
   };
 }
 
-/** The KYB module reads its registers from the process environment when the app is set up. */
 async function appWithRegisters(baseUrl: string, env: Record<string, string> = {}): Promise<TestApp> {
-  for (const [name, value] of Object.entries(liveRegisterEnv(baseUrl))) vi.stubEnv(name, value);
-  try {
-    return await createTestApp({ env });
-  } finally {
-    vi.unstubAllEnvs();
-  }
+  return createTestApp({ env: { ...liveRegisterEnv(baseUrl), ...env } });
 }
 
 let registers: LocalServer;
@@ -188,9 +181,9 @@ describe('GET /api/v1/kyb/checks/{kybId}', () => {
 
   it('gives reports the record through the check finder, for its own tenant only', async () => {
     const created = (await verify(testKey, activeCompany)).json();
-    const found = await findCheck(t.context, testKey.accountId, created.kybId);
+    const found = await t.context.checks.find(testKey.accountId, created.kybId);
     expect(found).toMatchObject({ id: created.kybId, kind: 'kyb', environment: 'sandbox', record: created });
-    expect(await findCheck(t.context, liveKey.accountId, created.kybId)).toBeUndefined();
+    expect(await t.context.checks.find(liveKey.accountId, created.kybId)).toBeUndefined();
   });
 });
 

@@ -179,7 +179,7 @@ describe('verifyBusiness with the live adapters against local registers', () => 
     server = await startFakeRegisters(acmeState());
     const attempt = verifyBusiness({ ...acmeRequest, lei: 'NOT-AN-LEI' }, { sources: liveSourcesAt(server.baseUrl), screen: clear, budgetMs: 1000 });
     await expect(attempt).rejects.toBeInstanceOf(KybRequestInvalidError);
-    await expect(attempt).rejects.toMatchObject({ errors: [{ path: '/lei' }] });
+    await expect(attempt).rejects.toMatchObject({ issues: [{ path: '/lei' }] });
     expect(server.received).toHaveLength(0);
   });
 });

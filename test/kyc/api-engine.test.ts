@@ -4,7 +4,8 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { KycEngine } from '../../src/kyc/index.ts';
-import { kycWorkers } from '../../src/kyc/module.ts';
+import { loadConfig } from '../../src/config.ts';
+import { createKycRepository } from '../../src/kyc/repository.ts';
 import { KycEngineUnavailableError, createKycService } from '../../src/kyc/service.ts';
 import type { KycVerifyRequest } from '../../src/kyc/schemas.ts';
 import { type TestApp, createTestApp, errorBody } from '../helpers/app.ts';
@@ -22,9 +23,8 @@ afterAll(async () => {
 
 function serviceWith(startEngine: () => Promise<KycEngine>) {
   return createKycService({
-    db: t.context.storage.db,
-    meters: t.context.meters,
-    baseUrl: 'http://kyx.test',
+    checks: t.context.checks,
+    repository: createKycRepository(t.context.storage.db),
     startEngine,
     screenPerson: async () => ({ status: 'unavailable', matches: [] }),
   });
@@ -73,8 +73,8 @@ describe('the engine behind the service', () => {
 
 describe('settings', () => {
   it('reads KYX_KYC_WORKERS (default 1) and refuses nonsense', async () => {
-    expect(kycWorkers({})).toBe(1);
-    expect(kycWorkers({ KYX_KYC_WORKERS: '3' })).toBe(3);
-    for (const bad of ['0', '-1', '1.5', 'two', '64']) expect(() => kycWorkers({ KYX_KYC_WORKERS: bad })).toThrow(/KYX_KYC_WORKERS/);
+    expect(loadConfig({}).kyc.workers).toBe(1);
+    expect(loadConfig({ KYX_KYC_WORKERS: '3' }).kyc.workers).toBe(3);
+    for (const bad of ['0', '-1', '1.5', 'two', '64']) expect(() => loadConfig({ KYX_KYC_WORKERS: bad })).toThrow(/KYX_KYC_WORKERS/);
   });
 });

@@ -7,9 +7,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { findCheck } from '../../src/context.ts';
 import { SANDBOX_SCENARIOS } from '../../src/kyc/scenarios.ts';
-import { openImage } from '../../src/kyc/service.ts';
+import { openImage } from '../../src/kyc/images-at-rest.ts';
 import { type TestApp, type Tenant, createTestApp, errorBody } from '../helpers/app.ts';
 import { pdfText } from '../helpers/pdf.ts';
 
@@ -124,7 +123,7 @@ describe('with a list loaded', () => {
     const stored = await get(sandbox, `/api/v1/kyc/checks/${body.checkId}`);
     expect(stored.statusCode).toBe(200);
     expect(stored.json()).toEqual(body);
-    expect(await findCheck(t.context, sandbox.accountId, body.checkId)).toMatchObject({ kind: 'kyc', environment: 'sandbox', record: body });
+    expect(await t.context.checks.find(sandbox.accountId, body.checkId)).toMatchObject({ kind: 'kyc', environment: 'sandbox', record: body });
   });
 
   it('reads plain base64 and a Cyrillic holder name, and RPT-001 prints the check with the name', async () => {
@@ -282,7 +281,7 @@ describe('tenant isolation and permissions', () => {
     const other = await t.tenant({ env: 'test' });
     errorBody(await get(other, `/api/v1/kyc/checks/${mine.checkId}`), 404, 'not_found');
     errorBody(await get(other, `/reports/RPT-001/${mine.checkId}.pdf`), 404, 'not_found');
-    expect(await findCheck(t.context, other.accountId, mine.checkId)).toBeUndefined();
+    expect(await t.context.checks.find(other.accountId, mine.checkId)).toBeUndefined();
     expect((await get(other, '/api/v1/kyc/checks')).json()).toEqual({ data: [], nextCursor: null });
     errorBody(await get(other, '/api/v1/kyc/checks/chk_doesnotexist'), 404, 'not_found');
   });

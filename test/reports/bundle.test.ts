@@ -1,16 +1,9 @@
 import { createHash } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
-import {
-  buildBundleArchive,
-  renderReport,
-  validateIncludeTypes,
-  type BundleInput,
-  type IncludableCode,
-  type Manifest,
-} from '../../src/reports/index.ts';
+import { buildBundleArchive, validateIncludeTypes, type BundleInput, type Manifest } from '../../src/reports/index.ts';
 import { pdfText } from '../helpers/pdf.ts';
 import { unzipEntries } from '../helpers/zip.ts';
-import { TENANT, kycRecord, metaFor } from './fixtures.ts';
+import { TENANT, catalogue, kindOf, kycRecord, metaFor } from './fixtures.ts';
 
 const CHECK_ID = String(kycRecord.checkId);
 const CREATED_AT = '2025-03-15T08:30:14.000Z';
@@ -20,10 +13,10 @@ function bundleInput(overrides: Partial<BundleInput> = {}): BundleInput {
   return {
     bundleId: 'bnd_3kL9mN2pQ8rS5tV7',
     regulatorRef: 'FCA/2025/0042 — Анна',
-    check: { id: CHECK_ID, kind: 'kyc', tenant: TENANT, environment: 'sandbox', record: kycRecord },
+    check: { id: CHECK_ID, kind: kindOf('kyc'), tenant: TENANT, environment: 'sandbox', record: kycRecord },
     requestedTypes: ['RPT-001'],
-    produce: (code: IncludableCode) =>
-      renderReport(code, kycRecord, metaFor(CHECK_ID, String(kycRecord.completedAt), 'sandbox')),
+    produce: (code: string) =>
+      catalogue.render(code, kycRecord, metaFor(CHECK_ID, String(kycRecord.completedAt), 'sandbox')),
     createdAt: CREATED_AT,
     ...overrides,
   };
@@ -36,7 +29,7 @@ afterEach(() => {
 
 describe('buildBundleArchive', () => {
   it('holds exactly the cover, the reports, evidence.json and manifest.json, every file matching the manifest', async () => {
-    const entries = await unzipEntries(await buildBundleArchive(bundleInput()));
+    const entries = await unzipEntries(await buildBundleArchive(catalogue, bundleInput()));
     expect([...entries.keys()]).toEqual(['report.pdf', `reports/RPT-001-${CHECK_ID}.pdf`, 'evidence.json', 'manifest.json']);
 
     const manifest = JSON.parse(entries.get('manifest.json')!.toString('utf8')) as Manifest;
@@ -53,7 +46,7 @@ describe('buildBundleArchive', () => {
   });
 
   it('stores the record and what the archive really contains in evidence.json', async () => {
-    const entries = await unzipEntries(await buildBundleArchive(bundleInput()));
+    const entries = await unzipEntries(await buildBundleArchive(catalogue, bundleInput()));
     const evidence = JSON.parse(entries.get('evidence.json')!.toString('utf8'));
     expect(evidence).toMatchObject({
       bundleId: 'bnd_3kL9mN2pQ8rS5tV7',
@@ -70,13 +63,13 @@ describe('buildBundleArchive', () => {
   });
 
   it('includes the same report the report path serves', async () => {
-    const entries = await unzipEntries(await buildBundleArchive(bundleInput()));
-    const served = await renderReport('RPT-001', kycRecord, metaFor(CHECK_ID, String(kycRecord.completedAt), 'sandbox'));
+    const entries = await unzipEntries(await buildBundleArchive(catalogue, bundleInput()));
+    const served = await catalogue.render('RPT-001', kycRecord, metaFor(CHECK_ID, String(kycRecord.completedAt), 'sandbox'));
     expect(entries.get(`reports/RPT-001-${CHECK_ID}.pdf`)!.equals(served)).toBe(true);
   });
 
   it('puts the regulator reference, the check and every file hash on the cover sheet', async () => {
-    const entries = await unzipEntries(await buildBundleArchive(bundleInput()));
+    const entries = await unzipEntries(await buildBundleArchive(catalogue, bundleInput()));
     const cover = await pdfText(entries.get('report.pdf')!);
     expect(cover).toContain('RPT-016');
     expect(cover).toContain('FCA/2025/0042 — Анна');
@@ -92,14 +85,14 @@ describe('buildBundleArchive', () => {
 
   it('builds byte-identical archives from the same inputs, in any time zone', async () => {
     process.env.TZ = 'UTC';
-    const first = await buildBundleArchive(bundleInput());
+    const first = await buildBundleArchive(catalogue, bundleInput());
     process.env.TZ = 'America/New_York';
-    const second = await buildBundleArchive(bundleInput());
+    const second = await buildBundleArchive(catalogue, bundleInput());
     process.env.TZ = 'Asia/Kolkata';
-    const third = await buildBundleArchive(bundleInput());
+    const third = await buildBundleArchive(catalogue, bundleInput());
     expect(second.equals(first)).toBe(true);
     expect(third.equals(first)).toBe(true);
-    const later = await buildBundleArchive(bundleInput({ createdAt: '2025-03-15T08:30:16.000Z' }));
+    const later = await buildBundleArchive(catalogue, bundleInput({ createdAt: '2025-03-15T08:30:16.000Z' }));
     expect(later.equals(first)).toBe(false);
   });
 
@@ -107,7 +100,7 @@ describe('buildBundleArchive', () => {
     const produced: string[] = [];
     const input = bundleInput({ requestedTypes: ['RPT-002', 'RPT-001', 'RPT-KYA'] });
     const entries = await unzipEntries(
-      await buildBundleArchive({ ...input, produce: (code) => (produced.push(code), input.produce(code)) }),
+      await buildBundleArchive(catalogue, { ...input, produce: (code) => (produced.push(code), input.produce(code)) }),
     );
     expect(produced).toEqual(['RPT-001']);
     expect([...entries.keys()]).toEqual(['report.pdf', `reports/RPT-001-${CHECK_ID}.pdf`, 'evidence.json', 'manifest.json']);
@@ -124,7 +117,7 @@ describe('buildBundleArchive', () => {
 
   it('lists a report the producer could not make, with its reason', async () => {
     const entries = await unzipEntries(
-      await buildBundleArchive(bundleInput({ produce: () => ({ unavailable: 'the check record has been erased' }) })),
+      await buildBundleArchive(catalogue, bundleInput({ produce: () => ({ unavailable: 'the check record has been erased' }) })),
     );
     expect([...entries.keys()]).toEqual(['report.pdf', 'evidence.json', 'manifest.json']);
     const evidence = JSON.parse(entries.get('evidence.json')!.toString('utf8'));
@@ -138,12 +131,12 @@ describe('buildBundleArchive', () => {
         throw new Error('database unavailable');
       },
     });
-    await expect(buildBundleArchive(input)).rejects.toThrow('database unavailable');
+    await expect(buildBundleArchive(catalogue, input)).rejects.toThrow('database unavailable');
   });
 
   it('stamps every entry with the bundle time, in UTC', async () => {
     const yauzl = (await import('yauzl')).default;
-    const zip = await buildBundleArchive(bundleInput());
+    const zip = await buildBundleArchive(catalogue, bundleInput());
     const times = await new Promise<Date[]>((resolve, reject) => {
       yauzl.fromBuffer(zip, { lazyEntries: false }, (error, archive) => {
         if (error || !archive) return reject(error);
@@ -159,21 +152,21 @@ describe('buildBundleArchive', () => {
 
 describe('validateIncludeTypes', () => {
   it('defaults to the report type of the check kind', () => {
-    expect(validateIncludeTypes(undefined, 'kyc')).toEqual({ ok: true, types: ['RPT-001'] });
-    expect(validateIncludeTypes(undefined, 'kyb')).toEqual({ ok: true, types: ['RPT-002'] });
-    expect(validateIncludeTypes(undefined, 'aml')).toEqual({ ok: true, types: ['RPT-003'] });
-    expect(validateIncludeTypes(undefined, 'kya')).toEqual({ ok: true, types: ['RPT-KYA'] });
+    expect(validateIncludeTypes(catalogue, undefined, kindOf('kyc'))).toEqual({ ok: true, types: ['RPT-001'] });
+    expect(validateIncludeTypes(catalogue, undefined, kindOf('kyb'))).toEqual({ ok: true, types: ['RPT-002'] });
+    expect(validateIncludeTypes(catalogue, undefined, kindOf('aml'))).toEqual({ ok: true, types: ['RPT-003'] });
+    expect(validateIncludeTypes(catalogue, undefined, kindOf('kya'))).toEqual({ ok: true, types: ['RPT-KYA'] });
   });
 
   it('accepts every produced type, keeping order and dropping repeats', () => {
-    expect(validateIncludeTypes(['RPT-003', 'RPT-001', 'RPT-003', 'RPT-KYA', 'RPT-002'], 'kyc')).toEqual({
+    expect(validateIncludeTypes(catalogue, ['RPT-003', 'RPT-001', 'RPT-003', 'RPT-KYA', 'RPT-002'], kindOf('kyc'))).toEqual({
       ok: true,
       types: ['RPT-003', 'RPT-001', 'RPT-KYA', 'RPT-002'],
     });
   });
 
   it('rejects planned codes, unknown codes, RPT-016 and non-strings with one reason per entry', () => {
-    const result = validateIncludeTypes(['RPT-001', 'RPT-004', 'RPT-016', 'RPT-XYZ', 'rpt-001', 42, 'RPT-999'], 'kyc');
+    const result = validateIncludeTypes(catalogue, ['RPT-001', 'RPT-004', 'RPT-016', 'RPT-XYZ', 'rpt-001', 42, 'RPT-999'], kindOf('kyc'));
     expect(result.ok).toBe(false);
     if (result.ok) return;
     expect(result.reasons.map((entry) => entry.type)).toEqual(['RPT-004', 'RPT-016', 'RPT-XYZ', 'rpt-001', '42', 'RPT-999']);

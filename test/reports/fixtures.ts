@@ -1,5 +1,6 @@
 // Stored-record shapes as the CONTRACT names their fields, with names in several scripts.
-import type { JsonRecord, ReportMeta } from '../../src/reports/index.ts';
+import { CHECK_KINDS } from '../../src/domains.ts';
+import { type JsonRecord, type ReportMeta, createReportCatalogue } from '../../src/reports/index.ts';
 
 export const TENANT = 'acct_7QmZ3tR9wXy2';
 
@@ -87,3 +88,12 @@ export const kyaRecord: JsonRecord = {
 export function metaFor(recordId: string, recordedAt: string, environment: ReportMeta['environment'] = 'live'): ReportMeta {
   return { tenant: TENANT, recordId, environment, recordedAt };
 }
+
+/** The report catalogue of every registered check kind, as the service builds it. */
+export const catalogue = createReportCatalogue(CHECK_KINDS);
+
+export const kindOf = (kind: string) => {
+  const found = CHECK_KINDS.find((definition) => definition.kind === kind);
+  if (!found) throw new Error(`no check kind ${kind}`);
+  return found;
+};

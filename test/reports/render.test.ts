@@ -5,48 +5,40 @@ import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { directionRuns } from '../../src/reports/bidi.ts';
 import {
-  checkKindForId,
-  isPlannedCode,
-  isProducedCode,
-  renderReport,
-  reportCodeForCheckId,
   type JsonRecord,
 } from '../../src/reports/index.ts';
 import { pdfPageCount, pdfText } from '../helpers/pdf.ts';
-import { TENANT, amlRecord, kyaRecord, kybRecord, kycRecord, metaFor } from './fixtures.ts';
+import { TENANT, amlRecord, catalogue, kyaRecord, kybRecord, kycRecord, metaFor } from './fixtures.ts';
 
 const packageVersion = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string })
   .version;
 
 const renderKyc = (record: JsonRecord = kycRecord) =>
-  renderReport('RPT-001', record, metaFor(String(record.checkId), String(record.completedAt), 'sandbox'));
+  catalogue.render('RPT-001', record, metaFor(String(record.checkId), String(record.completedAt), 'sandbox'));
 
 const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
 
 describe('report codes', () => {
   it('separates produced, planned and unknown codes', () => {
     for (const code of ['RPT-001', 'RPT-002', 'RPT-003', 'RPT-KYA', 'RPT-016']) {
-      expect(isProducedCode(code)).toBe(true);
-      expect(isPlannedCode(code)).toBe(false);
+      expect(catalogue.isProduced(code)).toBe(true);
+      expect(catalogue.isPlanned(code)).toBe(false);
     }
     for (const code of ['RPT-004', 'RPT-015', 'RPT-999', 'RPT-000']) {
-      expect(isProducedCode(code)).toBe(false);
-      expect(isPlannedCode(code)).toBe(true);
+      expect(catalogue.isProduced(code)).toBe(false);
+      expect(catalogue.isPlanned(code)).toBe(true);
     }
     for (const code of ['RPT-01', 'RPT-0001', 'rpt-004', 'RPT-KYB', 'RPT-ABC', 'XYZ', '']) {
-      expect(isProducedCode(code)).toBe(false);
-      expect(isPlannedCode(code)).toBe(false);
+      expect(catalogue.isProduced(code)).toBe(false);
+      expect(catalogue.isPlanned(code)).toBe(false);
     }
   });
 
-  it('maps check ids to their kind and report code', () => {
-    expect(reportCodeForCheckId('chk_abc')).toBe('RPT-001');
-    expect(reportCodeForCheckId('kyb_abc')).toBe('RPT-002');
-    expect(reportCodeForCheckId('aml_abc')).toBe('RPT-003');
-    expect(reportCodeForCheckId('kya_abc')).toBe('RPT-KYA');
-    expect(reportCodeForCheckId('bnd_abc')).toBeNull();
-    expect(reportCodeForCheckId('abc')).toBeNull();
-    expect(checkKindForId('kya_1')).toBe('kya');
+  it('holds the report of every registered check kind', () => {
+    expect(catalogue.includable).toEqual(['RPT-001', 'RPT-002', 'RPT-003', 'RPT-KYA']);
+    expect(['RPT-001', 'RPT-002', 'RPT-003', 'RPT-KYA'].map((code) => catalogue.kindOfReport(code)?.idPrefix)).toEqual(['chk', 'kyb', 'aml', 'kya']);
+    expect(catalogue.kindOfReport('RPT-016')).toBeNull();
+    expect(catalogue.title('RPT-016')).toBe('Regulatory evidence bundle');
   });
 });
 
@@ -66,8 +58,8 @@ describe('renderReport', () => {
   it('renders the same record to the same bytes, whatever was rendered before it', async () => {
     const first = await renderKyc();
     // Other reports in between exercise the shared font state; they must not leak into the next document.
-    await renderReport('RPT-003', amlRecord, metaFor('aml_2xV7kP9mR4tQ8nLs', '2025-03-14T11:15:00.000Z'));
-    await renderReport('RPT-002', kybRecord, metaFor('kyb_4hT8nW2qZr6yB1cX', '2025-03-14T10:00:00.000Z'));
+    await catalogue.render('RPT-003', amlRecord, metaFor('aml_2xV7kP9mR4tQ8nLs', '2025-03-14T11:15:00.000Z'));
+    await catalogue.render('RPT-002', kybRecord, metaFor('kyb_4hT8nW2qZr6yB1cX', '2025-03-14T10:00:00.000Z'));
     const second = await renderKyc();
     expect(second.equals(first)).toBe(true);
   });
@@ -103,7 +95,7 @@ describe('renderReport', () => {
   });
 
   it('marks only sandbox reports with the banner', async () => {
-    const live = await pdfText(await renderReport('RPT-001', kycRecord, metaFor('chk_9fK2mQ7xLp3vT8wZ', '2025-03-14T09:26:53Z')));
+    const live = await pdfText(await catalogue.render('RPT-001', kycRecord, metaFor('chk_9fK2mQ7xLp3vT8wZ', '2025-03-14T09:26:53Z')));
     expect(live).toContain('Environment: live');
     expect(live).not.toContain('SANDBOX');
   });
@@ -116,14 +108,14 @@ describe('renderReport', () => {
     expect(kyc).toContain('similarity 0.61 below 0.70');
 
     const kyb = await pdfText(
-      await renderReport('RPT-002', kybRecord, metaFor('kyb_4hT8nW2qZr6yB1cX', '2025-03-14T10:00:00.000Z')),
+      await catalogue.render('RPT-002', kybRecord, metaFor('kyb_4hT8nW2qZr6yB1cX', '2025-03-14T10:00:00.000Z')),
     );
     expect(kyb).toContain('kyb_4hT8nW2qZr6yB1cX');
     expect(kyb).toContain('Παπαδόπουλος Ναυτιλιακή Α.Ε.');
     expect(kyb).toContain('Γιώργος Παπαδόπουλος');
 
     const aml = await pdfText(
-      await renderReport(
+      await catalogue.render(
         'RPT-003',
         { ...amlRecord, note: 'Listed as: محمد بن سلمان (Mohammed); alias עמית כהן' },
         metaFor('aml_2xV7kP9mR4tQ8nLs', '2025-03-14T11:15:00.000Z'),
@@ -140,7 +132,7 @@ describe('renderReport', () => {
 
   it('lays out KYA verifications without the prompt or the certificate token', async () => {
     const text = await pdfText(
-      await renderReport('RPT-KYA', kyaRecord, metaFor('kya_8mN3bV6cX1zL5kJh', '2025-03-14T12:00:00.000Z')),
+      await catalogue.render('RPT-KYA', kyaRecord, metaFor('kya_8mN3bV6cX1zL5kJh', '2025-03-14T12:00:00.000Z')),
     );
     expect(text).toContain('kya_8mN3bV6cX1zL5kJh');
     expect(text).toContain('passed_screening');
@@ -185,6 +177,6 @@ describe('renderReport', () => {
   });
 
   it('refuses a frame without a usable timestamp rather than stamping the current time', async () => {
-    await expect(renderReport('RPT-001', kycRecord, metaFor('chk_x', 'not a date'))).rejects.toThrow(/recordedAt/);
+    await expect(catalogue.render('RPT-001', kycRecord, metaFor('chk_x', 'not a date'))).rejects.toThrow(/recordedAt/);
   });
 });

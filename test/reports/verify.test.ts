@@ -3,9 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Zip, ZipPassThrough, zipSync } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildBundleArchive, renderReport, runBundleVerify, verifyBundle } from '../../src/reports/index.ts';
+import { buildBundleArchive, runBundleVerify, verifyBundle } from '../../src/reports/index.ts';
 import { unzipEntries } from '../helpers/zip.ts';
-import { TENANT, kycRecord, metaFor } from './fixtures.ts';
+import { TENANT, catalogue, kindOf, kycRecord, metaFor } from './fixtures.ts';
 
 const CHECK_ID = String(kycRecord.checkId);
 const REPORT_NAME = `reports/RPT-001-${CHECK_ID}.pdf`;
@@ -15,12 +15,12 @@ let entries: Map<string, Buffer>;
 let workDir: string;
 
 beforeAll(async () => {
-  archive = await buildBundleArchive({
+  archive = await buildBundleArchive(catalogue, {
     bundleId: 'bnd_verify000000001',
     regulatorRef: 'REF-1',
-    check: { id: CHECK_ID, kind: 'kyc', tenant: TENANT, environment: 'live', record: kycRecord },
+    check: { id: CHECK_ID, kind: kindOf('kyc'), tenant: TENANT, environment: 'live', record: kycRecord },
     requestedTypes: ['RPT-001'],
-    produce: (code) => renderReport(code, kycRecord, metaFor(CHECK_ID, String(kycRecord.completedAt))),
+    produce: (code) => catalogue.render(code, kycRecord, metaFor(CHECK_ID, String(kycRecord.completedAt))),
     createdAt: '2025-03-15T08:30:14.000Z',
   });
   entries = await unzipEntries(archive);

@@ -1,7 +1,7 @@
 // RPT-001: the KYC check report, from the stored KYC check result.
-import type { ReportContent } from '../content.ts';
-import { asRecord, fieldRows, genericBlocks, isRecord, otherFieldsSection, type JsonRecord } from '../record.ts';
-import { checksTable, embeddedAmlSection, listsVersionBlock } from './shared.ts';
+import type { ReportContent } from '../reports/content.ts';
+import { asRecord, fieldRows, genericBlocks, isRecord, otherFieldsSection, type JsonRecord } from '../reports/record.ts';
+import { checksTable, embeddedAmlSection, listsVersionBlock } from '../reports/blocks.ts';
 
 const OUTCOME_FIELDS = [
   ['checkId', 'Check id'],

@@ -1,6 +1,6 @@
 // Blocks that more than one report shows the same way.
-import type { Block, Section } from '../content.ts';
-import { asRecord, cell, fieldRows, isRecord, recordList, tableOf, type JsonRecord } from '../record.ts';
+import type { Block, Section } from './content.ts';
+import { asRecord, cell, fieldRows, isRecord, recordList, tableOf, type JsonRecord } from './record.ts';
 
 /** KYC and KYB checks: one entry per check run, `{name, result, reasons}`. */
 export function checksTable(checks: unknown): Block {

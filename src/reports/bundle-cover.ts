@@ -1,6 +1,6 @@
 // RPT-016: the cover sheet (report.pdf) of an evidence bundle.
-import type { ReportContent } from '../content.ts';
-import { asRecord, fieldRows, recordList, tableOf, type JsonRecord } from '../record.ts';
+import type { ReportContent } from './content.ts';
+import { asRecord, fieldRows, recordList, tableOf, type JsonRecord } from './record.ts';
 
 /** What the cover sheet states; built by the bundle builder, in JSON form so it renders like any record. */
 export type BundleCover = {

@@ -1,7 +1,7 @@
 // RPT-003: the AML screening report, from the stored screening result.
-import type { ReportContent } from '../content.ts';
-import { asRecord, fieldRows, otherFieldsSection, recordList, type JsonRecord } from '../record.ts';
-import { listsVersionBlock, matchesTable } from './shared.ts';
+import type { ReportContent } from '../reports/content.ts';
+import { asRecord, fieldRows, otherFieldsSection, recordList, type JsonRecord } from '../reports/record.ts';
+import { listsVersionBlock, matchesTable } from '../reports/blocks.ts';
 
 const QUERY_FIELDS = [
   ['name', 'Name screened'],

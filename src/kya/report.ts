@@ -1,8 +1,8 @@
 // RPT-KYA: the KYA verification report, from the stored verification record.
 // The prompt itself and the certificate token are left out on purpose: the report identifies the prompt by
 // its SHA-256 and length, and a certificate token is a credential fetched from the API, not printed.
-import type { ReportContent } from '../content.ts';
-import { asRecord, fieldRows, otherFieldsSection, type JsonRecord } from '../record.ts';
+import type { ReportContent } from '../reports/content.ts';
+import { asRecord, fieldRows, otherFieldsSection, type JsonRecord } from '../reports/record.ts';
 
 const DECISION_FIELDS = [
   ['verificationId', 'Verification id'],

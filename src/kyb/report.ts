@@ -1,7 +1,7 @@
 // RPT-002: the KYB check report, from the stored KYB check result.
-import type { ReportContent } from '../content.ts';
-import { asRecord, fieldRows, genericBlocks, otherFieldsSection, recordList, tableOf, type JsonRecord } from '../record.ts';
-import { checksTable } from './shared.ts';
+import type { ReportContent } from '../reports/content.ts';
+import { asRecord, fieldRows, genericBlocks, otherFieldsSection, recordList, tableOf, type JsonRecord } from '../reports/record.ts';
+import { checksTable } from '../reports/blocks.ts';
 
 const DECISION_FIELDS = [
   ['kybId', 'Check id'],

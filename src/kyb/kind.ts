@@ -1,0 +1,11 @@
+import type { CheckKindDefinition } from '../core.ts';
+import { kybReport } from './report.ts';
+
+export const kybCheckKind: CheckKindDefinition = {
+  kind: 'kyb',
+  idPrefix: 'kyb',
+  table: 'kyb_checks',
+  label: 'KYB check',
+  meter: 'kybChecks',
+  report: { code: 'RPT-002', title: 'KYB check report', produce: kybReport },
+};

@@ -1,0 +1,13 @@
+import type { CheckKindDefinition } from '../core.ts';
+import { kycReport } from './report.ts';
+
+export const kycCheckKind: CheckKindDefinition = {
+  kind: 'kyc',
+  idPrefix: 'chk',
+  table: 'kyc_checks',
+  label: 'KYC check',
+  meter: 'kycChecks',
+  report: { code: 'RPT-001', title: 'KYC check report', produce: kycReport },
+  // The record column also holds the signals the result was decided from; the public record is the result.
+  publicRecord: (stored) => (stored as { result: Record<string, unknown> }).result,
+};

@@ -1,9 +1,9 @@
 import { Type, type Static } from 'typebox';
-import { BATCH_MAX, NAME_MAX_LENGTH } from './validate.ts';
+import { BATCH_MAX, IDENTIFIER_MAX_LENGTH, IDENTIFIERS_MAX, NAME_MAX_LENGTH } from './validate.ts';
 import { DEFAULT_THRESHOLD } from './screen.ts';
 
 const Identifier = Type.Object(
-  { type: Type.Optional(Type.String({ maxLength: 32 })), value: Type.String({ maxLength: 64 }) },
+  { type: Type.Optional(Type.String({ maxLength: 32 })), value: Type.String({ maxLength: IDENTIFIER_MAX_LENGTH }) },
   { additionalProperties: false },
 );
 
@@ -17,7 +17,7 @@ export const ScreeningQueryBody = Type.Object(
     country: Type.Optional(Type.String({ description: 'ISO 3166-1 alpha-2 code or English country name' })),
     threshold: Type.Optional(Type.Number({ minimum: 0.5, maximum: 1, description: `Score from which a listed entity is reported (default ${DEFAULT_THRESHOLD})` })),
     identifiers: Type.Optional(
-      Type.Array(Identifier, { maxItems: 20, description: 'Passport, national id or registration numbers: an equal listed identifier is decisive' }),
+      Type.Array(Identifier, { maxItems: IDENTIFIERS_MAX, description: 'Passport, national id or registration numbers: an equal listed identifier is decisive' }),
     ),
   },
   { additionalProperties: false },

@@ -1,15 +1,16 @@
-// Validation of screening requests for the HTTP layer: every problem is reported with the field it concerns
-// (`{path, message}`, JSON Pointer paths) so the route answers 400 `invalid_request` and never 5xx.
+// The meaning of a screening request, once its structure has passed the route's schema: every problem is reported
+// with the field it concerns (`{path, message}`, JSON Pointer paths) so the route answers 400 and never 5xx.
 
 import { isValidQueryDate } from './parsers/dates.ts';
 import { countryCode } from './parsers/countries.ts';
+import type { ScreeningBatchBody, ScreeningQueryBody } from './schemas.ts';
 import type { ScreeningQuery } from './screen.ts';
 import type { FieldIssue } from '../errors.ts';
 
 export const NAME_MAX_LENGTH = 512;
 export const BATCH_MAX = 100;
-const IDENTIFIERS_MAX = 20;
-const IDENTIFIER_MAX_LENGTH = 64;
+export const IDENTIFIERS_MAX = 20;
+export const IDENTIFIER_MAX_LENGTH = 64;
 
 export type Validation<T> = { ok: true; value: T } | { ok: false; errors: FieldIssue[] };
 
@@ -39,68 +40,44 @@ function validateName(value: unknown, path: string, errors: FieldIssue[]): strin
   return name.replace(/\s+/g, ' ');
 }
 
-/** Checks one screening query; `prefix` is the JSON Pointer of the query inside the body ('' at the root). */
-export function validateScreeningQuery(body: unknown, prefix = ''): Validation<ScreeningQuery> {
+/**
+ * The rules a screening query must follow beyond its structure, which the route's schema has checked: a name
+ * with letters and no control characters (length counted after NFKC), a real past date, a known country, printable
+ * identifiers. `prefix` is the JSON Pointer of the query inside the body ('' at the root).
+ */
+export function validateScreeningQuery(body: ScreeningQueryBody, prefix = ''): Validation<ScreeningQuery> {
   const errors: FieldIssue[] = [];
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-    return { ok: false, errors: [{ path: prefix || '/', message: 'body must be a JSON object' }] };
-  }
-  const input = body as Record<string, unknown>;
-  const name = validateName(input.name, `${prefix}/name`, errors);
+  const name = validateName(body.name, `${prefix}/name`, errors);
   const query: ScreeningQuery = { name: name ?? '' };
-
-  if (input.type !== undefined) {
-    if (input.type === 'person' || input.type === 'organization') query.type = input.type;
-    else errors.push({ path: `${prefix}/type`, message: 'type must be "person" or "organization"' });
-  }
-  if (input.dateOfBirth !== undefined) {
-    if (typeof input.dateOfBirth === 'string' && isValidQueryDate(input.dateOfBirth)) query.dateOfBirth = input.dateOfBirth;
+  if (body.type !== undefined) query.type = body.type;
+  if (body.threshold !== undefined) query.threshold = body.threshold;
+  if (body.dateOfBirth !== undefined) {
+    if (isValidQueryDate(body.dateOfBirth)) query.dateOfBirth = body.dateOfBirth;
     else errors.push({ path: `${prefix}/dateOfBirth`, message: 'dateOfBirth must be a real past date: YYYY, YYYY-MM or YYYY-MM-DD' });
   }
-  if (input.country !== undefined) {
-    const code = typeof input.country === 'string' && input.country.length <= 64 ? countryCode(input.country) : undefined;
+  if (body.country !== undefined) {
+    const code = body.country.length <= 64 ? countryCode(body.country) : undefined;
     if (code) query.country = code;
     else errors.push({ path: `${prefix}/country`, message: 'country must be an ISO 3166-1 alpha-2 code or a country name' });
   }
-  if (input.threshold !== undefined) {
-    if (typeof input.threshold === 'number' && Number.isFinite(input.threshold) && input.threshold >= 0.5 && input.threshold <= 1) {
-      query.threshold = input.threshold;
-    } else {
-      errors.push({ path: `${prefix}/threshold`, message: 'threshold must be a number from 0.5 to 1' });
-    }
-  }
-  if (input.identifiers !== undefined) {
-    const path = `${prefix}/identifiers`;
-    if (!Array.isArray(input.identifiers) || input.identifiers.length > IDENTIFIERS_MAX) {
-      errors.push({ path, message: `identifiers must be an array of at most ${IDENTIFIERS_MAX} {type?, value}` });
-    } else {
-      query.identifiers = [];
-      input.identifiers.forEach((item: unknown, i) => {
-        const record = typeof item === 'object' && item !== null ? (item as Record<string, unknown>) : undefined;
-        const value = record?.value;
-        const type = record?.type;
-        if (typeof value !== 'string' || !value.trim() || value.length > IDENTIFIER_MAX_LENGTH || FORBIDDEN_CHARACTERS.test(value)) {
-          errors.push({ path: `${path}/${i}/value`, message: `value must be a string of 1 to ${IDENTIFIER_MAX_LENGTH} printable characters` });
-        } else if (type !== undefined && (typeof type !== 'string' || type.length > 32)) {
-          errors.push({ path: `${path}/${i}/type`, message: 'type must be a short string' });
-        } else {
-          query.identifiers!.push({ value: value.trim(), ...(typeof type === 'string' ? { type } : {}) });
-        }
-      });
-    }
+  if (body.identifiers !== undefined) {
+    query.identifiers = [];
+    body.identifiers.forEach(({ type, value }, i) => {
+      if (!value.trim() || FORBIDDEN_CHARACTERS.test(value)) {
+        errors.push({ path: `${prefix}/identifiers/${i}/value`, message: `value must be a string of 1 to ${IDENTIFIER_MAX_LENGTH} printable characters` });
+      } else {
+        query.identifiers!.push({ value: value.trim(), ...(type !== undefined ? { type } : {}) });
+      }
+    });
   }
   return errors.length ? { ok: false, errors } : { ok: true, value: query };
 }
 
-/** Checks `{queries: [...]}` for POST /api/v1/aml/screen/batch (1 to BATCH_MAX queries). */
-export function validateScreeningBatch(body: unknown): Validation<ScreeningQuery[]> {
-  const queries = typeof body === 'object' && body !== null ? (body as Record<string, unknown>).queries : undefined;
-  if (!Array.isArray(queries) || queries.length === 0 || queries.length > BATCH_MAX) {
-    return { ok: false, errors: [{ path: '/queries', message: `queries must be an array of 1 to ${BATCH_MAX} screening queries` }] };
-  }
+/** The rules of every query of a batch (POST /api/v1/aml/screen/batch), each error naming its query by position. */
+export function validateScreeningBatch(body: ScreeningBatchBody): Validation<ScreeningQuery[]> {
   const errors: FieldIssue[] = [];
   const valid: ScreeningQuery[] = [];
-  queries.forEach((query, i) => {
+  body.queries.forEach((query, i) => {
     const result = validateScreeningQuery(query, `/queries/${i}`);
     if (result.ok) valid.push(result.value);
     else errors.push(...result.errors);

@@ -1,7 +1,10 @@
 import { describe, expect, it } from 'vitest';
+import type { ScreeningQueryBody } from '../../src/aml/schemas.ts';
 import { validateScreeningBatch, validateScreeningQuery } from '../../src/aml/validate.ts';
 
-const errorsOf = (body: unknown) => {
+// The route's schema checks structure (types, the threshold range, sizes; test/aml/api.test.ts); these are the
+// rules it cannot express.
+const errorsOf = (body: ScreeningQueryBody) => {
   const result = validateScreeningQuery(body);
   return result.ok ? [] : result.errors;
 };
@@ -14,36 +17,27 @@ describe('screening query validation', () => {
     expect(validateScreeningQuery({ name: 'Vlаdimir Putin' }).ok).toBe(true); // mixed Latin/Cyrillic: screened, not refused
   });
 
-  it.each([
-    [{}, '/name'],
+  it.each<[ScreeningQueryBody, string]>([
     [{ name: '' }, '/name'],
     [{ name: 'A' }, '/name'],
     [{ name: '12345' }, '/name'],
     [{ name: 'x'.repeat(10_000) }, '/name'],
     [{ name: 'Ivan\u0000Petrov' }, '/name'],
     [{ name: 'Ivan\u202ePetrov' }, '/name'],
-    [{ name: 'Ivan Petrov', type: 'vessel' }, '/type'],
     [{ name: 'Ivan Petrov', dateOfBirth: '1961-02-30' }, '/dateOfBirth'],
     [{ name: 'Ivan Petrov', dateOfBirth: '2999-01-01' }, '/dateOfBirth'],
     [{ name: 'Ivan Petrov', dateOfBirth: '12/03/1961' }, '/dateOfBirth'],
     [{ name: 'Ivan Petrov', country: 'Atlantis' }, '/country'],
-    [{ name: 'Ivan Petrov', threshold: 1.5 }, '/threshold'],
     [{ name: 'Ivan Petrov', identifiers: [{ value: '' }] }, '/identifiers/0/value'],
   ])('refuses %j at %s', (body, path) => {
     expect(errorsOf(body).map((e) => e.path)).toEqual([path]);
   });
 
-  it('refuses a body that is not an object', () => {
-    expect(errorsOf('Ivan Petrov')).toEqual([{ path: '/', message: 'body must be a JSON object' }]);
-  });
-
   it('names every bad field of a batch by position', () => {
-    const result = validateScreeningBatch({ queries: [{ name: 'Ivan Petrov' }, { name: 'B' }, { name: 'Olga Ivanova', type: 'ship' }] });
+    const result = validateScreeningBatch({ queries: [{ name: 'Ivan Petrov' }, { name: 'B' }, { name: 'Olga Ivanova', country: 'Narnia' }] });
     expect(result).toEqual({ ok: false, errors: [
       { path: '/queries/1/name', message: expect.any(String) },
-      { path: '/queries/2/type', message: expect.any(String) },
+      { path: '/queries/2/country', message: expect.any(String) },
     ] });
-    expect(validateScreeningBatch({ queries: Array.from({ length: 101 }, () => ({ name: 'Ivan Petrov' })) }).ok).toBe(false);
-    expect(validateScreeningBatch({ queries: [] }).ok).toBe(false);
   });
 });

@@ -11,7 +11,8 @@ import { type MigrationReport, migrateToLatest } from './storage/migrate.ts';
 import { createCheckStore } from './storage/checks.ts';
 import { openKeyring } from './accounts/signing-keys.ts';
 import { createCredentials } from './accounts/credentials.ts';
-import { createMemoryUsageCounter, createMeters, createRedisUsageCounter, createSqlUsageCounter } from './accounts/usage.ts';
+import { createMeters } from './accounts/meters.ts';
+import { createMemoryUsageCounter, createRedisUsageCounter, createSqlUsageCounter } from './accounts/usage.ts';
 import { createMemoryFloodLimiter, createRedisFloodLimiter } from './http/flood.ts';
 
 export const SERVICE_VERSION: string = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).version;

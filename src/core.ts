@@ -5,9 +5,11 @@ import type { Migration } from 'kysely';
 import type { Redis } from 'ioredis';
 import type { Config } from './config.ts';
 import type { Storage, Dialect } from './storage/database.ts';
+import type { Database } from './storage/schema.ts';
 import type { Keyring } from './accounts/signing-keys.ts';
 import type { Credentials } from './accounts/credentials.ts';
-import type { Meter, Meters, UsageCounter } from './accounts/usage.ts';
+import type { Meter, Meters } from './accounts/meters.ts';
+import type { UsageCounter } from './accounts/usage.ts';
 import type { FloodLimiter } from './http/flood.ts';
 import type { CheckStore } from './storage/checks.ts';
 import type { ReportContent } from './reports/content.ts';
@@ -17,8 +19,8 @@ export type KeyEnvironment = 'test' | 'live';
 /** A stored record's environment: what a test key creates is `sandbox`. */
 export type RecordEnvironment = 'sandbox' | 'live';
 
-/** The tables check kinds are stored in; each has `id, account_id, environment, created_at, record`. */
-export type CheckTable = 'kyc_checks' | 'kyb_checks' | 'aml_screenings' | 'kya_verifications';
+/** A table a check kind is stored in: its domain declares it with `id, account_id, environment, created_at, record`. */
+export type CheckTable = keyof Database & string;
 
 /** One kind of check (KYC, KYB, AML, KYA, …), declared by its domain and registered through its module. */
 export interface CheckKindDefinition {

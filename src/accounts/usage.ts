@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Redis } from 'ioredis';
 import type { Database } from '../storage/schema.ts';
 import { UNLIMITED } from './plans.ts';
+import { incrementBelow, persistAtLeast, readBuckets } from './usage-repository.ts';
 
 /**
  * Day and month allowances, counted exactly: a request is admitted only if both counters are below their
@@ -37,10 +38,6 @@ export function monthBucket(now: Date): string {
   return `month:${now.toISOString().slice(0, 7)}`;
 }
 
-export function meterBucket(meter: Meter, now: Date): string {
-  return `meter:${meter}:${now.toISOString().slice(0, 7)}`;
-}
-
 /** Next 00:00 UTC. */
 export function nextDayStart(now: Date): Date {
   return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1));
@@ -60,49 +57,6 @@ function decide(counts: UsageCounts, ceilings: Ceilings): 'day' | 'month' | null
   if (!below(counts.today, ceilings.perDay)) return 'day';
   if (!below(counts.thisMonth, ceilings.perMonth)) return 'month';
   return null;
-}
-
-async function readBuckets(db: Kysely<Database>, accountId: string, buckets: string[]): Promise<Map<string, number>> {
-  const rows = await db
-    .selectFrom('usage_counters')
-    .select(['bucket', 'count'])
-    .where('account_id', '=', accountId)
-    .where('bucket', 'in', buckets)
-    .execute();
-  return new Map(rows.map((row) => [row.bucket, Number(row.count)]));
-}
-
-/** Raises stored counters to the given values (never lowers them: another writer may be ahead). */
-async function persistAtLeast(db: Kysely<Database>, rows: { account_id: string; bucket: string; count: number }[]): Promise<void> {
-  if (rows.length === 0) return;
-  await db
-    .insertInto('usage_counters')
-    .values(rows)
-    .onConflict((oc) =>
-      oc.columns(['account_id', 'bucket']).doUpdateSet((eb) => ({
-        count: eb
-          .case()
-          .when(eb.ref('excluded.count'), '>', eb.ref('usage_counters.count'))
-          .then(eb.ref('excluded.count'))
-          .else(eb.ref('usage_counters.count'))
-          .end(),
-      })),
-    )
-    .execute();
-}
-
-/** Adds one to a durable counter, but only while it is below `ceiling`; returns the new count or null if refused. */
-async function incrementBelow(db: Kysely<Database>, accountId: string, bucket: string, ceiling: number): Promise<number | null> {
-  const row = await db
-    .insertInto('usage_counters')
-    .values({ account_id: accountId, bucket, count: 1 })
-    .onConflict((oc) => {
-      const update = oc.columns(['account_id', 'bucket']).doUpdateSet((eb) => ({ count: eb('usage_counters.count', '+', 1) }));
-      return ceiling === UNLIMITED ? update : update.where('usage_counters.count', '<', ceiling);
-    })
-    .returning('count')
-    .executeTakeFirst();
-  return row ? Number(row.count) : null;
 }
 
 class RefusedError extends Error {
@@ -314,51 +268,5 @@ export function createRedisUsageCounter(db: Kysely<Database>, redis: Redis, pref
     },
     flush: () => behind.flush(),
     close: () => behind.stop(),
-  };
-}
-
-export const METERS = ['kycChecks', 'kybChecks', 'amlScreenings', 'kyaChecks'] as const;
-export type Meter = (typeof METERS)[number];
-
-export interface Meters {
-  /**
-   * Counts one billable unit. Call it with the transaction that stores the record it bills for, so the record
-   * and its meter are committed together.
-   */
-  record(trx: Kysely<Database>, accountId: string, meter: Meter, now: Date): Promise<void>;
-  read(accountId: string, now: Date): Promise<Record<Meter, number>>;
-}
-
-/**
- * Meters are read on every validate-key call but change only when a billable check is stored, so reads are
- * cached for a second; an account this instance just billed is read fresh for two seconds, which covers the
- * commit of the transaction that billed it.
- */
-export function createMeters(db: Kysely<Database>, cacheMs = 1000): Meters {
-  const cache = new Map<string, { at: number; month: string; values: Record<Meter, number> }>();
-  const freshUntil = new Map<string, number>();
-  return {
-    async record(trx, accountId, meter, now) {
-      cache.delete(accountId);
-      freshUntil.set(accountId, Date.now() + 2 * cacheMs);
-      await incrementBelow(trx, accountId, meterBucket(meter, now), UNLIMITED);
-    },
-    async read(accountId, now) {
-      const month = now.toISOString().slice(0, 7);
-      const cached = cache.get(accountId);
-      if (cached && cached.month === month && Date.now() - cached.at < cacheMs) return cached.values;
-      const stored = await readBuckets(
-        db,
-        accountId,
-        METERS.map((meter) => meterBucket(meter, now)),
-      );
-      const values = Object.fromEntries(METERS.map((meter) => [meter, stored.get(meterBucket(meter, now)) ?? 0])) as Record<Meter, number>;
-      if ((freshUntil.get(accountId) ?? 0) < Date.now()) {
-        freshUntil.delete(accountId);
-        if (cache.size > 10_000) cache.clear();
-        cache.set(accountId, { at: Date.now(), month, values });
-      }
-      return values;
-    },
   };
 }

@@ -1,7 +1,7 @@
 // The one store of checks of every kind. A domain stores its check here (the row and its meter in one
 // transaction); reports, bundles and lists find any check of a tenant here, by id or a page at a time.
 import type { Kysely, Transaction } from 'kysely';
-import type { Meters } from '../accounts/usage.ts';
+import type { Meters } from '../accounts/meters.ts';
 import type { CheckKindDefinition, CheckTable, KeyEnvironment, RecordEnvironment, StoredCheck } from '../core.ts';
 import { DomainError } from '../errors.ts';
 import { newId } from '../ids.ts';

@@ -39,6 +39,30 @@ function validateName(value: unknown, path: string, errors: FieldError[]): strin
   return name.replace(/\s+/g, ' ');
 }
 
+/** Parts of a person's name a query may give instead of `name`, in the order they are said. */
+const NAME_PARTS = ['firstName', 'middleName', 'fatherName', 'lastName'] as const;
+
+/**
+ * The name to screen: `name` when given, else the name parts joined as said ("first middle father last"); a part
+ * is checked like a name but may be one letter (an initial).
+ */
+function validateNameOrParts(input: Record<string, unknown>, prefix: string, errors: FieldError[]): string | undefined {
+  const given = NAME_PARTS.filter((part) => input[part] !== undefined);
+  const parts: string[] = [];
+  for (const part of given) {
+    const value = input[part];
+    const text = typeof value === 'string' ? value.normalize('NFKC').trim().replace(/\s+/g, ' ') : undefined;
+    if (text === undefined || [...text].length > NAME_MAX_LENGTH || FORBIDDEN_CHARACTERS.test(text) || !/\p{L}/u.test(text)) {
+      errors.push({ path: `${prefix}/${part}`, message: `${part} must be a string of letters, at most ${NAME_MAX_LENGTH} characters` });
+    } else {
+      parts.push(text);
+    }
+  }
+  if (input.name !== undefined || given.length === 0) return validateName(input.name, `${prefix}/name`, errors);
+  if (parts.length < given.length) return undefined;
+  return validateName(parts.join(' '), `${prefix}/name`, errors);
+}
+
 /** Checks one screening query; `prefix` is the JSON Pointer of the query inside the body ('' at the root). */
 export function validateScreeningQuery(body: unknown, prefix = ''): Validation<ScreeningQuery> {
   const errors: FieldError[] = [];
@@ -46,7 +70,7 @@ export function validateScreeningQuery(body: unknown, prefix = ''): Validation<S
     return { ok: false, errors: [{ path: prefix || '/', message: 'body must be a JSON object' }] };
   }
   const input = body as Record<string, unknown>;
-  const name = validateName(input.name, `${prefix}/name`, errors);
+  const name = validateNameOrParts(input, prefix, errors);
   const query: ScreeningQuery = { name: name ?? '' };
 
   if (input.type !== undefined) {

@@ -4,7 +4,7 @@
 
 import { doubleMetaphone } from 'double-metaphone';
 import { isWeakToken, nameVariants, queryTokenForms, tokenise } from './normalize.ts';
-import { joinedSimilarity, tokenSimilarity } from './similarity.ts';
+import { joinedSimilarity, tokenSimilarity, transliterationKey, transliterationSimilarity } from './similarity.ts';
 import type { ListEntity, NameKind } from './model.ts';
 
 const NAME_KINDS: NameKind[] = ['primary', 'alias', 'weak_alias', 'former'];
@@ -20,10 +20,19 @@ export const WEAK_ALIAS_EXACT_SCORE = 0.75;
 const JOINED_FLOOR = 0.85;
 /**
  * A person's middle names and patronymics ("ZHUKOV, Aleksandr Arkadyevich") are often left out by whoever types
- * the name, so they weigh this share of their rarity weight. Chosen on the dev split (0.5 kept more
- * missing-middle positives but let through "Dmitry Kuznetsov" for "KUZNETSOV, Dmitry Vadimovich").
+ * the name (the press writes "Dmitry Kuznetsov" for "KUZNETSOV, Dmitry Vadimovich"), so they weigh this share of
+ * their rarity weight. Chosen on the train and dev splits of `npm run eval:aml` (0.75 lost 11 % of initials and
+ * compound-name positives for no fewer false alarms).
  */
-const MIDDLE_NAME_WEIGHT = 0.75;
+const MIDDLE_NAME_WEIGHT = 0.5;
+/**
+ * An ancestor's name in an Arabic name chain ("Usama bin Muhammad bin Awad BIN LADIN": Muhammad, Awad) and a
+ * second family name ("MADURO MOROS, Nicolas": Moros) are left out even more often than a middle name.
+ */
+const MINOR_NAME_WEIGHT = 0.35;
+/** Share of its rarity weight a listed token keeps, by OptionalPart. */
+const OPTIONAL_WEIGHT = [1, MIDDLE_NAME_WEIGHT, MINOR_NAME_WEIGHT];
+const enum OptionalPart { No = 0, Middle = 1, Minor = 2 }
 /**
  * A listed family or first name the query lacks counts this share of its rarity weight once more against the
  * name ("Mateo Diaz" may be another Diaz than "DIAZ LOPEZ, Mateo"); so does, for an organisation, a distinctive
@@ -32,6 +41,15 @@ const MIDDLE_NAME_WEIGHT = 0.75;
 const MISSING_CORE_PENALTY = 0.5;
 /** A token equal to a listed one in another romanisation of its Cyrillic spelling ("khusayn" ~ "husain"). */
 const ROMANISATION_SIMILARITY = 0.95;
+/** An initial ("V.") paired with a name part of that letter ("vladimir"). */
+const INITIAL_SIMILARITY = 0.9;
+/**
+ * Weight of an initial in the query: one letter tells little, about as much as a given name shared by a thousand
+ * listed names, whatever the rarity of the one-letter token in the lists.
+ */
+const INITIAL_SHARE = 1000;
+/** Particles of Arabic name chains whose neighbours' order says who is whose son or daughter. */
+const CHAIN_PARTICLES = new Set(['bin', 'ibn', 'bint', 'ben', 'ould']);
 /** Names scored in full per query, best first by their index evidence. */
 const MAX_CANDIDATES = 120;
 /** Share of the query's token weight a name must show in the index before it is scored in full. */
@@ -46,6 +64,8 @@ export interface ScreeningIndex {
   byPhonetic: Map<string, number[]>;
   byTrigram: Map<string, number[]>;
   byJoined: Map<string, number[]>;
+  /** Transliteration key (see transliterationKey) → vocabulary token ids. */
+  byTransliteration: Map<string, number[]>;
   postingStart: Uint32Array;
   postings: Uint32Array;
   nameEntity: Uint32Array;
@@ -53,8 +73,12 @@ export interface ScreeningIndex {
   nameKind: Uint8Array;
   nameTokenStart: Uint32Array;
   nameTokens: Uint32Array;
-  /** Parallel to nameTokens: 1 for a person's middle name or patronymic, else 0. */
+  /** Parallel to nameTokens: an OptionalPart, whether a person's middle name, patronymic, ancestor or second family name. */
   nameTokenMiddle: Uint8Array;
+  /** Parallel to nameTokens: position of the token in the name as it is said ("PUTIN, Vladimir" → 1, 0). */
+  nameTokenOrder: Uint8Array;
+  /** Listed names written in Chinese, Japanese or Korean script: name id → those characters. */
+  nameCjk: Map<number, string>;
   nameWeight: Float32Array;
   byIdentifier: Map<string, number[]>;
 }
@@ -79,19 +103,44 @@ export function identifierKey(value: string): string | undefined {
   return key.length >= 5 ? key : undefined;
 }
 
+export interface ListedNameParts {
+  parts: string[];
+  /** Parts a query may leave out at little cost: a person's middle names, patronymics, second family names. */
+  middle: boolean[];
+  /** Position of each part in the name as it is said: given names before family names. */
+  order: number[];
+  /** Family names after the first distinctive one (also middle). */
+  secondFamily: boolean[];
+}
+
 /**
  * Tokens of a listed name and which of them are a person's middle names: in "FAMILY NAMES, First Middle…" the
- * given names after the first; without a comma, the tokens between the first and the last.
+ * given names after the first and the family names after the first distinctive one (the maternal or married
+ * name of "MADURO MOROS, Nicolas" or "MURILLO DE ORTEGA, Rosario", which the press leaves out); without a comma,
+ * the tokens between the first and the last.
  */
-export function listedNameParts(variant: string, isPerson: boolean): { parts: string[]; middle: boolean[] } {
+export function listedNameParts(variant: string, isPerson: boolean): ListedNameParts {
   const comma = variant.indexOf(',');
   if (!isPerson || comma < 0) {
     const parts = tokenise(variant);
-    return { parts, middle: parts.map((_, i) => isPerson && i > 0 && i < parts.length - 1) };
+    return { parts, middle: parts.map((_, i) => isPerson && i > 0 && i < parts.length - 1), order: parts.map((_, i) => i), secondFamily: parts.map(() => false) };
   }
   const family = tokenise(variant.slice(0, comma));
   const given = tokenise(variant.slice(comma + 1));
-  return { parts: [...family, ...given], middle: [...family.map(() => false), ...given.map((_, i) => i > 0)] };
+  const firstDistinctive = family.findIndex((part) => !isWeakToken(part));
+  const secondFamily = family.map((_, i) => firstDistinctive >= 0 && i > firstDistinctive);
+  return {
+    parts: [...family, ...given],
+    middle: [...secondFamily, ...given.map((_, i) => i > 0)],
+    order: [...family.map((_, i) => given.length + i), ...given.map((_, i) => i)],
+    secondFamily: [...secondFamily, ...given.map(() => false)],
+  };
+}
+
+const CJK_CHARACTERS = /[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff]/g;
+
+function cjkCharacters(text: string): string {
+  return (text.match(CJK_CHARACTERS) ?? []).join('');
 }
 
 export function buildIndex(entities: ListEntity[]): ScreeningIndex {
@@ -104,15 +153,19 @@ export function buildIndex(entities: ListEntity[]): ScreeningIndex {
   const nameTokenStart: number[] = [0];
   const nameTokens: number[] = [];
   const nameTokenMiddle: number[] = [];
+  const nameTokenOrder: number[] = [];
+  const nameCjk = new Map<number, string>();
   const byJoined = new Map<string, number[]>();
   const byIdentifier = new Map<string, number[]>();
 
   entities.forEach((entity, entityIndex) => {
     entity.names.forEach((name, slot) => {
       for (const variant of nameVariants(name.full)) {
-        const { parts, middle } = listedNameParts(variant, entity.type === 'person');
+        const { parts, middle, order, secondFamily } = listedNameParts(variant, entity.type === 'person');
         if (parts.length === 0) continue;
         const nameId = nameEntity.length;
+        const cjk = cjkCharacters(variant);
+        if (cjk) nameCjk.set(nameId, cjk);
         nameEntity.push(entityIndex);
         nameSlot.push(slot);
         nameKind.push(NAME_KINDS.indexOf(name.kind));
@@ -128,10 +181,16 @@ export function buildIndex(entities: ListEntity[]): ScreeningIndex {
           if (!seen.has(id)) documentFrequency[id]++;
           seen.add(id);
           nameTokens.push(id);
-          nameTokenMiddle.push(middle[position] ? 1 : 0);
+          const minor = secondFamily[position] || (position > 0 && CHAIN_PARTICLES.has(parts[position - 1]));
+          nameTokenMiddle.push(middle[position] ? (minor ? OptionalPart.Minor : OptionalPart.Middle) : OptionalPart.No);
+          nameTokenOrder.push(Math.min(order[position], 255));
         });
         nameTokenStart.push(nameTokens.length);
         for (let i = 0; i + 1 < parts.length; i++) pushTo(byJoined, parts[i] + parts[i + 1], nameId);
+        // "VladimirPutin" for "PUTIN, Vladimir Vladimirovich": first given name and family name as said.
+        const first = order.indexOf(0);
+        const family = parts.findIndex((part, i) => order[i] > order[first] && !middle[i] && !isWeakToken(part));
+        if (first > 0 && family >= 0) pushTo(byJoined, parts[first] + parts[family], nameId);
       }
     });
     for (const identifier of entity.identifiers) {
@@ -145,6 +204,7 @@ export function buildIndex(entities: ListEntity[]): ScreeningIndex {
   const phoneticOf: string[] = new Array(tokens.length);
   const byPhonetic = new Map<string, number[]>();
   const byTrigram = new Map<string, number[]>();
+  const byTransliteration = new Map<string, number[]>();
   tokens.forEach((token, id) => {
     weight[id] = isWeakToken(token) ? WEAK_TOKEN_WEIGHT : Math.log(1 + nameCount / documentFrequency[id]);
     const [primary, secondary] = /[a-z]/.test(token) ? doubleMetaphone(token) : [token, token];
@@ -152,6 +212,7 @@ export function buildIndex(entities: ListEntity[]): ScreeningIndex {
     if (primary.length >= 2) pushTo(byPhonetic, primary, id);
     if (secondary.length >= 2 && secondary !== primary) pushTo(byPhonetic, secondary, id);
     if (token.length >= 3) for (const gram of trigrams(token)) pushTo(byTrigram, gram, id);
+    if (token.length >= 4 && /^[a-z]+$/.test(token)) pushTo(byTransliteration, transliterationKey(token), id);
   });
 
   // Postings: token id → ids of the names holding it, in one flat array.
@@ -173,7 +234,7 @@ export function buildIndex(entities: ListEntity[]): ScreeningIndex {
     let total = 0;
     for (let k = nameTokenStart[n]; k < nameTokenStart[n + 1]; k++) {
       const t = nameTokens[k];
-      total += weight[t] * (nameTokenMiddle[k] ? MIDDLE_NAME_WEIGHT : 1);
+      total += weight[t] * OPTIONAL_WEIGHT[nameTokenMiddle[k]];
       if (lastName[t] !== n) postings[fill[t]++] = n;
       lastName[t] = n;
     }
@@ -189,6 +250,7 @@ export function buildIndex(entities: ListEntity[]): ScreeningIndex {
     byPhonetic,
     byTrigram,
     byJoined,
+    byTransliteration,
     postingStart,
     postings,
     nameEntity: Uint32Array.from(nameEntity),
@@ -197,6 +259,8 @@ export function buildIndex(entities: ListEntity[]): ScreeningIndex {
     nameTokenStart: Uint32Array.from(nameTokenStart),
     nameTokens: Uint32Array.from(nameTokens),
     nameTokenMiddle: Uint8Array.from(nameTokenMiddle),
+    nameTokenOrder: Uint8Array.from(nameTokenOrder),
+    nameCjk,
     nameWeight,
     byIdentifier,
   };
@@ -208,6 +272,8 @@ interface QueryToken {
   joinedWithNext: string;
   weight: number;
   weak: boolean;
+  /** A one-letter token that is not a digit: it pairs with any name part of that letter. */
+  initial: boolean;
   /** Vocabulary token id → similarity, for every listed token this query token matches. */
   similar: Map<number, number>;
 }
@@ -291,6 +357,12 @@ function similarTokens(index: ScreeningIndex, token: string, [primary, secondary
       if (s > 0) found.set(id, s);
     }
   }
+  if (token.length >= 4) {
+    for (const id of index.byTransliteration.get(transliterationKey(token)) ?? []) {
+      const s = transliterationSimilarity(token, index.tokens[id]);
+      if (s > (found.get(id) ?? 0)) found.set(id, s);
+    }
+  }
   if (exact === undefined && token.length >= 3) {
     const grams = trigrams(token);
     const counts = scratch.trigramCount;
@@ -316,6 +388,7 @@ function similarTokens(index: ScreeningIndex, token: string, [primary, secondary
 
 function queryTokens(index: ScreeningIndex, name: string): QueryToken[] {
   const rare = Math.log(1 + index.nameEntity.length);
+  const initialWeight = Math.log(1 + index.nameEntity.length / INITIAL_SHARE);
   const forms = queryTokenForms(name);
   return forms.map(({ text, variants }, position) => {
     const weak = isWeakToken(text);
@@ -329,26 +402,45 @@ function queryTokens(index: ScreeningIndex, name: string): QueryToken[] {
       }
     }
     const joinedWithNext = position + 1 < forms.length ? text + forms[position + 1].text : '';
-    return { text, joinedWithNext, weak, weight: weak ? WEAK_TOKEN_WEIGHT : id !== undefined ? index.weight[id] : rare, similar };
+    const initial = !weak && /^[a-z]$/.test(text);
+    const weight = weak ? WEAK_TOKEN_WEIGHT : initial ? initialWeight : id !== undefined ? index.weight[id] : rare;
+    return { text, joinedWithNext, weak, initial, weight, similar };
   });
 }
 
 const MAX_PAIRS = 512;
 const pairSimilarity = new Float64Array(MAX_PAIRS);
-/** queryFrom | queryLength << 8 | listedFrom << 16 | listedLength << 24 */
+/** queryFrom | queryLength << 8 | listedFirst << 16 | listedSecond << 24, listedSecond NO_SECOND for none */
 const pairShape = new Int32Array(MAX_PAIRS);
+const NO_SECOND = 0xff;
 const pairOrder = new Int32Array(MAX_PAIRS);
 const MAX_TOKENS = 64;
 const queryUsed = new Uint8Array(MAX_TOKENS);
+/** Listed token each query token paired with alone, -1 when none or in a join. */
+const queryPartner = new Int16Array(MAX_TOKENS);
 const listedUsed = new Uint8Array(MAX_TOKENS);
 let pairCount = 0;
 
-function addPair(similarity: number, queryFrom: number, queryLength: number, listedFrom: number, listedLength: number): void {
+function addPair(similarity: number, queryFrom: number, queryLength: number, listedFirst: number, listedSecond: number): void {
   if (pairCount >= MAX_PAIRS) return;
   // Ties go to the pair covering more tokens: a join beats two half-matches.
-  pairSimilarity[pairCount] = similarity + (queryLength + listedLength) * 1e-9;
-  pairShape[pairCount] = queryFrom | (queryLength << 8) | (listedFrom << 16) | (listedLength << 24);
+  pairSimilarity[pairCount] = similarity + (queryLength + (listedSecond === NO_SECOND ? 1 : 2)) * 1e-9;
+  pairShape[pairCount] = queryFrom | (queryLength << 8) | (listedFirst << 16) | (listedSecond << 24);
   pairCount++;
+}
+
+/** Shared characters of two CJK spellings over the longer: 高石 and 高市 read alike but share one of two. */
+function cjkAgreement(query: string, listed: string): number {
+  const remaining = [...listed];
+  let shared = 0;
+  for (const character of query) {
+    const at = remaining.indexOf(character);
+    if (at >= 0) {
+      shared++;
+      remaining.splice(at, 1);
+    }
+  }
+  return shared / Math.max([...query].length, [...listed].length);
 }
 
 /** Whether strings of these lengths can be JOINED_FLOOR similar: checked before building a joined string. */
@@ -357,7 +449,7 @@ function mayJoin(a: number, b: number): boolean {
 }
 
 function listedTokenWeight(index: ScreeningIndex, position: number): number {
-  return index.weight[index.nameTokens[position]] * (index.nameTokenMiddle[position] ? MIDDLE_NAME_WEIGHT : 1);
+  return index.weight[index.nameTokens[position]] * OPTIONAL_WEIGHT[index.nameTokenMiddle[position]];
 }
 
 /**
@@ -366,7 +458,7 @@ function listedTokenWeight(index: ScreeningIndex, position: number): number {
  * missing middle names weigh less and missing family/first names (or an organisation's words) more.
  * `explain` fills in which tokens paired, only for names that are reported.
  */
-function scoreName(index: ScreeningIndex, query: QueryToken[], nameId: number, explain: boolean): NameHit | undefined {
+function scoreName(index: ScreeningIndex, query: QueryToken[], queryCjk: string, nameId: number, explain: boolean): NameHit | undefined {
   const start = index.nameTokenStart[nameId];
   const listedCount = Math.min(index.nameTokenStart[nameId + 1] - start, MAX_TOKENS);
   const queryCount = Math.min(query.length, MAX_TOKENS);
@@ -389,10 +481,14 @@ function scoreName(index: ScreeningIndex, query: QueryToken[], nameId: number, e
 
   pairCount = 0;
   for (let i = 0; i < queryCount; i++) {
-    const similar = query[i].similar;
+    const { similar, initial, text } = query[i];
     for (let j = 0; j < listedCount; j++) {
+      const listed = index.tokens[nameTokens[start + j]];
       const s = similar.get(nameTokens[start + j]);
-      if (s !== undefined) addPair(s, i, 1, j, 1);
+      if (s !== undefined) addPair(s, i, 1, j, NO_SECOND);
+      else if ((initial || listed.length === 1) && listed.charCodeAt(0) === text.charCodeAt(0) && /[a-z]/.test(listed[0]) && !isWeakToken(listed)) {
+        addPair(INITIAL_SIMILARITY, i, 1, j, NO_SECOND);
+      }
     }
   }
   for (let i = 0; i + 1 < queryCount; i++) {
@@ -401,17 +497,21 @@ function scoreName(index: ScreeningIndex, query: QueryToken[], nameId: number, e
       const other = index.tokens[nameTokens[start + j]];
       if (other.charCodeAt(0) !== joined.charCodeAt(0) || !mayJoin(joined.length, other.length)) continue;
       const s = joinedSimilarity(joined, other);
-      if (s >= JOINED_FLOOR) addPair(s, i, 2, j, 1);
+      if (s >= JOINED_FLOOR) addPair(s, i, 2, j, NO_SECOND);
     }
   }
-  for (let j = 0; j + 1 < listedCount; j++) {
+  // A query word may be two listed parts written together, in either order ("vladimirputin" for "PUTIN, Vladimir").
+  for (let j = 0; j < listedCount; j++) {
     const first = index.tokens[nameTokens[start + j]];
-    const second = index.tokens[nameTokens[start + j + 1]];
-    for (let i = 0; i < queryCount; i++) {
-      const text = query[i].text;
-      if (text.charCodeAt(0) !== first.charCodeAt(0) || text.length <= first.length || !mayJoin(text.length, first.length + second.length)) continue;
-      const s = joinedSimilarity(text, first + second);
-      if (s >= JOINED_FLOOR) addPair(s, i, 1, j, 2);
+    for (let k = 0; k < listedCount; k++) {
+      if (k === j) continue;
+      const second = index.tokens[nameTokens[start + k]];
+      for (let i = 0; i < queryCount; i++) {
+        const text = query[i].text;
+        if (text.charCodeAt(0) !== first.charCodeAt(0) || text.length <= first.length || !mayJoin(text.length, first.length + second.length)) continue;
+        const s = joinedSimilarity(text, first + second);
+        if (s >= JOINED_FLOOR) addPair(s, i, 1, j, k);
+      }
     }
   }
   for (let p = 0; p < pairCount; p++) pairOrder[p] = p;
@@ -427,6 +527,7 @@ function scoreName(index: ScreeningIndex, query: QueryToken[], nameId: number, e
   }
 
   queryUsed.fill(0, 0, queryCount);
+  queryPartner.fill(-1, 0, queryCount);
   listedUsed.fill(0, 0, listedCount);
   let queryMatched = 0;
   let listedMatched = 0;
@@ -436,35 +537,40 @@ function scoreName(index: ScreeningIndex, query: QueryToken[], nameId: number, e
     const shape = pairShape[pairOrder[p]];
     const queryFrom = shape & 0xff;
     const queryLength = (shape >> 8) & 0xff;
-    const listedFrom = (shape >> 16) & 0xff;
-    const listedLength = (shape >> 24) & 0xff;
+    const listedFirst = (shape >> 16) & 0xff;
+    const listedSecond = (shape >> 24) & 0xff;
+    const joinedListed = listedSecond !== NO_SECOND;
     if (queryUsed[queryFrom] || (queryLength === 2 && queryUsed[queryFrom + 1])) continue;
-    if (listedUsed[listedFrom] || (listedLength === 2 && listedUsed[listedFrom + 1])) continue;
+    if (listedUsed[listedFirst] || (joinedListed && listedUsed[listedSecond])) continue;
     const similarity = Math.min(1, pairSimilarity[pairOrder[p]]);
     let queryWeight = 0;
     let listedWeight = 0;
-    let strong = false;
+    let strongQueryTokens = 0;
+    let strongListedTokens = 0;
     for (let k = queryFrom; k < queryFrom + queryLength; k++) {
       queryUsed[k] = 1;
       queryWeight += query[k].weight;
-      strong ||= !query[k].weak;
+      if (!query[k].weak) strongQueryTokens++;
     }
-    for (let k = listedFrom; k < listedFrom + listedLength; k++) {
+    if (queryLength === 1 && !joinedListed) queryPartner[queryFrom] = listedFirst;
+    for (const k of joinedListed ? [listedFirst, listedSecond] : [listedFirst]) {
       listedUsed[k] = 1;
       listedWeight += listedTokenWeight(index, start + k);
+      if (!isWeakToken(index.tokens[nameTokens[start + k]])) strongListedTokens++;
     }
     queryMatched += similarity * queryWeight;
     listedMatched += similarity * listedWeight;
-    if (strong) strongPairs++;
+    // A join covers as many name parts as it has words on its longer side ("vladimirputin" ~ "putin vladimir").
+    if (strongQueryTokens > 0) strongPairs += Math.max(strongQueryTokens, strongListedTokens);
     if (explain) {
       pairings.push({
         query: query.slice(queryFrom, queryFrom + queryLength).map((q) => q.text).join(' '),
-        matched: Array.from({ length: listedLength }, (_, k) => index.tokens[nameTokens[start + listedFrom + k]]).join(' '),
+        matched: (joinedListed ? [listedFirst, listedSecond] : [listedFirst]).map((k) => index.tokens[nameTokens[start + k]]).join(' '),
         similarity: Math.round(similarity * 1000) / 1000,
       });
     }
   }
-  if (strongPairs === 0) return undefined;
+  if (strongPairs === 0 || chainOrderBroken(index, query, queryCount, start)) return undefined;
   // An organisation's every distinctive word identifies it ("PIONEER LOGISTICS" is not "Pioneer Golden
   // Logistics"), whereas a person's extra query names may be middle names the list does not have.
   const isPerson = index.entities[entityIndex].type === 'person';
@@ -486,6 +592,8 @@ function scoreName(index: ScreeningIndex, query: QueryToken[], nameId: number, e
   }
   let score = (queryMatched / queryTotal + listedMatched / (index.nameWeight[nameId] + missingCore)) / 2;
   if (strongPairs === 1 && (strongQuery > 1 || strongListed > 1)) score *= SINGLE_TOKEN_FACTOR;
+  const listedCjk = queryCjk ? index.nameCjk.get(nameId) : undefined;
+  if (listedCjk) score *= cjkAgreement(queryCjk, listedCjk);
   const unmatchedQuery: string[] = [];
   const unmatchedListed: string[] = [];
   if (explain) {
@@ -493,6 +601,20 @@ function scoreName(index: ScreeningIndex, query: QueryToken[], nameId: number, e
     for (let j = 0; j < listedCount; j++) if (!listedUsed[j]) unmatchedListed.push(index.tokens[nameTokens[start + j]]);
   }
   return { entityIndex, nameSlot, kind, score: Math.min(1, score), pairings, unmatchedQuery, unmatchedListed };
+}
+
+/**
+ * Whether the query says "X bin Y" where the listed name says Y before X (as said, given names first): "SALMAN BIN
+ * MUHAMMAD" is Salman son of Muhammad, not Muhammad bin Salman.
+ */
+function chainOrderBroken(index: ScreeningIndex, query: QueryToken[], queryCount: number, start: number): boolean {
+  for (let i = 1; i + 1 < queryCount; i++) {
+    if (!CHAIN_PARTICLES.has(query[i].text)) continue;
+    const son = queryPartner[i - 1];
+    const father = queryPartner[i + 1];
+    if (son >= 0 && father >= 0 && index.nameTokenOrder[start + son] > index.nameTokenOrder[start + father]) return true;
+  }
+  return false;
 }
 
 function weakWeightOf(query: QueryToken[]): number {
@@ -509,6 +631,7 @@ function weakWeightOf(query: QueryToken[]): number {
 export function searchNames(index: ScreeningIndex, name: string, minScore: number): NameHit[] {
   scratch.ensure(index);
   const query = queryTokens(index, name);
+  const queryCjk = cjkCharacters(name);
   const strong = query.filter((q) => !q.weak);
   if (strong.length === 0) return [];
   const { evidence, touched } = scratch;
@@ -553,14 +676,14 @@ export function searchNames(index: ScreeningIndex, name: string, minScore: numbe
   for (const n of touched) evidence[n] = 0;
   const bestByEntity = new Map<number, { nameId: number; score: number }>();
   for (const nameId of candidates.slice(0, MAX_CANDIDATES)) {
-    const hit = scoreName(index, query, nameId, false);
+    const hit = scoreName(index, query, queryCjk, nameId, false);
     if (!hit || hit.score < minScore) continue;
     const best = bestByEntity.get(hit.entityIndex);
     if (!best || hit.score > best.score) bestByEntity.set(hit.entityIndex, { nameId, score: hit.score });
   }
   return [...bestByEntity.values()]
     .sort((a, b) => b.score - a.score)
-    .map(({ nameId }) => scoreName(index, query, nameId, true) as NameHit);
+    .map(({ nameId }) => scoreName(index, query, queryCjk, nameId, true) as NameHit);
 }
 
 /** Entities holding one of these identifier values (passport, registration, IMO…), as entity indexes. */

@@ -4,6 +4,7 @@
 // tokens that never create a match on their own.
 
 import anyAscii from 'any-ascii';
+import { LEGAL_FORM_WORDS, foldLegalFormsAndNumbers } from './legal-forms.ts';
 
 const HONORIFICS = new Set([
   'mr', 'mrs', 'ms', 'miss', 'dr', 'prof', 'sir', 'dame', 'lord', 'sheikh', 'shaykh', 'sheik', 'haji', 'hajji',
@@ -18,7 +19,7 @@ const WEAK_TOKENS = new Set([
   'ojsc', 'pjsc', 'cjsc', 'zao', 'oao', 'ooo', 'pao', 'ao', 'tov', 'llp', 'lp', 'fze', 'fzco', 'fzc', 'fz', 'sdn',
   'bhd', 'pte', 'pvt', 'pty', 'kft', 'doo', 'sro', 'cv', 'de', 'del', 'la', 'le', 'les', 'los', 'las', 'the',
   'of', 'and', 'for', 'y', 'et', 'und', 'e', 'di', 'da', 'do', 'dos', 'das', 'du', 'des', 'van', 'von', 'der',
-  'den', 'al', 'el', 'bin', 'ibn', 'bint', 'ben', 'abu', 'ould', 'uul',
+  'den', 'al', 'el', 'bin', 'ibn', 'bint', 'ben', 'abu', 'ould', 'uul', ...LEGAL_FORM_WORDS,
 ]);
 
 export function isWeakToken(token: string): boolean {
@@ -72,7 +73,7 @@ export interface NormalisedName {
 export function tokenise(raw: string): string[] {
   const text = normaliseText(raw);
   if (!text) return [];
-  return text.split(' ').filter((t) => !HONORIFICS.has(t));
+  return foldLegalFormsAndNumbers(text.split(' ').filter((t) => !HONORIFICS.has(t)));
 }
 
 const CYRILLIC = /[\u0400-\u04ff]/;

@@ -11,7 +11,13 @@ const Identifier = Type.Object(
 // by validateScreeningQuery, which names the field in every error.
 export const ScreeningQueryBody = Type.Object(
   {
-    name: Type.String({ description: `The person's or organisation's name (2 to ${NAME_MAX_LENGTH} characters, any script)` }),
+    name: Type.Optional(Type.String({
+      description: `The person's or organisation's name (2 to ${NAME_MAX_LENGTH} characters, any script). Required unless name parts are given; when both are, name is screened`,
+    })),
+    firstName: Type.Optional(Type.String({ description: "A person's given name(s), instead of name" })),
+    middleName: Type.Optional(Type.String({ description: "A person's middle name(s), instead of name" })),
+    lastName: Type.Optional(Type.String({ description: "A person's family name(s), instead of name" })),
+    fatherName: Type.Optional(Type.String({ description: "A person's patronymic or father's name, instead of name" })),
     type: Type.Optional(Type.Union([Type.Literal('person'), Type.Literal('organization')])),
     dateOfBirth: Type.Optional(Type.String({ description: 'YYYY, YYYY-MM or YYYY-MM-DD; a listed date that differs lowers a score' })),
     country: Type.Optional(Type.String({ description: 'ISO 3166-1 alpha-2 code or English country name' })),

@@ -55,13 +55,80 @@ export function tokenSimilarity(a: string, b: string, phoneticA: string, phoneti
   if (a.length === 1 || b.length === 1) return a[0] === b[0] ? 0.9 : 0;
   const longest = Math.max(a.length, b.length);
   const budget = allowedEdits(longest);
-  const phonetic = phoneticA.length >= 2 && phoneticA === phoneticB && a.charCodeAt(0) === b.charCodeAt(0) && Math.min(a.length, b.length) >= 4;
+  const phonetic = phoneticA.length >= 2 && phoneticA === phoneticB && a.charCodeAt(0) === b.charCodeAt(0) && Math.min(a.length, b.length) >= 4
+    && sameEnding(a, b);
   const distance = editDistance(a, b, Math.max(budget, 3));
   // Short names rarely differ by a typo in their first letter but often are other names ("fang"/"wang").
   const firstDiffers = a.charCodeAt(0) !== b.charCodeAt(0);
   let score = distance <= budget && !(firstDiffers && longest <= 5) ? 1 - distance / longest : 0;
   if (phonetic && distance <= budget + 1) score = Math.max(score, PHONETIC_SIMILARITY);
   return score;
+}
+
+const VOWEL = /[aeiouy]/;
+
+/**
+ * Whether the tokens do not differ by a final "a" against a consonant: a sound-alike pair that does is most often
+ * another name or the other gender's form ("olga"/"oleg", "barynova"/"baranov", "bushra"/"bashar"), while
+ * romanisations of one name keep their ending ("lukashenka"/"lukashenko", "sergey"/"sergei").
+ */
+function sameEnding(a: string, b: string): boolean {
+  const endA = a[a.length - 1];
+  const endB = b[b.length - 1];
+  return !((endA === 'a' && !VOWEL.test(endB)) || (endB === 'a' && !VOWEL.test(endA)));
+}
+
+/**
+ * Rewrites shared by the romanisation systems of Cyrillic (ICAO 9303, BGN/PCGN, ISO 9, GOST, German and French
+ * habits) and Arabic (UN, ALA-LC, press spellings): each digraph family reduced to one letter. Applied in order.
+ */
+const TRANSLITERATION_FOLDS: Array<[RegExp, string]> = [
+  [/shch|sch|tsch|sh|ch|tch|sz|cz|sj/g, '§'],
+  [/dzh|dj|zh|dsch|j/g, 'j'],
+  [/kh|ch(?=$)/g, 'h'],
+  [/ts|tz|cz/g, 'c'],
+  [/x/g, 'ks'],
+  [/ph/g, 'f'],
+  [/ck|q|c(?![eiy])/g, 'k'],
+  [/c/g, 's'],
+  [/w/g, 'v'],
+  [/([bdgkprt])h/g, '$1'],
+];
+
+function foldTransliteration(token: string): string {
+  let folded = token;
+  for (const [pattern, replacement] of TRANSLITERATION_FOLDS) folded = folded.replace(pattern, replacement);
+  return folded;
+}
+
+/**
+ * A token's consonant skeleton across transliteration systems: digraphs folded, vowels dropped (y is a vowel),
+ * doubled letters merged, with marks for a leading and a trailing vowel. "alexander", "aleksandr" and
+ * "alyaksandr" share one key; so do "usama"/"osama", "ladin"/"laden", "husayn"/"hussein", "yanukovich"/
+ * "yanukovych". The trailing mark keeps "olga" from "oleg" and "barynova" from "baranov".
+ */
+export function transliterationKey(token: string): string {
+  const folded = foldTransliteration(token);
+  // Doubled letters merge before the vowels go, so "potanin" (ptnn) stays apart from "putin" (ptn).
+  const consonants = folded.replace(/(.)\1+/g, '$1').replace(/[aeiouy]+/g, '');
+  return (VOWEL.test(folded[0]) ? '_' : '') + consonants + (VOWEL.test(folded[folded.length - 1]) ? '_' : '');
+}
+
+/** Share of its length a token may differ by and still be the same name in another transliteration. */
+const TRANSLITERATION_MAX_EDIT_SHARE = 0.45;
+/** Similarity of two tokens with one transliteration key. */
+export const TRANSLITERATION_SIMILARITY = 0.95;
+
+/**
+ * Similarity of two tokens that share a transliteration key, 0 when they are too short or differ too much to be
+ * one name written twice ("omar"/"amir", "ruiz"/"raiz" share a key).
+ */
+export function transliterationSimilarity(a: string, b: string): number {
+  if (Math.min(a.length, b.length) < 5) return 0;
+  const foldedA = foldTransliteration(a);
+  const foldedB = foldTransliteration(b);
+  const limit = Math.floor(TRANSLITERATION_MAX_EDIT_SHARE * Math.max(foldedA.length, foldedB.length));
+  return editDistance(foldedA, foldedB, limit) <= limit ? TRANSLITERATION_SIMILARITY : 0;
 }
 
 /** Similarity of joined neighbours ("abdul rahman" / "abdulrahman"), 0 beyond the typo budget. */

@@ -40,14 +40,37 @@ function validateName(value: unknown, path: string, errors: FieldIssue[]): strin
   return name.replace(/\s+/g, ' ');
 }
 
+/** Parts of a person's name a query may give instead of `name`, in the order they are said. */
+const NAME_PARTS = ['firstName', 'middleName', 'fatherName', 'lastName'] as const;
+
+/**
+ * The name to screen: `name` when given, else the name parts joined as said ("first middle father last"); a part
+ * is checked like a name but may be one letter (an initial).
+ */
+function validateNameOrParts(body: ScreeningQueryBody, prefix: string, errors: FieldIssue[]): string | undefined {
+  const given = NAME_PARTS.filter((part) => body[part] !== undefined);
+  const parts: string[] = [];
+  for (const part of given) {
+    const text = body[part]!.normalize('NFKC').trim().replace(/\s+/g, ' ');
+    if ([...text].length > NAME_MAX_LENGTH || FORBIDDEN_CHARACTERS.test(text) || !/\p{L}/u.test(text)) {
+      errors.push({ path: `${prefix}/${part}`, message: `${part} must be a string of letters, at most ${NAME_MAX_LENGTH} characters` });
+    } else {
+      parts.push(text);
+    }
+  }
+  if (body.name !== undefined || given.length === 0) return validateName(body.name, `${prefix}/name`, errors);
+  if (parts.length < given.length) return undefined;
+  return validateName(parts.join(' '), `${prefix}/name`, errors);
+}
+
 /**
  * The rules a screening query must follow beyond its structure, which the route's schema has checked: a name
- * with letters and no control characters (length counted after NFKC), a real past date, a known country, printable
- * identifiers. `prefix` is the JSON Pointer of the query inside the body ('' at the root).
+ * (or name parts) with letters and no control characters (length counted after NFKC), a real past date, a known
+ * country, printable identifiers. `prefix` is the JSON Pointer of the query inside the body ('' at the root).
  */
 export function validateScreeningQuery(body: ScreeningQueryBody, prefix = ''): Validation<ScreeningQuery> {
   const errors: FieldIssue[] = [];
-  const name = validateName(body.name, `${prefix}/name`, errors);
+  const name = validateNameOrParts(body, prefix, errors);
   const query: ScreeningQuery = { name: name ?? '' };
   if (body.type !== undefined) query.type = body.type;
   if (body.threshold !== undefined) query.threshold = body.threshold;

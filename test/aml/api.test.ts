@@ -61,6 +61,14 @@ describe('RPT-003', () => {
 });
 
 describe('screening (happy paths)', () => {
+  it('screens a person given as name parts instead of one name', async () => {
+    const response = await t.app.inject(screenRequest(sandboxTenant, { firstName: 'Abdul', middleName: 'Rahman', lastName: 'Yasin', type: 'person' }));
+    expect(response.statusCode).toBe(200);
+    expect(response.json().matches[0].matchedName).toBe('ABDUL RAHMAN YASIN');
+    const invalid = await t.app.inject(screenRequest(sandboxTenant, { firstName: 'Abdul', lastName: 7 }));
+    expect(invalid.statusCode).toBe(400);
+  });
+
   it('finds a listed person behind a typo and stores the result with the list versions used', async () => {
     // UN: "ABDUL RAHMAN YASIN"; one letter dropped from the last name.
     const response = await t.app.inject(screenRequest(sandboxTenant, { name: 'Abdul Rahman Yasn', type: 'person' }));

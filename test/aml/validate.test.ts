@@ -17,7 +17,18 @@ describe('screening query validation', () => {
     expect(validateScreeningQuery({ name: 'Vlаdimir Putin' }).ok).toBe(true); // mixed Latin/Cyrillic: screened, not refused
   });
 
+  it('screens the name parts of a person joined as said when no name is given', () => {
+    expect(validateScreeningQuery({ firstName: ' Vladimir ', fatherName: 'Vladimirovich', lastName: 'Putin' }))
+      .toEqual({ ok: true, value: { name: 'Vladimir Vladimirovich Putin' } });
+    expect(validateScreeningQuery({ firstName: 'V.', middleName: 'V', lastName: 'Putin' })).toEqual({ ok: true, value: { name: 'V. V Putin' } });
+    expect(validateScreeningQuery({ name: 'Vladimir Putin', firstName: 'Vladimir' })).toEqual({ ok: true, value: { name: 'Vladimir Putin' } });
+    expect(errorsOf({ firstName: 'Ivan', lastName: '1234' }).map((e) => e.path)).toEqual(['/lastName']);
+    expect(errorsOf({ firstName: 'Ivan', lastName: 'P\u0000' }).map((e) => e.path)).toEqual(['/lastName']);
+    expect(errorsOf({ lastName: 'X' }).map((e) => e.path)).toEqual(['/name']);
+  });
+
   it.each<[ScreeningQueryBody, string]>([
+    [{}, '/name'],
     [{ name: '' }, '/name'],
     [{ name: 'A' }, '/name'],
     [{ name: '12345' }, '/name'],

@@ -1,0 +1,146 @@
+// Legal forms written out in full, in normalised form (see normaliseText), and the abbreviation lists and
+// registers use for them, after the ISO 20275 entity legal forms list and national company laws. A name is
+// screened with its legal form folded, so "Siemens Aktiengesellschaft" and "Siemens AG" meet; numbers written as
+// words or Roman numerals are folded to digits the same way ("Star Two", "Star II", "Star 2").
+
+import { editDistance } from './similarity.ts';
+
+export const LEGAL_FORMS: ReadonlyArray<readonly [string, string]> = [
+  // English
+  ['public limited company', 'plc'],
+  ['public company limited', 'pcl'],
+  ['private limited company', 'ltd'],
+  ['private limited', 'pvt ltd'],
+  ['proprietary limited', 'pty ltd'],
+  ['limited liability company', 'llc'],
+  ['limited liability partnership', 'llp'],
+  ['limited partnership', 'lp'],
+  ['limited', 'ltd'],
+  ['incorporated', 'inc'],
+  ['corporation', 'corp'],
+  ['company', 'co'],
+  ['public joint stock company', 'pjsc'],
+  ['open joint stock company', 'ojsc'],
+  ['closed joint stock company', 'cjsc'],
+  ['joint stock company', 'jsc'],
+  ['free zone establishment', 'fze'],
+  ['free zone company', 'fzco'],
+  // German, Austrian, Swiss
+  ['gesellschaft mit beschrankter haftung', 'gmbh'],
+  ['gesellschaft mbh', 'gmbh'],
+  ['kommanditgesellschaft auf aktien', 'kgaa'],
+  ['aktiengesellschaft', 'ag'],
+  ['kommanditgesellschaft', 'kg'],
+  ['offene handelsgesellschaft', 'ohg'],
+  ['eingetragener verein', 'ev'],
+  // Romance languages
+  ['societe anonyme', 'sa'],
+  ['sociedad anonima', 'sa'],
+  ['sociedade anonima', 'sa'],
+  ['societa per azioni', 'spa'],
+  ['societe a responsabilite limitee', 'sarl'],
+  ['societe par actions simplifiee', 'sas'],
+  ['sociedad de responsabilidad limitada', 'srl'],
+  ['societa a responsabilita limitata', 'srl'],
+  ['sociedade limitada', 'ltda'],
+  ['limitada', 'ltda'],
+  ['sociedad anonima de capital variable', 'sa de cv'],
+  // Dutch, Nordic
+  ['besloten vennootschap', 'bv'],
+  ['naamloze vennootschap', 'nv'],
+  ['aktiebolag', 'ab'],
+  ['aktieselskab', 'as'],
+  ['aksjeselskap', 'as'],
+  ['allmennaksjeselskap', 'asa'],
+  ['osakeyhtio', 'oy'],
+  // Russian, Ukrainian (romanised as any-ascii writes them, apostrophes dropped)
+  ['obshchestvo s ogranichennoy otvetstvennostyu', 'ooo'],
+  ['obshchestvo s ogranichennoi otvetstvennostiu', 'ooo'],
+  ['publichnoe aktsionernoe obshchestvo', 'pao'],
+  ['otkrytoe aktsionernoe obshchestvo', 'oao'],
+  ['zakrytoe aktsionernoe obshchestvo', 'zao'],
+  ['aktsionernoe obshchestvo', 'ao'],
+  ['tovarystvo z obmezhenoyu vidpovidalnistyu', 'tov'],
+  // Central Europe
+  ['spolka z ograniczona odpowiedzialnoscia', 'spzoo'],
+  ['sp z o o', 'spzoo'],
+  ['sp z oo', 'spzoo'],
+  ['spolecnost s rucenim omezenym', 'sro'],
+  ['korlatolt felelossegu tarsasag', 'kft'],
+  ['drustvo s ogranicenom odgovornoscu', 'doo'],
+  // Turkish, Asian
+  ['anonim sirketi', 'as'],
+  ['limited sirketi', 'ltd sti'],
+  ['sendirian berhad', 'sdn bhd'],
+  ['berhad', 'bhd'],
+  ['perseroan terbatas', 'pt'],
+  ['kabushiki kaisha', 'kk'],
+  ['kabushiki gaisha', 'kk'],
+  ['yugen kaisha', 'yk'],
+];
+
+/** Words of legal forms that also name things ("Public Security Bureau", "Free Zone Authority"). */
+const NAMING_WORDS = new Set(['public', 'private', 'open', 'closed', 'free', 'zone', 'capital', 'variable', 'establishment', 'partnership']);
+
+/**
+ * Abbreviations the folding produces, and words of legal forms written in full: weak tokens, so that a legal
+ * form left unfolded (reordered, misspelt twice) costs little and decides nothing.
+ */
+export const LEGAL_FORM_WORDS = [
+  ...new Set(LEGAL_FORMS.flatMap(([phrase, abbreviation]) => [...phrase.split(' '), ...abbreviation.split(' ')])),
+].filter((word) => word.length > 1 && !NAMING_WORDS.has(word));
+
+const NUMBERS: Record<string, string> = {
+  one: '1', two: '2', three: '3', four: '4', five: '5', six: '6', seven: '7', eight: '8', nine: '9', ten: '10',
+  eleven: '11', twelve: '12',
+  // Roman numerals of two letters or more: one letter ("v", "x") is far more often an initial.
+  ii: '2', iii: '3', iv: '4', vi: '6', vii: '7', viii: '8', ix: '9', xi: '11', xii: '12', xiii: '13', xiv: '14', xv: '15',
+};
+
+interface Fold { words: string[]; replacement: string[] }
+
+/** Folds by first word, longest first, so "public joint stock company" wins over "joint stock company". */
+const FOLDS_BY_FIRST_WORD = new Map<string, Fold[]>();
+for (const [phrase, abbreviation] of LEGAL_FORMS) {
+  const words = phrase.split(' ');
+  const folds = FOLDS_BY_FIRST_WORD.get(words[0]) ?? [];
+  folds.push({ words, replacement: abbreviation.split(' ') });
+  folds.sort((a, b) => b.words.length - a.words.length);
+  FOLDS_BY_FIRST_WORD.set(words[0], folds);
+}
+
+/** Long first words of legal forms by their first letter, to find them misspelt ("limtied"). */
+const LONG_FIRST_WORDS = new Map<string, string[]>();
+for (const first of FOLDS_BY_FIRST_WORD.keys()) {
+  if (first.length < 6) continue;
+  LONG_FIRST_WORDS.set(first[0], [...(LONG_FIRST_WORDS.get(first[0]) ?? []), first]);
+}
+
+/** Legal forms that may start at this token, written right or with one typo. */
+function foldsFor(token: string): Fold[] | undefined {
+  const exact = FOLDS_BY_FIRST_WORD.get(token);
+  if (exact || token.length < 6) return exact;
+  const misspelt = LONG_FIRST_WORDS.get(token[0])?.find((first) => Math.abs(first.length - token.length) <= 1 && editDistance(token, first, 1) <= 1);
+  return misspelt === undefined ? undefined : FOLDS_BY_FIRST_WORD.get(misspelt);
+}
+
+/** A word of a legal form, or the word with one typo when it has four letters or more ("copmany"). */
+function sameWord(token: string | undefined, word: string): boolean {
+  return token === word || (token !== undefined && word.length >= 4 && editDistance(token, word, 1) <= 1);
+}
+
+/** Tokens with legal forms written in full replaced by their abbreviation and numbers by digits. */
+export function foldLegalFormsAndNumbers(tokens: string[]): string[] {
+  const folded: string[] = [];
+  for (let i = 0; i < tokens.length; ) {
+    const fold = foldsFor(tokens[i])?.find(({ words }) => words.every((word, k) => (k === 0 ? sameWord(tokens[i], word) : sameWord(tokens[i + k], word))));
+    if (fold) {
+      folded.push(...fold.replacement);
+      i += fold.words.length;
+      continue;
+    }
+    folded.push(NUMBERS[tokens[i]] ?? tokens[i]);
+    i++;
+  }
+  return folded;
+}

@@ -9,7 +9,7 @@ import { basename, join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { fetchListFile, type Validators } from './fetch.ts';
 import { buildIndex } from './matching.ts';
-import { detectFileKind, parseListFileSet, scanListsDir, type ListFileSet } from './parsers/detect.ts';
+import { detectFileKind, parseListFileSet, scanListsDir, type ListFileSet, type SkippedFile } from './parsers/detect.ts';
 import type { ListEntity, ListFormat, ParsedList } from './model.ts';
 import type { ListsSnapshot, ListVersion, SnapshotProvider } from './screen.ts';
 
@@ -145,6 +145,7 @@ export class ListRegistry implements SnapshotProvider {
   private timer: NodeJS.Timeout | undefined;
   private readonly listsRoot: string;
   private adopted = false;
+  private skipped: SkippedFile[] = [];
 
   constructor(private readonly options: ListRegistryOptions) {
     this.listsRoot = join(options.dataDir, 'lists');
@@ -197,6 +198,11 @@ export class ListRegistry implements SnapshotProvider {
         lastCheckedAt: s.lastCheckedAt,
         lastError: s.lastError,
       }));
+  }
+
+  /** Files of KYX_LISTS_DIR the latest scan did not load, with why (`.` when the folder itself is unreadable). */
+  skippedFiles(): SkippedFile[] {
+    return this.skipped;
   }
 
   async close(): Promise<void> {
@@ -276,11 +282,15 @@ export class ListRegistry implements SnapshotProvider {
     const found: Array<{ set: ListFileSet; source: string; fromListsDir: boolean }> = [];
     const { listsDir } = this.options;
     if (listsDir) {
+      let skipped: SkippedFile[];
       try {
-        for (const set of (await scanListsDir(listsDir)).lists) found.push({ set, source: `dir:${listsDir}`, fromListsDir: true });
+        const scan = await scanListsDir(listsDir);
+        for (const set of scan.lists) found.push({ set, source: `dir:${listsDir}`, fromListsDir: true });
+        skipped = scan.skipped;
       } catch (error) {
-        this.options.logger?.warn({ listsDir, error: (error as Error).message }, 'AML lists dir unreadable');
+        skipped = [{ file: '.', reason: `the lists folder cannot be read: ${(error as Error).message}` }];
       }
+      this.reportSkipped(listsDir, skipped);
     }
     for (const source of this.options.sources ?? []) {
       if (!source.path || source.url) continue;
@@ -296,6 +306,14 @@ export class ListRegistry implements SnapshotProvider {
       found.push({ set: { ...scanned[0], name: source.name }, source: state.source, fromListsDir: false });
     }
     return found;
+  }
+
+  /** Logs each skipped file once, when the set of skipped files changes (not at every refresh). */
+  private reportSkipped(listsDir: string, skipped: SkippedFile[]): void {
+    const key = (files: SkippedFile[]) => JSON.stringify(files);
+    if (key(skipped) === key(this.skipped)) return;
+    this.skipped = skipped;
+    for (const { file, reason } of skipped) this.options.logger?.warn({ listsDir, file, reason }, 'AML lists dir: file not loaded');
   }
 
   private async singleFileSets(path: string): Promise<ListFileSet[]> {

@@ -20,7 +20,7 @@ import {
   screenCompany,
   screenPerson,
 } from './screen.ts';
-import { detectFileKind, parseListFileSet, scanListsDir, type ListFileSet } from './parsers/detect.ts';
+import { detectFileKind, parseListFileSet, scanListsDir, type ListFileSet, type SkippedFile } from './parsers/detect.ts';
 import type { ListFormat } from './model.ts';
 
 export { ListsUnavailableError };
@@ -146,6 +146,8 @@ export interface AmlService {
   /** The lists being served right now (null while none is loaded). */
   snapshot(): ListsSnapshot | null;
   status(): ListStatus[];
+  /** Files of KYX_LISTS_DIR that are not loaded, with why (operators only: they name server paths). */
+  skippedFiles(): SkippedFile[];
   publicStatus(): { listsVersion: string | null; lists: PublicListStatus[] };
   refresh(): Promise<ListStatus[]>;
   /**
@@ -209,6 +211,7 @@ export function createAmlService(options: AmlServiceOptions): AmlService {
     screenCompany: (company) => inProcess((snapshot) => screenCompany(snapshot, company)),
     snapshot: () => registry.snapshot(),
     status: () => registry.status(),
+    skippedFiles: () => registry.skippedFiles(),
     publicStatus() {
       return {
         listsVersion: registry.versions().listsVersion,
@@ -286,15 +289,17 @@ function listNameOf(file: string): string {
   return basename(file, extname(file)).toLowerCase().replace(/[^a-z0-9_-]+/g, '_');
 }
 
-async function fileSetsOf(path: string): Promise<{ sets: ListFileSet[]; unrecognised: string[] }> {
+const UNRECOGNISED_FILE = 'not a list format kyx reads (an OFAC ALT/ADD/COMMENTS file is imported with the folder holding its SDN file)';
+
+async function fileSetsOf(path: string): Promise<{ sets: ListFileSet[]; skipped: SkippedFile[] }> {
   const info = await stat(path);
   if (info.isDirectory()) {
-    const { lists, ignored } = await scanListsDir(path);
-    return { sets: lists, unrecognised: ignored.map((file) => join(path, file)) };
+    const { lists, skipped } = await scanListsDir(path);
+    return { sets: lists, skipped: skipped.map(({ file, reason }) => ({ file: join(path, file), reason })) };
   }
   const kind = info.size > 0 ? detectFileKind((await readFile(path, 'utf8')).slice(0, 65536)) : undefined;
-  if (!kind || (kind.format === 'ofac_csv' && kind.role !== 'main')) return { sets: [], unrecognised: [path] };
-  return { sets: [{ name: listNameOf(path), format: kind.format, files: { main: path } }], unrecognised: [] };
+  if (!kind || (kind.format === 'ofac_csv' && kind.role !== 'main')) return { sets: [], skipped: [{ file: path, reason: UNRECOGNISED_FILE }] };
+  return { sets: [{ name: listNameOf(path), format: kind.format, files: { main: path } }], skipped: [] };
 }
 
 /**
@@ -307,22 +312,15 @@ export async function importLists(dataDir: string, paths: string[], reserved: Re
   const results: ImportedList[] = [];
   const root = importedListsDir(dataDir);
   for (const path of paths) {
-    let found: { sets: ListFileSet[]; unrecognised: string[] };
+    let found: Awaited<ReturnType<typeof fileSetsOf>>;
     try {
       found = await fileSetsOf(path);
     } catch (error) {
       results.push({ name: listNameOf(path), format: null, files: [path], entityCount: 0, versionDate: null, error: (error as Error).message });
       continue;
     }
-    for (const file of found.unrecognised) {
-      results.push({
-        name: listNameOf(file),
-        format: null,
-        files: [file],
-        entityCount: 0,
-        versionDate: null,
-        error: 'not a list format kyx reads (an OFAC ALT/ADD/COMMENTS file is imported with the folder holding its SDN file)',
-      });
+    for (const { file, reason } of found.skipped) {
+      results.push({ name: listNameOf(file), format: null, files: [file], entityCount: 0, versionDate: null, error: reason });
     }
     for (const set of found.sets) {
       const files = Object.values(set.files) as string[];

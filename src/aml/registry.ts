@@ -11,7 +11,7 @@ import { fetchListFile, type Validators } from './fetch.ts';
 import { buildIndex } from './matching.ts';
 import { detectFileKind, parseListFileSet, scanListsDir, type ListFileSet, type SkippedFile } from './parsers/detect.ts';
 import type { ListEntity, ListFormat, ParsedList } from './model.ts';
-import type { ListsSnapshot, ListVersion, SnapshotProvider } from './screen.ts';
+import { warmUp, type ListsSnapshot, type ListVersion, type SnapshotProvider } from './screen.ts';
 
 export interface ListSource {
   /** Name the list is reported under. */
@@ -454,7 +454,9 @@ export class ListRegistry implements SnapshotProvider {
       sha256: s.loaded!.sha256,
       entityCount: s.loaded!.entities.length,
     }));
-    this.current = { index: buildIndex(entities), lists, listsVersion: listsVersionOf(lists) };
+    const next = { index: buildIndex(entities), lists, listsVersion: listsVersionOf(lists) };
+    warmUp(next);
+    this.current = next;
   }
 }
 

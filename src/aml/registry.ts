@@ -3,11 +3,11 @@
 // Parsing runs in a worker thread; the index is rebuilt off the request path and swapped in one assignment.
 
 import { createHash } from 'node:crypto';
-import { once } from 'node:events';
 import { copyFile, mkdir, mkdtemp, readFile, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { fetchListFile, type Validators } from './fetch.ts';
+import type { ParseReply } from './parse-worker.ts';
 import { buildIndex } from './matching.ts';
 import { detectFileKind, parseListFileSet, scanListsDir, type ListFileSet, type SkippedFile } from './parsers/detect.ts';
 import type { ListEntity, ListFormat, ParsedList } from './model.ts';
@@ -122,13 +122,29 @@ class Parser {
       return parseListFileSet(set);
     }
     const worker = this.worker;
-    worker.postMessage(set);
-    const [reply] = (await Promise.race([
-      once(worker, 'message'),
-      once(worker, 'error').then(([error]) => { throw error; }),
-    ])) as [{ ok: true; list: ParsedList } | { ok: false; error: string }];
-    if (!reply.ok) throw new Error(reply.error);
-    return reply.list;
+    return new Promise<ParsedList>((resolve, reject) => {
+      const entities: ListEntity[] = [];
+      const finish = () => {
+        worker.off('message', onReply);
+        worker.off('error', onError);
+      };
+      const onReply = (reply: ParseReply) => {
+        if (reply.type === 'entities') {
+          for (const entity of reply.entities) entities.push(entity);
+          return;
+        }
+        finish();
+        if (reply.type === 'failed') reject(new Error(reply.error));
+        else resolve({ ...reply.list, entities });
+      };
+      const onError = (error: Error) => {
+        finish();
+        reject(error);
+      };
+      worker.on('message', onReply);
+      worker.on('error', onError);
+      worker.postMessage(set);
+    });
   }
 
   async close(): Promise<void> {

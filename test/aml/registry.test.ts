@@ -170,6 +170,19 @@ describe('a local lists folder (KYX_LISTS_DIR)', () => {
     await registry.close();
   });
 
+  it('gets every entity of a list larger than one message back from the parse worker, in order', async () => {
+    const listsDir = await tempDir();
+    const count = 12_345;
+    const lines = Array.from({ length: count }, (_, i) => JSON.stringify({ id: `p${i}`, schema: 'Person', properties: { name: [`Person Number ${i}`] } }));
+    await writeFile(join(listsDir, 'people.json'), lines.join('\n'));
+    const registry = createListRegistry({ listsDir, dataDir: await tempDir() });
+    await registry.load();
+    const entities = registry.snapshot()!.index.entities;
+    expect(entities.map((e) => e.sourceId)).toEqual(Array.from({ length: count }, (_, i) => `p${i}`));
+    expect(screen(registry, { name: 'Person Number 12344' }).matches[0].entityId).toBe('people:p12344');
+    await registry.close();
+  });
+
   it('reports an unreadable lists dir as the reason nothing loads', async () => {
     const listsDir = join(await tempDir(), 'missing');
     const registry = createListRegistry({ listsDir, dataDir: await tempDir(), parseInWorker: false });

@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { copyFile, mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -115,6 +116,7 @@ describe('a lists folder with symbolic links', () => {
     await symlink('missing.csv', join(root, 'dangling.csv'));
     await symlink('.', join(root, 'loop'));
     await symlink('us_dpl.txt', join(root, 'z_again.txt'));
+    execFileSync('mkfifo', [join(root, 'pipe')]);
 
     const scan = await scanListsDir(root);
 
@@ -123,6 +125,7 @@ describe('a lists folder with symbolic links', () => {
       { file: 'dangling.csv', reason: 'symbolic link to a missing file' },
       { file: 'loop', reason: 'symbolic link loop' },
       { file: 'notes.txt', reason: 'not a list format kyx reads' },
+      { file: 'pipe', reason: 'not a regular file' },
       { file: 'un.xml', reason: 'symbolic link to a file outside the lists folder' },
       { file: 'z_again.txt', reason: 'same file or folder as us_dpl.txt' },
     ]);

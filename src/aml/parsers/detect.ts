@@ -1,6 +1,7 @@
 // Recognises list files by their content (never by their name), groups OFAC companion files with their main
 // file, and parses a recognised list. Used for KYX_LISTS_DIR scans and for files fetched from publishers.
 
+import type { Stats } from 'node:fs';
 import { readdir, readFile, realpath, stat } from 'node:fs/promises';
 import { basename, dirname, extname, join, relative, sep } from 'node:path';
 import { ofacRole, parseOfac, type OfacRole } from './ofac.ts';
@@ -83,8 +84,10 @@ async function walk(dir: string, realDir: string, state: FolderWalk): Promise<vo
     const path = join(dir, entry.name);
     const skip = (reason: string) => state.skipped.push({ file: relative(state.root, path), reason });
     let real: string;
+    let info: Stats;
     try {
       real = await realpath(path);
+      info = await stat(real);
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
       skip(code === 'ELOOP' ? 'symbolic link loop' : code === 'ENOENT' ? 'symbolic link to a missing file' : `unreadable (${code ?? (error as Error).message})`);
@@ -100,9 +103,8 @@ async function walk(dir: string, realDir: string, state: FolderWalk): Promise<vo
       continue;
     }
     state.seen.set(real, relative(state.root, path));
-    const info = await stat(real);
     if (info.isDirectory()) {
-      await walk(path, real, state);
+      await walk(path, real, state).catch((error: NodeJS.ErrnoException) => skip(`unreadable folder (${error.code ?? error.message})`));
     } else if (info.isFile()) {
       state.files.push(path);
     } else {

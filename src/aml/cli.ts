@@ -29,7 +29,7 @@ export const amlCommands: CliCommand[] = [
   },
   {
     name: 'lists status',
-    usage: 'kyx lists status [--json]\n  Loads the configured lists (KYX_LISTS_DIR, imported lists, KYX_LIST_SOURCES) as the service would and reports each.',
+    usage: 'kyx lists status [--json]\n  Loads the configured lists (KYX_LISTS_DIR, imported lists, KYX_LIST_SOURCES) as the service would and reports each,\n  and every file of KYX_LISTS_DIR that is not loaded, with why.',
     async run(_args, io) {
       const { registry } = await openListRegistry(io.config);
       try {
@@ -40,8 +40,10 @@ export const amlCommands: CliCommand[] = [
             `${l.lastError ? 'ERROR' : 'ok   '} ${l.name.padEnd(24)} ${String(l.entityCount).padStart(7)} entities  ${l.format ?? '-'}  version ${l.versionDate ?? '-'}  ${l.source}` +
             (l.lastError ? `\n      ${l.lastError}${l.entityCount ? ' (last good version serves)' : ''}` : ''),
         );
+        const skipped = registry.skippedFiles();
+        human.push(...skipped.map(({ file, reason }) => `skipped ${file}: ${reason}`));
         human.push(lists.length ? `lists version ${listsVersion ?? '-'}` : 'no list is configured: set KYX_LISTS_DIR or KYX_LIST_SOURCES, or run kyx lists import');
-        io.result({ listsVersion, lists }, human.join('\n'));
+        io.result({ listsVersion, lists, skipped }, human.join('\n'));
         return registry.isReady() ? 0 : 1;
       } finally {
         await registry.close();

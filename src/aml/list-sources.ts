@@ -4,7 +4,7 @@ import { copyFile, mkdir, mkdtemp, readFile, readdir, rename, rm, stat, utimes }
 import { basename, extname, join } from 'node:path';
 import type { Config } from '../config.ts';
 import type { ListFormat } from './model.ts';
-import { detectFileKind, parseListFileSet, scanListsDir, type ListFileSet } from './parsers/detect.ts';
+import { detectFileKind, parseListFileSet, scanListsDir, type ListFileSet, type SkippedFile } from './parsers/detect.ts';
 import { type ListRegistry, type ListRegistryOptions, type ListSource, type Logger, createListRegistry } from './registry.ts';
 
 /** Where `kyx lists import` keeps imported lists: one folder per list, served like a local source. */
@@ -53,15 +53,17 @@ function listNameOf(file: string): string {
   return basename(file, extname(file)).toLowerCase().replace(/[^a-z0-9_-]+/g, '_');
 }
 
-async function fileSetsOf(path: string): Promise<{ sets: ListFileSet[]; unrecognised: string[] }> {
+const UNRECOGNISED_FILE = 'not a list format kyx reads (an OFAC ALT/ADD/COMMENTS file is imported with the folder holding its SDN file)';
+
+async function fileSetsOf(path: string): Promise<{ sets: ListFileSet[]; skipped: SkippedFile[] }> {
   const info = await stat(path);
   if (info.isDirectory()) {
-    const { lists, ignored } = await scanListsDir(path);
-    return { sets: lists, unrecognised: ignored.map((file) => join(path, file)) };
+    const { lists, skipped } = await scanListsDir(path);
+    return { sets: lists, skipped: skipped.map(({ file, reason }) => ({ file: join(path, file), reason })) };
   }
   const kind = info.size > 0 ? detectFileKind((await readFile(path, 'utf8')).slice(0, 65536)) : undefined;
-  if (!kind || (kind.format === 'ofac_csv' && kind.role !== 'main')) return { sets: [], unrecognised: [path] };
-  return { sets: [{ name: listNameOf(path), format: kind.format, files: { main: path } }], unrecognised: [] };
+  if (!kind || (kind.format === 'ofac_csv' && kind.role !== 'main')) return { sets: [], skipped: [{ file: path, reason: UNRECOGNISED_FILE }] };
+  return { sets: [{ name: listNameOf(path), format: kind.format, files: { main: path } }], skipped: [] };
 }
 
 /**
@@ -74,22 +76,15 @@ export async function importLists(dataDir: string, paths: string[], reserved: Re
   const results: ImportedList[] = [];
   const root = importedListsDir(dataDir);
   for (const path of paths) {
-    let found: { sets: ListFileSet[]; unrecognised: string[] };
+    let found: Awaited<ReturnType<typeof fileSetsOf>>;
     try {
       found = await fileSetsOf(path);
     } catch (error) {
       results.push({ name: listNameOf(path), format: null, files: [path], entityCount: 0, versionDate: null, error: (error as Error).message });
       continue;
     }
-    for (const file of found.unrecognised) {
-      results.push({
-        name: listNameOf(file),
-        format: null,
-        files: [file],
-        entityCount: 0,
-        versionDate: null,
-        error: 'not a list format kyx reads (an OFAC ALT/ADD/COMMENTS file is imported with the folder holding its SDN file)',
-      });
+    for (const { file, reason } of found.skipped) {
+      results.push({ name: listNameOf(file), format: null, files: [file], entityCount: 0, versionDate: null, error: reason });
     }
     for (const set of found.sets) {
       const files = Object.values(set.files) as string[];

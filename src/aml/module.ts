@@ -19,6 +19,13 @@ declare module '../core.ts' {
  * its last good version serves does not make the instance unready: it is reported by GET /api/v1/aml/lists
  * (`lastError`) and by /readyz as a warning, and named in the error once nothing at all can be served.
  */
+function listsWarnings(aml: AmlService): string[] {
+  return [
+    ...aml.status().filter((list) => list.lastError).map((list) => `${list.name}: ${list.lastError}`),
+    ...aml.skippedFiles().map(({ file, reason }) => `file ${file} not loaded: ${reason}`),
+  ];
+}
+
 function listsReadiness(aml: AmlService): () => Promise<void> {
   let firstLoadDone = false;
   void aml.ready().then(() => {
@@ -27,7 +34,7 @@ function listsReadiness(aml: AmlService): () => Promise<void> {
   return async () => {
     if (aml.snapshot()) return;
     if (!firstLoadDone) throw new Error('sanctions lists are loading');
-    const failures = aml.status().filter((list) => list.lastError).map((list) => `${list.name}: ${list.lastError}`);
+    const failures = listsWarnings(aml);
     throw new Error(`no sanctions list is loaded${failures.length ? ` (${failures.join('; ')})` : ''}`);
   };
 }
@@ -42,7 +49,7 @@ async function setup(platform: Platform): Promise<AmlService> {
     platform.readiness.push({
       name: 'aml-lists',
       check: listsReadiness(aml),
-      warnings: () => aml.status().filter((list) => list.lastError).map((list) => `${list.name}: ${list.lastError}`),
+      warnings: () => listsWarnings(aml),
     });
   }
   return aml;

@@ -3,15 +3,15 @@
 // Parsing runs in a worker thread; the index is rebuilt off the request path and swapped in one assignment.
 
 import { createHash } from 'node:crypto';
-import { once } from 'node:events';
 import { copyFile, mkdir, mkdtemp, readFile, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { fetchListFile, type Validators } from './fetch.ts';
+import type { ParseReply } from './parse-worker.ts';
 import { buildIndex } from './matching.ts';
-import { detectFileKind, parseListFileSet, scanListsDir, type ListFileSet } from './parsers/detect.ts';
+import { detectFileKind, parseListFileSet, scanListsDir, type ListFileSet, type SkippedFile } from './parsers/detect.ts';
 import type { ListEntity, ListFormat, ParsedList } from './model.ts';
-import type { ListsSnapshot, ListVersion, SnapshotProvider } from './screen.ts';
+import { warmUp, type ListsSnapshot, type ListVersion, type SnapshotProvider } from './screen.ts';
 
 export interface ListSource {
   /** Name the list is reported under. */
@@ -122,13 +122,29 @@ class Parser {
       return parseListFileSet(set);
     }
     const worker = this.worker;
-    worker.postMessage(set);
-    const [reply] = (await Promise.race([
-      once(worker, 'message'),
-      once(worker, 'error').then(([error]) => { throw error; }),
-    ])) as [{ ok: true; list: ParsedList } | { ok: false; error: string }];
-    if (!reply.ok) throw new Error(reply.error);
-    return reply.list;
+    return new Promise<ParsedList>((resolve, reject) => {
+      const entities: ListEntity[] = [];
+      const finish = () => {
+        worker.off('message', onReply);
+        worker.off('error', onError);
+      };
+      const onReply = (reply: ParseReply) => {
+        if (reply.type === 'entities') {
+          for (const entity of reply.entities) entities.push(entity);
+          return;
+        }
+        finish();
+        if (reply.type === 'failed') reject(new Error(reply.error));
+        else resolve({ ...reply.list, entities });
+      };
+      const onError = (error: Error) => {
+        finish();
+        reject(error);
+      };
+      worker.on('message', onReply);
+      worker.on('error', onError);
+      worker.postMessage(set);
+    });
   }
 
   async close(): Promise<void> {
@@ -145,6 +161,7 @@ export class ListRegistry implements SnapshotProvider {
   private timer: NodeJS.Timeout | undefined;
   private readonly listsRoot: string;
   private adopted = false;
+  private skipped: SkippedFile[] = [];
 
   constructor(private readonly options: ListRegistryOptions) {
     this.listsRoot = join(options.dataDir, 'lists');
@@ -197,6 +214,11 @@ export class ListRegistry implements SnapshotProvider {
         lastCheckedAt: s.lastCheckedAt,
         lastError: s.lastError,
       }));
+  }
+
+  /** Files of KYX_LISTS_DIR the latest scan did not load, with why (`.` when the folder itself is unreadable). */
+  skippedFiles(): SkippedFile[] {
+    return this.skipped;
   }
 
   async close(): Promise<void> {
@@ -276,11 +298,15 @@ export class ListRegistry implements SnapshotProvider {
     const found: Array<{ set: ListFileSet; source: string; fromListsDir: boolean }> = [];
     const { listsDir } = this.options;
     if (listsDir) {
+      let skipped: SkippedFile[];
       try {
-        for (const set of (await scanListsDir(listsDir)).lists) found.push({ set, source: `dir:${listsDir}`, fromListsDir: true });
+        const scan = await scanListsDir(listsDir);
+        for (const set of scan.lists) found.push({ set, source: `dir:${listsDir}`, fromListsDir: true });
+        skipped = scan.skipped;
       } catch (error) {
-        this.options.logger?.warn({ listsDir, error: (error as Error).message }, 'AML lists dir unreadable');
+        skipped = [{ file: '.', reason: `the lists folder cannot be read: ${(error as Error).message}` }];
       }
+      this.reportSkipped(listsDir, skipped);
     }
     for (const source of this.options.sources ?? []) {
       if (!source.path || source.url) continue;
@@ -296,6 +322,14 @@ export class ListRegistry implements SnapshotProvider {
       found.push({ set: { ...scanned[0], name: source.name }, source: state.source, fromListsDir: false });
     }
     return found;
+  }
+
+  /** Logs each skipped file once, when the set of skipped files changes (not at every refresh). */
+  private reportSkipped(listsDir: string, skipped: SkippedFile[]): void {
+    const key = (files: SkippedFile[]) => JSON.stringify(files);
+    if (key(skipped) === key(this.skipped)) return;
+    this.skipped = skipped;
+    for (const { file, reason } of skipped) this.options.logger?.warn({ listsDir, file, reason }, 'AML lists dir: file not loaded');
   }
 
   private async singleFileSets(path: string): Promise<ListFileSet[]> {
@@ -436,7 +470,9 @@ export class ListRegistry implements SnapshotProvider {
       sha256: s.loaded!.sha256,
       entityCount: s.loaded!.entities.length,
     }));
-    this.current = { index: buildIndex(entities), lists, listsVersion: listsVersionOf(lists) };
+    const next = { index: buildIndex(entities), lists, listsVersion: listsVersionOf(lists) };
+    warmUp(next);
+    this.current = next;
   }
 }
 

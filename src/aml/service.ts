@@ -2,6 +2,7 @@
 // stored with its meter through the check store), and the lists' status.
 import type { KeyEnvironment } from '../core.ts';
 import { type CheckStore, checkEnvironment } from '../storage/checks.ts';
+import type { SkippedFile } from './parsers/detect.ts';
 import type { ListRegistry, ListStatus, Logger } from './registry.ts';
 import {
   type ListsSnapshot,
@@ -56,6 +57,8 @@ export interface AmlService {
   /** The lists being served right now (null while none is loaded). */
   snapshot(): ListsSnapshot | null;
   status(): ListStatus[];
+  /** Files of KYX_LISTS_DIR that are not loaded, with why (operators only: they name server paths). */
+  skippedFiles(): SkippedFile[];
   publicStatus(): { listsVersion: string | null; lists: PublicListStatus[] };
   refresh(): Promise<ListStatus[]>;
   /**
@@ -116,6 +119,7 @@ export function createAmlService(options: AmlServiceOptions): AmlService {
     screenCompany: (company) => inProcess((snapshot) => screenCompany(snapshot, company)),
     snapshot: () => registry.snapshot(),
     status: () => registry.status(),
+    skippedFiles: () => registry.skippedFiles(),
     publicStatus() {
       return {
         listsVersion: registry.versions().listsVersion,

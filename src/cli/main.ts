@@ -33,31 +33,64 @@ const serve: CliCommand = {
 const COMMANDS: CliCommand[] = [serve, configCommand, ...accountCommands, ...amlCommands, ...escrowCommands, ...reportCommands];
 
 function usage(): string {
-  return ['usage:', ...COMMANDS.map((c) => `  ${c.usage.split('\n')[0]}`)].join('\n');
+  return ['usage:', ...COMMANDS.map((c) => `  ${c.usage.split('\n')[0]}`), '', 'kyx COMMAND --help prints the details of one command.'].join('\n');
+}
+
+const isHelpFlag = (arg: string) => arg === '--help' || arg === '-h';
+
+/** The command these words name, or every command of the group they name ("lists"); none when unknown. */
+function commandsNamed(words: string[]): CliCommand[] {
+  const exact = COMMANDS.filter((c) => c.name === words.join(' '));
+  return exact.length ? exact : COMMANDS.filter((c) => words.every((word, i) => c.name.split(' ')[i] === word));
 }
 
 export async function runCli(argv: string[], write = (line: string) => process.stdout.write(line + '\n')): Promise<number> {
-  const command = COMMANDS.filter((c) => c.name.split(' ').every((word, i) => argv[i] === word)).sort(
-    (a, b) => b.name.length - a.name.length,
-  )[0];
   const wantsJson = argv.includes('--json');
   const fail = (code: number, message: string, extra?: string) => {
     if (wantsJson) write(JSON.stringify({ error: message }));
     else process.stderr.write(`kyx: ${message}\n${extra ? extra + '\n' : ''}`);
     return code;
   };
-  if (!command) return fail(2, argv.length ? `unknown command "${argv.join(' ')}"` : 'no command given', usage());
+  // `kyx help [COMMAND]`, `kyx --help`, `kyx -h`, and `kyx WORDS --help` for a command or a group of commands.
+  const asksHelp = argv[0] === 'help' || (argv.length > 0 && isHelpFlag(argv[0]));
+  const topic = asksHelp ? argv.slice(1).filter((arg) => !arg.startsWith('-')) : [];
+  if (asksHelp && topic.length === 0) {
+    write(usage());
+    return 0;
+  }
+  if (asksHelp) {
+    const named = commandsNamed(topic);
+    if (named.length === 0) return fail(2, `unknown command "${topic.join(' ')}"`, usage());
+    write(named.map((c) => c.usage).join('\n'));
+    return 0;
+  }
+  const command = COMMANDS.filter((c) => c.name.split(' ').every((word, i) => argv[i] === word)).sort(
+    (a, b) => b.name.length - a.name.length,
+  )[0];
+  if (!command) {
+    const firstOption = argv.findIndex((arg) => arg.startsWith('-'));
+    const words = firstOption < 0 ? argv : argv.slice(0, firstOption);
+    const group = words.length ? commandsNamed(words) : [];
+    if (group.length && argv.some(isHelpFlag)) {
+      write(group.map((c) => c.usage).join('\n'));
+      return 0;
+    }
+    if (group.length) return fail(2, `"${words.join(' ')}" needs a subcommand`, group.map((c) => `usage: ${c.usage.split('\n')[0]}`).join('\n'));
+    return fail(2, argv.length ? `unknown command "${argv.join(' ')}"` : 'no command given', usage());
+  }
+  const args = argv.slice(command.name.split(' ').length);
+  const beforeTerminator = args.includes('--') ? args.slice(0, args.indexOf('--')) : args;
+  if (beforeTerminator.some(isHelpFlag)) {
+    write(command.usage);
+    return 0;
+  }
   try {
     const parsed = parseArgs({
-      args: argv.slice(command.name.split(' ').length),
-      options: { json: { type: 'boolean' }, help: { type: 'boolean' }, ...command.options },
+      args,
+      options: { json: { type: 'boolean' }, ...command.options },
       allowPositionals: true,
       strict: true,
     });
-    if (parsed.values.help) {
-      write(command.usage);
-      return 0;
-    }
     if (parsed.positionals.length > (command.positionals?.length ?? 0)) {
       throw new UsageError(`unexpected argument "${parsed.positionals[(command.positionals?.length ?? 0)]}"`);
     }

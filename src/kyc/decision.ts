@@ -51,6 +51,8 @@ export const REASONS = {
   exif_date_in_future: { effect: 'review', risk: 'high' },
   exif_modified_after_capture: { effect: 'review', risk: 'medium' },
   document_image_reused: { effect: 'review', risk: 'high' },
+  /** A published specimen (specimen.ts): live keys only; test keys may verify the specimens. */
+  specimen_document: { effect: 'failed', risk: 'high' },
   // selfie and face
   no_face_detected: { effect: 'failed', risk: 'medium' },
   multiple_faces: { effect: 'failed', risk: 'high' },
@@ -217,6 +219,7 @@ function documentFindings(input: KycDecisionInput, now: Date): Finding[] {
   const { signals } = input;
   const found = [...imageFindings(signals.document, 'document'), ...provenanceFindings(signals.document, now)];
   if ((input.reusedDocumentCheckIds?.length ?? 0) > 0) found.push({ code: 'document_image_reused' });
+  if (input.environment === 'live' && signals.documentReading.specimenMarks.length > 0) found.push({ code: 'specimen_document' });
   // An unusable image was not read: its quality reasons say why, reading findings would only add noise.
   if (found.some((f) => f.code === 'image_too_small' || f.code === 'image_blank')) return found;
   const reading = signals.documentReading;

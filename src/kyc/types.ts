@@ -4,6 +4,7 @@ import type { DecodedImage } from './intake.ts';
 import type { MrzReading } from './mrz.ts';
 import type { NameMatch } from './names.ts';
 import type { QualityMeasures } from './quality.ts';
+import type { SpecimenMark } from './specimen.ts';
 
 export const DOCUMENT_TYPES = ['passport', 'national_id', 'driving_licence', 'proof_of_address'] as const;
 export type DocumentType = (typeof DOCUMENT_TYPES)[number];
@@ -51,6 +52,8 @@ export interface DocumentSignals {
   text: TextReading | null;
   /** 64-bit dHash (16 hex digits) of the document image, for reuse detection across a tenant's checks. */
   perceptualHash: string;
+  /** Why the document is a known specimen (ICAO specimen state, known number or image, SPECIMEN printed); empty if not. */
+  specimenMarks: SpecimenMark[];
 }
 
 export interface FaceSignals {

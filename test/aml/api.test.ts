@@ -1,12 +1,13 @@
 // The AML screening API end to end, on the real UN consolidated list and BIS Denied Persons List (copied into a
 // temporary KYX_LISTS_DIR per app, so a test can break a file without touching ../shared).
-import { copyFile, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { importLists } from '../../src/aml/list-sources.ts';
 import { type TestApp, type Tenant, createTestApp, errorBody } from '../helpers/app.ts';
 import { pdfText } from '../helpers/pdf.ts';
+import { kyx } from '../helpers/cli.ts';
 
 const SHARED_LISTS = path.resolve(import.meta.dirname, '../../../shared/data/lists/current');
 const LIST_FILES = ['us_dpl.txt', 'un_consolidated.xml'];
@@ -253,6 +254,57 @@ describe('lists unavailable or broken', () => {
       errorBody(await failing.app.inject(screenRequest(tenant, { name: 'Eric Badege' })), 503, 'lists_unavailable');
     } finally {
       await failing.close();
+    }
+  });
+});
+
+describe('a lists folder with symbolic links', () => {
+  /** A folder whose lists are links: one to a list in a subfolder (followed), one to a file outside (skipped). */
+  async function linkedListsDir(): Promise<string> {
+    const dir = await mkdtemp(path.join(tmpdir(), 'kyx-aml-lists-'));
+    const outside = await mkdtemp(path.join(tmpdir(), 'kyx-aml-outside-'));
+    tempDirs.push(dir, outside);
+    await mkdir(path.join(dir, '..data'));
+    await copyFile(path.join(SHARED_LISTS, 'us_dpl.txt'), path.join(dir, '..data', 'us_dpl.txt'));
+    await symlink(path.join('..data', 'us_dpl.txt'), path.join(dir, 'us_dpl.txt'));
+    await copyFile(path.join(SHARED_LISTS, 'un_consolidated.xml'), path.join(outside, 'un_consolidated.xml'));
+    await symlink(path.join(outside, 'un_consolidated.xml'), path.join(dir, 'un_consolidated.xml'));
+    return dir;
+  }
+  const OUTSIDE = 'file un_consolidated.xml not loaded: symbolic link to a file outside the lists folder';
+
+  it('serves a list reached through a link and names the skipped file in /readyz and kyx lists status', async () => {
+    const dir = await linkedListsDir();
+    const linked = await appWithLists(dir);
+    try {
+      const tenant = await linked.tenant();
+      const lists = (await linked.app.inject({ method: 'GET', url: '/api/v1/aml/lists', headers: tenant.headers })).json();
+      expect(lists.lists.map((l: { name: string; entityCount: number }) => [l.name, l.entityCount > 0])).toEqual([['us_dpl', true]]);
+      const ready = await linked.app.inject({ method: 'GET', url: '/readyz' });
+      expect(ready.statusCode).toBe(200);
+      expect(ready.json().checks.find((c: { name: string }) => c.name === 'aml-lists').warnings).toEqual([OUTSIDE]);
+    } finally {
+      await linked.close();
+    }
+    const dataDir = await mkdtemp(path.join(tmpdir(), 'kyx-aml-data-'));
+    tempDirs.push(dataDir);
+    const status = kyx(['lists', 'status', '--json'], { KYX_DATA_DIR: dataDir, KYX_LISTS_DIR: dir });
+    expect(status.status).toBe(0);
+    expect(status.json().skipped).toEqual([{ file: 'un_consolidated.xml', reason: 'symbolic link to a file outside the lists folder' }]);
+    const human = kyx(['lists', 'status'], { KYX_DATA_DIR: dataDir, KYX_LISTS_DIR: dir });
+    expect(human.stdout).toContain('skipped un_consolidated.xml: symbolic link to a file outside the lists folder');
+  });
+
+  it('says why nothing is loaded when every file was skipped', async () => {
+    const dir = await linkedListsDir();
+    await rm(path.join(dir, 'us_dpl.txt'));
+    const skippedOnly = await appWithLists(dir);
+    try {
+      const ready = await skippedOnly.app.inject({ method: 'GET', url: '/readyz' });
+      expect(ready.statusCode).toBe(503);
+      expect(ready.json().checks.find((c: { name: string }) => c.name === 'aml-lists').error).toBe(`no sanctions list is loaded (${OUTSIDE})`);
+    } finally {
+      await skippedOnly.close();
     }
   });
 });

@@ -1,6 +1,9 @@
-import { readFile } from 'node:fs/promises';
+import { execFileSync } from 'node:child_process';
+import { copyFile, mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { detectFileKind, parseListFileSet, scanListsDir } from '../../src/aml/parsers/detect.ts';
 import { parseOfacRemarks } from '../../src/aml/parsers/ofac.ts';
 import { parseEuCsv, parseEuXml } from '../../src/aml/parsers/eu.ts';
@@ -21,7 +24,7 @@ describe('real list files', () => {
       ['us_dpl', 'bis_dpl_tsv'],
     ]);
     expect(Object.keys(scan.lists[0].files).sort()).toEqual(['add', 'alt', 'comments', 'main']);
-    expect(scan.ignored).toEqual([]);
+    expect(scan.skipped).toEqual([]);
   });
 
   it('parses the complete SDN.CSV: 14,965 entries with aliases, DOB and identifiers from remarks', async () => {
@@ -85,10 +88,59 @@ describe('real list files', () => {
     expect(aero.addresses).toContainEqual({ full: 'Havana, Cuba', country: 'CU' });
   });
 
-  it('ignores companion files without their main file', async () => {
+  it('skips companion files without their main file, saying why', async () => {
     const scan = await scanListsDir(`${LISTS}archive/ofac_alt_add_2025-02`);
     expect(scan.lists).toEqual([]);
-    expect(scan.ignored.sort()).toEqual(['add.csv', 'alt.csv', 'sdn_comments.csv']);
+    expect(scan.skipped.map((s) => s.file)).toEqual(['add.csv', 'alt.csv', 'sdn_comments.csv']);
+    expect(scan.skipped[0].reason).toMatch(/without its SDN file/);
+  });
+});
+
+describe('a lists folder with symbolic links', () => {
+  const temporary: string[] = [];
+  afterAll(() => Promise.all(temporary.map((dir) => rm(dir, { recursive: true, force: true }))));
+
+  it('follows links that stay inside the folder (a Kubernetes ConfigMap mount), and skips the others with why', async () => {
+    const outside = await mkdtemp(join(tmpdir(), 'kyx-outside-'));
+    const root = await mkdtemp(join(tmpdir(), 'kyx-lists-'));
+    temporary.push(outside, root);
+    await writeFile(join(outside, 'un.xml'), await readFile(`${LISTS}current/un_consolidated.xml`));
+    // The layout kubelet writes: each file a link into ..data, itself a link to a timestamped folder.
+    await mkdir(join(root, '..2026_11_23_10_00_00.1'));
+    await copyFile(`${LISTS}current/us_dpl.txt`, join(root, '..2026_11_23_10_00_00.1', 'us_dpl.txt'));
+    await writeFile(join(root, '..2026_11_23_10_00_00.1', 'notes.txt'), 'not a list');
+    await symlink('..2026_11_23_10_00_00.1', join(root, '..data'));
+    await symlink('..data/us_dpl.txt', join(root, 'us_dpl.txt'));
+    await symlink('..data/notes.txt', join(root, 'notes.txt'));
+    await symlink(join(outside, 'un.xml'), join(root, 'un.xml'));
+    await symlink('missing.csv', join(root, 'dangling.csv'));
+    await symlink('.', join(root, 'loop'));
+    await symlink('us_dpl.txt', join(root, 'z_again.txt'));
+    execFileSync('mkfifo', [join(root, 'pipe')]);
+
+    const scan = await scanListsDir(root);
+
+    expect(scan.lists).toEqual([{ name: 'us_dpl', format: 'bis_dpl_tsv', files: { main: join(root, 'us_dpl.txt') } }]);
+    expect(scan.skipped).toEqual([
+      { file: 'dangling.csv', reason: 'symbolic link to a missing file' },
+      { file: 'loop', reason: 'symbolic link loop' },
+      { file: 'notes.txt', reason: 'not a list format kyx reads' },
+      { file: 'pipe', reason: 'not a regular file' },
+      { file: 'un.xml', reason: 'symbolic link to a file outside the lists folder' },
+      { file: 'z_again.txt', reason: 'same file or folder as us_dpl.txt' },
+    ]);
+    expect((await parseListFileSet(scan.lists[0])).entities.length).toBeGreaterThan(0);
+  });
+
+  it('reads a lists folder that is itself reached through a link', async () => {
+    const real = await mkdtemp(join(tmpdir(), 'kyx-lists-real-'));
+    const parent = await mkdtemp(join(tmpdir(), 'kyx-lists-link-'));
+    temporary.push(real, parent);
+    await copyFile(`${LISTS}current/us_dpl.txt`, join(real, 'dpl.txt'));
+    await symlink(real, join(parent, 'lists'));
+    const scan = await scanListsDir(join(parent, 'lists'));
+    expect(scan.lists.map((l) => l.name)).toEqual(['dpl']);
+    expect(scan.skipped).toEqual([]);
   });
 });
 

@@ -1,5 +1,5 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { mkdtemp, rm, writeFile, mkdir, readFile } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile, mkdir, readFile, symlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -144,5 +144,49 @@ describe('a local lists folder (KYX_LISTS_DIR)', () => {
     await registry.load();
     expect(registry.status()).toMatchObject([{ name: 'un', entityCount: 0, lastError: expect.stringMatching(/unclosed element/) }]);
     expect(registry.isReady()).toBe(false);
+  });
+
+  it('logs each file of the lists dir it does not load, with why, once until that changes', async () => {
+    const listsDir = await tempDir();
+    await writeFile(join(listsDir, 'sdn.csv'), SDN_V1);
+    await writeFile(join(listsDir, 'README.txt'), 'notes, not a list');
+    await symlink('gone.csv', join(listsDir, 'dangling.csv'));
+    const warnings: Array<{ details: object; message: string }> = [];
+    const logger = { info: () => undefined, warn: (details: object, message: string) => warnings.push({ details, message }) };
+    const registry = createListRegistry({ listsDir, dataDir: await tempDir(), parseInWorker: false, logger });
+    await registry.load();
+    const expected = [
+      { file: 'dangling.csv', reason: 'symbolic link to a missing file' },
+      { file: 'README.txt', reason: 'not a list format kyx reads' },
+    ];
+    expect(registry.skippedFiles()).toEqual(expected);
+    expect(warnings).toEqual(expected.map((skipped) => ({ details: { listsDir, ...skipped }, message: 'AML lists dir: file not loaded' })));
+    await registry.refresh();
+    expect(warnings).toHaveLength(2);
+    await rm(join(listsDir, 'README.txt'));
+    await registry.refresh();
+    expect(registry.skippedFiles()).toEqual([expected[0]]);
+    expect(warnings).toHaveLength(3);
+    await registry.close();
+  });
+
+  it('gets every entity of a list larger than one message back from the parse worker, in order', async () => {
+    const listsDir = await tempDir();
+    const count = 12_345;
+    const lines = Array.from({ length: count }, (_, i) => JSON.stringify({ id: `p${i}`, schema: 'Person', properties: { name: [`Person Number ${i}`] } }));
+    await writeFile(join(listsDir, 'people.json'), lines.join('\n'));
+    const registry = createListRegistry({ listsDir, dataDir: await tempDir() });
+    await registry.load();
+    const entities = registry.snapshot()!.index.entities;
+    expect(entities.map((e) => e.sourceId)).toEqual(Array.from({ length: count }, (_, i) => `p${i}`));
+    expect(screen(registry, { name: 'Person Number 12344' }).matches[0].entityId).toBe('people:p12344');
+    await registry.close();
+  });
+
+  it('reports an unreadable lists dir as the reason nothing loads', async () => {
+    const listsDir = join(await tempDir(), 'missing');
+    const registry = createListRegistry({ listsDir, dataDir: await tempDir(), parseInWorker: false });
+    await registry.load();
+    expect(registry.skippedFiles()).toEqual([{ file: '.', reason: expect.stringMatching(/^the lists folder cannot be read: ENOENT/) }]);
   });
 });

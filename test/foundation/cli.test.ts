@@ -59,6 +59,31 @@ describe('kyx CLI', { timeout: 240_000 }, () => {
     expect(run.stderr).toMatch(message);
   });
 
+  it.each([['--help'], ['-h'], ['help']])('kyx %s prints every command\'s usage on stdout and exits 0', (flag) => {
+    const run = kyx([flag], env);
+    expect(run.status).toBe(0);
+    expect(run.stderr).toBe('');
+    expect(run.stdout).toMatch(/^usage:/);
+    for (const command of ['serve', 'keys create', 'lists status', 'bundle verify']) expect(run.stdout).toContain(`kyx ${command}`);
+  });
+
+  it.each([
+    [['keys', 'create', '--help'], /^kyx keys create --account/],
+    [['lists', 'status', '-h'], /^kyx lists status/],
+    [['help', 'lists', 'import'], /^kyx lists import PATH/],
+    [['lists', '--help'], /^kyx lists import[^]*\nkyx lists status/],
+  ])('%j prints that usage on stdout and exits 0', (args, usage) => {
+    const run = kyx(args, env);
+    expect(run.status).toBe(0);
+    expect(run.stdout).toMatch(usage);
+  });
+
+  it('an unknown command after help exits 2', () => {
+    const run = kyx(['help', 'frobnicate'], env);
+    expect(run.status).toBe(2);
+    expect(run.stderr).toMatch(/unknown command "frobnicate"/);
+  });
+
   it('revoking an unknown key fails with a non-zero exit', () => {
     const run = kyx(['keys', 'revoke', 'key_doesnotexist', '--json'], env);
     expect(run.status).toBe(1);

@@ -164,21 +164,27 @@ describe('with a list loaded', () => {
     expect(checkNamed(body, 'aml')).toEqual({ name: 'aml', result: 'review', reasons: ['aml_potential_match'] });
   });
 
+  it('fails the shipped specimen with a live key: a specimen document never passes live', async () => {
+    const body = await verified(live, specimen);
+    expect(body).toMatchObject({ environment: 'live', status: 'failed', riskLevel: 'high', aml: { status: 'clear' } });
+    expect(checkNamed(body, 'document')).toEqual({ name: 'document', result: 'failed', reasons: ['specimen_document'] });
+  });
+
   it('never passes a listed name with a live key, bills it, and flags the same document sent again by the tenant', async () => {
     const first = await verified(live, { ...specimen, metadata: LISTED });
     expect(first).toMatchObject({ environment: 'live', riskLevel: 'high', aml: { status: 'potential_match' } });
     expect(first.status).not.toBe('passed');
     expect(checkNamed(first, 'aml')?.reasons).toEqual(['aml_potential_match']);
 
-    // Re-encoded and scaled: the perceptual hash still recognises the document.
+    // Re-encoded and scaled: the perceptual hash still recognises the document (and it is still the specimen).
     const recompressed = await sharp(passportBytes).resize(1100).jpeg({ quality: 70 }).toBuffer();
     const second = await verified(live, { ...specimen, documentImage: recompressed.toString('base64') });
-    expect(second.reusedDocumentCheckIds).toEqual([first.checkId]);
-    expect(checkNamed(second, 'document')?.reasons).toContain('document_image_reused');
-    expect(second.status).toBe('review');
+    expect(second.reusedDocumentCheckIds).toEqual(expect.arrayContaining([first.checkId]));
+    expect(checkNamed(second, 'document')?.reasons).toEqual(['document_image_reused', 'specimen_document']);
+    expect(second.status).toBe('failed');
     expect(second.riskLevel).toBe('high');
 
-    expect(await meters(live)).toMatchObject({ kycChecks: 2 });
+    expect(await meters(live)).toMatchObject({ kycChecks: 3 });
     expect(await meters(sandbox)).toMatchObject({ kycChecks: 0 });
   });
 

@@ -43,6 +43,7 @@ function passing(): KycSignals {
       nameMatch: { score: 1, surnameScore: 1, givenNamesScore: 1 },
       text: null,
       perceptualHash: '0123456789abcdef',
+      specimenMarks: [],
     },
     face: { selfieFaces: 1, documentFaces: 1, selfieFaceScore: 0.95, documentFaceScore: 0.93, similarity: 0.94, selfieReal: 0.45, selfieLive: 1 },
     timings: { qualityMs: 1, ocrMs: 1, faceMs: 1 },
@@ -120,6 +121,16 @@ describe('decideKyc', () => {
     expect(future.checks[1]!.reasons).toEqual(['exif_date_in_future']);
     const reused = decide(undefined, { reusedDocumentCheckIds: ['chk_earlier'] });
     expect(reused.checks[0]!.reasons).toEqual(['document_image_reused']);
+  });
+
+  it('fails a specimen document with a live key and leaves test keys as they were', () => {
+    const markAsSpecimen = (s: KycSignals) => void (s.documentReading.specimenMarks = ['specimen_document_number']);
+    const live = decide(markAsSpecimen);
+    expect(live).toMatchObject({ status: 'failed', riskLevel: 'high', score: 0.1 });
+    expect(live.checks[0]).toEqual({ name: 'document', result: 'failed', reasons: ['specimen_document'] });
+    const sandbox = decide(markAsSpecimen, { environment: 'sandbox' });
+    expect(sandbox).toEqual(decide(undefined, { environment: 'sandbox' }));
+    expect(sandbox).toMatchObject({ status: 'passed', riskLevel: 'low' });
   });
 
   it('fails implausible and inconsistent MRZ dates', () => {

@@ -92,6 +92,22 @@ describe.concurrent('KYC engine on real images', { timeout: 240_000 }, () => {
     expect(signals.document.sha256).toMatch(/^[0-9a-f]{64}$/);
   });
 
+  it('knows the shipped specimen for one: by its number, its image and the word SPECIMEN on the page; a live key fails it', async () => {
+    const { signals } = await verify({});
+    expect(signals.documentReading.specimenMarks).toEqual(['specimen_document_number', 'specimen_image', 'specimen_word']);
+    const live = decideKyc({ signals, aml: CLEAR, environment: 'live' });
+    expect(live).toMatchObject({ status: 'failed', riskLevel: 'high' });
+    expect(check(live, 'document')).toEqual({ name: 'document', result: 'failed', reasons: ['specimen_document'] });
+  });
+
+  it('reads an ICAO specimen state and the word SPECIMEN on a page it has never seen', async () => {
+    const utopia = { ...SPECIMEN_HOLDER, issuingState: 'UTO', nationality: 'UTO', documentNumber: 'AB1234567' };
+    const { signals } = await verify({ document: await jpeg(await renderPassport({ holder: utopia, portrait: await portrait() })) });
+    expect(signals.documentReading.mrz?.lines[0]).toMatch(/^P<UTOERIKSSON/);
+    expect(signals.documentReading.specimenMarks).toEqual(expect.arrayContaining(['specimen_state', 'specimen_word']));
+    expect(signals.documentReading.specimenMarks).not.toContain('specimen_document_number');
+  });
+
   it('passes with the holder name written in Cyrillic', async () => {
     const { decision } = await verify({ metadata: { firstName: 'Анна Мария', lastName: 'Эрикссон' } });
     expect(decision.status).toBe('passed');

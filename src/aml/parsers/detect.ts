@@ -1,8 +1,9 @@
 // Recognises list files by their content (never by their name), groups OFAC companion files with their main
 // file, and parses a recognised list. Used for KYX_LISTS_DIR scans and for files fetched from publishers.
 
-import { readdir, readFile, stat } from 'node:fs/promises';
-import { basename, dirname, extname, join, relative } from 'node:path';
+import type { Stats } from 'node:fs';
+import { readdir, readFile, realpath, stat } from 'node:fs/promises';
+import { basename, dirname, extname, join, relative, sep } from 'node:path';
 import { ofacRole, parseOfac, type OfacRole } from './ofac.ts';
 import { parseUnXml } from './un.ts';
 import { isEuCsvHeader, parseEuCsv, parseEuXml } from './eu.ts';
@@ -51,16 +52,72 @@ async function readHead(path: string): Promise<string> {
   }
 }
 
-async function listFiles(dir: string): Promise<string[]> {
+/** A file of a scanned folder that is not loaded, and why. */
+export interface SkippedFile {
+  /** Relative to the scanned folder. */
+  file: string;
+  reason: string;
+}
+
+interface FolderWalk {
+  root: string;
+  realRoot: string;
+  /** Real paths of the folders and files already read: a link loop or a second path to one file reads nothing twice. */
+  seen: Map<string, string>;
+  files: string[];
+  skipped: SkippedFile[];
+}
+
+function inside(realRoot: string, realPath: string): boolean {
+  return realPath === realRoot || realPath.startsWith(realRoot.endsWith(sep) ? realRoot : realRoot + sep);
+}
+
+/**
+ * Every file under `dir`, in name order. Symbolic links are followed (Kubernetes ConfigMap and Secret volumes
+ * mount every file as one) as long as their target stays inside the scanned folder's own tree; entries whose name
+ * starts with a dot are not read (ConfigMaps keep their real files in `..data`, reached through those links).
+ */
+async function walk(dir: string, realDir: string, state: FolderWalk): Promise<void> {
   const entries = await readdir(dir, { withFileTypes: true });
-  const files: string[] = [];
   for (const entry of entries.sort((a, b) => a.name.localeCompare(b.name))) {
     if (entry.name.startsWith('.')) continue;
     const path = join(dir, entry.name);
-    if (entry.isDirectory()) files.push(...(await listFiles(path)));
-    else if (entry.isFile()) files.push(path);
+    const skip = (reason: string) => state.skipped.push({ file: relative(state.root, path), reason });
+    let real: string;
+    let info: Stats;
+    try {
+      real = await realpath(path);
+      info = await stat(real);
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      skip(code === 'ELOOP' ? 'symbolic link loop' : code === 'ENOENT' ? 'symbolic link to a missing file' : `unreadable (${code ?? (error as Error).message})`);
+      continue;
+    }
+    if (!inside(state.realRoot, real)) {
+      skip('symbolic link to a file outside the lists folder');
+      continue;
+    }
+    const first = state.seen.get(real);
+    if (first !== undefined) {
+      skip(inside(real, realDir) ? 'symbolic link loop' : `same file or folder as ${first}`);
+      continue;
+    }
+    state.seen.set(real, relative(state.root, path));
+    if (info.isDirectory()) {
+      await walk(path, real, state).catch((error: NodeJS.ErrnoException) => skip(`unreadable folder (${error.code ?? error.message})`));
+    } else if (info.isFile()) {
+      state.files.push(path);
+    } else {
+      skip('not a regular file');
+    }
   }
-  return files;
+}
+
+async function listFiles(root: string): Promise<{ files: string[]; skipped: SkippedFile[] }> {
+  const realRoot = await realpath(root);
+  const state: FolderWalk = { root, realRoot, seen: new Map([[realRoot, '.']]), files: [], skipped: [] };
+  await walk(root, realRoot, state);
+  return state;
 }
 
 function listNameFor(root: string, file: string): string {
@@ -71,23 +128,24 @@ function listNameFor(root: string, file: string): string {
 
 export interface ScanResult {
   lists: ListFileSet[];
-  /** Files that are not a recognised list format, relative to the scanned folder. */
-  ignored: string[];
+  /** Files that are not loaded (not a recognised list format, a link leading outside the folder…), with why. */
+  skipped: SkippedFile[];
 }
 
-/** Scans a folder (recursively) for list files recognised by content. */
+/** Scans a folder (recursively, following symbolic links that stay inside it) for list files recognised by content. */
 export async function scanListsDir(root: string): Promise<ScanResult> {
   const lists: ListFileSet[] = [];
-  const ignored: string[] = [];
+  const { files, skipped } = await listFiles(root);
+  const skip = (file: string, reason: string) => skipped.push({ file: relative(root, file), reason });
   const ofacByDir = new Map<string, Partial<Record<OfacRole, string>>>();
-  for (const file of await listFiles(root)) {
+  for (const file of files) {
     if ((await stat(file)).size === 0) {
-      ignored.push(relative(root, file));
+      skip(file, 'empty file');
       continue;
     }
     const kind = detectFileKind(await readHead(file));
     if (!kind) {
-      ignored.push(relative(root, file));
+      skip(file, 'not a list format kyx reads');
     } else if (kind.format === 'ofac_csv') {
       const group = ofacByDir.get(dirname(file)) ?? {};
       if (kind.role === 'main' && group.main) {
@@ -105,7 +163,7 @@ export async function scanListsDir(root: string): Promise<ScanResult> {
     if (main) {
       lists.push({ name: listNameFor(root, main), format: 'ofac_csv', files: { main, ...companions } });
     } else {
-      ignored.push(...Object.values(companions).map((f) => relative(root, f as string)));
+      for (const file of Object.values(companions)) skip(file as string, 'an OFAC ALT/ADD/COMMENTS file without its SDN file in the same folder');
     }
   }
   const seen = new Map<string, number>();
@@ -114,7 +172,8 @@ export async function scanListsDir(root: string): Promise<ScanResult> {
     seen.set(list.name, count + 1);
     if (count > 0) list.name = `${list.name}_${count + 1}`;
   }
-  return { lists: lists.sort((a, b) => a.name.localeCompare(b.name)), ignored };
+  skipped.sort((a, b) => a.file.localeCompare(b.file));
+  return { lists: lists.sort((a, b) => a.name.localeCompare(b.name)), skipped };
 }
 
 /** Parses a list's files. Throws with a message naming what is wrong when a file does not parse. */

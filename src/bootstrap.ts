@@ -99,7 +99,7 @@ export async function createContext(config: Config): Promise<AppContext> {
     usage,
     meters,
     flood,
-    checks: createCheckStore({ db: storage.db, meters, baseUrl: config.baseUrl, kinds: CHECK_KINDS }),
+    checks: createCheckStore({ db: storage.db, dialect: storage.dialect, meters, baseUrl: config.baseUrl, kinds: CHECK_KINDS }),
     readiness,
     closers: [],
   };

@@ -39,7 +39,7 @@ type Env = Record<string, string | undefined>;
 type CoreConfig = Omit<Config, 'aml' | 'kyc' | 'kyb' | 'kya' | 'reports'>;
 
 function coreConfig(env: EnvReader): CoreConfig {
-  const port = env.integer('PORT', { description: 'HTTP port', fallback: 3000, min: 0 });
+  const port = env.integer('PORT', { description: 'HTTP port (0: any free port)', fallback: 3000, min: 0, max: 65535 });
   return {
     port,
     host: env.string('HOST', { description: 'listen address', fallback: '0.0.0.0' }),

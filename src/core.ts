@@ -37,6 +37,15 @@ export interface CheckKindDefinition {
   report: { code: string; title: string; produce(record: Record<string, unknown>): ReportContent };
   /** The public JSON from the stored `record` column, for a kind that stores more than that. */
   publicRecord?(stored: unknown): Record<string, unknown>;
+  /** What a list of checks of every kind shows of one: its outcome and who or what was checked (`unknown`/null where the record lacks them). */
+  summary(record: Record<string, unknown>): CheckSummary;
+}
+
+export interface CheckSummary {
+  /** The kind's own outcome word (`passed`, `potential_match`, `blocked`, …). */
+  status: string;
+  /** The person, company, name or agent checked; null when the record names none. */
+  subject: string | null;
 }
 
 /** A stored check of any kind, as reports, bundles and lists see it. */
@@ -48,6 +57,7 @@ export interface StoredCheck {
   createdAt: string;
   /** The check's public JSON, exactly as its GET route returns it. */
   record: Record<string, unknown>;
+  summary: CheckSummary;
 }
 
 /** Finds a check of any kind for one tenant (never another tenant's). */

@@ -7,7 +7,7 @@ type Env = Record<string, string | undefined>;
 /** A setting that cannot be used: the service does not start (the CLI exits 2) and the message names it. */
 export class ConfigError extends Error {}
 
-/** `secret`: never printed; `url`: printed with its password hidden. */
+/** `secret`: never printed; `url`: every URL in the value printed without its user, password and query values. */
 export type Sensitivity = 'plain' | 'secret' | 'url';
 
 export interface EffectiveVariable {
@@ -46,18 +46,23 @@ export interface EnvReader {
 const TRUE = new Set(['1', 'true', 'yes', 'on']);
 const FALSE = new Set(['0', 'false', 'no', 'off']);
 
+/** A URL without its credentials: user, password and every query value (API keys travel there too). */
+function redactUrl(text: string): string {
+  try {
+    const url = new URL(text);
+    if (url.username) url.username = 'redacted';
+    if (url.password) url.password = 'redacted';
+    for (const name of new Set(url.searchParams.keys())) url.searchParams.set(name, 'redacted');
+    return url.toString();
+  } catch {
+    return '<redacted>';
+  }
+}
+
 function redact(raw: string, sensitivity: Sensitivity): string {
   if (sensitivity === 'secret') return '<redacted>';
-  if (sensitivity === 'url') {
-    try {
-      const url = new URL(raw);
-      if (url.password) url.password = 'redacted';
-      return url.toString();
-    } catch {
-      return '<redacted>';
-    }
-  }
-  return raw;
+  // Every URL in the text: one URL, or a JSON list of sources.
+  return raw.replace(/https?:\/\/[^\s"',\]]+|^[a-z][a-z0-9+.-]*:\/\/\S+$/gi, redactUrl);
 }
 
 function printable(value: unknown, raw: string | null): string | number | boolean | null {
@@ -73,7 +78,7 @@ export function createEnvReader(env: Env): EnvReader & { section(name: string): 
 
   function take<T>(name: string, declaration: Declaration<T>, parse: (raw: string) => T): T | undefined {
     const raw = env[name];
-    const set = raw !== undefined && raw !== '';
+    const set = raw !== undefined && raw.trim() !== '';
     const value = set ? parse(raw.trim()) : declaration.fallback;
     const sensitivity = declaration.sensitivity ?? 'plain';
     read.push({
@@ -129,7 +134,7 @@ export function createEnvReader(env: Env): EnvReader & { section(name: string): 
         try {
           parsed = JSON.parse(raw);
         } catch {
-          throw new ConfigError(`${name} is not valid JSON: ${declaration.description}`);
+          throw new ConfigError(`${name} must be valid JSON (${declaration.description})`);
         }
         return declaration.parse(parsed);
       })!;

@@ -51,6 +51,7 @@ export function amlConfig(env: EnvReader): AmlConfig {
   const sources = env.json('KYX_LIST_SOURCES', {
     description: `publisher sources, ${SOURCES_SHAPE} (url may be an array: the OFAC CSV family)`,
     fallback: [] as ListSource[],
+    sensitivity: 'url',
     parse: parseSources,
   });
   const refreshSeconds = env.integer('KYX_LISTS_REFRESH_SECONDS', {

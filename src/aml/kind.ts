@@ -1,4 +1,5 @@
 import type { CheckKindDefinition } from '../core.ts';
+import type { AmlScreeningRecord } from './service.ts';
 import { amlReport } from './report.ts';
 
 export const amlCheckKind: CheckKindDefinition = {
@@ -8,4 +9,8 @@ export const amlCheckKind: CheckKindDefinition = {
   label: 'AML screening',
   meter: 'amlScreenings',
   report: { code: 'RPT-003', title: 'AML screening report', produce: amlReport },
+  summary: (record) => {
+    const { status, query } = record as Partial<AmlScreeningRecord>;
+    return { status: status ?? 'unknown', subject: query?.name ?? null };
+  },
 };

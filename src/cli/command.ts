@@ -1,10 +1,13 @@
 import type { ParseArgsConfig } from 'node:util';
 import type { Config } from '../config.ts';
+import type { EffectiveVariable } from '../env.ts';
 import type { MigrationReport } from '../storage/migrate.ts';
 import type { Dialect, Storage } from '../storage/database.ts';
 
 export interface CliIo {
   config: Config;
+  /** Every variable the configuration read, redacted for printing. */
+  effective: EffectiveVariable[];
   /** Opens storage with every migration applied; the caller closes it. */
   openStorage(): Promise<Storage>;
   /** Applies every pending migration. */

@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { ConfigError, loadConfig } from '../config.ts';
+import { ConfigError, readConfig } from '../config.ts';
 import { type CliCommand, type CliIo, UsageError } from './command.ts';
 import { accountCommands } from '../accounts/cli.ts';
 import { amlCommands } from '../aml/cli.ts';
@@ -94,9 +94,10 @@ export async function runCli(argv: string[], write = (line: string) => process.s
     if (parsed.positionals.length > (command.positionals?.length ?? 0)) {
       throw new UsageError(`unexpected argument "${parsed.positionals[(command.positionals?.length ?? 0)]}"`);
     }
-    const config = loadConfig();
+    const { config, effective } = readConfig();
     const io: CliIo = {
       config,
+      effective,
       openStorage: () => openMigratedStorage(config),
       migrate: () => migrate(config),
       json: wantsJson,

@@ -1,6 +1,6 @@
 import createError from '@fastify/error';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { DomainError, type DomainErrorCode } from '../errors.ts';
+import { DomainError, type DomainErrorCode, type FieldIssue } from '../errors.ts';
 
 /** The contract's error codes with their statuses (the body's `code` is exactly the key's value here). */
 const CONTRACT = {
@@ -47,12 +47,8 @@ export function apiError(kind: ErrorKind, message: string, details?: Record<stri
   return error;
 }
 
-export interface FieldError {
-  path: string;
-  message: string;
-}
-
-export function invalidRequest(errors: FieldError[], message = 'The request is invalid'): DetailedError {
+/** `errors` name their field as the contract does: `body/…`, `querystring/…`, `params/…`. */
+export function invalidRequest(errors: FieldIssue[], message = 'The request is invalid'): DetailedError {
   return apiError('invalidRequest', message, { errors });
 }
 
@@ -81,7 +77,7 @@ interface AjvIssue {
   params?: Record<string, unknown>;
 }
 
-function fieldErrors(error: FastifyError): FieldError[] {
+function fieldErrors(error: FastifyError): FieldIssue[] {
   const where = error.validationContext ?? 'body';
   return (error.validation as AjvIssue[]).map((issue) => {
     const missing = issue.params?.missingProperty;

@@ -1,4 +1,5 @@
 import type { CheckKindDefinition } from '../core.ts';
+import type { KyaVerificationRecord } from './schemas.ts';
 import { kyaReport } from './report.ts';
 
 export const kyaCheckKind: CheckKindDefinition = {
@@ -8,4 +9,8 @@ export const kyaCheckKind: CheckKindDefinition = {
   label: 'KYA verification',
   meter: 'kyaChecks',
   report: { code: 'RPT-KYA', title: 'KYA verification report', produce: kyaReport },
+  summary: (record) => {
+    const { screening, agent } = record as Partial<KyaVerificationRecord>;
+    return { status: screening?.outcome ?? 'unknown', subject: agent?.name ?? agent?.id ?? null };
+  },
 };

@@ -36,7 +36,7 @@ interface SharedEndpointSettings {
 function endpoint(env: EnvReader, prefix: string, shared: SharedEndpointSettings, defaults: EndpointDefaults): SourceEndpointConfig {
   const register = prefix.replace(/^KYX_/, '').toLowerCase().replace(/_/g, ' ');
   return {
-    baseUrl: env.string(`${prefix}_BASE_URL`, { description: `${register} API base URL`, fallback: defaults.baseUrl }),
+    baseUrl: env.string(`${prefix}_BASE_URL`, { description: `${register} API base URL`, fallback: defaults.baseUrl, sensitivity: 'url' }),
     timeoutMs: env.positive(`${prefix}_TIMEOUT_MS`, { description: `${register}: longest single attempt`, fallback: shared.timeoutMs }),
     maxAttempts: env.positive(`${prefix}_MAX_ATTEMPTS`, { description: `${register}: attempts including the first`, fallback: shared.maxAttempts }),
     ratePerSecond: env.positive(`${prefix}_RATE_PER_SECOND`, {
@@ -68,23 +68,16 @@ export function kybConfig(env: EnvReader): KybConfig {
   const viesEnabled = env.flag('KYX_VIES_ENABLED', { description: 'query VIES for EU VAT numbers', fallback: true });
   const fcaEmail = env.string('KYX_FCA_API_EMAIL', { description: 'FCA register API account e-mail (with KYX_FCA_API_KEY)' });
   const fcaKey = env.string('KYX_FCA_API_KEY', { description: 'FCA register API key; enables the UK regulator register', sensitivity: 'secret' });
-  const sources: KybSourcesConfig = {};
-  if (chKey) {
-    sources.companiesHouse = {
-      ...endpoint(env, 'KYX_COMPANIES_HOUSE', shared, { baseUrl: 'https://api.company-information.service.gov.uk', ratePerSecond: 2, burst: 20 }),
-      apiKey: chKey,
-    };
-  }
-  if (gleifEnabled) sources.gleif = endpoint(env, 'KYX_GLEIF', shared, { baseUrl: 'https://api.gleif.org', ratePerSecond: 1, burst: 10 });
-  if (viesEnabled) {
-    sources.vies = endpoint(env, 'KYX_VIES', shared, { baseUrl: 'https://ec.europa.eu/taxation_customs/vies/rest-api', ratePerSecond: 2, burst: 5 });
-  }
-  if (fcaEmail && fcaKey) {
-    sources.fca = {
-      ...endpoint(env, 'KYX_FCA', shared, { baseUrl: 'https://register.fca.org.uk/services', ratePerSecond: 5, burst: 10 }),
-      email: fcaEmail,
-      apiKey: fcaKey,
-    };
-  }
+  // Every register's settings are read (and checked) whether or not the register is on.
+  const companiesHouse = endpoint(env, 'KYX_COMPANIES_HOUSE', shared, { baseUrl: 'https://api.company-information.service.gov.uk', ratePerSecond: 2, burst: 20 });
+  const gleif = endpoint(env, 'KYX_GLEIF', shared, { baseUrl: 'https://api.gleif.org', ratePerSecond: 1, burst: 10 });
+  const vies = endpoint(env, 'KYX_VIES', shared, { baseUrl: 'https://ec.europa.eu/taxation_customs/vies/rest-api', ratePerSecond: 2, burst: 5 });
+  const fca = endpoint(env, 'KYX_FCA', shared, { baseUrl: 'https://register.fca.org.uk/services', ratePerSecond: 5, burst: 10 });
+  const sources: KybSourcesConfig = {
+    ...(chKey ? { companiesHouse: { ...companiesHouse, apiKey: chKey } } : {}),
+    ...(gleifEnabled ? { gleif } : {}),
+    ...(viesEnabled ? { vies } : {}),
+    ...(fcaEmail && fcaKey ? { fca: { ...fca, email: fcaEmail, apiKey: fcaKey } } : {}),
+  };
   return { budgetMs, sources };
 }

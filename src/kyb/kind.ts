@@ -1,4 +1,5 @@
 import type { CheckKindDefinition } from '../core.ts';
+import type { KybVerifyResponse } from './schemas.ts';
 import { kybReport } from './report.ts';
 
 export const kybCheckKind: CheckKindDefinition = {
@@ -8,4 +9,8 @@ export const kybCheckKind: CheckKindDefinition = {
   label: 'KYB check',
   meter: 'kybChecks',
   report: { code: 'RPT-002', title: 'KYB check report', produce: kybReport },
+  summary: (record) => {
+    const { status, request } = record as Partial<KybVerifyResponse>;
+    return { status: status ?? 'unknown', subject: request?.companyName ?? null };
+  },
 };

@@ -1,4 +1,5 @@
 import type { CheckKindDefinition } from '../core.ts';
+import type { KycCheckResult } from './schemas.ts';
 import { kycReport } from './report.ts';
 
 export const kycCheckKind: CheckKindDefinition = {
@@ -10,4 +11,8 @@ export const kycCheckKind: CheckKindDefinition = {
   report: { code: 'RPT-001', title: 'KYC check report', produce: kycReport },
   // The record column also holds the signals the result was decided from; the public record is the result.
   publicRecord: (stored) => (stored as { result: Record<string, unknown> }).result,
+  summary: (record) => {
+    const { status, metadata } = record as Partial<KycCheckResult>;
+    return { status: status ?? 'unknown', subject: metadata ? `${metadata.firstName} ${metadata.lastName}` : null };
+  },
 };

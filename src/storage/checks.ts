@@ -1,10 +1,11 @@
 // The one store of checks of every kind. A domain stores its check here (the row and its meter in one
 // transaction); reports, bundles and lists find any check of a tenant here, by id or a page at a time.
-import type { Kysely, Transaction } from 'kysely';
+import { type Kysely, type Transaction, sql } from 'kysely';
 import type { Meters } from '../accounts/meters.ts';
 import type { CheckKindDefinition, CheckTable, KeyEnvironment, RecordEnvironment, StoredCheck } from '../core.ts';
 import { DomainError } from '../errors.ts';
 import { newId } from '../ids.ts';
+import type { Dialect } from './database.ts';
 import type { Database } from './schema.ts';
 
 /** The environment a check made with this key is stored under. */
@@ -72,12 +73,21 @@ function decodeCursor(cursor: string): { createdAt: string; id: string } {
   throw DomainError.invalid([{ path: '/cursor', message: 'is not a cursor this API issued' }], 'querystring');
 }
 
-// Each kind's rows come in the database's own order (its collation orders ids); merging sorts by time only, and
-// Array#sort is stable, so that order is kept where times are equal.
-const newestFirst = (a: StoredCheck, b: StoredCheck) => (a.createdAt === b.createdAt ? 0 : a.createdAt < b.createdAt ? 1 : -1);
+// Newest first, ties broken by id in byte order, the order the database is told to use as well: merged pages of
+// several kinds then agree with each kind's cursor condition.
+const newestFirst = (a: StoredCheck, b: StoredCheck) =>
+  a.createdAt !== b.createdAt ? (a.createdAt < b.createdAt ? 1 : -1) : a.id === b.id ? 0 : a.id < b.id ? 1 : -1;
 
-export function createCheckStore(options: { db: Kysely<Database>; meters: Meters; baseUrl: string; kinds: readonly CheckKindDefinition[] }): CheckStore {
+export function createCheckStore(options: {
+  db: Kysely<Database>;
+  dialect: Dialect;
+  meters: Meters;
+  baseUrl: string;
+  kinds: readonly CheckKindDefinition[];
+}): CheckStore {
   const { db, meters, kinds } = options;
+  // SQLite compares text byte by byte; Postgres by its collation unless told otherwise.
+  const idInByteOrder = options.dialect === 'postgres' ? sql<string>`id collate "C"` : sql<string>`id`;
   const byKind = new Map(kinds.map((definition) => [definition.kind, definition]));
   const byPrefix = new Map(kinds.map((definition) => [definition.idPrefix, definition]));
   for (const [name, count] of [['kind', byKind.size], ['id prefix', byPrefix.size]] as const) {
@@ -92,13 +102,15 @@ export function createCheckStore(options: { db: Kysely<Database>; meters: Meters
 
   function toStoredCheck(kind: CheckKindDefinition, row: { id: string; account_id: string; environment: RecordEnvironment; created_at: string; record: string }): StoredCheck {
     const stored: unknown = JSON.parse(row.record);
+    const record = kind.publicRecord ? kind.publicRecord(stored) : (stored as Record<string, unknown>);
     return {
       id: row.id,
       kind: kind.kind,
       accountId: row.account_id,
       environment: row.environment,
       createdAt: row.created_at,
-      record: kind.publicRecord ? kind.publicRecord(stored) : (stored as Record<string, unknown>),
+      record,
+      summary: kind.summary(record),
     };
   }
 
@@ -117,12 +129,12 @@ export function createCheckStore(options: { db: Kysely<Database>; meters: Meters
       await trx
         .insertInto(table as 'kyb_checks')
         .values({
+          ...check.columns,
           id: check.id,
           account_id: check.accountId,
           environment: check.environment,
           created_at: check.createdAt,
           record: JSON.stringify(check.record),
-          ...check.columns,
         } as never)
         .execute();
       if (check.environment === 'live' && check.billable !== false) {
@@ -145,10 +157,10 @@ export function createCheckStore(options: { db: Kysely<Database>; meters: Meters
           let query = selectCheck(kind.table).where('account_id', '=', accountId);
           if (after) {
             query = query.where((eb) =>
-              eb.or([eb('created_at', '<', after.createdAt), eb.and([eb('created_at', '=', after.createdAt), eb('id', '<', after.id)])]),
+              eb.or([eb('created_at', '<', after.createdAt), eb.and([eb('created_at', '=', after.createdAt), eb(idInByteOrder, '<', after.id)])]),
             );
           }
-          const rows = await query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit + 1).execute();
+          const rows = await query.orderBy('created_at', 'desc').orderBy(idInByteOrder, 'desc').limit(limit + 1).execute();
           return rows.map((row) => toStoredCheck(kind, row));
         }),
       );

@@ -41,6 +41,7 @@ describe('loadConfig', () => {
     ['KYX_KYC_WORKERS', '0'],
     ['KYX_KYA_BLOCK_THRESHOLD', '1.5'],
     ['KYX_LISTS_REFRESH_SECONDS', '-1'],
+    ['PORT', '70000'],
   ])('refuses %s=%s with an error naming it', (name, value) => {
     expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
     expect(() => loadConfig({ [name]: value })).toThrow(name);
@@ -49,6 +50,27 @@ describe('loadConfig', () => {
   it('needs a real key when images are kept', () => {
     expect(() => loadConfig({ KYX_KEEP_IMAGES: 'on' })).toThrow(/KYX_IMAGE_KEY/);
     expect(loadConfig({ KYX_KEEP_IMAGES: 'on', KYX_IMAGE_KEY: 'ab'.repeat(32) }).kyc.imageKey).toHaveLength(32);
+  });
+
+  it('treats a value of only spaces as unset', () => {
+    expect(loadConfig({ KYX_LIST_SOURCES: '  ', KYX_FLOOD_LIMIT: ' ' })).toMatchObject({ floodLimit: 600, aml: { sources: [] } });
+  });
+
+  it('hides credentials in every URL it prints: user, password and query values', () => {
+    const { effective } = readConfig({
+      DATABASE_URL: 'postgres://kyx:pw@db:5432/kyx?password=qs',
+      KYX_LIST_SOURCES: JSON.stringify([{ name: 'un', url: ['https://u:tok@lists.test/a.xml?apikey=Z'] }]),
+      KYX_GLEIF_BASE_URL: 'https://gleif.test/api?token=T',
+    });
+    const shown = JSON.stringify(effective);
+    expect(shown).not.toMatch(/pw@|qs|tok@|apikey=Z|token=T/);
+    expect(effective.find((variable) => variable.name === 'DATABASE_URL')?.value).toBe('postgres://redacted:redacted@db:5432/kyx?password=redacted');
+    expect(effective.find((variable) => variable.name === 'KYX_LIST_SOURCES')?.value).toContain('https://redacted:redacted@lists.test/a.xml?apikey=redacted');
+  });
+
+  it('reads and checks every register setting, also of a register that is off', () => {
+    expect(() => loadConfig({ KYX_FCA_TIMEOUT_MS: 'slow' })).toThrow(/KYX_FCA_TIMEOUT_MS/);
+    expect(readConfig({}).effective.map((variable) => variable.name)).toContain('KYX_COMPANIES_HOUSE_BASE_URL');
   });
 
   it('remembers what it read, with secrets redacted', () => {
@@ -78,7 +100,7 @@ describe('kyx and the configuration', { timeout: 120_000 }, () => {
     const variables: Array<{ section: string; name: string; value: unknown; source: string }> = run.json().variables;
     expect(new Set(variables.map((variable) => variable.section))).toEqual(new Set(['core', 'aml', 'kyc', 'kyb', 'kya', 'reports']));
     expect(variables.find((variable) => variable.name === 'KYX_FLOOD_LIMIT')).toMatchObject({ value: 50, source: 'environment' });
-    expect(variables.find((variable) => variable.name === 'DATABASE_URL')?.value).toBe('postgres://kyx:redacted@db.internal:5432/kyx');
+    expect(variables.find((variable) => variable.name === 'DATABASE_URL')?.value).toBe('postgres://redacted:redacted@db.internal:5432/kyx');
     expect(variables.find((variable) => variable.name === 'KYX_COMPANIES_HOUSE_API_KEY')?.value).toBe('<redacted>');
   });
 

@@ -74,6 +74,41 @@ describe('the check store', () => {
     expect(onlyAml.data.map((check) => [check.kind, check.record.second])).toEqual([['aml', 4], ['aml', 2]]);
   });
 
+  it('pages through checks of several kinds made at the same instant without skipping or repeating one', async () => {
+    const { checks } = t.context;
+    const owner = await t.tenant({ env: 'test' });
+    const ids: string[] = [];
+    await checks.transaction(async (trx) => {
+      for (const kind of ['aml', 'kyb', 'aml', 'kyb', 'aml', 'kyb']) {
+        const id = checks.newId(kind);
+        ids.push(id);
+        const columns: Record<string, string> = kind === 'aml' ? { status: 'clear', lists_version: 'v1' } : { status: 'passed' };
+        await checks.insert(trx, kind, { id, accountId: owner.accountId, environment: 'sandbox', createdAt: at(30), record: { id }, columns });
+      }
+    });
+    const seen: string[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await checks.list(owner.accountId, { limit: 1, cursor });
+      seen.push(...page.data.map((check) => check.id));
+      cursor = page.nextCursor ?? undefined;
+    } while (cursor);
+    expect(seen).toHaveLength(ids.length);
+    expect(new Set(seen)).toEqual(new Set(ids));
+    expect((await checks.list(owner.accountId, { limit: 10 })).data.map((check) => check.id)).toEqual(seen);
+  });
+
+  it('summarises a check of any kind the same way for lists', async () => {
+    const { checks } = t.context;
+    const owner = await t.tenant({ env: 'test' });
+    const id = checks.newId('aml');
+    const record = { screeningId: id, status: 'potential_match', query: { name: 'Ivan Petrov' } };
+    await checks.transaction((trx) =>
+      checks.insert(trx, 'aml', { id, accountId: owner.accountId, environment: 'sandbox', createdAt: at(40), record, columns: { status: 'potential_match', lists_version: 'v1' } }),
+    );
+    expect((await checks.find(owner.accountId, id))?.summary).toEqual({ status: 'potential_match', subject: 'Ivan Petrov' });
+  });
+
   it('bills the meter of each live check it stores', async () => {
     const meters = await t.context.meters.read(tenant.accountId, new Date(at(0)));
     expect(meters).toMatchObject({ kybChecks: 3, amlScreenings: 2, kycChecks: 0, kyaChecks: 0 });

@@ -8,6 +8,7 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
+import { mrzCheckDigit } from '../src/kyc/mrz.ts';
 
 const require = createRequire(import.meta.url);
 const FONT_DIR = path.join(path.dirname(require.resolve('dejavu-fonts-ttf/package.json')), 'ttf');
@@ -17,6 +18,8 @@ export const SANS_BOLD_FONT = path.join(FONT_DIR, 'DejaVuSans-Bold.ttf');
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const DEFAULT_PORTRAIT = path.resolve(ROOT, '../shared/data/faces/astronaut.png');
+
+export { mrzCheckDigit };
 
 export interface PassportHolder {
   surname: string;
@@ -44,19 +47,6 @@ export const SPECIMEN_HOLDER: PassportHolder = {
   expiryDate: '340315',
   personalNumber: '',
 };
-
-const CHECK_WEIGHTS = [7, 3, 1];
-
-/** ICAO 9303 check digit: weights 7-3-1, digits as themselves, A–Z as 10–35, '<' as 0. */
-export function mrzCheckDigit(field: string): string {
-  let sum = 0;
-  for (let i = 0; i < field.length; i++) {
-    const c = field[i]!;
-    const value = c === '<' ? 0 : /[0-9]/.test(c) ? Number(c) : c.charCodeAt(0) - 55;
-    sum += value * CHECK_WEIGHTS[i % 3]!;
-  }
-  return String(sum % 10);
-}
 
 function mrzField(value: string, length: number): string {
   return value.toUpperCase().replace(/[^A-Z0-9]+/g, '<').padEnd(length, '<').slice(0, length);

@@ -29,6 +29,9 @@ function passing(): KycSignals {
         lines: [],
         valid: true,
         invalidFields: [],
+        corrections: [],
+        checkDigitRepairs: [],
+        specimen: false,
         documentCode: 'P',
         issuingState: 'SWE',
         documentNumber: 'XA4186275',
@@ -107,6 +110,12 @@ describe('decideKyc', () => {
     expect(d.score).toBeLessThan(decide().score);
   });
 
+  it('never passes a field repaired by its check digit without a human look', () => {
+    const d = decide((s) => void (s.documentReading.mrz!.checkDigitRepairs = ['documentNumber']));
+    expect(d.status).toBe('review');
+    expect(d.checks[0]!.reasons).toEqual(['mrz_repaired_by_check_digit:documentNumber']);
+  });
+
   it('flags editing software, EXIF dates and a reused document image for review', () => {
     const edited = decide((s) => void (s.document.provenance.software = 'Adobe Photoshop 25.0'));
     expect(edited.status).toBe('review');
@@ -129,6 +138,31 @@ describe('decideKyc', () => {
     expect(farExpiry.checks[0]!.reasons).toEqual(['expiry_date_implausible']);
     const unreadable = decide((s) => void (s.documentReading.mrz!.expiryDate = null));
     expect(unreadable.checks[0]!.reasons).toEqual(['expiry_date_unreadable']);
+  });
+
+  it('accepts an ICAO specimen (UTO) document with test keys only', () => {
+    const specimen = (s: KycSignals) => void (s.documentReading.mrz!.specimen = true);
+    expect(decide(specimen).status).toBe('failed');
+    expect(decide(specimen).checks[0]!.reasons).toContain('specimen_document');
+    expect(decide(specimen, { environment: 'sandbox' }).status).toBe('passed');
+  });
+
+  it('notes repaired MRZ fields without failing on them', () => {
+    const d = decide((s) => void (s.documentReading.mrz!.corrections = ['documentNumber']));
+    expect(d.status).toBe('passed');
+    expect(d.checks[0]!.reasons).toEqual(['mrz_corrected:documentNumber']);
+    expect(d.score).toBeLessThan(decide().score);
+  });
+
+  it('refuses a small document image only when its MRZ could not be read valid', () => {
+    const small = (side: number, valid: boolean) => (s: KycSignals) => {
+      s.document.quality.shortSide = side;
+      s.documentReading.mrz!.valid = valid;
+      if (!valid) s.documentReading.mrz!.invalidFields = ['compositeCheckDigit'];
+    };
+    expect(decide(small(300, true)).status).toBe('passed');
+    expect(decide(small(300, false)).checks[0]!.reasons).toEqual(['image_too_small']);
+    expect(decide(small(100, true)).checks[0]!.reasons).toEqual(['image_too_small']);
   });
 
   it('reviews a document whose MRZ code is not the declared type', () => {

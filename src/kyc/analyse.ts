@@ -4,10 +4,10 @@ import { performance } from 'node:perf_hooks';
 import type { FaceEngine, DetectedFace } from './face.ts';
 import { faceSimilarity } from './face.ts';
 import { differenceHash } from './hash.ts';
-import type { DecodedImage } from './intake.ts';
-import { readMrz } from './mrz.ts';
+import type { DecodedImage, RawPixels } from './intake.ts';
+import { readMrz, type MrzReading } from './mrz.ts';
 import { compareNames, findNameInText } from './names.ts';
-import type { OcrEngine, OnQueued } from './ocr.ts';
+import type { ImageBand, OcrEngine, OnQueued } from './ocr.ts';
 import { measureQuality } from './quality.ts';
 import { findAddress, findDates, latestPastDate } from './text-document.ts';
 import type {
@@ -27,11 +27,36 @@ export interface AnalysisModels {
 
 /** Below this the image holds nothing the models can read; they are not run (the quality rule fails it). */
 const MIN_ANALYSABLE_SIDE = 48;
-/** Where an MRZ sits: bottom of a passport data page or of an ID card's back. Whole image second. */
-const MRZ_BANDS = [
+/**
+ * Where an MRZ sits: bottom of a passport data page or of an ID card's back; then the whole image, upright and
+ * turned (photos taken sideways or upside down). Each is read only while no valid MRZ has been found.
+ */
+const MRZ_BANDS: ImageBand[] = [
   { top: 0.6, bottom: 1 },
   { top: 0, bottom: 1 },
+  { top: 0, bottom: 1, rotate: 180 },
+  { top: 0, bottom: 1, rotate: 90 },
+  { top: 0, bottom: 1, rotate: 270 },
 ];
+
+const faults = (mrz: MrzReading) => mrz.invalidFields.length;
+
+/** The MRZ of a document image: the first valid reading over MRZ_BANDS, otherwise the one with the fewest faults. */
+export async function readMrzFromImage(
+  pixels: RawPixels,
+  ocr: OcrEngine,
+  now: Date,
+  onQueued?: OnQueued,
+  bands: ImageBand[] = MRZ_BANDS,
+): Promise<MrzReading | null> {
+  let best: MrzReading | null = null;
+  for (const band of bands) {
+    const mrz = readMrz(await ocr.readMrzBand(pixels, band, onQueued), now);
+    if (mrz && (!best || faults(mrz) < faults(best))) best = mrz;
+    if (best?.valid) break;
+  }
+  return best;
+}
 
 function imageSignals(image: DecodedImage): ImageSignals {
   return {
@@ -63,9 +88,10 @@ async function readDocument(
   if (!analysable(document)) return empty;
 
   if (MRZ_DOCUMENT_TYPES.includes(documentType)) {
-    for (const band of MRZ_BANDS) {
-      const mrz = readMrz(await ocr.readMrzBand(document.pixels, band, onQueued), now);
-      if (!mrz) continue;
+    // Most licences carry no MRZ: they are not turned around looking for one before their printed text is read.
+    const bands = documentType === 'driving_licence' ? MRZ_BANDS.slice(0, 2) : MRZ_BANDS;
+    const mrz = await readMrzFromImage(document.pixels, ocr, now, onQueued, bands);
+    if (mrz) {
       const onDocument = { firstName: mrz.firstName ?? '', lastName: mrz.lastName ?? '' };
       return { ...empty, mrz, nameMatch: haveName ? compareNames(expected, onDocument) : null };
     }

@@ -3,10 +3,10 @@
 // repair the package does not do (filler noise, line length, confusable characters resolved by each field's
 // character class and by its check digit), and the package rejects ICAO's specimen state UTO.
 //
-// Repair never turns a wrong read into a silently valid one: class repairs (a letter in a digit-only field) and
-// check-digit repairs (a look-alike swap in a field of letters and digits) are listed in `corrections`, at most
-// MAX_CHECKED_SWAPS look-alike swaps per field, only when exactly one choice satisfies the check digit, and a
-// digit read as another digit is never changed, so a tampered date or check digit stays invalid.
+// Repair never turns a wrong read into a silently valid one: class repairs (a letter in a digit-only field) are
+// listed in `corrections`; check-digit repairs (a look-alike swap in a field of letters and digits, at most
+// MAX_CHECKED_SWAPS, only when exactly one choice satisfies the check digit and the composite check digit then
+// holds, so never on visas, which have none) in `checkDigitRepairs`. A digit read as another digit is never changed.
 import { states } from 'mrz';
 
 export type MrzFormat = 'TD1' | 'TD2' | 'TD3' | 'MRVA' | 'MRVB' | 'FRA_ID';
@@ -323,7 +323,7 @@ function parseLayout(layout: Layout, rawLines: string[], resolveChecks = true): 
       const empty = /^<*$/.test(value);
       const holds = mrzCheckDigit(value) === check || (field.optionalCheck && empty && check === '<');
       if (!holds) {
-        const swapped = resolveChecks && field.kind === 'X' && /\d/.test(check) ? resolveByCheck(value, check) : null;
+        const swapped = resolveChecks && layout.composite && field.kind === 'X' && /\d/.test(check) ? resolveByCheck(value, check) : null;
         if (swapped) {
           value = swapped;
           resolved.push(field.name);

@@ -19,19 +19,29 @@ const OCR_DPI = '250';
 /** Called once the image has been handed to tesseract's thread, i.e. when this thread is free for other work. */
 export type OnQueued = () => void;
 
+/** A horizontal band (fractions of the height) of the image turned clockwise by `rotate` degrees. */
+export interface ImageBand {
+  top: number;
+  bottom: number;
+  rotate?: 0 | 90 | 180 | 270;
+}
+
 export interface OcrEngine {
-  /** Text of a horizontal band of the image (fractions of its height), read with the MRZ alphabet only. */
-  readMrzBand(pixels: RawPixels, band: { top: number; bottom: number }, onQueued?: OnQueued): Promise<string>;
+  /** Text of a band of the image, read with the MRZ alphabet only. */
+  readMrzBand(pixels: RawPixels, band: ImageBand, onQueued?: OnQueued): Promise<string>;
   /** Free text of the whole image. */
   readText(pixels: RawPixels, onQueued?: OnQueued): Promise<string>;
   close(): Promise<void>;
 }
 
-async function toOcrPng(pixels: RawPixels, band: { top: number; bottom: number }): Promise<Buffer> {
-  const top = Math.floor(pixels.height * band.top);
-  const height = Math.max(1, Math.floor(pixels.height * band.bottom) - top);
+async function toOcrPng(pixels: RawPixels, band: ImageBand): Promise<Buffer> {
+  const rotate = band.rotate ?? 0;
+  const [width, fullHeight] = rotate % 180 === 0 ? [pixels.width, pixels.height] : [pixels.height, pixels.width];
+  const top = Math.floor(fullHeight * band.top);
+  const height = Math.max(1, Math.floor(fullHeight * band.bottom) - top);
   return sharp(pixels.data, { raw: { width: pixels.width, height: pixels.height, channels: 3 } })
-    .extract({ left: 0, top, width: pixels.width, height })
+    .rotate(rotate)
+    .extract({ left: 0, top, width, height })
     .greyscale()
     .resize({ width: OCR_WIDTH })
     .normalise()

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { composeTd3, SPECIMEN_HOLDER } from '../../scripts/make-kyc-specimen.ts';
+import { seededRandom } from '../../src/kya/training/dataset.ts';
 import { hammingDistance } from '../../src/kyc/hash.ts';
 import { mrzCheckDigit, mrzDate, readMrz, repairFillers, type MrzFormat } from '../../src/kyc/mrz.ts';
 import { compareNames, findNameInText } from '../../src/kyc/names.ts';
@@ -39,17 +40,6 @@ const UNCHECKED: Record<MrzFormat, (line: number, index: number) => boolean> = {
 };
 const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789<';
 const charValue = (c: string) => Number(mrzCheckDigit(c)) * 7 % 10;
-
-/** Mulberry32: reproducible random trials. */
-function seeded(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const LOOK_ALIKE: Record<string, string> = { '0': 'O', '1': 'I', '2': 'Z', '5': 'S', '8': 'B', '6': 'G' };
 
@@ -167,7 +157,7 @@ describe('MRZ reading', () => {
   });
 
   it('property: any other single change reads invalid or is reported as a repair', () => {
-    const random = seeded(14);
+    const random = seededRandom(14);
     for (let trial = 0; trial < 400; trial++) {
       const [format, lines] = SPECIMENS[Math.floor(random() * SPECIMENS.length)]!;
       const line = Math.floor(random() * lines.length);
@@ -187,7 +177,7 @@ describe('MRZ reading', () => {
   });
 
   it('property: OCR look-alikes, filler noise and a miscounted line still read the same document', () => {
-    const random = seeded(9303);
+    const random = seededRandom(9303);
     for (let trial = 0; trial < 300; trial++) {
       const [format, lines, documentNumber] = SPECIMENS[Math.floor(random() * SPECIMENS.length)]!;
       const truth = readMrz(lines.join('\n'), NOW)!;

@@ -3,7 +3,7 @@
 // degradation, the share of valid MRZ readings (every check digit, composite included) that are also correct (number
 // and dates equal to what was printed), and the reading latency. Images are generated in memory, never stored.
 // Independent measurement on real specimens is done elsewhere: nothing here is tuned on them.
-//   npm run eval:kyc [-- --per-cell 3]
+//   npm run eval:kyc [-- --per-cell 3] [--only clean,shadow]
 import { performance } from 'node:perf_hooks';
 import sharp, { type Sharp } from 'sharp';
 import { seededRandom } from '../src/kya/training/dataset.ts';
@@ -15,6 +15,9 @@ import { composeMrz, MRZ_FORMATS, renderDocument, type PassportHolder, type Spec
 
 const perCellArg = process.argv.indexOf('--per-cell');
 const PER_CELL = perCellArg > 0 ? Number(process.argv[perCellArg + 1]) : 3;
+/** `--only shadow,glare` measures some degradations only (the seeded holders stay the same). */
+const onlyArg = process.argv.indexOf('--only');
+const ONLY = onlyArg > 0 ? new Set(process.argv[onlyArg + 1]!.split(',')) : null;
 const NOW = new Date('2026-06-01T12:00:00Z');
 const random = seededRandom(9303);
 const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)]!;
@@ -108,6 +111,7 @@ async function main(): Promise<void> {
         const truth = readMrz(composeMrz(format, holder).join('\n'), NOW)!;
         const page = await renderDocument(format as SpecimenFormat, holder);
         for (const [name, degrade] of Object.entries(DEGRADATIONS)) {
+          if (ONLY && !ONLY.has(name)) continue;
           const document = await decodeImage('documentImage', await degrade(page));
           const start = performance.now();
           const mrz = await readMrzFromImage(document.pixels, ocr, NOW);
@@ -126,7 +130,7 @@ async function main(): Promise<void> {
   } finally {
     await ocr.close();
   }
-  const degradations = [...Object.keys(DEGRADATIONS), '*'];
+  const degradations = [...Object.keys(DEGRADATIONS).filter((d) => !ONLY || ONLY.has(d)), '*'];
   console.log(`\nValid and correct MRZ per format × degradation, ${PER_CELL} holders per cell`);
   console.log(['format', ...degradations.map((d) => (d === '*' ? 'all' : d))].join(' | '));
   for (const format of [...MRZ_FORMATS, '*']) {

@@ -146,6 +146,17 @@ export function mrzCheckDigit(text: string): string {
 /** OCR look-alikes: the digit a letter stands for in a digit field, the letter a digit stands for in a letter field. */
 const DIGIT_FOR: Record<string, string> = { O: '0', Q: '0', D: '0', U: '0', I: '1', L: '1', J: '1', Z: '2', A: '4', S: '5', G: '6', T: '7', B: '8' };
 const LETTER_FOR: Record<string, string> = { '0': 'O', '1': 'I', '2': 'Z', '4': 'A', '5': 'S', '6': 'G', '7': 'T', '8': 'B' };
+/** Every look-alike tried against a check digit (the class tables above keep one per character). */
+const LOOK_ALIKES: Record<string, string[]> = {
+  ...Object.fromEntries(Object.entries({ ...DIGIT_FOR, ...LETTER_FOR }).map(([c, other]) => [c, [other]])),
+  '0': ['O', 'D', 'Q'],
+  '7': ['T', 'Z'],
+  Z: ['2', '7'],
+};
+/** Letters most issuers leave out of document numbers for being look-alikes: reading them as digits is likelier. */
+const RARE_IN_NUMBERS = /[OQI]/;
+/** More equally small solutions than this and the check digit says too little to choose. */
+const MAX_SOLUTIONS = 10;
 /** Look-alike swaps tried to satisfy a check digit in a letters-and-digits field; more would validate noise. */
 const MAX_CHECKED_SWAPS = 2;
 /** Letters the OCR reads a '<' filler as, inside runs of fillers. */
@@ -243,12 +254,9 @@ function fixClass(text: string, kind: CharClass): { text: string; changed: boole
   return { text: fixed, changed: fixed !== text };
 }
 
-/** Look-alike swaps of up to MAX_CHECKED_SWAPS characters that make `check` hold; the unique smallest, or null. */
-function resolveByCheck(text: string, check: string): string | null {
-  const swappable = [...text].flatMap((c, i) => {
-    const other = DIGIT_FOR[c] ?? LETTER_FOR[c];
-    return other ? [{ i, other }] : [];
-  });
+/** The smallest sets of look-alike swaps (up to MAX_CHECKED_SWAPS) that make `check` hold; [] if none or too many. */
+function resolveByCheck(text: string, check: string): string[] {
+  const swappable = [...text].flatMap((c, i) => (LOOK_ALIKES[c] ?? []).map((other) => ({ i, other })));
   for (let swaps = 1; swaps <= MAX_CHECKED_SWAPS; swaps++) {
     const solutions: string[] = [];
     const choose = (from: number, chars: string[], left: number): void => {
@@ -260,16 +268,20 @@ function resolveByCheck(text: string, check: string): string | null {
       for (let k = from; k < swappable.length; k++) {
         const { i, other } = swappable[k]!;
         const previous = chars[i]!;
+        if (previous !== text[i]) continue; // one swap per position
         chars[i] = other;
         choose(k + 1, chars, left - 1);
         chars[i] = previous;
       }
     };
     choose(0, [...text], swaps);
-    if (solutions.length === 1) return solutions[0]!;
-    if (solutions.length > 1) return null;
+    // Among equally small repairs, those that only turn rare letters into digits come first.
+    const unlikely = (solution: string) => [...solution].filter((c, i) => c !== text[i] && !RARE_IN_NUMBERS.test(text[i]!)).length;
+    const fewest = Math.min(...solutions.map(unlikely));
+    const best = solutions.filter((solution) => unlikely(solution) === fewest);
+    if (best.length > 0) return best.length <= MAX_SOLUTIONS ? best : [];
   }
-  return null;
+  return [];
 }
 
 interface Parsed {
@@ -278,6 +290,8 @@ interface Parsed {
   invalid: string[];
   corrections: string[];
   checkDigitRepairs: string[];
+  /** How many equally small repairs each repaired field had. */
+  alternatives: Map<string, number>;
 }
 
 const isState = (code: string): boolean => {
@@ -285,13 +299,15 @@ const isState = (code: string): boolean => {
   return trimmed in states || SPECIMEN_STATES.has(trimmed);
 };
 
-function parseLayout(layout: Layout, rawLines: string[], resolveChecks = true): Parsed {
+/** `picks` chooses among each field's check-digit repairs (first by default); null reads the fields as they are. */
+function parseLayout(layout: Layout, rawLines: string[], picks: Record<string, number> | null = {}): Parsed {
   const lines = rawLines.map((l) => [...l]);
   const read = (line: number, start: number, end: number) => lines[line]!.slice(start, end).join('');
   const write = (line: number, start: number, text: string) => lines[line]!.splice(start, text.length, ...text);
   const invalid: string[] = [];
   const corrections: string[] = [];
   const resolved: string[] = [];
+  const alternatives = new Map<string, number>();
   const fields = new Map<string, string>();
 
   for (const field of layout.fields) {
@@ -323,8 +339,10 @@ function parseLayout(layout: Layout, rawLines: string[], resolveChecks = true): 
       const empty = /^<*$/.test(value);
       const holds = mrzCheckDigit(value) === check || (field.optionalCheck && empty && check === '<');
       if (!holds) {
-        const swapped = resolveChecks && layout.composite && field.kind === 'X' && /\d/.test(check) ? resolveByCheck(value, check) : null;
+        const solutions = picks && layout.composite && field.kind === 'X' && /\d/.test(check) ? resolveByCheck(value, check) : [];
+        const swapped = solutions[picks?.[field.name] ?? 0];
         if (swapped) {
+          alternatives.set(field.name, solutions.length);
           value = swapped;
           resolved.push(field.name);
           const width = field.end - field.start;
@@ -341,11 +359,7 @@ function parseLayout(layout: Layout, rawLines: string[], resolveChecks = true): 
     const digit = fixClass(lines[line]![at]!, 'N');
     if (digit.changed) corrections.push('compositeCheckDigit');
     lines[line]![at] = digit.text;
-    if (mrzCheckDigit(text) !== digit.text) {
-      // A swap is only believed when the composite confirms it; otherwise report the fields as read.
-      if (resolved.length > 0) return parseLayout(layout, rawLines, false);
-      invalid.push('compositeCheckDigit');
-    }
+    if (mrzCheckDigit(text) !== digit.text) invalid.push('compositeCheckDigit');
   }
 
   const value = (name: string) => fields.get(name) ?? '';
@@ -363,7 +377,23 @@ function parseLayout(layout: Layout, rawLines: string[], resolveChecks = true): 
     invalid: [...new Set(invalid)],
     corrections: [...new Set(corrections)],
     checkDigitRepairs: resolved,
+    alternatives,
   };
+}
+
+/**
+ * Parses with check-digit repairs, believed only when the composite check digit confirms them: among each field's
+ * equally small repairs, the one combination the composite confirms; none or several, and the fields stay as read.
+ */
+function parseWithRepairs(layout: Layout, lines: string[]): Parsed {
+  const first = parseLayout(layout, lines);
+  if (first.checkDigitRepairs.length === 0) return first;
+  let combos: Record<string, number>[] = [{}];
+  for (const [field, count] of first.alternatives) {
+    combos = combos.flatMap((c) => Array.from({ length: count }, (_, k) => ({ ...c, [field]: k })));
+  }
+  const confirmed = combos.map((picks) => parseLayout(layout, lines, picks)).filter((p) => !p.invalid.includes('compositeCheckDigit'));
+  return confirmed.length === 1 ? confirmed[0]! : parseLayout(layout, lines, null);
 }
 
 function yearOf(yy: number, kind: 'birth' | 'expiry', now: Date): number {
@@ -448,7 +478,7 @@ const rank = (r: MrzReading, lengthMismatch: number) =>
 export function readMrz(ocrText: string, now: Date = new Date()): MrzReading | null {
   let best: { reading: MrzReading; rank: number } | null = null;
   for (const { layout, lines, lengthMismatch } of candidates(ocrText)) {
-    const reading = toReading(layout, parseLayout(layout, lines), now);
+    const reading = toReading(layout, parseWithRepairs(layout, lines), now);
     const candidateRank = rank(reading, lengthMismatch);
     if (!best || candidateRank < best.rank) best = { reading, rank: candidateRank };
     if (best.rank === 0) break;

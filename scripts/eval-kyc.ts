@@ -20,6 +20,8 @@ const onlyArg = process.argv.indexOf('--only');
 const ONLY = onlyArg > 0 ? new Set(process.argv[onlyArg + 1]!.split(',')) : null;
 const NOW = new Date('2026-06-01T12:00:00Z');
 const random = seededRandom(9303);
+/** Noise has its own generator, so that --only leaves the holders unchanged. */
+const noiseRandom = seededRandom(14);
 const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)]!;
 
 const SURNAMES = ['ERIKSSON', 'MUELLER', 'GARCIA LOPEZ', 'OKAFOR', 'NGUYEN', 'KOWALSKA', 'DUBOIS', 'SILVA', 'TANAKA', 'ODONNELL'];
@@ -58,8 +60,8 @@ async function withNoise(png: Buffer, amplitude: number): Promise<Buffer> {
   const { width = 0, height = 0 } = await sharp(png).metadata();
   const noise = Buffer.alloc(width * height * 2);
   for (let i = 0; i < width * height; i++) {
-    noise[2 * i] = random() < 0.5 ? 0 : 255;
-    noise[2 * i + 1] = Math.floor(random() * amplitude);
+    noise[2 * i] = noiseRandom() < 0.5 ? 0 : 255;
+    noise[2 * i + 1] = Math.floor(noiseRandom() * amplitude);
   }
   return jpeg(sharp(png).composite([{ input: noise, raw: { width, height, channels: 2 } }]), 80);
 }

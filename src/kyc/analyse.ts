@@ -9,6 +9,7 @@ import { readMrz, type MrzReading } from './mrz.ts';
 import { compareNames, findNameInText } from './names.ts';
 import type { ImageBand, OcrEngine, OnQueued } from './ocr.ts';
 import { measureQuality } from './quality.ts';
+import { deskew, estimateSkew } from './skew.ts';
 import { findAddress, findDates, latestPastDate } from './text-document.ts';
 import type {
   AnalyseInput,
@@ -27,21 +28,26 @@ export interface AnalysisModels {
 
 /** Below this the image holds nothing the models can read; they are not run (the quality rule fails it). */
 const MIN_ANALYSABLE_SIDE = 48;
+const BOTTOM_BAND: ImageBand = { top: 0.6, bottom: 1 };
+const WHOLE: ImageBand = { top: 0, bottom: 1 };
 /**
  * Where an MRZ sits: bottom of a passport data page or of an ID card's back; then the whole image, upright and
- * turned (photos taken sideways or upside down). Each is read only while no valid MRZ has been found.
+ * turned (photos taken sideways or upside down). Each is read only while no valid MRZ has been found; a tilted
+ * photo is straightened (estimateSkew) and read again after the bottom band.
  */
 const MRZ_BANDS: ImageBand[] = [
-  { top: 0.6, bottom: 1 },
-  { top: 0, bottom: 1 },
+  BOTTOM_BAND,
+  WHOLE,
   { top: 0, bottom: 1, rotate: 180 },
   { top: 0, bottom: 1, rotate: 90 },
   { top: 0, bottom: 1, rotate: 270 },
 ];
+/** Below this tilt tesseract copes by itself. */
+const MIN_SKEW_DEGREES = 1;
 
 const faults = (mrz: MrzReading) => mrz.invalidFields.length;
 
-/** The MRZ of a document image: the first valid reading over MRZ_BANDS, otherwise the one with the fewest faults. */
+/** The MRZ of a document image: the first valid reading over the bands, otherwise the one with the fewest faults. */
 export async function readMrzFromImage(
   pixels: RawPixels,
   ocr: OcrEngine,
@@ -50,10 +56,17 @@ export async function readMrzFromImage(
   bands: ImageBand[] = MRZ_BANDS,
 ): Promise<MrzReading | null> {
   let best: MrzReading | null = null;
-  for (const band of bands) {
-    const mrz = readMrz(await ocr.readMrzBand(pixels, band, onQueued), now);
+  const attempts: { image: RawPixels | Promise<RawPixels>; band: ImageBand }[] = bands.map((band) => ({ image: pixels, band }));
+  for (let k = 0; k < attempts.length; k++) {
+    const { image, band } = attempts[k]!;
+    const mrz = readMrz(await ocr.readMrzBand(await image, band, onQueued), now);
     if (mrz && (!best || faults(mrz) < faults(best))) best = mrz;
     if (best?.valid) break;
+    const skew = k === 0 ? estimateSkew(pixels) : 0;
+    if (Math.abs(skew) >= MIN_SKEW_DEGREES) {
+      const straightened = deskew(pixels, skew);
+      attempts.splice(1, 0, { image: straightened, band: BOTTOM_BAND }, { image: straightened, band: WHOLE });
+    }
   }
   return best;
 }

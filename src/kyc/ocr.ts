@@ -60,7 +60,7 @@ export async function createOcrEngine(): Promise<OcrEngine> {
     if (mode === wanted) return;
     await worker.setParameters(
       wanted === 'mrz'
-        ? { tessedit_char_whitelist: MRZ_ALPHABET, tessedit_pageseg_mode: Tesseract.PSM.SINGLE_BLOCK, user_defined_dpi: OCR_DPI }
+        ? { tessedit_char_whitelist: MRZ_ALPHABET, tessedit_pageseg_mode: Tesseract.PSM.SINGLE_BLOCK, user_defined_dpi: OCR_DPI, thresholding_method: '2' }
         : { tessedit_char_whitelist: '', tessedit_pageseg_mode: Tesseract.PSM.AUTO, user_defined_dpi: OCR_DPI },
     );
     mode = wanted;

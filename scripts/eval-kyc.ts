@@ -3,7 +3,7 @@
 // degradation, the share of valid MRZ readings (every check digit, composite included) that are also correct (number
 // and dates equal to what was printed), and the reading latency. Images are generated in memory, never stored.
 // Independent measurement on real specimens is done elsewhere: nothing here is tuned on them.
-//   npm run eval:kyc [-- --per-cell 3] [--only clean,shadow]
+//   npm run eval:kyc [-- --per-cell 3] [--only clean,shadow] [--show-failures]
 import { performance } from 'node:perf_hooks';
 import sharp, { type Sharp } from 'sharp';
 import { seededRandom } from '../src/kya/training/dataset.ts';
@@ -18,6 +18,8 @@ const PER_CELL = perCellArg > 0 ? Number(process.argv[perCellArg + 1]) : 3;
 /** `--only shadow,glare` measures some degradations only (the seeded holders stay the same). */
 const onlyArg = process.argv.indexOf('--only');
 const ONLY = onlyArg > 0 ? new Set(process.argv[onlyArg + 1]!.split(',')) : null;
+/** `--show-failures` prints what was read when no valid MRZ was (synthetic holders only). */
+const SHOW_FAILURES = process.argv.includes('--show-failures');
 const NOW = new Date('2026-06-01T12:00:00Z');
 const random = seededRandom(9303);
 /** Noise has its own generator, so that --only leaves the holders unchanged. */
@@ -126,6 +128,7 @@ async function main(): Promise<void> {
           record(`*|${name}`, outcome);
           record('*|*', outcome);
           if (valid && !correct) console.log(`valid but wrong: ${format} ${name} ${mrz.lines.join(' / ')}`);
+          if (!valid && SHOW_FAILURES) console.log(`not valid: ${format} ${name} ${mrz?.lines.join(' / ')} ${mrz?.invalidFields.join(',')}`);
         }
       }
     }

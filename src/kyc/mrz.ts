@@ -235,8 +235,8 @@ function* candidates(text: string): Generator<Candidate> {
       if (!fits || !group.some((l) => l.includes('<<'))) continue;
       if (!layout.codePattern.test(fixClass(group[0]!.slice(0, 2), 'A').text.replace(/</g, ''))) continue;
       // One line repaired at a time: the product of every line's variants would be thousands of parses.
-      const fitted = group.map((l, k) => fitLength(l, lineLength) ?? (layout.nameLines.includes(k) ? l.slice(0, lineLength) : null));
-      if (!fitted.every((l): l is string => l !== null)) continue;
+      // A line with no filler run to absorb the difference is cut or padded; its variants below may do better.
+      const fitted = group.map((l) => fitLength(l, lineLength) ?? l.padEnd(lineLength, '<').slice(0, lineLength));
       const lengthMismatch = group.reduce((sum, l) => sum + Math.abs(l.length - lineLength), 0);
       yield { layout, lines: fitted, lengthMismatch };
       for (let k = 0; k < group.length; k++) {

@@ -127,7 +127,7 @@ async function main(): Promise<void> {
           record(`${format}|*`, outcome);
           record(`*|${name}`, outcome);
           record('*|*', outcome);
-          if (valid && !correct) console.log(`valid but wrong: ${format} ${name} ${mrz.lines.join(' / ')}`);
+          if (valid && !correct) console.log(`valid but wrong: ${format} ${name} ${mrz.lines.join(' / ')}, printed ${truth.lines.join(' / ')}`);
           if (!valid && SHOW_FAILURES) console.log(`not valid: ${format} ${name} ${mrz?.lines.join(' / ')} ${mrz?.invalidFields.join(',')}`);
         }
       }

@@ -9,7 +9,7 @@ import { readMrz, type MrzReading } from './mrz.ts';
 import { compareNames, findNameInText } from './names.ts';
 import type { ImageBand, OcrEngine, OnQueued } from './ocr.ts';
 import { measureQuality } from './quality.ts';
-import { deskew, estimateSkew } from './skew.ts';
+import { deskew, estimateSkew, findMrzBand } from './skew.ts';
 import { findAddress, findDates, latestPastDate } from './text-document.ts';
 import type {
   AnalyseInput,
@@ -32,8 +32,8 @@ const BOTTOM_BAND: ImageBand = { top: 0.6, bottom: 1 };
 const WHOLE: ImageBand = { top: 0, bottom: 1 };
 /**
  * Where an MRZ sits: bottom of a passport data page or of an ID card's back; then the whole image, upright and
- * turned (photos taken sideways or upside down). Each is read only while no valid MRZ has been found; a tilted
- * photo is straightened (estimateSkew) and read again after the bottom band.
+ * turned (photos taken sideways or upside down). Each is read only while no valid MRZ has been found; after the
+ * bottom band come closerLooks (the detected MRZ band, a tilted photo straightened).
  */
 const MRZ_BANDS: ImageBand[] = [
   BOTTOM_BAND,
@@ -47,6 +47,17 @@ const MIN_SKEW_DEGREES = 1;
 
 const faults = (mrz: MrzReading) => mrz.invalidFields.length;
 
+/** After the bottom band failed: the detected MRZ band, and a tilted photo straightened. */
+async function closerLooks(pixels: RawPixels): Promise<{ image: RawPixels; band: ImageBand }[]> {
+  const skew = estimateSkew(pixels);
+  const straight = Math.abs(skew) >= MIN_SKEW_DEGREES ? await deskew(pixels, skew) : pixels;
+  const looks = [];
+  const band = findMrzBand(straight);
+  if (band) looks.push({ image: straight, band });
+  if (straight !== pixels) looks.push({ image: straight, band: BOTTOM_BAND }, { image: straight, band: WHOLE });
+  return looks;
+}
+
 /** The MRZ of a document image: the first valid reading over the bands, otherwise the one with the fewest faults. */
 export async function readMrzFromImage(
   pixels: RawPixels,
@@ -56,17 +67,13 @@ export async function readMrzFromImage(
   bands: ImageBand[] = MRZ_BANDS,
 ): Promise<MrzReading | null> {
   let best: MrzReading | null = null;
-  const attempts: { image: RawPixels | Promise<RawPixels>; band: ImageBand }[] = bands.map((band) => ({ image: pixels, band }));
+  const attempts: { image: RawPixels; band: ImageBand }[] = bands.map((band) => ({ image: pixels, band }));
   for (let k = 0; k < attempts.length; k++) {
     const { image, band } = attempts[k]!;
-    const mrz = readMrz(await ocr.readMrzBand(await image, band, onQueued), now);
+    const mrz = readMrz(await ocr.readMrzBand(image, band, onQueued), now);
     if (mrz && (!best || faults(mrz) < faults(best))) best = mrz;
     if (best?.valid) break;
-    const skew = k === 0 ? estimateSkew(pixels) : 0;
-    if (Math.abs(skew) >= MIN_SKEW_DEGREES) {
-      const straightened = deskew(pixels, skew);
-      attempts.splice(1, 0, { image: straightened, band: BOTTOM_BAND }, { image: straightened, band: WHOLE });
-    }
+    if (k === 0) attempts.splice(1, 0, ...(await closerLooks(pixels)));
   }
   return best;
 }

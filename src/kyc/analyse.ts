@@ -31,16 +31,17 @@ const MIN_ANALYSABLE_SIDE = 48;
 const BOTTOM_BAND: ImageBand = { top: 0.6, bottom: 1 };
 const WHOLE: ImageBand = { top: 0, bottom: 1 };
 /**
- * Where an MRZ sits: bottom of a passport data page or of an ID card's back; then the whole image, upright and
- * turned (photos taken sideways or upside down). Each is read only while no valid MRZ has been found; after the
+ * Where an MRZ sits: bottom of a passport data page or of an ID card's back; then the whole image; then the
+ * bottom of the image turned (photos taken upside down or sideways), and the whole image upside down. Each is read only while no valid MRZ has been found; after the
  * bottom band come closerLooks (the detected MRZ band, a tilted photo straightened).
  */
 const MRZ_BANDS: ImageBand[] = [
   BOTTOM_BAND,
   WHOLE,
-  { top: 0, bottom: 1, rotate: 180 },
-  { top: 0, bottom: 1, rotate: 90 },
-  { top: 0, bottom: 1, rotate: 270 },
+  { ...BOTTOM_BAND, rotate: 180 },
+  { ...BOTTOM_BAND, rotate: 90 },
+  { ...BOTTOM_BAND, rotate: 270 },
+  { ...WHOLE, rotate: 180 },
 ];
 /** Below this tilt tesseract copes by itself. */
 const MIN_SKEW_DEGREES = 1;

@@ -196,7 +196,8 @@ function mrzFindings(signals: KycSignals, now: Date, environment: KycDecisionInp
   for (const field of mrz.checkDigitRepairs) found.push({ code: 'mrz_repaired_by_check_digit', detail: field });
   if (mrz.specimen && environment !== 'sandbox') found.push({ code: 'specimen_document' });
   const code = mrz.documentCode ?? '';
-  const expectedCode = type === 'passport' ? /^P/ : type === 'national_id' ? /^[IAC]/ : /^[A-Z]/;
+  // A visa (V) is no identity document; a licence's MRZ is neither a passport's nor a visa's.
+  const expectedCode = type === 'passport' ? /^P/ : type === 'national_id' ? /^[IAC]/ : /^[A-OQ-UW-Z]/;
   if (code && !expectedCode.test(code)) found.push({ code: 'document_type_mismatch' });
 
   const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());

@@ -171,6 +171,12 @@ describe('decideKyc', () => {
       s.documentReading.type = 'national_id';
     });
     expect(d.checks[0]!.reasons).toEqual(['document_type_mismatch']);
+    const visaAsLicence = decide((s) => {
+      s.documentType = 'driving_licence';
+      s.documentReading.type = 'driving_licence';
+      s.documentReading.mrz!.documentCode = 'V';
+    });
+    expect(visaAsLicence.checks[0]!.reasons).toEqual(['document_type_mismatch']);
   });
 
   it('requires a name to compare', () => {

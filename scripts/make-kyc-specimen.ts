@@ -8,6 +8,7 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
+import { mrzCheckDigit } from '../src/kyc/mrz.ts';
 
 const require = createRequire(import.meta.url);
 const FONT_DIR = path.join(path.dirname(require.resolve('dejavu-fonts-ttf/package.json')), 'ttf');
@@ -17,6 +18,8 @@ export const SANS_BOLD_FONT = path.join(FONT_DIR, 'DejaVuSans-Bold.ttf');
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const DEFAULT_PORTRAIT = path.resolve(ROOT, '../shared/data/faces/astronaut.png');
+
+export { mrzCheckDigit };
 
 export interface PassportHolder {
   surname: string;
@@ -45,19 +48,6 @@ export const SPECIMEN_HOLDER: PassportHolder = {
   personalNumber: '',
 };
 
-const CHECK_WEIGHTS = [7, 3, 1];
-
-/** ICAO 9303 check digit: weights 7-3-1, digits as themselves, A–Z as 10–35, '<' as 0. */
-export function mrzCheckDigit(field: string): string {
-  let sum = 0;
-  for (let i = 0; i < field.length; i++) {
-    const c = field[i]!;
-    const value = c === '<' ? 0 : /[0-9]/.test(c) ? Number(c) : c.charCodeAt(0) - 55;
-    sum += value * CHECK_WEIGHTS[i % 3]!;
-  }
-  return String(sum % 10);
-}
-
 function mrzField(value: string, length: number): string {
   return value.toUpperCase().replace(/[^A-Z0-9]+/g, '<').padEnd(length, '<').slice(0, length);
 }
@@ -79,6 +69,60 @@ export function composeTd3(h: PassportHolder): [string, string] {
   return [line1, body + mrzCheckDigit(composite)];
 }
 
+/** ICAO 9303 TD1 (identity card, 3 × 30). */
+export function composeTd1(h: PassportHolder, documentCode = 'I<'): [string, string, string] {
+  const documentNumber = mrzField(h.documentNumber, 9);
+  const line1 = `${documentCode}${h.issuingState}${documentNumber}${mrzCheckDigit(documentNumber)}${mrzField(h.personalNumber, 15)}`;
+  const birth = h.birthDate + mrzCheckDigit(h.birthDate);
+  const expiry = h.expiryDate + mrzCheckDigit(h.expiryDate);
+  const optional2 = mrzField('', 11);
+  const composite = mrzCheckDigit(line1.slice(5, 30) + birth + expiry + optional2);
+  return [line1, `${birth}${h.sex}${expiry}${h.nationality}${optional2}${composite}`, mrzName(h, 30)];
+}
+
+function mrzName(h: PassportHolder, length: number): string {
+  return [h.surname, h.givenNames].map((part) => part.toUpperCase().replace(/[^A-Z]+/g, '<')).join('<<').padEnd(length, '<').slice(0, length);
+}
+
+/** Line 2 of TD2 and the visas: number, nationality, birth, sex, expiry, then `optional` characters. */
+function dataLine(h: PassportHolder, optional: number): string {
+  const documentNumber = mrzField(h.documentNumber, 9);
+  return (
+    documentNumber + mrzCheckDigit(documentNumber) + h.nationality + h.birthDate + mrzCheckDigit(h.birthDate) + h.sex +
+    h.expiryDate + mrzCheckDigit(h.expiryDate) + mrzField(h.personalNumber, optional)
+  );
+}
+
+export const MRZ_FORMATS = ['TD3', 'TD2', 'TD1', 'MRVA', 'MRVB', 'FRA_ID'] as const;
+export type SpecimenFormat = (typeof MRZ_FORMATS)[number];
+
+/** The MRZ lines of a document of `format` for the holder (French ID: number YYMM + department + serial). */
+export function composeMrz(format: SpecimenFormat, h: PassportHolder): string[] {
+  switch (format) {
+    case 'TD3':
+      return composeTd3(h);
+    case 'TD1':
+      return composeTd1(h);
+    case 'TD2': {
+      const line2 = dataLine(h, 7);
+      const composite = mrzCheckDigit(line2.slice(0, 10) + line2.slice(13, 20) + line2.slice(21, 35));
+      return [`I<${h.issuingState}${mrzName(h, 31)}`, line2 + composite];
+    }
+    case 'MRVA':
+      return [`V<${h.issuingState}${mrzName(h, 39)}`, dataLine(h, 16)];
+    case 'MRVB':
+      return [`V<${h.issuingState}${mrzName(h, 31)}`, dataLine(h, 8)];
+    case 'FRA_ID': {
+      const line1 = `IDFRA${mrzField(h.surname, 25)}932013`;
+      const issued = String((Number(h.expiryDate.slice(0, 2)) + 85) % 100).padStart(2, '0') + h.expiryDate.slice(2, 4);
+      const documentNumber = `${issued}932${h.documentNumber.replace(/\D/g, '').padEnd(5, '0').slice(0, 5)}`;
+      const start = `${documentNumber}${mrzCheckDigit(documentNumber)}${mrzField(h.givenNames.replace(/ /g, '  '), 14)}`;
+      const rest = `${h.birthDate}${mrzCheckDigit(h.birthDate)}${h.sex}`;
+      return [line1, start + rest + mrzCheckDigit(line1 + start + rest)];
+    }
+  }
+}
+
 const MONTHS = ['JAN', 'FEB', 'MAR', 'APR', 'MAY', 'JUN', 'JUL', 'AUG', 'SEP', 'OCT', 'NOV', 'DEC'];
 function printedDate(yymmdd: string, century: number): string {
   const month = MONTHS[Number(yymmdd.slice(2, 4)) - 1] ?? '???';
@@ -95,22 +139,22 @@ export async function textImage(text: string, fontfile: string, font: string, co
 const CARD_WIDTH = 1250;
 const CARD_HEIGHT = 880; // ID-3 proportions (125 × 88 mm)
 
-function guillocheSvg(): Buffer {
+function guillocheSvg(width = CARD_WIDTH, height = CARD_HEIGHT, mrzHeight = 200): Buffer {
   const waves: string[] = [];
-  for (let k = 0; k < 26; k++) {
+  for (let k = 0; k < Math.floor((height - mrzHeight - 120) / 18); k++) {
     const y0 = 120 + k * 18;
     let d = `M 0 ${y0}`;
-    for (let x = 0; x <= CARD_WIDTH; x += 25) d += ` L ${x} ${(y0 + 9 * Math.sin(x / 45 + k * 0.7)).toFixed(1)}`;
+    for (let x = 0; x <= width; x += 25) d += ` L ${x} ${(y0 + 9 * Math.sin(x / 45 + k * 0.7)).toFixed(1)}`;
     waves.push(`<path d="${d}" stroke="#b9cfe0" stroke-width="1.2" fill="none"/>`);
   }
   return Buffer.from(
-    `<svg xmlns="http://www.w3.org/2000/svg" width="${CARD_WIDTH}" height="${CARD_HEIGHT}">
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}">
       <defs><linearGradient id="bg" x1="0" y1="0" x2="1" y2="1">
         <stop offset="0" stop-color="#eaf2f8"/><stop offset="1" stop-color="#f6efe4"/></linearGradient></defs>
       <rect width="100%" height="100%" fill="url(#bg)"/>
       ${waves.join('')}
-      <rect x="0" y="0" width="${CARD_WIDTH}" height="92" fill="#23395d"/>
-      <rect x="0" y="${CARD_HEIGHT - 200}" width="${CARD_WIDTH}" height="200" fill="#f4f2ec"/>
+      <rect x="0" y="0" width="${width}" height="92" fill="#23395d"/>
+      <rect x="0" y="${height - mrzHeight}" width="${width}" height="${mrzHeight}" fill="#f4f2ec"/>
     </svg>`,
   );
 }
@@ -161,6 +205,45 @@ export async function renderPassport(options: PassportRenderOptions = {}): Promi
     .composite(layers)
     .png()
     .toBuffer();
+}
+
+/** DejaVu Sans Mono advances 0.602 em per character. */
+const MONO_ADVANCE = 0.602;
+
+/**
+ * A document of any MRZ format as PNG: the passport page for TD3 and MRV-A, otherwise a card (ID-1 for TD1, ID-2
+ * for the 36-character formats) with background print, the portrait, printed name and number, and the MRZ.
+ */
+export async function renderDocument(format: SpecimenFormat, holder: PassportHolder, portraitSource?: Buffer): Promise<Buffer> {
+  const lines = composeMrz(format, holder);
+  if (lines[0]!.length === 44) return renderPassport({ holder, mrz: lines as [string, string], portrait: portraitSource });
+  const width = format === 'TD1' ? 1012 : 1100;
+  const height = Math.round(width * (format === 'TD1' ? 0.63 : 0.7));
+  const fontPx = Math.floor((0.88 * width) / (lines[0]!.length * MONO_ADVANCE));
+  const lineStep = Math.round(fontPx * 1.4);
+  const mrzHeight = lineStep * lines.length + 20;
+  const portrait = await sharp(portraitSource ?? (await readFile(DEFAULT_PORTRAIT)))
+    .extract({ left: 110, top: 10, width: 240, height: 300 })
+    .resize(200, 250)
+    .png()
+    .toBuffer();
+  const title = format.startsWith('MRV') ? 'VISA  ·  SPECIMEN' : 'IDENTITY CARD  ·  SPECIMEN';
+  const layers = [
+    { input: guillocheSvg(width, height, mrzHeight), left: 0, top: 0 },
+    { input: await textImage(title, SANS_BOLD_FONT, 'DejaVu Sans Bold 30', '#ffffff'), left: 30, top: 26 },
+    { input: portrait, left: 30, top: 110 },
+    { input: await textImage(holder.surname, SANS_BOLD_FONT, 'DejaVu Sans Bold 26'), left: 270, top: 120 },
+    { input: await textImage(holder.givenNames, SANS_BOLD_FONT, 'DejaVu Sans Bold 26'), left: 270, top: 170 },
+    { input: await textImage(holder.documentNumber, SANS_FONT, 'DejaVu Sans 24'), left: 270, top: 220 },
+    ...(await Promise.all(
+      lines.map(async (line, k) => ({
+        input: await textImage(line, MONO_FONT, `DejaVu Sans Mono ${fontPx}`, '#000000'),
+        left: Math.round(0.04 * width),
+        top: height - mrzHeight + 10 + k * lineStep,
+      })),
+    )),
+  ];
+  return sharp({ create: { width, height, channels: 3, background: '#ffffff' } }).composite(layers).png().toBuffer();
 }
 
 /** The same person as on the specimen page: a tighter crop, re-lit warmer and brighter, as a phone selfie. */

@@ -4,11 +4,12 @@ import { performance } from 'node:perf_hooks';
 import type { FaceEngine, DetectedFace } from './face.ts';
 import { faceSimilarity } from './face.ts';
 import { differenceHash } from './hash.ts';
-import type { DecodedImage } from './intake.ts';
-import { readMrz } from './mrz.ts';
+import type { DecodedImage, RawPixels } from './intake.ts';
+import { readMrz, type MrzReading } from './mrz.ts';
 import { compareNames, findNameInText } from './names.ts';
-import type { OcrEngine, OnQueued } from './ocr.ts';
+import type { ImageBand, OcrEngine, OnQueued } from './ocr.ts';
 import { measureQuality } from './quality.ts';
+import { deskew, estimateSkew, findMrzBand } from './skew.ts';
 import { specimenMarks } from './specimen.ts';
 import { findAddress, findDates, latestPastDate } from './text-document.ts';
 import type {
@@ -28,15 +29,60 @@ export interface AnalysisModels {
 
 /** Below this the image holds nothing the models can read; they are not run (the quality rule fails it). */
 const MIN_ANALYSABLE_SIDE = 48;
-/** Where an MRZ sits: bottom of a passport data page or of an ID card's back. Whole image second. */
-const MRZ_BANDS = [
-  { top: 0.6, bottom: 1 },
-  { top: 0, bottom: 1 },
+const BOTTOM_BAND: ImageBand = { top: 0.6, bottom: 1 };
+const WHOLE: ImageBand = { top: 0, bottom: 1 };
+/**
+ * Where an MRZ sits: bottom of a passport data page or of an ID card's back; then the whole image; then the
+ * bottom of the image turned (photos taken upside down or sideways), and the whole image upside down. Each is read only while no valid MRZ has been found; after the
+ * bottom band come closerLooks (the detected MRZ band, a tilted photo straightened).
+ */
+const MRZ_BANDS: ImageBand[] = [
+  BOTTOM_BAND,
+  WHOLE,
+  { ...BOTTOM_BAND, rotate: 180 },
+  { ...BOTTOM_BAND, rotate: 90 },
+  { ...BOTTOM_BAND, rotate: 270 },
+  { ...WHOLE, rotate: 180 },
 ];
-/** What the first MRZ band leaves unread, read (capitals) only for a SPECIMEN stamp across the page. */
-const ABOVE_MRZ = { top: 0, bottom: 0.6 };
+/** What the MRZ band leaves unread, read (capitals) only for a SPECIMEN stamp across the page. */
+const ABOVE_MRZ: ImageBand = { top: 0, bottom: 0.6 };
 /** Scale of that reading: a stamp's large print still reads at 800 px, in about half the time of the full scale. */
 const ABOVE_MRZ_WIDTH = 800;
+/** Below this tilt tesseract copes by itself. */
+const MIN_SKEW_DEGREES = 1;
+
+const faults = (mrz: MrzReading) => mrz.invalidFields.length;
+
+/** After the bottom band failed: the detected MRZ band, and a tilted photo straightened. */
+async function closerLooks(pixels: RawPixels): Promise<{ image: RawPixels; band: ImageBand }[]> {
+  const skew = estimateSkew(pixels);
+  const straight = Math.abs(skew) >= MIN_SKEW_DEGREES ? await deskew(pixels, skew) : pixels;
+  const looks = [];
+  const band = findMrzBand(straight);
+  if (band) looks.push({ image: straight, band });
+  if (straight !== pixels) looks.push({ image: straight, band: BOTTOM_BAND }, { image: straight, band: WHOLE });
+  return looks;
+}
+
+/** The MRZ of a document image: the first valid reading over the bands, otherwise the one with the fewest faults. */
+export async function readMrzFromImage(
+  pixels: RawPixels,
+  ocr: OcrEngine,
+  now: Date,
+  onQueued?: OnQueued,
+  bands: ImageBand[] = MRZ_BANDS,
+): Promise<MrzReading | null> {
+  let best: MrzReading | null = null;
+  const attempts: { image: RawPixels; band: ImageBand }[] = bands.map((band) => ({ image: pixels, band }));
+  for (let k = 0; k < attempts.length; k++) {
+    const { image, band } = attempts[k]!;
+    const mrz = readMrz(await ocr.readMrzBand(image, band, onQueued), now);
+    if (mrz && (!best || faults(mrz) < faults(best))) best = mrz;
+    if (best?.valid) break;
+    if (k === 0) attempts.splice(1, 0, ...(await closerLooks(pixels)));
+  }
+  return best;
+}
 
 function imageSignals(image: DecodedImage): ImageSignals {
   return {
@@ -72,11 +118,11 @@ async function readDocument(
   if (!analysable(document)) return { reading: empty, texts };
 
   if (MRZ_DOCUMENT_TYPES.includes(documentType)) {
-    for (const band of MRZ_BANDS) {
-      texts.push(await ocr.readMrzBand(document.pixels, band, onQueued));
-      const mrz = readMrz(texts.at(-1)!, now);
-      if (!mrz) continue;
-      if (band.top > 0) texts.push(await ocr.readMrzBand(document.pixels, ABOVE_MRZ, undefined, ABOVE_MRZ_WIDTH));
+    // Most licences carry no MRZ: they are not turned around looking for one before their printed text is read.
+    const bands = documentType === 'driving_licence' ? MRZ_BANDS.slice(0, 2) : MRZ_BANDS;
+    const mrz = await readMrzFromImage(document.pixels, ocr, now, onQueued, bands);
+    if (mrz) {
+      texts.push(await ocr.readMrzBand(document.pixels, ABOVE_MRZ, undefined, ABOVE_MRZ_WIDTH));
       const onDocument = { firstName: mrz.firstName ?? '', lastName: mrz.lastName ?? '' };
       return { reading: { ...empty, mrz, nameMatch: haveName ? compareNames(expected, onDocument) : null }, texts };
     }

@@ -32,6 +32,10 @@ export const REASONS = {
   mrz_not_found: { effect: 'failed', risk: 'medium' },
   mrz_check_digit_invalid: { effect: 'failed', risk: 'high' },
   mrz_field_invalid: { effect: 'failed', risk: 'high' },
+  /** OCR look-alikes were repaired (field named); the check digits, composite included, hold after repair. */
+  mrz_corrected: { effect: 'info', risk: 'low' },
+  /** A look-alike chosen because it satisfies a check digit: the digit no longer vouches for the field. */
+  mrz_repaired_by_check_digit: { effect: 'review', risk: 'medium' },
   document_type_mismatch: { effect: 'review', risk: 'medium' },
   document_expired: { effect: 'failed', risk: 'high' },
   expiry_date_unreadable: { effect: 'failed', risk: 'medium' },
@@ -51,7 +55,7 @@ export const REASONS = {
   exif_date_in_future: { effect: 'review', risk: 'high' },
   exif_modified_after_capture: { effect: 'review', risk: 'medium' },
   document_image_reused: { effect: 'review', risk: 'high' },
-  /** A published specimen (specimen.ts): live keys only; test keys may verify the specimens. */
+  /** A published specimen or ICAO's specimen state UTO (specimen.ts): live keys only; test keys may verify them. */
   specimen_document: { effect: 'failed', risk: 'high' },
   // selfie and face
   no_face_detected: { effect: 'failed', risk: 'medium' },
@@ -74,7 +78,10 @@ export type ReasonCode = keyof typeof REASONS;
 
 /** Thresholds of the rule. Face figures: "Face-match calibration" in README.md of this folder. */
 export const THRESHOLDS = {
+  /** Below this a document is refused unless its MRZ was read valid (small images are upscaled before OCR). */
   documentMinShortSide: 400,
+  /** Below this a document is refused even when something was read: too few pixels per MRZ character. */
+  documentMinReadableShortSide: 120,
   selfieMinShortSide: 240,
   blankMaxStdLuma: 8,
   darkMaxMeanLuma: 50,
@@ -136,10 +143,11 @@ interface Finding {
   detail?: string;
 }
 
-function imageFindings(image: ImageSignals, kind: 'document' | 'selfie'): Finding[] {
+function imageFindings(image: ImageSignals, kind: 'document' | 'selfie', readValid = false): Finding[] {
   const q = image.quality;
   const found: Finding[] = [];
-  const minSide = kind === 'document' ? THRESHOLDS.documentMinShortSide : THRESHOLDS.selfieMinShortSide;
+  const documentMinSide = readValid ? THRESHOLDS.documentMinReadableShortSide : THRESHOLDS.documentMinShortSide;
+  const minSide = kind === 'document' ? documentMinSide : THRESHOLDS.selfieMinShortSide;
   if (q.shortSide < minSide) found.push({ code: 'image_too_small' });
   if (q.stdLuma < THRESHOLDS.blankMaxStdLuma) found.push({ code: 'image_blank' });
   else {
@@ -177,15 +185,18 @@ function nameFindings(score: number | null): Finding[] {
 
 const DAY_MS = 86_400_000;
 
-function mrzFindings(signals: KycSignals, now: Date): Finding[] {
+function mrzFindings(signals: KycSignals, now: Date, environment: KycDecisionInput['environment']): Finding[] {
   const { mrz, nameMatch, type } = signals.documentReading;
   if (!mrz) return [{ code: 'mrz_not_found' }];
   const found: Finding[] = [];
   for (const field of mrz.invalidFields) {
     found.push({ code: field.endsWith('CheckDigit') ? 'mrz_check_digit_invalid' : 'mrz_field_invalid', detail: field });
   }
+  for (const field of mrz.corrections) found.push({ code: 'mrz_corrected', detail: field });
+  for (const field of mrz.checkDigitRepairs) found.push({ code: 'mrz_repaired_by_check_digit', detail: field });
   const code = mrz.documentCode ?? '';
-  const expectedCode = type === 'passport' ? /^P/ : type === 'national_id' ? /^[IAC]/ : /^[A-Z]/;
+  // A visa (V) is no identity document; a licence's MRZ is neither a passport's nor a visa's.
+  const expectedCode = type === 'passport' ? /^P/ : type === 'national_id' ? /^[IAC]/ : /^[A-OQ-UW-Z]/;
   if (code && !expectedCode.test(code)) found.push({ code: 'document_type_mismatch' });
 
   const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
@@ -217,14 +228,15 @@ function textFindings(signals: KycSignals, now: Date): Finding[] {
 
 function documentFindings(input: KycDecisionInput, now: Date): Finding[] {
   const { signals } = input;
-  const found = [...imageFindings(signals.document, 'document'), ...provenanceFindings(signals.document, now)];
+  const readValid = signals.documentReading.mrz?.valid === true;
+  const found = [...imageFindings(signals.document, 'document', readValid), ...provenanceFindings(signals.document, now)];
   if ((input.reusedDocumentCheckIds?.length ?? 0) > 0) found.push({ code: 'document_image_reused' });
   if (input.environment === 'live' && signals.documentReading.specimenMarks.length > 0) found.push({ code: 'specimen_document' });
   // An unusable image was not read: its quality reasons say why, reading findings would only add noise.
   if (found.some((f) => f.code === 'image_too_small' || f.code === 'image_blank')) return found;
   const reading = signals.documentReading;
   const usesMrz = reading.mrz !== null || reading.text === null;
-  return [...found, ...(usesMrz ? mrzFindings(signals, now) : textFindings(signals, now))];
+  return [...found, ...(usesMrz ? mrzFindings(signals, now, input.environment) : textFindings(signals, now))];
 }
 
 function selfieFindings(signals: KycSignals, now: Date): Finding[] {

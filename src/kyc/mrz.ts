@@ -1,15 +1,32 @@
-// Finds a machine-readable zone in OCR output and verifies it with `mrz` (ICAO 9303: TD1, TD2, TD3).
-import { parse, type ParseResult } from 'mrz';
+// Finds a machine-readable zone in OCR text and verifies it (ICAO 9303 TD1, TD2, TD3, MRV-A, MRV-B, and the French
+// national identity card of 1988–2021). Our own field layouts rather than the `mrz` package's parser: OCR output needs
+// repair the package does not do (filler noise, line length, confusable characters resolved by each field's
+// character class and by its check digit), and the package rejects ICAO's specimen state UTO.
+//
+// Repair never turns a wrong read into a silently valid one: class repairs (a letter in a digit-only field) are
+// listed in `corrections`; check-digit repairs (a look-alike swap in a field of letters and digits, at most
+// MAX_CHECKED_SWAPS, only when exactly one choice satisfies the check digit and the composite check digit then
+// holds, so never on visas, which have none) in `checkDigitRepairs`. A digit read as another digit is never changed.
+import { states } from 'mrz';
 
-export type MrzFormat = 'TD1' | 'TD2' | 'TD3';
+export type MrzFormat = 'TD1' | 'TD2' | 'TD3' | 'MRVA' | 'MRVB' | 'FRA_ID';
 
 export interface MrzReading {
   format: MrzFormat;
   lines: string[];
-  /** Every field, check digits included, is well formed and every check digit matches. */
+  /** Every field is well formed and every check digit (composite included) matches after repair. */
   valid: boolean;
-  /** `mrz` field names that failed (e.g. documentNumberCheckDigit, birthDate, issuingState). */
+  /** Fields that failed: check digits end in CheckDigit (documentNumberCheckDigit, compositeCheckDigit, …). */
   invalidFields: string[];
+  /** Fields whose look-alikes were forced into the field's class (a letter in a date, a digit in a state code). */
+  corrections: string[];
+  /**
+   * Letters-and-digits fields where a look-alike swap was chosen because it satisfies the check digit. The check
+   * digit then confirms nothing: such a reading needs a human look, never a straight pass.
+   */
+  checkDigitRepairs: string[];
+  /** Issuing state or nationality is an ICAO specimen state (UTO): acceptable with test keys only. */
+  specimen: boolean;
   documentCode: string | null;
   issuingState: string | null;
   documentNumber: string | null;
@@ -23,42 +40,360 @@ export interface MrzReading {
   personalNumber: string | null;
 }
 
-const LAYOUTS: { format: MrzFormat; lines: number; length: number }[] = [
-  { format: 'TD3', lines: 2, length: 44 },
-  { format: 'TD2', lines: 2, length: 36 },
-  { format: 'TD1', lines: 3, length: 30 },
+/** N digits only, A letters (and filler), X either. */
+type CharClass = 'N' | 'A' | 'X';
+
+interface FieldSpec {
+  name: string;
+  line: number;
+  start: number;
+  end: number;
+  kind: CharClass;
+  /** Position of this field's check digit ([line, index]). */
+  check?: [number, number];
+  /** The check digit may be a filler when the field is empty (TD3 personal number). */
+  optionalCheck?: boolean;
+}
+
+interface Layout {
+  format: MrzFormat;
+  lineLength: number;
+  lineCount: number;
+  /** Required first letter of the document code, if the format fixes one. */
+  codePattern: RegExp;
+  fields: FieldSpec[];
+  /** Lines mostly made of the name, whose filler tail OCR lengthens; the others are data lines. */
+  nameLines: number[];
+  /** Composite check digit: the ranges ([line, start, end]) it covers and where it sits. */
+  composite?: { over: [number, number, number][]; at: [number, number] };
+}
+
+const f = (name: string, line: number, start: number, end: number, kind: CharClass, check?: [number, number], optionalCheck = false): FieldSpec =>
+  ({ name, line, start, end, kind, check, optionalCheck });
+
+/** Line 2 of TD2, TD3, MRV-A, MRV-B: the same fields up to the expiry check digit. */
+const dataLine = (optionalEnd: number, optionalCheck: boolean): FieldSpec[] => [
+  f('documentNumber', 1, 0, 9, 'X', [1, 9]),
+  f('nationality', 1, 10, 13, 'A'),
+  f('birthDate', 1, 13, 19, 'N', [1, 19]),
+  f('sex', 1, 20, 21, 'A'),
+  f('expirationDate', 1, 21, 27, 'N', [1, 27]),
+  optionalCheck
+    ? f('personalNumber', 1, 28, optionalEnd, 'X', [1, optionalEnd], true)
+    : f('personalNumber', 1, 28, optionalEnd, 'X'),
 ];
-/** OCR may drop or add a couple of filler characters; more than this and the line is not an MRZ line. */
-const LENGTH_SLACK = 3;
+
+const CODE_AND_STATE: FieldSpec[] = [f('documentCode', 0, 0, 2, 'A'), f('issuingState', 0, 2, 5, 'A')];
+const header = (nameEnd: number): FieldSpec[] => [...CODE_AND_STATE, f('name', 0, 5, nameEnd, 'A')];
+
+const LAYOUTS: Layout[] = [
+  {
+    format: 'TD3', lineLength: 44, lineCount: 2, codePattern: /^P/, nameLines: [0],
+    fields: [...header(44), ...dataLine(42, true)],
+    composite: { over: [[1, 0, 10], [1, 13, 20], [1, 21, 43]], at: [1, 43] },
+  },
+  { format: 'MRVA', lineLength: 44, lineCount: 2, codePattern: /^V/, nameLines: [0], fields: [...header(44), ...dataLine(44, false)] },
+  {
+    format: 'TD2', lineLength: 36, lineCount: 2, codePattern: /^[ACIP]/, nameLines: [0],
+    fields: [...header(36), ...dataLine(35, false)],
+    composite: { over: [[1, 0, 10], [1, 13, 20], [1, 21, 35]], at: [1, 35] },
+  },
+  { format: 'MRVB', lineLength: 36, lineCount: 2, codePattern: /^V/, nameLines: [0], fields: [...header(36), ...dataLine(36, false)] },
+  {
+    format: 'FRA_ID', lineLength: 36, lineCount: 2, codePattern: /^ID$/, nameLines: [],
+    fields: [
+      ...CODE_AND_STATE,
+      f('lastName', 0, 5, 30, 'A'),
+      f('office', 0, 30, 36, 'X'),
+      // YYMM of issue, department, office, serial: the issue month is what the expiry is derived from.
+      f('documentNumber', 1, 0, 12, 'X', [1, 12]),
+      f('firstName', 1, 13, 27, 'A'),
+      f('birthDate', 1, 27, 33, 'N', [1, 33]),
+      f('sex', 1, 34, 35, 'A'),
+    ],
+    composite: { over: [[0, 0, 36], [1, 0, 35]], at: [1, 35] },
+  },
+  {
+    format: 'TD1', lineLength: 30, lineCount: 3, codePattern: /^[ACI]/, nameLines: [2],
+    fields: [
+      ...CODE_AND_STATE,
+      f('documentNumber', 0, 5, 14, 'X', [0, 14]),
+      f('optional1', 0, 15, 30, 'X'),
+      f('birthDate', 1, 0, 6, 'N', [1, 6]),
+      f('sex', 1, 7, 8, 'A'),
+      f('expirationDate', 1, 8, 14, 'N', [1, 14]),
+      f('nationality', 1, 15, 18, 'A'),
+      f('optional2', 1, 18, 29, 'X'),
+      f('name', 2, 0, 30, 'A'),
+    ],
+    composite: { over: [[0, 5, 30], [1, 0, 7], [1, 8, 15], [1, 18, 29]], at: [1, 29] },
+  },
+];
+
+/** ICAO's specimen state ("Utopia"): valid on specimens only. */
+export const SPECIMEN_STATES = new Set(['UTO']);
+
+const CHECK_WEIGHTS = [7, 3, 1];
+const charValue = (c: string): number => (c === '<' ? 0 : c <= '9' ? c.charCodeAt(0) - 48 : c.charCodeAt(0) - 55);
+
+/** ICAO 9303 check digit: weights 7-3-1, digits as themselves, A–Z as 10–35, '<' as 0. */
+export function mrzCheckDigit(text: string): string {
+  let sum = 0;
+  for (let i = 0; i < text.length; i++) sum += charValue(text[i]!) * CHECK_WEIGHTS[i % 3]!;
+  return String(sum % 10);
+}
+
+/** OCR look-alikes: the digit a letter stands for in a digit field, the letter a digit stands for in a letter field. */
+const DIGIT_FOR: Record<string, string> = { O: '0', Q: '0', D: '0', U: '0', I: '1', L: '1', J: '1', Z: '2', A: '4', S: '5', G: '6', T: '7', B: '8' };
+const LETTER_FOR: Record<string, string> = { '0': 'O', '1': 'I', '2': 'Z', '4': 'A', '5': 'S', '6': 'G', '7': 'T', '8': 'B' };
+/** Every look-alike tried against a check digit (the class tables above keep one per character). */
+const LOOK_ALIKES: Record<string, string[]> = {
+  ...Object.fromEntries(Object.entries({ ...DIGIT_FOR, ...LETTER_FOR }).map(([c, other]) => [c, [other]])),
+  '0': ['O', 'D', 'Q'],
+  '7': ['T', 'Z'],
+  Z: ['2', '7'],
+};
+/** Letters most issuers leave out of document numbers for being look-alikes: reading them as digits is likelier. */
+const RARE_IN_NUMBERS = /[OQI]/;
+/** More equally small solutions than this and the check digit says too little to choose. */
+const MAX_SOLUTIONS = 10;
+/** Look-alike swaps tried to satisfy a check digit in a letters-and-digits field; more would validate noise. */
+const MAX_CHECKED_SWAPS = 2;
+/** Letters the OCR reads a '<' filler as, inside runs of fillers. */
+const FILLER_NOISE = /[KLCS]/;
 
 function cleanLine(line: string): string {
   return line.toUpperCase().replace(/\s+/g, '').replace(/«/g, '<<').replace(/‹/g, '<').replace(/[^A-Z0-9<]/g, '');
 }
 
-/** Brings a line to the layout length by growing or shrinking its longest run of fillers (where OCR miscounts). */
-function fitLength(line: string, length: number): string {
+/**
+ * A word made only of K, L, C and S inside a run of fillers is misread fillers when at least two fillers precede a
+ * letter of it in the run, or one precedes and two follow (so "JOHN<L<<<" loses a lone initial, "<<KARL" keeps its K).
+ */
+export function repairFillers(line: string): string {
+  const chars = [...line];
+  for (const run of line.matchAll(/[<KLCS]+/g)) {
+    const start = run.index!;
+    const text = run[0];
+    // Letters after the run's last filler start the next word when that word goes on past the run.
+    const wordGoesOn = start + text.length < line.length;
+    const end = wordGoesOn ? text.lastIndexOf('<') + 1 : text.length;
+    for (let i = 0; i < end; i++) {
+      if (!FILLER_NOISE.test(text[i]!)) continue;
+      const left = [...text.slice(0, i)].filter((c) => c === '<').length;
+      const right = [...text.slice(i + 1)].filter((c) => c === '<').length;
+      if (left >= 2 || (left >= 1 && right >= 2)) chars[start + i] = '<';
+    }
+  }
+  return chars.join('');
+}
+
+/**
+ * Brings a line to the layout length by growing or shrinking its longest run of fillers (where OCR miscounts);
+ * null when that would cut characters other than fillers.
+ */
+function fitLength(line: string, length: number): string | null {
   if (line.length === length) return line;
   const runs = [...line.matchAll(/<{2,}/g)];
   const longest = runs.sort((a, b) => b[0].length - a[0].length)[0];
-  if (!longest || longest.index === undefined) return line.padEnd(length, '<').slice(0, length);
-  const delta = length - line.length;
-  const runLength = Math.max(1, longest[0].length + delta);
+  if (!longest || longest.index === undefined) return line.length < length ? line.padEnd(length, '<') : null;
+  const runLength = longest[0].length + length - line.length;
+  if (runLength < 1) return null;
   const fitted = line.slice(0, longest.index) + '<'.repeat(runLength) + line.slice(longest.index + longest[0].length);
   return fitted.padEnd(length, '<').slice(0, length);
 }
 
-function candidates(text: string): { format: MrzFormat; lines: string[] }[] {
-  const lines = text.split(/\r?\n/).map(cleanLine).filter((l) => l.length >= 26);
-  const found: { format: MrzFormat; lines: string[] }[] = [];
+/** When one character is missing or extra: every single insertion of a filler, or deletion. */
+function lineVariants(line: string, length: number): string[] {
+  const variants: string[] = [];
+  if (line.length === length + 1) for (let i = 0; i < line.length; i++) variants.push(line.slice(0, i) + line.slice(i + 1));
+  if (line.length === length - 1) for (let i = 0; i <= line.length; i++) variants.push(line.slice(0, i) + '<' + line.slice(i));
+  return [...new Set(variants)].filter((v) => v !== fitLength(line, length));
+}
+
+/** How far from the layout length OCR may drift: name lines gain noise at their filler tail, data lines little. */
+const NAME_LINE_SLACK = { shorter: 4, longer: 10 };
+const DATA_LINE_SLACK = { shorter: 2, longer: 2 };
+
+interface Candidate {
+  layout: Layout;
+  lines: string[];
+  /** Characters the OCR lines differ in length from the layout's lines. */
+  lengthMismatch: number;
+}
+
+function* candidates(text: string): Generator<Candidate> {
+  const lines = text.split(/\r?\n/).map(cleanLine).map(repairFillers).filter((l) => l.length >= 20);
   for (const layout of LAYOUTS) {
-    for (let i = 0; i + layout.lines <= lines.length; i++) {
-      const group = lines.slice(i, i + layout.lines);
-      if (group.every((l) => Math.abs(l.length - layout.length) <= LENGTH_SLACK) && group.some((l) => l.includes('<<'))) {
-        found.push({ format: layout.format, lines: group.map((l) => fitLength(l, layout.length)) });
+    const { lineCount, lineLength } = layout;
+    for (let i = 0; i + lineCount <= lines.length; i++) {
+      const group = lines.slice(i, i + lineCount);
+      const fits = group.every((l, k) => {
+        const slack = layout.nameLines.includes(k) ? NAME_LINE_SLACK : DATA_LINE_SLACK;
+        return l.length >= lineLength - slack.shorter && l.length <= lineLength + slack.longer;
+      });
+      if (!fits || !group.some((l) => l.includes('<<'))) continue;
+      if (!layout.codePattern.test(fixClass(group[0]!.slice(0, 2), 'A').text.replace(/</g, ''))) continue;
+      // One line repaired at a time: the product of every line's variants would be thousands of parses.
+      // A line with no filler run to absorb the difference is cut or padded; its variants below may do better.
+      const fitted = group.map((l) => fitLength(l, lineLength) ?? l.padEnd(lineLength, '<').slice(0, lineLength));
+      const lengthMismatch = group.reduce((sum, l) => sum + Math.abs(l.length - lineLength), 0);
+      yield { layout, lines: fitted, lengthMismatch };
+      for (let k = 0; k < group.length; k++) {
+        for (const variant of lineVariants(group[k]!, lineLength)) yield { layout, lines: fitted.map((l, j) => (j === k ? variant : l)), lengthMismatch };
       }
     }
   }
-  return found;
+}
+
+/** Forces a field's characters into its class with the look-alike tables; reports whether anything changed. */
+function fixClass(text: string, kind: CharClass): { text: string; changed: boolean } {
+  if (kind === 'X') return { text, changed: false };
+  const table = kind === 'N' ? DIGIT_FOR : LETTER_FOR;
+  const fixed = [...text].map((c) => table[c] ?? c).join('');
+  return { text: fixed, changed: fixed !== text };
+}
+
+/** The smallest sets of look-alike swaps (up to MAX_CHECKED_SWAPS) that make `check` hold; [] if none or too many. */
+function resolveByCheck(text: string, check: string): string[] {
+  const swappable = [...text].flatMap((c, i) => (LOOK_ALIKES[c] ?? []).map((other) => ({ i, other })));
+  for (let swaps = 1; swaps <= MAX_CHECKED_SWAPS; swaps++) {
+    const solutions: string[] = [];
+    const choose = (from: number, chars: string[], left: number): void => {
+      if (left === 0) {
+        const candidate = chars.join('');
+        if (mrzCheckDigit(candidate) === check) solutions.push(candidate);
+        return;
+      }
+      for (let k = from; k < swappable.length; k++) {
+        const { i, other } = swappable[k]!;
+        const previous = chars[i]!;
+        if (previous !== text[i]) continue; // one swap per position
+        chars[i] = other;
+        choose(k + 1, chars, left - 1);
+        chars[i] = previous;
+      }
+    };
+    choose(0, [...text], swaps);
+    // Among equally small repairs, those that only turn rare letters into digits come first.
+    const unlikely = (solution: string) => [...solution].filter((c, i) => c !== text[i] && !RARE_IN_NUMBERS.test(text[i]!)).length;
+    const fewest = Math.min(...solutions.map(unlikely));
+    const best = solutions.filter((solution) => unlikely(solution) === fewest);
+    if (best.length > 0) return best.length <= MAX_SOLUTIONS ? best : [];
+  }
+  return [];
+}
+
+interface Parsed {
+  lines: string[];
+  fields: Map<string, string>;
+  invalid: string[];
+  corrections: string[];
+  checkDigitRepairs: string[];
+  /** How many equally small repairs each repaired field had. */
+  alternatives: Map<string, number>;
+}
+
+const isState = (code: string): boolean => {
+  const trimmed = code.replace(/<+$/, '');
+  return trimmed in states || SPECIMEN_STATES.has(trimmed);
+};
+
+/** `picks` chooses among each field's check-digit repairs (first by default); null reads the fields as they are. */
+function parseLayout(layout: Layout, rawLines: string[], picks: Record<string, number> | null = {}): Parsed {
+  const lines = rawLines.map((l) => [...l]);
+  const read = (line: number, start: number, end: number) => lines[line]!.slice(start, end).join('');
+  const write = (line: number, start: number, text: string) => lines[line]!.splice(start, text.length, ...text);
+  const invalid: string[] = [];
+  const corrections: string[] = [];
+  const resolved: string[] = [];
+  const alternatives = new Map<string, number>();
+  const fields = new Map<string, string>();
+
+  for (const field of layout.fields) {
+    const fixed = fixClass(read(field.line, field.start, field.end), field.kind);
+    if (fixed.changed) corrections.push(field.name);
+    write(field.line, field.start, fixed.text);
+  }
+  // Check digits are digits; the TD1 document number longer than nine characters runs on into optional1.
+  for (const field of layout.fields) {
+    if (!field.check) continue;
+    const [line, at] = field.check;
+    const digit = fixClass(lines[line]![at]!, 'N');
+    if (digit.changed) corrections.push(`${field.name}CheckDigit`);
+    lines[line]![at] = digit.text;
+  }
+  for (const field of layout.fields) {
+    let value = read(field.line, field.start, field.end);
+    if (field.check) {
+      let [line, at] = field.check;
+      if (layout.format === 'TD1' && field.name === 'documentNumber' && lines[line]![at] === '<') {
+        const overflow = read(0, 15, 30).match(/^[A-Z0-9]+/)?.[0] ?? '';
+        if (overflow.length >= 2) {
+          value += overflow.slice(0, -1);
+          at = 15 + overflow.length - 1;
+          fields.set('documentNumberOverflow', overflow);
+        }
+      }
+      const check = lines[line]![at]!;
+      const empty = /^<*$/.test(value);
+      const holds = mrzCheckDigit(value) === check || (field.optionalCheck && empty && check === '<');
+      if (!holds) {
+        const solutions = picks && layout.composite && field.kind === 'X' && /\d/.test(check) ? resolveByCheck(value, check) : [];
+        const swapped = solutions[picks?.[field.name] ?? 0];
+        if (swapped) {
+          alternatives.set(field.name, solutions.length);
+          value = swapped;
+          resolved.push(field.name);
+          const width = field.end - field.start;
+          write(field.line, field.start, swapped.slice(0, width));
+          if (swapped.length > width) write(0, 15, swapped.slice(width));
+        } else invalid.push(`${field.name}CheckDigit`);
+      }
+    }
+    fields.set(field.name, value);
+  }
+  if (layout.composite) {
+    const text = layout.composite.over.map(([line, start, end]) => read(line, start, end)).join('');
+    const [line, at] = layout.composite.at;
+    const digit = fixClass(lines[line]![at]!, 'N');
+    if (digit.changed) corrections.push('compositeCheckDigit');
+    lines[line]![at] = digit.text;
+    if (mrzCheckDigit(text) !== digit.text) invalid.push('compositeCheckDigit');
+  }
+
+  const value = (name: string) => fields.get(name) ?? '';
+  if (!layout.codePattern.test(value('documentCode').replace(/<+$/, ''))) invalid.push('documentCode');
+  if (!/^[A-Z]{1,2}<?$/.test(value('documentCode'))) invalid.push('documentCode');
+  if (!isState(value('issuingState'))) invalid.push('issuingState');
+  if (fields.has('nationality') && !isState(value('nationality'))) invalid.push('nationality');
+  if (!/^[MFX<]$/.test(value('sex'))) invalid.push('sex');
+  for (const name of ['birthDate', 'expirationDate']) {
+    if (fields.has(name) && !/^\d{6}$/.test(value(name))) invalid.push(name);
+  }
+  return {
+    lines: lines.map((l) => l.join('')),
+    fields,
+    invalid: [...new Set(invalid)],
+    corrections: [...new Set(corrections)],
+    checkDigitRepairs: resolved,
+    alternatives,
+  };
+}
+
+/**
+ * Parses with check-digit repairs, believed only when the composite check digit confirms them: among each field's
+ * equally small repairs, the one combination the composite confirms; none or several, and the fields stay as read.
+ */
+function parseWithRepairs(layout: Layout, lines: string[]): Parsed {
+  const first = parseLayout(layout, lines);
+  if (first.checkDigitRepairs.length === 0) return first;
+  let combos: Record<string, number>[] = [{}];
+  for (const [field, count] of first.alternatives) {
+    combos = combos.flatMap((c) => Array.from({ length: count }, (_, k) => ({ ...c, [field]: k })));
+  }
+  const confirmed = combos.map((picks) => parseLayout(layout, lines, picks)).filter((p) => !p.invalid.includes('compositeCheckDigit'));
+  return confirmed.length === 1 ? confirmed[0]! : parseLayout(layout, lines, null);
 }
 
 function yearOf(yy: number, kind: 'birth' | 'expiry', now: Date): number {
@@ -77,43 +412,76 @@ export function mrzDate(yymmdd: string | null | undefined, kind: 'birth' | 'expi
   return Number.isNaN(date.getTime()) || date.toISOString().slice(0, 10) !== iso ? null : iso;
 }
 
-function toReading(format: MrzFormat, lines: string[], result: ParseResult, now: Date): MrzReading {
-  const f = result.fields;
-  const raw = (field: string): string | null => {
-    const detail = result.details.find((d) => d.field === field);
-    return detail ? (lines[detail.line]?.slice(detail.start, detail.end) ?? null) : null;
-  };
+/**
+ * The French card's MRZ has no expiry: it is the issue month (first four digits of the number) plus 15 years for
+ * cards issued to adults from 2004, otherwise 10 years, ending the day before the issue day (taken as the 1st).
+ */
+function frenchIdExpiry(documentNumber: string, birthDate: string | null, now: Date): string | null {
+  if (!/^\d{4}/.test(documentNumber)) return null;
+  const issueYear = 1900 + Number(documentNumber.slice(0, 2)) + (Number(documentNumber.slice(0, 2)) < 88 ? 100 : 0);
+  const issueMonth = Number(documentNumber.slice(2, 4));
+  if (issueMonth < 1 || issueMonth > 12 || issueYear > now.getUTCFullYear()) return null;
+  const adultAtIssue = birthDate !== null && Number(birthDate.slice(0, 4)) + 18 <= issueYear;
+  const years = adultAtIssue && issueYear >= 2004 ? 15 : 10;
+  return new Date(Date.UTC(issueYear + years, issueMonth - 1, 0)).toISOString().slice(0, 10);
+}
+
+const SEXES: Record<string, string> = { F: 'female', M: 'male', X: 'nonspecified', '<': 'nonspecified' };
+const nameWords = (text: string): string | null => text.replace(/<+$/, '').replace(/</g, ' ').trim() || null;
+const orNull = (text: string | undefined): string | null => (text ? text.replace(/<+$/, '') || null : null);
+
+function toReading(layout: Layout, parsed: Parsed, now: Date): MrzReading {
+  const value = (name: string) => parsed.fields.get(name);
+  let lastName: string | null;
+  let firstName: string | null;
+  if (layout.format === 'FRA_ID') {
+    lastName = nameWords(value('lastName') ?? '');
+    firstName = nameWords((value('firstName') ?? '').replace(/<</g, '<'));
+  } else {
+    const [last = '', ...given] = (value('name') ?? '').split('<<');
+    lastName = nameWords(last);
+    firstName = nameWords(given.join('<'));
+  }
+  const birthDate = mrzDate(value('birthDate'), 'birth', now);
+  const documentNumber = orNull(value('documentNumber'));
+  const issuingState = orNull(value('issuingState'));
+  const nationality = layout.format === 'FRA_ID' ? issuingState : orNull(value('nationality'));
+  const optional1 = value('optional1')?.slice(value('documentNumberOverflow')?.length ?? 0);
+  const personalNumber = orNull(value('personalNumber') ?? optional1 ?? value('office'));
   return {
-    format,
-    lines,
-    valid: result.valid,
-    invalidFields: result.details.filter((d) => !d.valid && d.field).map((d) => d.field as string),
-    documentCode: f.documentCode ?? null,
-    issuingState: f.issuingState ?? null,
-    documentNumber: result.documentNumber ?? f.documentNumber ?? null,
-    nationality: f.nationality ?? null,
-    lastName: f.lastName ?? null,
-    firstName: f.firstName ?? null,
-    birthDate: mrzDate(f.birthDate ?? raw('birthDate'), 'birth', now),
-    expiryDate: mrzDate(f.expirationDate ?? raw('expirationDate'), 'expiry', now),
-    sex: f.sex ?? null,
-    personalNumber: f.personalNumber ?? null,
+    format: layout.format,
+    lines: parsed.lines,
+    valid: parsed.invalid.length === 0,
+    invalidFields: parsed.invalid,
+    corrections: parsed.corrections,
+    checkDigitRepairs: parsed.checkDigitRepairs,
+    specimen: [issuingState, nationality].some((s) => s !== null && SPECIMEN_STATES.has(s)),
+    documentCode: orNull(value('documentCode')),
+    issuingState,
+    documentNumber,
+    nationality,
+    lastName,
+    firstName,
+    birthDate,
+    expiryDate:
+      layout.format === 'FRA_ID' ? frenchIdExpiry(documentNumber ?? '', birthDate, now) : mrzDate(value('expirationDate'), 'expiry', now),
+    sex: SEXES[value('sex') ?? ''] ?? null,
+    personalNumber: personalNumber?.replace(/</g, '') || null,
   };
 }
 
-/** The best MRZ in OCR text: a fully valid one if any, otherwise the one with the fewest invalid fields. */
+/** Lower is better: valid first, then fewer invalid fields, lines closer to the layout's length, fewer repairs. */
+const rank = (r: MrzReading, lengthMismatch: number) =>
+  (r.valid ? 0 : 1_000_000) + r.invalidFields.length * 100 + lengthMismatch * 10 + r.corrections.length + 2 * r.checkDigitRepairs.length;
+
+/** The best MRZ in OCR text: a valid one with the fewest repairs if any, otherwise the one with the fewest faults. */
 export function readMrz(ocrText: string, now: Date = new Date()): MrzReading | null {
-  let best: MrzReading | null = null;
-  for (const candidate of candidates(ocrText)) {
-    let result: ParseResult;
-    try {
-      result = parse(candidate.lines, { autocorrect: true });
-    } catch {
-      continue;
-    }
-    const reading = toReading(candidate.format, candidate.lines, result, now);
-    if (!best || reading.invalidFields.length < best.invalidFields.length) best = reading;
-    if (reading.valid) break;
+  let best: { reading: MrzReading; rank: number } | null = null;
+  for (const { layout, lines, lengthMismatch } of candidates(ocrText)) {
+    const reading = toReading(layout, parseWithRepairs(layout, lines), now);
+    const candidateRank = rank(reading, lengthMismatch);
+    if (!best || candidateRank < best.rank) best = { reading, rank: candidateRank };
+    if (best.rank === 0) break;
   }
-  return best;
+  return best?.reading ?? null;
 }

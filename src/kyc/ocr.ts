@@ -19,24 +19,34 @@ const OCR_DPI = '250';
 /** Called once the image has been handed to tesseract's thread, i.e. when this thread is free for other work. */
 export type OnQueued = () => void;
 
+/** A horizontal band (fractions of the height) of the image turned clockwise by `rotate` degrees. */
+export interface ImageBand {
+  top: number;
+  bottom: number;
+  rotate?: 0 | 90 | 180 | 270;
+}
+
 export interface OcrEngine {
   /**
-   * Text of a horizontal band of the image (fractions of its height), read with the MRZ alphabet only. `width`
-   * (default OCR_WIDTH) scales the band first: large print such as a SPECIMEN stamp reads at a fraction of the cost.
+   * Text of a band of the image, read with the MRZ alphabet only. `width` (default OCR_WIDTH) scales the band
+   * first: large print such as a SPECIMEN stamp reads at a fraction of the cost.
    */
-  readMrzBand(pixels: RawPixels, band: { top: number; bottom: number }, onQueued?: OnQueued, width?: number): Promise<string>;
+  readMrzBand(pixels: RawPixels, band: ImageBand, onQueued?: OnQueued, width?: number): Promise<string>;
   /** Free text of the whole image. */
   readText(pixels: RawPixels, onQueued?: OnQueued): Promise<string>;
   close(): Promise<void>;
 }
 
-async function toOcrPng(pixels: RawPixels, band: { top: number; bottom: number }, width = OCR_WIDTH): Promise<Buffer> {
-  const top = Math.floor(pixels.height * band.top);
-  const height = Math.max(1, Math.floor(pixels.height * band.bottom) - top);
+async function toOcrPng(pixels: RawPixels, band: ImageBand, outputWidth = OCR_WIDTH): Promise<Buffer> {
+  const rotate = band.rotate ?? 0;
+  const [width, fullHeight] = rotate % 180 === 0 ? [pixels.width, pixels.height] : [pixels.height, pixels.width];
+  const top = Math.floor(fullHeight * band.top);
+  const height = Math.max(1, Math.floor(fullHeight * band.bottom) - top);
   return sharp(pixels.data, { raw: { width: pixels.width, height: pixels.height, channels: 3 } })
-    .extract({ left: 0, top, width: pixels.width, height })
+    .rotate(rotate)
+    .extract({ left: 0, top, width, height })
     .greyscale()
-    .resize({ width })
+    .resize({ width: outputWidth })
     .normalise()
     .png({ compressionLevel: 1 })
     .toBuffer();
@@ -53,7 +63,7 @@ export async function createOcrEngine(): Promise<OcrEngine> {
     if (mode === wanted) return;
     await worker.setParameters(
       wanted === 'mrz'
-        ? { tessedit_char_whitelist: MRZ_ALPHABET, tessedit_pageseg_mode: Tesseract.PSM.SINGLE_BLOCK, user_defined_dpi: OCR_DPI }
+        ? { tessedit_char_whitelist: MRZ_ALPHABET, tessedit_pageseg_mode: Tesseract.PSM.SINGLE_BLOCK, user_defined_dpi: OCR_DPI, thresholding_method: '2' }
         : { tessedit_char_whitelist: '', tessedit_pageseg_mode: Tesseract.PSM.AUTO, user_defined_dpi: OCR_DPI },
     );
     mode = wanted;

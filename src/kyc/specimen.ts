@@ -6,9 +6,6 @@ import type { MrzReading } from './mrz.ts';
 /** What marks a document as a specimen. */
 export type SpecimenMark = 'specimen_state' | 'specimen_document_number' | 'specimen_image' | 'specimen_word';
 
-/** ICAO 9303's fictional state Utopia, the issuing state and nationality of every example in the standard. */
-const SPECIMEN_STATES = new Set(['UTO']);
-
 /** Document numbers of published specimens. */
 const SPECIMEN_DOCUMENT_NUMBERS = new Set([
   'XA4186275', // examples/kyc/passport.jpg, this project's specimen (scripts/make-kyc-specimen.ts)
@@ -32,19 +29,9 @@ export interface SpecimenEvidence {
   perceptualHash: string;
 }
 
-/**
- * Issuing state and nationality as printed in the MRZ lines: the parser drops a code that names no real state,
- * which is what a specimen state is.
- */
-function printedStates(mrz: MrzReading): string[] {
-  const [first = '', second = ''] = mrz.lines;
-  const nationalityAt = mrz.format === 'TD1' ? 15 : 10;
-  return [first.slice(2, 5), second.slice(nationalityAt, nationalityAt + 3)].map((code) => code.replace(/<+$/, ''));
-}
-
 export function specimenMarks({ mrz, texts, perceptualHash }: SpecimenEvidence): SpecimenMark[] {
   const marks: SpecimenMark[] = [];
-  if (mrz && printedStates(mrz).some((state) => SPECIMEN_STATES.has(state))) marks.push('specimen_state');
+  if (mrz?.specimen) marks.push('specimen_state');
   if (mrz?.documentNumber && SPECIMEN_DOCUMENT_NUMBERS.has(mrz.documentNumber.replace(/</g, ''))) marks.push('specimen_document_number');
   if (SPECIMEN_IMAGE_HASHES.some((hash) => hammingDistance(hash, perceptualHash) <= SAME_IMAGE_MAX_DISTANCE)) marks.push('specimen_image');
   if (texts.some((text) => SPECIMEN_WORD.test(text))) marks.push('specimen_word');

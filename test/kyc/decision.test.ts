@@ -29,6 +29,9 @@ function passing(): KycSignals {
         lines: [],
         valid: true,
         invalidFields: [],
+        corrections: [],
+        checkDigitRepairs: [],
+        specimen: false,
         documentCode: 'P',
         issuingState: 'SWE',
         documentNumber: 'XA4186275',
@@ -108,6 +111,12 @@ describe('decideKyc', () => {
     expect(d.score).toBeLessThan(decide().score);
   });
 
+  it('never passes a field repaired by its check digit without a human look', () => {
+    const d = decide((s) => void (s.documentReading.mrz!.checkDigitRepairs = ['documentNumber']));
+    expect(d.status).toBe('review');
+    expect(d.checks[0]!.reasons).toEqual(['mrz_repaired_by_check_digit:documentNumber']);
+  });
+
   it('flags editing software, EXIF dates and a reused document image for review', () => {
     const edited = decide((s) => void (s.document.provenance.software = 'Adobe Photoshop 25.0'));
     expect(edited.status).toBe('review');
@@ -142,12 +151,47 @@ describe('decideKyc', () => {
     expect(unreadable.checks[0]!.reasons).toEqual(['expiry_date_unreadable']);
   });
 
+  it('accepts an ICAO specimen (UTO) document with test keys only', () => {
+    // As the engine measures it: the parser marks UTO, and the reading then carries the specimen_state mark.
+    const specimen = (s: KycSignals) => {
+      s.documentReading.mrz!.specimen = true;
+      s.documentReading.specimenMarks = ['specimen_state'];
+    };
+    expect(decide(specimen).status).toBe('failed');
+    expect(decide(specimen).checks[0]!.reasons).toContain('specimen_document');
+    expect(decide(specimen, { environment: 'sandbox' }).status).toBe('passed');
+  });
+
+  it('notes repaired MRZ fields without failing on them', () => {
+    const d = decide((s) => void (s.documentReading.mrz!.corrections = ['documentNumber']));
+    expect(d.status).toBe('passed');
+    expect(d.checks[0]!.reasons).toEqual(['mrz_corrected:documentNumber']);
+    expect(d.score).toBeLessThan(decide().score);
+  });
+
+  it('refuses a small document image only when its MRZ could not be read valid', () => {
+    const small = (side: number, valid: boolean) => (s: KycSignals) => {
+      s.document.quality.shortSide = side;
+      s.documentReading.mrz!.valid = valid;
+      if (!valid) s.documentReading.mrz!.invalidFields = ['compositeCheckDigit'];
+    };
+    expect(decide(small(300, true)).status).toBe('passed');
+    expect(decide(small(300, false)).checks[0]!.reasons).toEqual(['image_too_small']);
+    expect(decide(small(100, true)).checks[0]!.reasons).toEqual(['image_too_small']);
+  });
+
   it('reviews a document whose MRZ code is not the declared type', () => {
     const d = decide((s) => {
       s.documentType = 'national_id';
       s.documentReading.type = 'national_id';
     });
     expect(d.checks[0]!.reasons).toEqual(['document_type_mismatch']);
+    const visaAsLicence = decide((s) => {
+      s.documentType = 'driving_licence';
+      s.documentReading.type = 'driving_licence';
+      s.documentReading.mrz!.documentCode = 'V';
+    });
+    expect(visaAsLicence.checks[0]!.reasons).toEqual(['document_type_mismatch']);
   });
 
   it('requires a name to compare', () => {

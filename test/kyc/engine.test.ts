@@ -195,6 +195,22 @@ describe.concurrent('KYC engine on real images', { timeout: 240_000 }, () => {
     expect(decision.status).toBe('passed');
   });
 
+  it('reads a passport photographed upside down, and one photographed tilted', async () => {
+    const upsideDown = await verify({ document: await sharp(specimenPassport).rotate(180).jpeg().toBuffer() });
+    expect(upsideDown.signals.documentReading.mrz).toMatchObject({ valid: true, documentNumber: SPECIMEN_HOLDER.documentNumber });
+    expect(check(upsideDown.decision, 'document').result).toBe('passed');
+    const tilted = await sharp(specimenPassport).rotate(4, { background: '#5b4a3a' }).jpeg().toBuffer();
+    expect((await verify({ document: tilted })).signals.documentReading.mrz).toMatchObject({ valid: true, lastName: 'ERIKSSON' });
+  });
+
+  it('reads a small passport photo instead of refusing it', async () => {
+    const small = await sharp(specimenPassport).resize({ width: 520 }).jpeg({ quality: 85 }).toBuffer();
+    const { decision, signals } = await verify({ document: small });
+    expect(signals.document.quality.shortSide).toBeLessThan(400);
+    expect(signals.documentReading.mrz?.valid).toBe(true);
+    expect(check(decision, 'document').reasons).not.toContain('image_too_small');
+  });
+
   it('reads a driving licence without MRZ from its printed text', async () => {
     const card = await licenceCard('ERIKSSON', 'ANNA MARIA');
     const passes = await verify({ documentType: 'driving_licence', document: card });

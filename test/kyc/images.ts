@@ -8,7 +8,7 @@ import {
   MONO_FONT,
   SANS_BOLD_FONT,
   SANS_FONT,
-  mrzCheckDigit,
+  composeTd1,
   renderPassport,
   textImage,
   type PassportHolder,
@@ -115,21 +115,7 @@ export async function licenceCard(surname: string, givenNames: string): Promise<
     .toBuffer();
 }
 
-export { renderPassport };
-
-/** ICAO 9303 TD1 (identity card, 3 × 30) for the specimen holder. */
-export function composeTd1(h: PassportHolder): [string, string, string] {
-  const field = (value: string, length: number) => value.padEnd(length, '<').slice(0, length);
-  const documentNumber = field(h.documentNumber, 9);
-  const line1 = `I<${h.issuingState}${documentNumber}${mrzCheckDigit(documentNumber)}${field('', 15)}`;
-  const birth = h.birthDate + mrzCheckDigit(h.birthDate);
-  const expiry = h.expiryDate + mrzCheckDigit(h.expiryDate);
-  const optional2 = field('', 11);
-  const composite = mrzCheckDigit(line1.slice(5, 30) + birth + expiry + optional2);
-  const line2 = `${birth}${h.sex}${expiry}${h.nationality}${optional2}${composite}`;
-  const name = [h.surname, h.givenNames].map((p) => p.toUpperCase().replace(/[^A-Z]+/g, '<')).join('<<');
-  return [line1, line2, field(name, 30)];
-}
+export { composeTd1, renderPassport };
 
 /** An ID-1 identity card with the portrait and a TD1 MRZ on the same side. */
 export async function identityCard(holder: PassportHolder): Promise<Buffer> {

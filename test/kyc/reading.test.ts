@@ -1,11 +1,62 @@
 import { describe, expect, it } from 'vitest';
 import { composeTd3, SPECIMEN_HOLDER } from '../../scripts/make-kyc-specimen.ts';
+import { seededRandom } from '../../src/kya/training/dataset.ts';
 import { hammingDistance } from '../../src/kyc/hash.ts';
-import { mrzDate, readMrz } from '../../src/kyc/mrz.ts';
+import { mrzCheckDigit, mrzDate, readMrz, repairFillers, type MrzFormat } from '../../src/kyc/mrz.ts';
 import { compareNames, findNameInText } from '../../src/kyc/names.ts';
 import { findAddress, findDates, latestPastDate } from '../../src/kyc/text-document.ts';
 
 const NOW = new Date('2026-06-01T12:00:00Z');
+
+/** ICAO 9303 specimens (Doc 9303 parts 4–7) and a French identity card sample. */
+const SPECIMENS: [MrzFormat, string[], string][] = [
+  ['TD3', ['P<UTOERIKSSON<<ANNA<MARIA<<<<<<<<<<<<<<<<<<<', 'L898902C36UTO7408122F1204159ZE184226B<<<<<10'], 'L898902C3'],
+  ['TD2', ['I<UTOERIKSSON<<ANNA<MARIA<<<<<<<<<<<', 'D231458907UTO7408122F1204159<<<<<<<6'], 'D23145890'],
+  ['TD1', ['I<UTOD231458907<<<<<<<<<<<<<<<', '7408122F1204159UTO<<<<<<<<<<<6', 'ERIKSSON<<ANNA<MARIA<<<<<<<<<<'], 'D23145890'],
+  ['MRVA', ['V<UTOERIKSSON<<ANNA<MARIA<<<<<<<<<<<<<<<<<<<', 'L8988901C4XXX4009078F96121096ZE184226B<<<<<<'], 'L8988901C'],
+  ['MRVB', ['V<UTOERIKSSON<<ANNA<MARIA<<<<<<<<<<<', 'L8988901C4XXX4009078F9612109<<<<<<<<'], 'L8988901C'],
+  ['FRA_ID', ['IDFRADOUEL<<<<<<<<<<<<<<<<<<<<932013', '0506932020438CHRISTIANE<<NI2906209F3'], '050693202043'],
+];
+
+const range = (line: number, start: number, end: number): [number, number][] =>
+  Array.from({ length: end - start }, (_, k) => [line, start + k]);
+/** Dates and check digits: digit-only positions. */
+const DIGIT_POSITIONS: Record<MrzFormat, [number, number][]> = {
+  TD3: [[1, 9], ...range(1, 13, 20), ...range(1, 21, 28), [1, 42], [1, 43]],
+  MRVA: [[1, 9], ...range(1, 13, 20), ...range(1, 21, 28)],
+  TD2: [[1, 9], ...range(1, 13, 20), ...range(1, 21, 28), [1, 35]],
+  MRVB: [[1, 9], ...range(1, 13, 20), ...range(1, 21, 28)],
+  TD1: [[0, 14], ...range(1, 0, 7), ...range(1, 8, 15), [1, 29]],
+  FRA_ID: [[1, 12], ...range(1, 27, 34), [1, 35]],
+};
+/** Positions no check digit covers. */
+const UNCHECKED: Record<MrzFormat, (line: number, index: number) => boolean> = {
+  TD3: (line, index) => line === 0 || (index >= 10 && index < 13) || index === 20,
+  TD2: (line, index) => line === 0 || (index >= 10 && index < 13) || index === 20,
+  MRVA: (line, index) => line === 0 || (index >= 10 && index < 13) || index === 20 || index >= 28,
+  MRVB: (line, index) => line === 0 || (index >= 10 && index < 13) || index === 20 || index >= 28,
+  TD1: (line, index) => (line === 0 && index < 5) || (line === 1 && (index === 7 || (index >= 15 && index < 18))) || line === 2,
+  FRA_ID: () => false,
+};
+const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789<';
+const charValue = (c: string) => Number(mrzCheckDigit(c)) * 7 % 10;
+
+const LOOK_ALIKE: Record<string, string> = { '0': 'O', '1': 'I', '2': 'Z', '5': 'S', '8': 'B', '6': 'G' };
+
+/** What OCR does to an MRZ line: letters for digits in digit fields, fillers read as K/L/C, a filler more or less. */
+function degrade(line: string, digitPositions: number[], random: () => number): string {
+  const chars = [...line];
+  const position = digitPositions[Math.floor(random() * digitPositions.length)];
+  if (position !== undefined && LOOK_ALIKE[chars[position]!] && random() < 0.7) chars[position] = LOOK_ALIKE[chars[position]!]!;
+  let text = chars.join('');
+  const tail = text.match(/<{6,}$/);
+  if (tail && random() < 0.5) {
+    const at = text.length - tail[0].length + 3 + Math.floor(random() * (tail[0].length - 4));
+    text = text.slice(0, at) + 'KLC'[Math.floor(random() * 3)] + text.slice(at + 1);
+  }
+  if (tail && random() < 0.5) text = random() < 0.5 ? text + '<<' : text.slice(0, -1);
+  return text;
+}
 
 describe('MRZ reading', () => {
   it('finds and verifies a TD3 MRZ amid other OCR lines', () => {
@@ -47,6 +98,99 @@ describe('MRZ reading', () => {
     expect(reading?.format).toBe('TD1');
     expect(reading?.birthDate).toBe('1974-08-12');
     expect(reading?.expiryDate).toBe('2012-04-15');
+  });
+
+  it('reads every ICAO document type and the French identity card', () => {
+    for (const [format, lines, documentNumber] of SPECIMENS) {
+      const reading = readMrz(lines.join('\n'), NOW);
+      expect(reading, format).toMatchObject({ format, valid: true, invalidFields: [], corrections: [], documentNumber });
+    }
+  });
+
+  it('accepts ICAO specimen and special state codes, marking UTO as a specimen', () => {
+    const [, utopia] = SPECIMENS.find(([format]) => format === 'TD3')!;
+    expect(readMrz(utopia.join('\n'), NOW)).toMatchObject({ valid: true, specimen: true, issuingState: 'UTO' });
+    const german = ['P<D<<MUSTERMANN<<ERIKA<<<<<<<<<<<<<<<<<<<<<<', 'C01X00T478D<<6408125F2702283<<<<<<<<<<<<<<<4'];
+    expect(readMrz(german.join('\n'), NOW)).toMatchObject({ valid: true, specimen: false, issuingState: 'D', nationality: 'D' });
+    const unknownState = ['P<QQQMUSTERMANN<<ERIKA<<<<<<<<<<<<<<<<<<<<<<', 'C01X00T478QQQ6408125F2702283<<<<<<<<<<<<<<<4'];
+    expect(readMrz(unknownState.join('\n'), NOW)?.invalidFields).toEqual(['issuingState', 'nationality']);
+  });
+
+  it('reads a TD1 document number that runs on into the optional data', () => {
+    const reading = readMrz(['I<UTOD23145890<7349<<<<<<<<<<<', '3407127M9507122UTO<<<<<<<<<<<2', 'STEVENSON<<PETER<JOHN<<<<<<<<<'].join('\n'), NOW);
+    expect(reading).toMatchObject({ valid: true, documentNumber: 'D23145890734', lastName: 'STEVENSON', firstName: 'PETER JOHN' });
+  });
+
+  it('repairs fillers read as K, L, C or S without eating name letters', () => {
+    const noisyName = 'ERIKSSON<<ANNA<MARIA<<<<<LK<<<<<<KL<<<C';
+    expect(repairFillers(noisyName)).toBe('ERIKSSON<<ANNA<MARIA'.padEnd(noisyName.length, '<'));
+    expect(repairFillers('SMITH<<KARL<<<<')).toBe('SMITH<<KARL<<<<');
+    expect(repairFillers('PAUL<<<<<<')).toBe('PAUL<<<<<<');
+    const noisy = 'P<UTOERIKSSON<<ANNA<MARIA<<<<<LK<<<<<<<<KL<<<<CC<<<<<\nL898902C36UTO7408122F1204159ZE184226B<<<<<10';
+    expect(readMrz(noisy, NOW)).toMatchObject({ valid: true, lastName: 'ERIKSSON', firstName: 'ANNA MARIA', corrections: [] });
+  });
+
+  it('resolves look-alikes by field class and check digit, and says so', () => {
+    const [l1, l2] = SPECIMENS[0]![1];
+    const dateRead = readMrz(`${l1}\n${l2.replace('7408122', '74O8l22'.toUpperCase())}`, NOW);
+    expect(dateRead).toMatchObject({ valid: true, birthDate: '1974-08-12', corrections: ['birthDate'] });
+    const numberRead = readMrz(`${l1}\n${l2.replace('L898902C3', 'L8989O2C3')}`, NOW);
+    expect(numberRead).toMatchObject({ valid: true, documentNumber: 'L898902C3', corrections: [], checkDigitRepairs: ['documentNumber'] });
+    const stateRead = readMrz(`${l1.replace('UTO', 'UT0')}\n${l2}`, NOW);
+    expect(stateRead).toMatchObject({ valid: true, issuingState: 'UTO', corrections: ['issuingState'] });
+  });
+
+  it('property: a digit changed in a date or check digit never reads valid without a check-digit repair', () => {
+    for (const [format, lines] of SPECIMENS) {
+      const positions = DIGIT_POSITIONS[format];
+      for (const [line, index] of positions) {
+        for (let digit = 0; digit <= 9; digit++) {
+          const original = lines[line]![index]!;
+          if (!/\d/.test(original) || String(digit) === original) continue;
+          const tampered = lines.map((l, i) => (i === line ? l.slice(0, index) + digit + l.slice(index + 1) : l));
+          const reading = readMrz(tampered.join('\n'), NOW);
+          const plainlyValid = reading?.valid === true && reading.checkDigitRepairs.length === 0;
+          expect(plainlyValid, `${format} line ${line} index ${index} -> ${digit}`).toBe(false);
+        }
+      }
+    }
+  });
+
+  it('property: any other single change reads invalid or is reported as a repair', () => {
+    const random = seededRandom(14);
+    for (let trial = 0; trial < 400; trial++) {
+      const [format, lines] = SPECIMENS[Math.floor(random() * SPECIMENS.length)]!;
+      const line = Math.floor(random() * lines.length);
+      const index = Math.floor(random() * lines[line]!.length);
+      const replacement = ALPHABET[Math.floor(random() * ALPHABET.length)]!;
+      const original = lines[line]![index]!;
+      // ICAO check digits cannot see a change by a multiple of 10 (0 ↔ A ↔ K ↔ U): no reader can.
+      if (replacement === original || (charValue(replacement) - charValue(original)) % 10 === 0) continue;
+      // Names, codes, sex and MRV optional data carry no check digit: no reader can see them change.
+      if (UNCHECKED[format](line, index)) continue;
+      const tampered = lines.map((l, i) => (i === line ? l.slice(0, index) + replacement + l.slice(index + 1) : l));
+      const reading = readMrz(tampered.join('\n'), NOW);
+      const repaired = (reading?.corrections.length ?? 0) + (reading?.checkDigitRepairs.length ?? 0) > 0;
+      const silentlyValid = reading?.valid === true && !repaired && reading.lines.join() !== lines.join();
+      expect(silentlyValid, `${format}: ${tampered.join(' / ')}`).toBe(false);
+    }
+  });
+
+  it('property: OCR look-alikes, filler noise and a miscounted line still read the same document', () => {
+    const random = seededRandom(9303);
+    for (let trial = 0; trial < 300; trial++) {
+      const [format, lines, documentNumber] = SPECIMENS[Math.floor(random() * SPECIMENS.length)]!;
+      const truth = readMrz(lines.join('\n'), NOW)!;
+      const noisy = lines.map((l, lineIndex) => degrade(l, DIGIT_POSITIONS[format].filter(([li]) => li === lineIndex).map(([, i]) => i), random));
+      const reading = readMrz(noisy.join('\n'), NOW);
+      expect(reading, `${format}: ${noisy.join(' / ')}`).toMatchObject({
+        valid: true,
+        documentNumber,
+        birthDate: truth.birthDate,
+        expiryDate: truth.expiryDate,
+        lastName: truth.lastName,
+      });
+    }
   });
 
   it('returns null when there is no MRZ', () => {

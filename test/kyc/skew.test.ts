@@ -1,0 +1,41 @@
+import sharp from 'sharp';
+import { describe, expect, it } from 'vitest';
+import { MRZ_FORMATS, renderDocument, SPECIMEN_HOLDER } from '../../scripts/make-kyc-specimen.ts';
+import { decodeImage } from '../../src/kyc/intake.ts';
+import { deskew, estimateSkew, findMrzBand } from '../../src/kyc/skew.ts';
+
+describe('skew', () => {
+  it('finds the tilt of a photographed page to half a degree, whichever side it leans', async () => {
+    const page = await renderDocument('TD3', SPECIMEN_HOLDER);
+    for (const angle of [0, 2.5, -4, 7]) {
+      const photo = await sharp(page).rotate(angle, { background: '#5b4a3a' }).jpeg().toBuffer();
+      const { pixels } = await decodeImage('documentImage', photo);
+      expect(Math.abs(estimateSkew(pixels) - angle), `${angle}°`).toBeLessThanOrEqual(0.5);
+    }
+  });
+
+  it('straightens a tilted card so that no tilt is left', async () => {
+    const card = await sharp(await renderDocument('TD1', SPECIMEN_HOLDER)).rotate(-5, { background: '#ffffff' }).jpeg().toBuffer();
+    const { pixels } = await decodeImage('documentImage', card);
+    const skew = estimateSkew(pixels);
+    expect(Math.abs(estimateSkew(await deskew(pixels, skew)))).toBeLessThanOrEqual(0.5);
+  });
+
+  it('finds the MRZ band of every document type photographed on a table, and none on a page without one', async () => {
+    for (const format of MRZ_FORMATS) {
+      const page = await renderDocument(format, SPECIMEN_HOLDER);
+      const { height = 0 } = await sharp(page).metadata();
+      const margin = 80;
+      const photo = await sharp(page).extend({ top: margin, bottom: margin, left: margin, right: margin, background: '#5b4a3a' }).jpeg().toBuffer();
+      const { pixels } = await decodeImage('documentImage', photo);
+      const band = findMrzBand(pixels);
+      // The MRZ occupies the page's lowest ~25 %: the band must hold it and little of what is above.
+      const pageBottom = (margin + height) / (height + 2 * margin);
+      expect(band, format).not.toBeNull();
+      expect(band!.bottom, format).toBeGreaterThanOrEqual(pageBottom - 0.06);
+      expect(band!.top, format).toBeGreaterThan(0.55);
+    }
+    const blank = await sharp({ create: { width: 900, height: 600, channels: 3, background: '#f0f0f0' } }).jpeg().toBuffer();
+    expect(findMrzBand((await decodeImage('documentImage', blank)).pixels)).toBeNull();
+  });
+});

@@ -69,7 +69,7 @@ export interface WorkflowsService {
 const builtIn = (name: string): PublishedWorkflow | undefined =>
   Object.hasOwn(BUILT_IN_WORKFLOWS, name) ? { name, version: BUILT_IN_VERSION, builtIn: true, definition: BUILT_IN_WORKFLOWS[name], createdAt: null } : undefined;
 
-function toRunView(row: RunRow): RunView {
+export function toRunView(row: RunRow): RunView {
   const state = JSON.parse(row.state) as RunState;
   return {
     runId: row.id,
@@ -106,16 +106,24 @@ function inputPath(step: WorkflowStep, issuePath: string): string {
   return '/input';
 }
 
+/** Stores the next version of a tenant's workflow; throws DomainError `invalid_input` naming what is wrong. */
+export async function publishWorkflow(repository: WorkflowRepository, accountId: string, name: string, definition: WorkflowDefinition): Promise<PublishedWorkflow> {
+  const issues: FieldIssue[] = builtIn(name) ? [{ path: '/name', message: 'is a built-in workflow' }] : [];
+  issues.push(...checkDefinition(definition, STEP_OUTPUTS).map((issue) => ({ ...issue, path: `/definition${issue.path}` })));
+  if (issues.length > 0) throw DomainError.invalid(issues);
+  return toPublished(await repository.publish(accountId, name, definition, new Date()));
+}
+
+const toPublished = (row: { name: string; version: number; definition: string; created_at: string }): PublishedWorkflow => ({
+  name: row.name,
+  version: row.version,
+  builtIn: false,
+  definition: JSON.parse(row.definition) as WorkflowDefinition,
+  createdAt: row.created_at,
+});
+
 export function createWorkflowsService(deps: { db: Kysely<Database>; repository: WorkflowRepository; runStep: StepRunner; kickWorker(): void }): WorkflowsService {
   const { db, repository } = deps;
-
-  const toPublished = (row: { name: string; version: number; definition: string; created_at: string }): PublishedWorkflow => ({
-    name: row.name,
-    version: row.version,
-    builtIn: false,
-    definition: JSON.parse(row.definition) as WorkflowDefinition,
-    createdAt: row.created_at,
-  });
 
   async function find(accountId: string, name: string, version?: number): Promise<PublishedWorkflow | undefined> {
     const builtin = builtIn(name);
@@ -129,12 +137,7 @@ export function createWorkflowsService(deps: { db: Kysely<Database>; repository:
   }
 
   return {
-    async publish(accountId, name, definition) {
-      const issues: FieldIssue[] = builtIn(name) ? [{ path: '/name', message: 'is a built-in workflow' }] : [];
-      issues.push(...checkDefinition(definition, STEP_OUTPUTS).map((issue) => ({ ...issue, path: `/definition${issue.path}` })));
-      if (issues.length > 0) throw DomainError.invalid(issues);
-      return toPublished(await repository.publish(accountId, name, definition, new Date()));
-    },
+    publish: (accountId, name, definition) => publishWorkflow(repository, accountId, name, definition),
 
     find,
 

@@ -37,9 +37,9 @@ export const STEP_OUTPUTS: OutputSchemas = {
   kya: KyaVerifyResponse,
 };
 
-/** What is wrong with a step's request body, as its own endpoint would say (JSON Pointers into the body). */
-export function requestIssues(kind: StepKind, body: unknown): FieldIssue[] {
-  const issues = Value.Errors(REQUESTS[kind], body)
+/** What `value` breaks of `schema`, one issue per field (JSON Pointers into the value). */
+export function schemaIssues(schema: TSchema, value: unknown): FieldIssue[] {
+  return Value.Errors(schema, value)
     // a union reports each branch it tried; the union's own issue says it once
     .filter((error) => !/anyOf\/\d+$/.test(error.schemaPath))
     // an unknown field is reported twice (as a field no schema allows, and on its object): once is enough
@@ -50,6 +50,11 @@ export function requestIssues(kind: StepKind, body: unknown): FieldIssue[] {
       if (requiredProperties) return requiredProperties.map((field) => ({ path: `${error.instancePath}/${field}`, message: 'is required' }));
       return [{ path: error.instancePath, message: error.message }];
     });
+}
+
+/** What is wrong with a step's request body, as its own endpoint would say (JSON Pointers into the body). */
+export function requestIssues(kind: StepKind, body: unknown): FieldIssue[] {
+  const issues = schemaIssues(REQUESTS[kind], body);
   if (issues.length > 0 || kind !== 'aml') return issues;
   const query = validateScreeningQuery(body as ScreeningQueryBody);
   return query.ok ? [] : query.errors;

@@ -1,14 +1,15 @@
 // Workflows through HTTP with real checks: the three built-ins on the specimen passport, the sandbox companies and
 // KYA, a fan-out over KYB's parties with a listed name (BIS Denied Persons List), publishing and immutable
 // versions, invalid definitions, billing, tenant isolation and a run that survives the death of its worker.
-import { copyFile, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { copyFile, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { kybSandboxScenarios } from '../../src/kyb/sandbox.ts';
 import { claimJob } from '../../src/storage/jobs.ts';
 import { RUN_STEP_JOB } from '../../src/workflows/service.ts';
-import { type Tenant, type TestApp, createTestApp, errorBody } from '../helpers/app.ts';
+import { POSTGRES_URL, type Tenant, type TestApp, createTestApp, errorBody } from '../helpers/app.ts';
+import { kyx } from '../helpers/cli.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const SHARED_LISTS = path.resolve(import.meta.dirname, '../../../shared/data/lists/current');
@@ -271,5 +272,30 @@ describe('durable runs', () => {
       await restarted.close();
       await first.close();
     }
+  });
+});
+
+describe('operators', () => {
+  it('kyx workflows publish FILE.json --account ID, then kyx workflows runs lists the runs with their steps', async () => {
+    const tenant = await t.tenant({ env: 'test' });
+    const env = { KYX_DATA_DIR: t.config.dataDir, DATABASE_URL: POSTGRES_URL, KYX_DATABASE_SCHEMA: t.config.databaseSchema, KYX_LOG_LEVEL: 'silent' };
+    const file = path.join(listsDir, 'workflow.json');
+    await writeFile(file, JSON.stringify({ name: 'screen_person', definition: screenByName }));
+    const published = kyx(['workflows', 'publish', file, '--account', tenant.accountId, '--json'], env);
+    expect(published.status, published.stderr).toBe(0);
+    expect(published.json()).toEqual({ name: 'screen_person', version: 1 });
+
+    await writeFile(file, JSON.stringify({ name: 'broken', definition: { ...screenByName, steps: [{ id: 'x', kind: 'aml', input: { name: '$steps.y.name' } }] } }));
+    const refused = kyx(['workflows', 'publish', file, '--account', tenant.accountId], env);
+    expect(refused.status).toBe(2);
+    expect(refused.stderr).toContain('/definition/steps/0/input/name refers to step "y"');
+
+    const finished = await run(tenant, 'screen_person', { name: LISTED });
+    const runs = kyx(['workflows', 'runs', '--account', tenant.accountId, '--json'], env);
+    expect(runs.status, runs.stderr).toBe(0);
+    expect(runs.json()).toEqual([finished]);
+    const human = kyx(['workflows', 'runs', '--account', tenant.accountId], env);
+    expect(human.stdout).toContain(`${finished.runId} screen_person@1 completed rejected`);
+    expect(human.stdout).toContain(`screen:completed ${finished.steps[0].checkId}`);
   });
 });

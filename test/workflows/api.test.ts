@@ -208,6 +208,24 @@ describe('published workflows', () => {
     errorBody(await get(t, sandbox, '/api/v1/workflows/broken'), 404, 'not_found');
   });
 
+  it('a step whose conditions do not hold is skipped, and the decision reads what ran', async () => {
+    const tenant = await t.tenant({ env: 'test' });
+    const definition = {
+      steps: [
+        { id: 'first', kind: 'aml', input: { name: '$input.name' } },
+        { id: 'recheck', kind: 'aml', when: [{ ref: '$steps.first.status', equals: 'potential_match' }], input: { name: '$steps.first.query.name', threshold: 0.95 } },
+      ],
+      decision: { rules: [{ when: [{ ref: '$steps.recheck.status', equals: 'potential_match' }], decision: 'rejected' }], otherwise: 'approved' },
+    };
+    expect((await post(t, tenant, '/api/v1/workflows', { name: 'two_pass', definition })).statusCode).toBe(201);
+    const clear = await run(tenant, 'two_pass', { name: 'Jane Doe' });
+    expect(clear).toMatchObject({ decision: 'approved', steps: [{ id: 'first', status: 'completed' }, { id: 'recheck', status: 'skipped' }] });
+    expect(clear.steps[1].checkId).toBeUndefined();
+    const listed = await run(tenant, 'two_pass', { name: LISTED });
+    expect(listed).toMatchObject({ decision: 'rejected', steps: [{ status: 'completed' }, { status: 'completed' }] });
+    expect((await get(t, tenant, `/api/v1/aml/screenings/${listed.steps[1].checkId}`)).json()).toMatchObject({ threshold: 0.95, status: 'potential_match' });
+  });
+
   it('live keys: each step is billed as if its endpoint had been called', async () => {
     expect((await post(t, live, '/api/v1/workflows', { name: 'screen_person', definition: screenByName })).statusCode).toBe(201);
     const before = await meters(live);

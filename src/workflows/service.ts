@@ -11,7 +11,7 @@ import { BUILT_IN_VERSION, BUILT_IN_WORKFLOWS } from './builtins.ts';
 import type { Decision, StepKind, WorkflowDefinition, WorkflowStep } from './definition.ts';
 import { type Scope, allHold, checkDefinition, decide, executionOrder, fanOutItems, materialise, readsOnlyRunInput } from './engine.ts';
 import type { RunRow, WorkflowRepository } from './repository.ts';
-import { STEP_OUTPUTS, type StepRunner, requestIssues } from './steps.ts';
+import { STEP_OUTPUTS, type StepRunner, checkStoredBy, requestIssues } from './steps.ts';
 import type { RunStatus, WorkflowRunChecksTable } from './tables.ts';
 
 export const RUN_STEP_JOB = 'workflow.step';
@@ -236,9 +236,11 @@ export function createWorkflowsService(deps: { db: Kysely<Database>; repository:
         deps.kickWorker();
       } catch (error) {
         const reason = describeFailure(error);
+        const storedCheck = checkStoredBy(error);
         const failRun = async (trx: Kysely<Database>, now: Date) => {
-          Object.assign(stepState(step.id), { status: 'failed', error: reason.slice(0, 1000) });
+          Object.assign(stepState(step.id), { status: 'failed', error: reason.slice(0, 1000) }, storedCheck ? { checkId: storedCheck } : {});
           await finish(trx, run, state, 'failed', null, now);
+          if (storedCheck) await repository.linkChecks(trx, [{ check_id: storedCheck, run_id: run.id, step_id: step.id, account_id: run.account_id }]);
         };
         if (isPermanent(error)) {
           await land(failRun);

@@ -99,6 +99,12 @@ export function createStepRunner(services: Pick<ModuleServices, 'aml' | 'kyc' | 
   };
 }
 
+/** The check a refused step still stored for the audit trail (a KYA verification no model judged), if any. */
+export function checkStoredBy(error: unknown): string | undefined {
+  const id = error instanceof DomainError ? error.details?.verificationId : undefined;
+  return typeof id === 'string' ? id : undefined;
+}
+
 async function collect(bodies: unknown[], run: (body: unknown) => Promise<[string, unknown]>): Promise<StepResult> {
   const result: StepResult = { checkIds: [], outputs: [] };
   for (const body of bodies) {

@@ -131,6 +131,8 @@ describe('built-in workflows with real checks', () => {
     const unscreened = await run(sandbox, 'agent_onboarding', { prompt: 'Summarise this invoice.' });
     expect(unscreened).toMatchObject({ status: 'failed', decision: null, steps: [{ status: 'failed' }] });
     expect(unscreened.steps[0].error).toMatch(/screen/i);
+    // the refusal KYA stores for the audit trail is the step's check
+    expect((await get(t, sandbox, `/api/v1/kya/verifications/${unscreened.steps[0].checkId}`)).json()).toMatchObject({ action: null, allowed: false });
   });
 
   it('an input the first step refuses is a 400 naming the field under body/input, and nothing runs', async () => {

@@ -192,15 +192,16 @@ export function createWorkflowsService(deps: { db: Kysely<Database>; repository:
     async runStepJob(job, workerId) {
       const { runId } = job.payload as { runId: string };
       const run = await repository.loadRun(runId);
-      if (!run || run.status !== 'running') {
+      // A run's last step decides it, so a running run always has a pending step; a job left over is done.
+      const definition = run && (JSON.parse(run.definition) as WorkflowDefinition);
+      const state = run && (JSON.parse(run.state) as RunState);
+      const stepState = (id: string) => state!.steps.find((step) => step.id === id)!;
+      const step = definition && executionOrder(definition).find((candidate) => stepState(candidate.id).status === 'pending');
+      if (!run || run.status !== 'running' || !definition || !state || !step) {
         await completeJob(db, job, workerId, new Date());
         return;
       }
-      const definition = JSON.parse(run.definition) as WorkflowDefinition;
-      const state = JSON.parse(run.state) as RunState;
       const scope: Scope = { input: JSON.parse(run.input), outputs: state.outputs };
-      const stepState = (id: string) => state.steps.find((step) => step.id === id)!;
-      const step = executionOrder(definition).find((candidate) => stepState(candidate.id).status === 'pending');
       const caller = { accountId: run.account_id, keyEnvironment: run.key_environment };
 
       // Lands this job's outcome and completes it in one transaction, only while this worker still holds it.
@@ -210,11 +211,6 @@ export function createWorkflowsService(deps: { db: Kysely<Database>; repository:
           if (await completeJob(trx, job, workerId, now)) await work(trx, now);
         });
 
-      if (!step) {
-        const decision = decide(definition, scope);
-        await land((trx, now) => finish(trx, run, state, decision === 'review' ? 'review' : 'completed', decision, now));
-        return;
-      }
       try {
         const links: WorkflowRunChecksTable[] = [];
         if (!allHold(step.when, scope)) {
@@ -228,12 +224,19 @@ export function createWorkflowsService(deps: { db: Kysely<Database>; repository:
           state.outputs[step.id] = step.forEach ? result.outputs : result.outputs[0];
           links.push(...result.checkIds.map((checkId) => ({ check_id: checkId, run_id: run.id, step_id: step.id, account_id: run.account_id })));
         }
+        // After the last step the run is decided in the same transaction, not by one more job.
+        const last = state.steps.every((candidate) => candidate.status !== 'pending');
         await land(async (trx, now) => {
-          await repository.updateRun(trx, run.id, { state: JSON.stringify(state) });
           await repository.linkChecks(trx, links);
-          await enqueueJob(trx, RUN_STEP_JOB, { runId: run.id }, now);
+          if (last) {
+            const decision = decide(definition, scope);
+            await finish(trx, run, state, decision === 'review' ? 'review' : 'completed', decision, now);
+          } else {
+            await repository.updateRun(trx, run.id, { state: JSON.stringify(state) });
+            await enqueueJob(trx, RUN_STEP_JOB, { runId: run.id }, now);
+          }
         });
-        deps.kickWorker();
+        if (!last) deps.kickWorker();
       } catch (error) {
         const reason = describeFailure(error);
         const storedCheck = checkStoredBy(error);

@@ -7,6 +7,7 @@ import { type KyaConfig, kyaConfig } from './kya/config.ts';
 import { type KybConfig, kybConfig } from './kyb/config.ts';
 import { type KycConfig, kycConfig } from './kyc/config.ts';
 import { type ReportsConfig, reportsConfig } from './reports/config.ts';
+import { type WorkflowsConfig, workflowsConfig } from './workflows/config.ts';
 
 export { ConfigError } from './env.ts';
 
@@ -33,10 +34,11 @@ export interface Config {
   kyb: KybConfig;
   kya: KyaConfig;
   reports: ReportsConfig;
+  workflows: WorkflowsConfig;
 }
 
 type Env = Record<string, string | undefined>;
-type CoreConfig = Omit<Config, 'aml' | 'kyc' | 'kyb' | 'kya' | 'reports'>;
+type CoreConfig = Omit<Config, 'aml' | 'kyc' | 'kyb' | 'kya' | 'reports' | 'workflows'>;
 
 function coreConfig(env: EnvReader): CoreConfig {
   const port = env.integer('PORT', { description: 'HTTP port (0: any free port)', fallback: 3000, min: 0, max: 65535 });
@@ -74,6 +76,7 @@ export function readConfig(env: Env = process.env): { config: Config; effective:
     kyb: section('kyb', kybConfig),
     kya: section('kya', kyaConfig),
     reports: section('reports', reportsConfig),
+    workflows: section('workflows', workflowsConfig),
   };
   return { config, effective: reader.effective() };
 }

@@ -8,6 +8,7 @@ import { kybModule } from './kyb/module.ts';
 import { kycModule } from './kyc/module.ts';
 import { sandboxModule } from './sandbox/module.ts';
 import { reportsModule } from './reports/module.ts';
+import { workflowsModule } from './workflows/module.ts';
 
 /**
  * Every module of the service, registered once. Routes are registered in this order (it is the order of the
@@ -23,6 +24,7 @@ export const MODULES = [
   kyaModule,
   sandboxModule,
   reportsModule,
+  workflowsModule,
 ] as readonly DomainModule<unknown, ServiceName>[];
 
 /** Every check kind the modules register. */

@@ -12,6 +12,7 @@ export const SCOPES = [
   'escrow:read',
   'workflows:run',
   'workflows:read',
+  'workflows:write',
 ] as const;
 
 export type Scope = (typeof SCOPES)[number];

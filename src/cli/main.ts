@@ -5,6 +5,7 @@ import { accountCommands } from '../accounts/cli.ts';
 import { amlCommands } from '../aml/cli.ts';
 import { escrowCommands } from '../escrow/cli.ts';
 import { reportCommands } from '../reports/cli.ts';
+import { workflowCommands } from '../workflows/cli.ts';
 import { migrate, openMigratedStorage } from '../bootstrap.ts';
 import { startServer } from '../server.ts';
 import { configCommand } from './show-config.ts';
@@ -30,7 +31,7 @@ const serve: CliCommand = {
   },
 };
 
-const COMMANDS: CliCommand[] = [serve, configCommand, ...accountCommands, ...amlCommands, ...escrowCommands, ...reportCommands];
+const COMMANDS: CliCommand[] = [serve, configCommand, ...accountCommands, ...amlCommands, ...escrowCommands, ...reportCommands, ...workflowCommands];
 
 function usage(): string {
   return ['usage:', ...COMMANDS.map((c) => `  ${c.usage.split('\n')[0]}`), '', 'kyx COMMAND --help prints the details of one command.'].join('\n');

@@ -1,8 +1,8 @@
 import type { DomainModule } from '../core.ts';
-import { startWorker } from './jobs.ts';
+import { startWorker } from '../storage/jobs.ts';
 import { reportMigrations } from './migrations.ts';
 import { createReportCatalogue, warmUpReports } from './registry.ts';
-import { createBundleRepository } from './repository.ts';
+import { BUNDLE_JOB, createBundleRepository } from './repository.ts';
 import { reportRoutes } from './routes.ts';
 import { type ReportsService, createReportsService } from './service.ts';
 import './tables.ts';
@@ -29,7 +29,7 @@ export const reportsModule: DomainModule<ReportsService> = {
       kickWorker: () => kick(),
     });
     if (config.reports.runWorker) {
-      const worker = startWorker({ storage, leaseMs: config.reports.jobLeaseMs, pollMs: config.reports.workerPollMs, handle: service.runBundleJob });
+      const worker = startWorker({ storage, kinds: [BUNDLE_JOB], leaseMs: config.reports.jobLeaseMs, pollMs: config.reports.workerPollMs, handle: service.runBundleJob });
       kick = worker.kick;
       platform.closers.push(() => worker.stop());
     }

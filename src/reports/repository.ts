@@ -1,7 +1,7 @@
 // Bundles and their archives: the only code that reads or writes those tables.
 import type { Kysely } from 'kysely';
 import type { Database } from '../storage/schema.ts';
-import { enqueueJob } from './jobs.ts';
+import { enqueueJob } from '../storage/jobs.ts';
 import type { BundlesTable } from './tables.ts';
 
 export const BUNDLE_JOB = 'bundle.build';

@@ -7,7 +7,7 @@ import type { CheckStore } from '../storage/checks.ts';
 import type { Database } from '../storage/schema.ts';
 import { newId } from '../ids.ts';
 import { BUNDLE_CODE, type ReportCatalogue, type RejectedType, buildBundleArchive, sha256Hex, validateIncludeTypes } from './bundle.ts';
-import { type ClaimedJob, completeJob, releaseFailedJob } from './jobs.ts';
+import { type ClaimedJob, completeJob, releaseFailedJob } from '../storage/jobs.ts';
 import type { BundleRepository } from './repository.ts';
 import type { BundlesTable } from './tables.ts';
 

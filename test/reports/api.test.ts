@@ -8,7 +8,8 @@ import { POSTGRES_URL, type TestApp, type Tenant, createTestApp, errorBody, warn
 import { kyx } from '../helpers/cli.ts';
 import { pdfText } from '../helpers/pdf.ts';
 import { unzipEntries } from '../helpers/zip.ts';
-import { claimJob } from '../../src/reports/jobs.ts';
+import { claimJob } from '../../src/storage/jobs.ts';
+import { BUNDLE_JOB } from '../../src/reports/repository.ts';
 
 const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
 
@@ -197,7 +198,7 @@ describe('durable generation', () => {
     const checkId = await kyaCheck(first, owner);
     const bundleId = (await register(first, owner, { checkId, regulatorRef: 'CRASH-1' })).json().bundleId;
     // a worker claims the job, then "dies" without finishing it
-    const claimed = await claimJob(first.context.storage, 'dead-worker', 300, new Date());
+    const claimed = await claimJob(first.context.storage, [BUNDLE_JOB], 'dead-worker', 300, new Date());
     expect(claimed?.payload).toEqual({ bundleId });
     const generating = await first.app.inject({ method: 'GET', url: `/api/v1/bundles/${bundleId}.zip`, headers: owner.headers });
     expect(generating.statusCode).toBe(202);

@@ -1,7 +1,9 @@
+// The durable job queue any module uses (the `jobs` table, declared by reports): a job is claimed with a lease,
+// and each worker claims only the kinds it handles.
 import os from 'node:os';
 import type { Kysely } from 'kysely';
-import type { Database } from '../storage/schema.ts';
-import type { Storage } from '../storage/database.ts';
+import type { Database } from './schema.ts';
+import type { Storage } from './database.ts';
 import { newId, randomBase62 } from '../ids.ts';
 
 export interface ClaimedJob {
@@ -35,15 +37,17 @@ export async function enqueueJob(db: Kysely<Database>, kind: string, payload: un
 }
 
 /**
- * Takes the oldest job that is due, or whose lease ran out (its worker died), and leases it to `workerId`.
+ * Takes the oldest job of one of `kinds` that is due, or whose lease ran out (its worker died), and leases it to
+ * `workerId`.
  * On Postgres `FOR UPDATE SKIP LOCKED` lets any number of instances claim side by side without ever handing
  * the same job to two; SQLite has a single writer, so the one statement is atomic there.
  */
-export async function claimJob(storage: Storage, workerId: string, leaseMs: number, now: Date): Promise<ClaimedJob | undefined> {
+export async function claimJob(storage: Storage, kinds: readonly string[], workerId: string, leaseMs: number, now: Date): Promise<ClaimedJob | undefined> {
   const at = now.toISOString();
   const due = storage.db
     .selectFrom('jobs')
     .select('id')
+    .where('kind', 'in', kinds)
     .where((eb) =>
       eb.or([
         eb.and([eb('status', '=', 'queued'), eb('run_after', '<=', at)]),
@@ -111,6 +115,8 @@ export interface Worker {
 
 export function startWorker(options: {
   storage: Storage;
+  /** The job kinds this worker handles. */
+  kinds: readonly string[];
   handle: JobHandler;
   leaseMs: number;
   pollMs: number;
@@ -123,7 +129,7 @@ export function startWorker(options: {
 
   const drain = async () => {
     while (!stopped) {
-      const job = await claimJob(options.storage, id, options.leaseMs, new Date());
+      const job = await claimJob(options.storage, options.kinds, id, options.leaseMs, new Date());
       if (!job) return;
       await options.handle(job, id);
     }

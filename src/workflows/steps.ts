@@ -1,0 +1,118 @@
+// Each step kind as the workflow engine sees it: the request body it takes, the output it produces (the check's
+// public record) and how it runs, through the service of the domain that owns the check.
+import type { TSchema } from 'typebox';
+import { Value } from 'typebox/value';
+import type { KeyEnvironment, ModuleServices } from '../core.ts';
+import { DomainError, type FieldIssue } from '../errors.ts';
+import { ScreeningQueryBody, ScreeningRecord } from '../aml/schemas.ts';
+import { validateScreeningQuery } from '../aml/validate.ts';
+import { KybVerifyRequest, KybVerifyResponse } from '../kyb/schemas.ts';
+import { KycCheckResult, KycVerifyRequest } from '../kyc/schemas.ts';
+import { KyaVerifyRequest, KyaVerifyResponse } from '../kya/schemas.ts';
+import type { StepKind } from './definition.ts';
+import type { OutputSchemas } from './engine.ts';
+
+export interface StepCaller {
+  accountId: string;
+  keyEnvironment: KeyEnvironment;
+}
+
+export interface StepResult {
+  checkIds: string[];
+  /** The checks' public records: one, or for a fan-out the list. */
+  outputs: unknown[];
+}
+
+const REQUESTS: Record<StepKind, TSchema> = {
+  kyc: KycVerifyRequest,
+  kyb: KybVerifyRequest,
+  aml: ScreeningQueryBody,
+  kya: KyaVerifyRequest,
+};
+
+export const STEP_OUTPUTS: OutputSchemas = {
+  kyc: KycCheckResult,
+  kyb: KybVerifyResponse,
+  aml: ScreeningRecord,
+  kya: KyaVerifyResponse,
+};
+
+/** What `value` breaks of `schema`, one issue per field (JSON Pointers into the value). */
+export function schemaIssues(schema: TSchema, value: unknown): FieldIssue[] {
+  return Value.Errors(schema, value)
+    // a union reports each branch it tried; the union's own issue says it once
+    .filter((error) => !/anyOf\/\d+$/.test(error.schemaPath))
+    // an unknown field is reported twice (as a field no schema allows, and on its object): once is enough
+    .filter((error) => error.keyword !== 'boolean')
+    .flatMap((error) => {
+      const { additionalProperties, requiredProperties } = error.params as { additionalProperties?: string[]; requiredProperties?: string[] };
+      if (additionalProperties) return additionalProperties.map((field) => ({ path: `${error.instancePath}/${field}`, message: 'is not an allowed property' }));
+      if (requiredProperties) return requiredProperties.map((field) => ({ path: `${error.instancePath}/${field}`, message: 'is required' }));
+      return [{ path: error.instancePath, message: error.message }];
+    });
+}
+
+/** What is wrong with a step's request body, as its own endpoint would say (JSON Pointers into the body). */
+export function requestIssues(kind: StepKind, body: unknown): FieldIssue[] {
+  const issues = schemaIssues(REQUESTS[kind], body);
+  if (issues.length > 0 || kind !== 'aml') return issues;
+  const query = validateScreeningQuery(body as ScreeningQueryBody);
+  return query.ok ? [] : query.errors;
+}
+
+function validOrThrow(kind: StepKind, body: unknown): void {
+  const issues = requestIssues(kind, body);
+  if (issues.length > 0) throw DomainError.invalid(issues);
+}
+
+/** Runs one step's checks; a fan-out's screenings are stored together, in one AML batch. */
+export function createStepRunner(services: Pick<ModuleServices, 'aml' | 'kyc' | 'kyb' | 'kya'>) {
+  return async function runStep(kind: StepKind, caller: StepCaller, bodies: unknown[]): Promise<StepResult> {
+    for (const body of bodies) validOrThrow(kind, body);
+    switch (kind) {
+      case 'aml': {
+        if (bodies.length === 0) return { checkIds: [], outputs: [] };
+        const queries = bodies.map((body) => {
+          const query = validateScreeningQuery(body as ScreeningQueryBody);
+          if (!query.ok) throw DomainError.invalid(query.errors);
+          return query.value;
+        });
+        const records = await services.aml.screenAndStore(caller, queries);
+        return { checkIds: records.map((record) => record.screeningId), outputs: records };
+      }
+      case 'kyc':
+        return collect(bodies, async (body) => {
+          const result = await services.kyc.verify(caller, body as KycVerifyRequest);
+          return [result.checkId, result];
+        });
+      case 'kyb':
+        return collect(bodies, async (body) => {
+          const result = await services.kyb.verify(caller, body as KybVerifyRequest);
+          return [result.kybId, result];
+        });
+      case 'kya':
+        return collect(bodies, async (body) => {
+          const result = await services.kya.verify({ accountId: caller.accountId, environment: caller.keyEnvironment }, body as KyaVerifyRequest);
+          return [result.verificationId, result];
+        });
+    }
+  };
+}
+
+/** The check a refused step still stored for the audit trail (a KYA verification no model judged), if any. */
+export function checkStoredBy(error: unknown): string | undefined {
+  const id = error instanceof DomainError ? error.details?.verificationId : undefined;
+  return typeof id === 'string' ? id : undefined;
+}
+
+async function collect(bodies: unknown[], run: (body: unknown) => Promise<[string, unknown]>): Promise<StepResult> {
+  const result: StepResult = { checkIds: [], outputs: [] };
+  for (const body of bodies) {
+    const [checkId, output] = await run(body);
+    result.checkIds.push(checkId);
+    result.outputs.push(output);
+  }
+  return result;
+}
+
+export type StepRunner = ReturnType<typeof createStepRunner>;

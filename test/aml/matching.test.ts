@@ -135,6 +135,36 @@ describe('names as the press writes them', () => {
   it('does not take a sound-alike of the other gender or another name for a listed one', () => {
     expect(screen(lists, { name: 'Bashar al-Assad' }).matches.map((m) => m.matchedName)).not.toContain('AL-ASSAD, Bushra');
   });
+
+  it('reads a leading "E." or "Y." as an initial, not as a linking word', () => {
+    expect(top('E. Bushmin')?.matchedName).toBe('BUSHMIN, Evgeni Viktorovich');
+    expect(top('Y. Evkurov')?.matchedName).toBe('EVKUROV, Yunus-Bek');
+    expect(screen(lists, { name: 'Garcia y Lopez' }).matches.every((m) => !m.features.tokens.some((t) => t.query === 'y' && t.matched !== 'y'))).toBe(true);
+  });
+
+  it('finds a person by first name and family name however long the chain left out', () => {
+    expect(top('Ali al-Tikriti')?.matchedName).toBe('AL-TIKRITI, Ali Hassan al-Majid');
+    expect(screen(lists, { name: 'Aisha Qadhafi' }).matches.map((m) => m.entityId)).toContain('un_consolidated:LYi.009');
+  });
+});
+
+describe('false hits round 1 saw', () => {
+  const names = (name: string) => screen(lists, { name }).matches.map((m) => m.matchedName);
+
+  it('does not pair two names that share a consonant skeleton but not where the vowels fall', () => {
+    expect(names('Sergei Kuznetsov')).not.toContain('KAZANKOV, Sergey Ivanovich');
+    expect(top('Alexander Lukashenko')?.matchedName).toBe('LUKASHENKA, Alyaksandr Ryhorovich');
+  });
+
+  it('counts every syllable of a Chinese name the query adds', () => {
+    expect(names('Wei Bo Zhao')).not.toContain('WEI, Zhao');
+    expect(top('Wei Zhao')?.matchedName).toBe('WEI, Zhao');
+  });
+
+  it('does not find a company by sound alone', () => {
+    expect(names('Paula Ruiz')).not.toContain('POLA RAIZ OOO');
+    expect(top('Pola Raiz')?.matchedName).toBe('POLA RAIZ OOO');
+  });
 });
 
 describe('a small list of companies and CJK names', () => {

@@ -243,7 +243,7 @@ function pressArticle(word: string): string {
  * A designated person as a newspaper writes them, from the primary name: no diacritics, title case; given name
  * and first family name only (patronymic, middle and second family names dropped: "Nicolas Maduro" for "MADURO
  * MOROS, Nicolas", "Rosario Murillo" for "MURILLO DE ORTEGA, Rosario"); an Arabic chain cut to its first name and
- * last link ("Usama bin Ladin"), articles as "al-"/"Al "; a Korean given name hyphenated, spaced or joined
+ * last link ("Usama bin Ladin"), articles as "al-"/"Al ", "Abd al-" as "Abdul", "Abdel" or joined; a Korean given name hyphenated, spaced or joined
  * ("Choe Chun-sik", "Choe Chun Sik", "Choe Chunsik"); and, one time in three, one word in another common English
  * romanisation (PRESS_RESPELLINGS).
  */
@@ -292,6 +292,13 @@ function pressCase(entity: ListEntity): Case | undefined {
     }
   }
   let query = words.map(pressArticle).join(' ');
+  // "Abd al-Rahman" as the press also writes it: "Abdul Rahman", "Abdel Rahman", "Abdulrahman".
+  const servant = /\bAbd(?:ul|el|al)?[ -](?:al[ -]|el[ -])?([A-Z][a-z]{2,})/.exec(query);
+  if (servant) {
+    const name = servant[1];
+    query = query.replace(servant[0], pick([`Abdul ${name}`, `Abdel ${name}`, `Abdul${name.toLowerCase()}`, `Abd al-${name}`], pressRandom));
+    pressClass = 'press_arabic';
+  }
   if (pressRandom() < 1 / 3) {
     const candidates = query.split(' ').map((w, i) => [w.toLowerCase(), i] as const)
       .filter(([w]) => w.length >= 4 && PRESS_RESPELLINGS.some(([pattern]) => pattern.test(w)));

@@ -73,7 +73,36 @@ export interface NormalisedName {
 export function tokenise(raw: string): string[] {
   const text = normaliseText(raw);
   if (!text) return [];
-  return foldLegalFormsAndNumbers(text.split(' ').filter((t) => !HONORIFICS.has(t)));
+  return foldLegalFormsAndNumbers(spellServantNames(text.split(' ').filter((t) => !HONORIFICS.has(t))));
+}
+
+/** "abd", "abdul", "abdel", "abdoul"… written apart from the name they belong to. */
+const ABD = /^abd(?:[aeiou]?l|[aeiou]ul)?$/;
+/** The article between: "abd al-rahman", "abd el aziz", "abd ul karim". */
+const ABD_ARTICLE = /^[aeiou]l$/;
+/** "abdulrahman", "abdelaziz": abd and its article joined to the name (not "abdullah", abd + allah). */
+const ABD_JOINED = /^abd(?:[aeiou]?l|[aeiou]ul)(?!l)([a-z]{4,})$/;
+
+/**
+ * An Arabic "servant of" name written one way: "Abd al-Rahman", "Abdel Rahman", "Abd-al-Rahman" and
+ * "Abdulrahman" all read "abdul rahman" (two tokens, so "Rahman Abdul" and a lone "Abdul" still pair). The
+ * family name "Al-Abd" stays as it is.
+ */
+function spellServantNames(tokens: string[]): string[] {
+  const spelt: string[] = [];
+  for (let i = 0; i < tokens.length; i++) {
+    const token = tokens[i];
+    const servant = ABD_JOINED.exec(token);
+    if (servant) {
+      spelt.push('abdul', servant[1]);
+    } else if (ABD.test(token) && i + 1 < tokens.length && !(i > 0 && ABD_ARTICLE.test(tokens[i - 1]))) {
+      spelt.push('abdul');
+      if (ABD_ARTICLE.test(tokens[i + 1]) && i + 2 < tokens.length) i++;
+    } else {
+      spelt.push(token);
+    }
+  }
+  return spelt;
 }
 
 const CYRILLIC = /[\u0400-\u04ff]/;

@@ -3,7 +3,7 @@
 // Memory stays lean: names are flat typed arrays of token ids; strings live once in the vocabulary.
 
 import { doubleMetaphone } from 'double-metaphone';
-import { isWeakToken, nameVariants, queryTokenForms, tokenise } from './normalize.ts';
+import { isWeakToken, nameVariants, pinyinReading, queryTokenForms, tokenise } from './normalize.ts';
 import { joinedSimilarity, tokenSimilarity, transliterationKey, transliterationSimilarity } from './similarity.ts';
 import type { ListEntity, NameKind } from './model.ts';
 
@@ -704,9 +704,22 @@ function weakWeightOf(query: QueryToken[]): number {
 /**
  * The best-scoring listed name of each entity resembling `name`, best first. Candidates come from the index
  * (exact, phonetic and trigram neighbours of each distinctive query token, and joined neighbours); a query made
- * only of legal forms and particles ("CORP", "LIMITED") finds nothing.
+ * only of legal forms and particles ("CORP", "LIMITED") finds nothing. A Chinese name in Wade-Giles is also read
+ * in Pinyin ("Mao Tse-tung" as "mao zedong"), whose hits count at ROMANISATION_SIMILARITY.
  */
 export function searchNames(index: ScreeningIndex, name: string, minScore: number): NameHit[] {
+  const hits = searchSpelling(index, name, minScore);
+  const reading = pinyinReading(name);
+  if (!reading) return hits;
+  const best = new Map(hits.map((hit) => [hit.entityIndex, hit]));
+  for (const hit of searchSpelling(index, reading, minScore / ROMANISATION_SIMILARITY)) {
+    const score = hit.score * ROMANISATION_SIMILARITY;
+    if (score > (best.get(hit.entityIndex)?.score ?? 0)) best.set(hit.entityIndex, { ...hit, score });
+  }
+  return [...best.values()].sort((a, b) => b.score - a.score);
+}
+
+function searchSpelling(index: ScreeningIndex, name: string, minScore: number): NameHit[] {
   scratch.ensure(index);
   const query = queryTokens(index, name);
   const queryCjk = cjkCharacters(name);

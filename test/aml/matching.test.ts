@@ -2,7 +2,7 @@ import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { parseListFileSet, scanListsDir } from '../../src/aml/parsers/detect.ts';
 import { buildIndex, listedNameParts } from '../../src/aml/matching.ts';
-import { romanisationVariants, tokenise } from '../../src/aml/normalize.ts';
+import { pinyinReading, romanisationVariants, tokenise } from '../../src/aml/normalize.ts';
 import { DEFAULT_THRESHOLD, ListsUnavailableError, screen, screenCompany, screenPerson, type ListsSnapshot } from '../../src/aml/screen.ts';
 import { emptyEntity, type ListEntity } from '../../src/aml/model.ts';
 
@@ -147,6 +147,15 @@ describe('names as the press writes them', () => {
     expect(tokenise('Abdullah Azzam')).toEqual(['abdullah', 'azzam']);
     expect(tokenise('Ahmad al-Abd Khalil')).toEqual(['ahmad', 'al', 'abd', 'khalil']);
     expect(top('Abdulrahman Khalaf al-Anizi')?.entityId).toBe('un_consolidated:QDi.335');
+  });
+
+  it('reads a Chinese name written in Wade-Giles in Pinyin, and leaves other hyphenated names alone', () => {
+    expect(pinyinReading('Mao Tse-tung')).toBe('mao zedong');
+    expect(pinyinReading("Teng Hsiao-p'ing")).toBe('deng xiaoping');
+    expect(pinyinReading('Kim Jong-un')).toBeUndefined();
+    expect(pinyinReading('Jean-Pierre Dupont')).toBeUndefined();
+    expect(top("Chang K'o-p'ing")).toMatchObject({ matchedName: 'ZHANG, Keping' });
+    expect(top('Chou Chien-shu')).toMatchObject({ matchedName: 'ZHOU, Jianshu' });
   });
 
   it('finds a person by first name and family name however long the chain left out', () => {

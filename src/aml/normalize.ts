@@ -73,7 +73,36 @@ export interface NormalisedName {
 export function tokenise(raw: string): string[] {
   const text = normaliseText(raw);
   if (!text) return [];
-  return foldLegalFormsAndNumbers(text.split(' ').filter((t) => !HONORIFICS.has(t)));
+  return foldLegalFormsAndNumbers(spellServantNames(text.split(' ').filter((t) => !HONORIFICS.has(t))));
+}
+
+/** "abd", "abdul", "abdel", "abdoul"… written apart from the name they belong to. */
+const ABD = /^abd(?:[aeiou]?l|[aeiou]ul)?$/;
+/** The article between: "abd al-rahman", "abd el aziz", "abd ul karim". */
+const ABD_ARTICLE = /^[aeiou]l$/;
+/** "abdulrahman", "abdelaziz": abd and its article joined to the name (not "abdullah", abd + allah). */
+const ABD_JOINED = /^abd(?:[aeiou]?l|[aeiou]ul)(?!l)([a-z]{4,})$/;
+
+/**
+ * An Arabic "servant of" name written one way: "Abd al-Rahman", "Abdel Rahman", "Abd-al-Rahman" and
+ * "Abdulrahman" all read "abdul rahman" (two tokens, so "Rahman Abdul" and a lone "Abdul" still pair). The
+ * family name "Al-Abd" stays as it is.
+ */
+function spellServantNames(tokens: string[]): string[] {
+  const spelt: string[] = [];
+  for (let i = 0; i < tokens.length; i++) {
+    const token = tokens[i];
+    const servant = ABD_JOINED.exec(token);
+    if (servant) {
+      spelt.push('abdul', servant[1]);
+    } else if (ABD.test(token) && i + 1 < tokens.length && !(i > 0 && ABD_ARTICLE.test(tokens[i - 1]))) {
+      spelt.push('abdul');
+      if (ABD_ARTICLE.test(tokens[i + 1]) && i + 2 < tokens.length) i++;
+    } else {
+      spelt.push(token);
+    }
+  }
+  return spelt;
 }
 
 const CYRILLIC = /[\u0400-\u04ff]/;
@@ -153,4 +182,48 @@ export function nameVariants(full: string): string[] {
     }
   }
   return [...variants].filter(Boolean);
+}
+
+/** Aspirated Wade-Giles initials (written with an apostrophe) and their Pinyin. */
+const WADE_GILES_ASPIRATED: Array<[RegExp, string]> = [
+  [/^ch'(?=[iuü])/, 'q'], [/^ch'/, 'ch'], [/^t[sz]'/, 'c'], [/^k'/, 'k'], [/^p'/, 'p'], [/^t'/, 't'],
+];
+/** Wade-Giles initials and their Pinyin, read as unaspirated when the apostrophe is missing. */
+const WADE_GILES_INITIALS: Array<[RegExp, string]> = [
+  ...WADE_GILES_ASPIRATED,
+  [/^hs/, 'x'], [/^ch(?=[iuü])/, 'j'], [/^ch/, 'zh'], [/^t[sz](?=u)/, 'z'], [/^t[sz]/, 'z'], [/^j/, 'r'],
+  [/^k/, 'g'], [/^p/, 'b'], [/^t/, 'd'],
+];
+const WADE_GILES_FINALS: Array<[RegExp, string]> = [
+  [/ung$/, 'ong'], [/ieh$/, 'ie'], [/ien$/, 'ian'], [/ueh$/, 'ue'], [/ih$/, 'i'], [/(?<=^[gkh])o$/, 'e'], [/(?<=^(?:z|zh|sh|r))u$/, 'i'],
+];
+/** A syllable as Wade-Giles writes it: an optional initial, a final, nothing else. */
+const WADE_GILES_SYLLABLE = /^(?:(?:ch|ts|tz|[kpt])'?|hs|sh|[fhjlmnswy])?[aeiouü]{1,3}(?:n|ng|h)?$/;
+
+function pinyinSyllable(syllable: string): string {
+  let pinyin = syllable;
+  for (const [pattern, replacement] of WADE_GILES_INITIALS) {
+    if (pattern.test(pinyin)) {
+      pinyin = pinyin.replace(pattern, replacement);
+      break;
+    }
+  }
+  for (const [pattern, replacement] of WADE_GILES_FINALS) pinyin = pinyin.replace(pattern, replacement);
+  return pinyin;
+}
+
+/**
+ * The Pinyin reading of a Chinese name written in Wade-Giles ("Mao Tse-tung" → "mao zedong", "Hsi Chin-p'ing" →
+ * "xi jinping", "Teng Hsiao-p'ing" → "deng xiaoping"), or undefined when the name does not look like one: it must have a hyphenated given name of
+ * syllables or a syllable only Wade-Giles writes (hs-, ts-, tz-, -ieh, -ih), and at most three words.
+ */
+export function pinyinReading(raw: string): string | undefined {
+  const words = anyAscii(raw.normalize('NFKC')).toLowerCase().replace(/[`’‘ʼ]/g, "'").split(/[\s,]+/).filter(Boolean);
+  if (words.length < 2 || words.length > 3) return undefined;
+  const syllables = words.map((word) => word.split('-'));
+  if (!syllables.every((parts) => parts.length <= 2 && parts.every((part) => WADE_GILES_SYLLABLE.test(part)))) return undefined;
+  const wadeGiles = syllables.some((parts) => parts.length === 2) || syllables.flat().some((part) => /^(hs|ts|tz)|ieh$|[^s]ih$/.test(part));
+  if (!wadeGiles) return undefined;
+  const reading = syllables.map((parts) => parts.map(pinyinSyllable).join('')).join(' ');
+  return reading === words.join(' ').replace(/['-]/g, '') ? undefined : reading;
 }

@@ -119,6 +119,25 @@ const TRANSLITERATION_MAX_EDIT_SHARE = 0.45;
 /** Similarity of two tokens with one transliteration key. */
 export const TRANSLITERATION_SIMILARITY = 0.95;
 
+/** Consonant groups between vowels of a folded token, doubled letters merged ("kuznekov" → k zn k v). */
+function consonantGroups(folded: string): string[] {
+  return folded.replace(/(.)\1+/g, '$1').split(/[aeiouy]+/).filter(Boolean);
+}
+
+/**
+ * Whether two folded tokens with one consonant skeleton have their vowels in the same places: romanisations
+ * change vowels, not where they fall ("kuznetsov" k-zn-ts-v is not "kazankov" k-z-nk-v), except that one may
+ * drop the vowel before its last consonant ("alexander" / "aleksandr").
+ */
+function sameVowelPlaces(foldedA: string, foldedB: string): boolean {
+  const a = consonantGroups(foldedA);
+  const b = consonantGroups(foldedB);
+  const [longer, shorter] = a.length >= b.length ? [a, b] : [b, a];
+  if (longer.length - shorter.length > 1) return false;
+  const last = longer.length - shorter.length === 1 ? [...longer.slice(0, -2), longer.slice(-2).join('')] : longer;
+  return last.every((group, i) => group === shorter[i]);
+}
+
 /**
  * Similarity of two tokens that share a transliteration key, 0 when they are too short or differ too much to be
  * one name written twice ("omar"/"amir", "ruiz"/"raiz" share a key).
@@ -128,7 +147,7 @@ export function transliterationSimilarity(a: string, b: string): number {
   const foldedA = foldTransliteration(a);
   const foldedB = foldTransliteration(b);
   const limit = Math.floor(TRANSLITERATION_MAX_EDIT_SHARE * Math.max(foldedA.length, foldedB.length));
-  return editDistance(foldedA, foldedB, limit) <= limit ? TRANSLITERATION_SIMILARITY : 0;
+  return editDistance(foldedA, foldedB, limit) <= limit && sameVowelPlaces(foldedA, foldedB) ? TRANSLITERATION_SIMILARITY : 0;
 }
 
 /** Similarity of joined neighbours ("abdul rahman" / "abdulrahman"), 0 beyond the typo budget. */

@@ -2,7 +2,7 @@ import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { parseListFileSet, scanListsDir } from '../../src/aml/parsers/detect.ts';
 import { buildIndex, listedNameParts } from '../../src/aml/matching.ts';
-import { romanisationVariants, tokenise } from '../../src/aml/normalize.ts';
+import { pinyinReading, romanisationVariants, tokenise } from '../../src/aml/normalize.ts';
 import { DEFAULT_THRESHOLD, ListsUnavailableError, screen, screenCompany, screenPerson, type ListsSnapshot } from '../../src/aml/screen.ts';
 import { emptyEntity, type ListEntity } from '../../src/aml/model.ts';
 
@@ -84,7 +84,7 @@ describe('not drowning users in false positives', () => {
       parts: ['zhukov', 'aleksandr', 'arkadyevich'], middle: [false, false, true], order: [2, 0, 1], secondFamily: [false, false, false],
     });
     expect(listedNameParts('DIAZ LOPEZ, Mateo', true)).toMatchObject({ middle: [false, true, false], secondFamily: [false, true, false] });
-    expect(listedNameParts('HANI ABD-AL-LATIF TILFAH AL-TIKRITI', true).middle).toEqual([false, true, true, true, true, true, false]);
+    expect(listedNameParts('HANI ABD-AL-LATIF TILFAH AL-TIKRITI', true).middle).toEqual([false, true, true, true, true, false]);
     expect(listedNameParts('BANCO NACIONAL DE CUBA', false).middle).toEqual([false, false, false, false]);
   });
 
@@ -134,6 +134,52 @@ describe('names as the press writes them', () => {
 
   it('does not take a sound-alike of the other gender or another name for a listed one', () => {
     expect(screen(lists, { name: 'Bashar al-Assad' }).matches.map((m) => m.matchedName)).not.toContain('AL-ASSAD, Bushra');
+  });
+
+  it('reads a leading "E." or "Y." as an initial, not as a linking word', () => {
+    expect(top('E. Bushmin')?.matchedName).toBe('BUSHMIN, Evgeni Viktorovich');
+    expect(top('Y. Evkurov')?.matchedName).toBe('EVKUROV, Yunus-Bek');
+    expect(screen(lists, { name: 'Garcia y Lopez' }).matches.every((m) => !m.features.tokens.some((t) => t.query === 'y' && t.matched !== 'y'))).toBe(true);
+  });
+
+  it('reads "Abd al-", "Abdel", "Abdul" and a joined "Abdul…" as one spelling, and leaves "Abdullah" and "Al-Abd" alone', () => {
+    for (const name of ['Abd al-Rahman', 'Abdel Rahman', 'Abd-al-Rahman', 'Abdulrahman', 'ABD EL RAHMAN']) expect(tokenise(name), name).toEqual(['abdul', 'rahman']);
+    expect(tokenise('Abdullah Azzam')).toEqual(['abdullah', 'azzam']);
+    expect(tokenise('Ahmad al-Abd Khalil')).toEqual(['ahmad', 'al', 'abd', 'khalil']);
+    expect(top('Abdulrahman Khalaf al-Anizi')?.entityId).toBe('un_consolidated:QDi.335');
+  });
+
+  it('reads a Chinese name written in Wade-Giles in Pinyin, and leaves other hyphenated names alone', () => {
+    expect(pinyinReading('Mao Tse-tung')).toBe('mao zedong');
+    expect(pinyinReading("Teng Hsiao-p'ing")).toBe('deng xiaoping');
+    expect(pinyinReading('Kim Jong-un')).toBeUndefined();
+    expect(pinyinReading('Jean-Pierre Dupont')).toBeUndefined();
+    expect(top("Chang K'o-p'ing")).toMatchObject({ matchedName: 'ZHANG, Keping' });
+    expect(top('Chou Chien-shu')).toMatchObject({ matchedName: 'ZHOU, Jianshu' });
+  });
+
+  it('finds a person by first name and family name however long the chain left out', () => {
+    expect(top('Ali al-Tikriti')?.matchedName).toBe('AL-TIKRITI, Ali Hassan al-Majid');
+    expect(screen(lists, { name: 'Aisha Qadhafi' }).matches.map((m) => m.entityId)).toContain('un_consolidated:LYi.009');
+  });
+});
+
+describe('false hits round 1 saw', () => {
+  const names = (name: string) => screen(lists, { name }).matches.map((m) => m.matchedName);
+
+  it('does not pair two names that share a consonant skeleton but not where the vowels fall', () => {
+    expect(names('Sergei Kuznetsov')).not.toContain('KAZANKOV, Sergey Ivanovich');
+    expect(top('Alexander Lukashenko')?.matchedName).toBe('LUKASHENKA, Alyaksandr Ryhorovich');
+  });
+
+  it('counts every syllable of a Chinese name the query adds', () => {
+    expect(names('Wei Bo Zhao')).not.toContain('WEI, Zhao');
+    expect(top('Wei Zhao')?.matchedName).toBe('WEI, Zhao');
+  });
+
+  it('does not find a company by sound alone', () => {
+    expect(names('Paula Ruiz')).not.toContain('POLA RAIZ OOO');
+    expect(top('Pola Raiz')?.matchedName).toBe('POLA RAIZ OOO');
   });
 });
 

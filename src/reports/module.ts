@@ -1,5 +1,5 @@
 import type { DomainModule } from '../core.ts';
-import { startWorker } from '../storage/jobs.ts';
+import { type Worker, startPlatformWorker } from '../storage/jobs.ts';
 import { reportMigrations } from './migrations.ts';
 import { createReportCatalogue, warmUpReports } from './registry.ts';
 import { BUNDLE_JOB, createBundleRepository } from './repository.ts';
@@ -18,7 +18,7 @@ export const reportsModule: DomainModule<ReportsService> = {
   migrations: reportMigrations,
   async setup(platform) {
     const { config, storage, checks } = platform;
-    let kick = () => {};
+    let worker: Worker | undefined;
     const service = createReportsService({
       db: storage.db,
       bundles: createBundleRepository(storage.db),
@@ -26,13 +26,9 @@ export const reportsModule: DomainModule<ReportsService> = {
       checks,
       findCheck: checks.find,
       catalogue: createReportCatalogue(checks.kinds),
-      kickWorker: () => kick(),
+      kickWorker: () => worker?.kick(),
     });
-    if (config.reports.runWorker) {
-      const worker = startWorker({ storage, kinds: [BUNDLE_JOB], leaseMs: config.reports.jobLeaseMs, pollMs: config.reports.workerPollMs, handle: service.runBundleJob });
-      kick = worker.kick;
-      platform.closers.push(() => worker.stop());
-    }
+    worker = startPlatformWorker(platform, { kinds: [BUNDLE_JOB], leaseMs: config.reports.jobLeaseMs, handle: service.runBundleJob });
     return service;
   },
   warmUp: () => warmUpReports(),

@@ -6,8 +6,9 @@ import type { CheckLookup, StoredCheck } from '../core.ts';
 import type { CheckStore } from '../storage/checks.ts';
 import type { Database } from '../storage/schema.ts';
 import { newId } from '../ids.ts';
-import { BUNDLE_CODE, type ReportCatalogue, type RejectedType, buildBundleArchive, sha256Hex, validateIncludeTypes } from './bundle.ts';
-import { type ClaimedJob, completeJob, releaseFailedJob } from '../storage/jobs.ts';
+import { type RejectedType, buildBundleArchive, sha256Hex, validateIncludeTypes } from './bundle.ts';
+import { BUNDLE_CODE, type ReportCatalogue } from './registry.ts';
+import { type ClaimedJob, completeJob, completeJobWith, releaseFailedJob } from '../storage/jobs.ts';
 import type { BundleRepository } from './repository.ts';
 import type { BundlesTable } from './tables.ts';
 
@@ -49,8 +50,6 @@ export interface ReportsServiceDeps {
   /** Tells the local worker a job is waiting (other instances find it at their next poll). */
   kickWorker(): void;
 }
-
-class LeaseLost extends Error {}
 
 export function createReportsService(deps: ReportsServiceDeps): ReportsService {
   const { db, bundles, catalogue } = deps;
@@ -131,9 +130,7 @@ export function createReportsService(deps: ReportsServiceDeps): ReportsService {
         const check = await deps.findCheck(row.account_id, row.check_id);
         const kind = check && deps.checks.kindOf(check.id);
         if (!check || !kind) {
-          await db.transaction().execute(async (trx) => {
-            if (await completeJob(trx, job, workerId, new Date())) await bundles.fail(trx, bundleId, `check ${row.check_id} no longer exists`, new Date());
-          });
+          await completeJobWith(db, job, workerId, (trx, now) => bundles.fail(trx, bundleId, `check ${row.check_id} no longer exists`, now));
           return;
         }
         const archive = await buildBundleArchive(catalogue, {
@@ -144,13 +141,8 @@ export function createReportsService(deps: ReportsServiceDeps): ReportsService {
           produce: (code) => renderStoredCheck(code, check),
           createdAt: row.created_at,
         });
-        const now = new Date();
-        await db.transaction().execute(async (trx) => {
-          if (!(await completeJob(trx, job, workerId, now))) throw new LeaseLost();
-          await bundles.land(trx, bundleId, archive, sha256Hex(archive), now);
-        });
+        await completeJobWith(db, job, workerId, (trx, now) => bundles.land(trx, bundleId, archive, sha256Hex(archive), now));
       } catch (error) {
-        if (error instanceof LeaseLost) return;
         const now = new Date();
         const reason = error instanceof Error ? error.message : String(error);
         if ((await releaseFailedJob(db, job, workerId, reason, now)) === 'failed') await bundles.fail(db, bundleId, `generation failed: ${reason}`, now);

@@ -2,6 +2,7 @@
 // and each worker claims only the kinds it handles.
 import os from 'node:os';
 import type { Kysely } from 'kysely';
+import type { Platform } from '../core.ts';
 import type { Database } from './schema.ts';
 import type { Storage } from './database.ts';
 import { newId, randomBase62 } from '../ids.ts';
@@ -84,6 +85,24 @@ export async function completeJob(db: Kysely<Database>, job: ClaimedJob, workerI
   return Number(result.numUpdatedRows) === 1;
 }
 
+/**
+ * Lands `work` and marks the job done in one transaction, only while this worker still holds it: a worker whose
+ * lease ran out cannot overwrite or duplicate the work of the next one. False when the lease was lost.
+ */
+export function completeJobWith(
+  db: Kysely<Database>,
+  job: ClaimedJob,
+  workerId: string,
+  work: (trx: Kysely<Database>, now: Date) => Promise<void>,
+): Promise<boolean> {
+  return db.transaction().execute(async (trx) => {
+    const now = new Date();
+    if (!(await completeJob(trx, job, workerId, now))) return false;
+    await work(trx, now);
+    return true;
+  });
+}
+
 /** Gives the job back for a later attempt with exponential back-off, or fails it for good after MAX_ATTEMPTS. */
 export async function releaseFailedJob(db: Kysely<Database>, job: ClaimedJob, workerId: string, error: string, now: Date): Promise<'retry' | 'failed'> {
   const final = job.attempts >= MAX_ATTEMPTS;
@@ -162,4 +181,16 @@ export function startWorker(options: {
       await running;
     },
   };
+}
+
+/**
+ * This instance's worker for `kinds`, polling as configured, unless KYX_WORKER is off (then undefined: another
+ * instance takes the jobs); it stops when the platform closes.
+ */
+export function startPlatformWorker(platform: Platform, options: { kinds: readonly string[]; leaseMs: number; handle: JobHandler }): Worker | undefined {
+  const { config, storage } = platform;
+  if (!config.reports.runWorker) return undefined;
+  const worker = startWorker({ storage, pollMs: config.reports.workerPollMs, ...options });
+  platform.closers.push(() => worker.stop());
+  return worker;
 }

@@ -1,5 +1,5 @@
 import type { DomainModule } from '../core.ts';
-import { startWorker } from '../storage/jobs.ts';
+import { type Worker, startPlatformWorker } from '../storage/jobs.ts';
 import { workflowMigrations } from './migrations.ts';
 import { createWorkflowRepository } from './repository.ts';
 import { workflowRoutes } from './routes.ts';
@@ -19,25 +19,15 @@ export const workflowsModule: DomainModule<WorkflowsService, 'aml' | 'kyc' | 'ky
   migrations: workflowMigrations,
   async setup(platform, services) {
     const { config, storage } = platform;
-    let kick = () => {};
+    let worker: Worker | undefined;
     const service = createWorkflowsService({
       db: storage.db,
       repository: createWorkflowRepository(storage.db),
       runStep: createStepRunner(services),
-      kickWorker: () => kick(),
+      kickWorker: () => worker?.kick(),
     });
-    // The job worker setting (KYX_WORKER, its poll interval) is the one the bundle worker follows.
-    if (config.reports.runWorker) {
-      const worker = startWorker({
-        storage,
-        kinds: [RUN_STEP_JOB],
-        leaseMs: config.workflows.stepLeaseMs,
-        pollMs: config.reports.workerPollMs,
-        handle: service.runStepJob,
-      });
-      kick = worker.kick;
-      platform.closers.push(() => worker.stop());
-    }
+    // KYX_WORKER and its poll interval govern every job worker, bundles' and workflow steps' alike.
+    worker = startPlatformWorker(platform, { kinds: [RUN_STEP_JOB], leaseMs: config.workflows.stepLeaseMs, handle: service.runStepJob });
     return service;
   },
   routes: workflowRoutes,

@@ -5,7 +5,7 @@ import type { Kysely } from 'kysely';
 import type { KeyEnvironment } from '../core.ts';
 import { DomainError, type FieldIssue } from '../errors.ts';
 import { newId } from '../ids.ts';
-import { type ClaimedJob, completeJob, enqueueJob, releaseFailedJob } from '../storage/jobs.ts';
+import { type ClaimedJob, completeJob, completeJobWith, enqueueJob, releaseFailedJob } from '../storage/jobs.ts';
 import type { Database } from '../storage/schema.ts';
 import { BUILT_IN_VERSION, BUILT_IN_WORKFLOWS } from './builtins.ts';
 import type { Decision, StepKind, WorkflowDefinition, WorkflowStep } from './definition.ts';
@@ -204,12 +204,7 @@ export function createWorkflowsService(deps: { db: Kysely<Database>; repository:
       const scope: Scope = { input: JSON.parse(run.input), outputs: state.outputs };
       const caller = { accountId: run.account_id, keyEnvironment: run.key_environment };
 
-      // Lands this job's outcome and completes it in one transaction, only while this worker still holds it.
-      const land = (work: (trx: Kysely<Database>, now: Date) => Promise<void>) =>
-        db.transaction().execute(async (trx) => {
-          const now = new Date();
-          if (await completeJob(trx, job, workerId, now)) await work(trx, now);
-        });
+      const land = (work: (trx: Kysely<Database>, now: Date) => Promise<void>) => completeJobWith(db, job, workerId, work);
 
       try {
         const links: WorkflowRunChecksTable[] = [];

@@ -60,15 +60,14 @@ export function requestIssues(kind: StepKind, body: unknown): FieldIssue[] {
   return query.ok ? [] : query.errors;
 }
 
-function validOrThrow(kind: StepKind, body: unknown): void {
-  const issues = requestIssues(kind, body);
-  if (issues.length > 0) throw DomainError.invalid(issues);
-}
-
 /** Runs one step's checks; a fan-out's screenings are stored together, in one AML batch. */
 export function createStepRunner(services: Pick<ModuleServices, 'aml' | 'kyc' | 'kyb' | 'kya'>) {
   return async function runStep(kind: StepKind, caller: StepCaller, bodies: unknown[]): Promise<StepResult> {
-    for (const body of bodies) validOrThrow(kind, body);
+    // Structure here; an AML query's meaning is checked once, where it is turned into the query to screen.
+    for (const body of bodies) {
+      const issues = schemaIssues(REQUESTS[kind], body);
+      if (issues.length > 0) throw DomainError.invalid(issues);
+    }
     switch (kind) {
       case 'aml': {
         if (bodies.length === 0) return { checkIds: [], outputs: [] };

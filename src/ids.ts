@@ -25,10 +25,10 @@ export function randomBase62(bytes: number): string {
   return out;
 }
 
-/** Prefixes of resources that are not checks; a check kind declares its own (CheckKindDefinition.idPrefix). */
-export type IdPrefix = 'acct' | 'key' | 'cert' | 'bnd' | 'esc' | 'wfr' | 'req' | 'job';
-
-/** A random, unguessable identifier with its resource prefix, e.g. `chk_4f…`. */
-export function newId(prefix: IdPrefix | (string & {})): string {
+/**
+ * A random, unguessable identifier with its resource prefix, e.g. `chk_4f…` (CONTRACT.md "Identifiers" lists them;
+ * a check kind declares its own in CheckKindDefinition.idPrefix).
+ */
+export function newId(prefix: string): string {
   return `${prefix}_${randomBase62(16)}`;
 }

@@ -185,7 +185,7 @@ function nameFindings(score: number | null): Finding[] {
 
 const DAY_MS = 86_400_000;
 
-function mrzFindings(signals: KycSignals, now: Date, environment: KycDecisionInput['environment']): Finding[] {
+function mrzFindings(signals: KycSignals, now: Date): Finding[] {
   const { mrz, nameMatch, type } = signals.documentReading;
   if (!mrz) return [{ code: 'mrz_not_found' }];
   const found: Finding[] = [];
@@ -236,7 +236,7 @@ function documentFindings(input: KycDecisionInput, now: Date): Finding[] {
   if (found.some((f) => f.code === 'image_too_small' || f.code === 'image_blank')) return found;
   const reading = signals.documentReading;
   const usesMrz = reading.mrz !== null || reading.text === null;
-  return [...found, ...(usesMrz ? mrzFindings(signals, now, input.environment) : textFindings(signals, now))];
+  return [...found, ...(usesMrz ? mrzFindings(signals, now) : textFindings(signals, now))];
 }
 
 function selfieFindings(signals: KycSignals, now: Date): Finding[] {

@@ -9,7 +9,6 @@ import type { JsonRecord } from './record.ts';
 import { BUNDLE_CODE, type ReportCatalogue, renderBundleCover } from './registry.ts';
 import type { ReportEnvironment } from './render.ts';
 
-export { BUNDLE_CODE, type ReportCatalogue };
 export const COVER_FILE = 'report.pdf';
 export const EVIDENCE_FILE = 'evidence.json';
 export const MANIFEST_FILE = 'manifest.json';

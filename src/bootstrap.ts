@@ -9,6 +9,7 @@ import { CHECK_KINDS, MODULES } from './domains.ts';
 import { type Dialect, type Storage, openStorage } from './storage/database.ts';
 import { type MigrationReport, migrateToLatest } from './storage/migrate.ts';
 import { createCheckStore } from './storage/checks.ts';
+import { createEventLog } from './events/log.ts';
 import { openKeyring } from './accounts/signing-keys.ts';
 import { createCredentials } from './accounts/credentials.ts';
 import { createMeters } from './accounts/meters.ts';
@@ -88,6 +89,7 @@ export async function createContext(config: Config): Promise<AppContext> {
     cacheTtlMs: config.keyCacheTtlMs,
   });
   const meters = createMeters(storage.db);
+  const events = createEventLog();
   const readiness: ReadinessCheck[] = [{ name: 'storage', check: () => storage.ping() }];
   if (redis) readiness.push({ name: 'redis', check: async () => void (await redis.ping()) });
   const platform: Platform = {
@@ -99,7 +101,8 @@ export async function createContext(config: Config): Promise<AppContext> {
     usage,
     meters,
     flood,
-    checks: createCheckStore({ db: storage.db, dialect: storage.dialect, meters, baseUrl: config.baseUrl, kinds: CHECK_KINDS }),
+    checks: createCheckStore({ db: storage.db, dialect: storage.dialect, meters, events, baseUrl: config.baseUrl, kinds: CHECK_KINDS }),
+    events,
     readiness,
     closers: [],
   };

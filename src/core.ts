@@ -13,6 +13,7 @@ import type { UsageCounter } from './accounts/usage.ts';
 import type { FloodLimiter } from './http/flood.ts';
 import type { CheckStore } from './storage/checks.ts';
 import type { ReportContent } from './reports/content.ts';
+import type { EventLog } from './events/log.ts';
 
 /** A key's environment. */
 export type KeyEnvironment = 'test' | 'live';
@@ -83,6 +84,8 @@ export interface Platform {
   flood: FloodLimiter;
   /** Every registered check kind: insert and bill, find, list. */
   checks: CheckStore;
+  /** The outbox: modules emit events in the transaction of their cause. */
+  events: EventLog;
   readiness: ReadinessCheck[];
   /** Run at close, newest first (modules register their workers, timers and pools here). */
   closers: (() => Promise<void>)[];

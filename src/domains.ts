@@ -3,6 +3,7 @@ import { accountsModule } from './accounts/module.ts';
 import { amlModule } from './aml/module.ts';
 import { opsModule } from './ops/module.ts';
 import { escrowModule } from './escrow/module.ts';
+import { eventsModule } from './events/module.ts';
 import { kyaModule } from './kya/module.ts';
 import { kybModule } from './kyb/module.ts';
 import { kycModule } from './kyc/module.ts';
@@ -17,6 +18,7 @@ import { workflowsModule } from './workflows/module.ts';
 export const MODULES = [
   opsModule,
   accountsModule,
+  eventsModule,
   amlModule,
   kycModule,
   escrowModule,

@@ -7,6 +7,7 @@ import { DomainError } from '../errors.ts';
 import { newId } from '../ids.ts';
 import type { Dialect } from './database.ts';
 import type { Database } from './schema.ts';
+import type { EventLog } from '../events/log.ts';
 
 /** The environment a check made with this key is stored under. */
 export function checkEnvironment(keyEnvironment: KeyEnvironment): RecordEnvironment {
@@ -42,7 +43,10 @@ export interface CheckStore {
   reportUrl(kind: string, id: string): string;
   /** Runs `work` in one transaction: a check and everything stored with it commit together. */
   transaction<T>(work: (trx: Transaction<Database>) => Promise<T>): Promise<T>;
-  /** Stores the check row and, for a live billable check, counts its meter, inside `trx`. */
+  /**
+   * Stores the check row, emits `check.completed` and, for a live billable check, counts its meter, all inside
+   * `trx`.
+   */
   insert(trx: Transaction<Database>, kind: string, check: NewCheck): Promise<void>;
   /**
    * A check belonging to `accountId`, or undefined (also for another tenant's id); with `kind`, only a check of
@@ -82,10 +86,11 @@ export function createCheckStore(options: {
   db: Kysely<Database>;
   dialect: Dialect;
   meters: Meters;
+  events: EventLog;
   baseUrl: string;
   kinds: readonly CheckKindDefinition[];
 }): CheckStore {
-  const { db, meters, kinds } = options;
+  const { db, meters, events, kinds } = options;
   // SQLite compares text byte by byte; Postgres by its collation unless told otherwise.
   const idInByteOrder = options.dialect === 'postgres' ? sql<string>`id collate "C"` : sql<string>`id`;
   const byKind = new Map(kinds.map((definition) => [definition.kind, definition]));
@@ -100,9 +105,11 @@ export function createCheckStore(options: {
     return found;
   }
 
+  const publicRecordOf = (kind: CheckKindDefinition, stored: unknown) =>
+    kind.publicRecord ? kind.publicRecord(stored) : (stored as Record<string, unknown>);
+
   function toStoredCheck(kind: CheckKindDefinition, row: { id: string; account_id: string; environment: RecordEnvironment; created_at: string; record: string }): StoredCheck {
-    const stored: unknown = JSON.parse(row.record);
-    const record = kind.publicRecord ? kind.publicRecord(stored) : (stored as Record<string, unknown>);
+    const record = publicRecordOf(kind, JSON.parse(row.record));
     return {
       id: row.id,
       kind: kind.kind,
@@ -125,7 +132,8 @@ export function createCheckStore(options: {
     transaction: (work) => db.transaction().execute(work),
 
     async insert(trx, kind, check) {
-      const { table, meter } = definition(kind);
+      const registered = definition(kind);
+      const { table, meter } = registered;
       await trx
         .insertInto(table as 'kyb_checks')
         .values({
@@ -140,6 +148,13 @@ export function createCheckStore(options: {
       if (check.environment === 'live' && check.billable !== false) {
         await meters.record(trx, check.accountId, meter, check.billedAt ?? new Date(check.createdAt));
       }
+      const { status } = registered.summary(publicRecordOf(registered, check.record));
+      await events.emit(trx, {
+        accountId: check.accountId,
+        environment: check.environment,
+        type: 'check.completed',
+        data: { checkId: check.id, kind, status, createdAt: check.createdAt },
+      });
     },
 
     async find(accountId, id, wanted) {

@@ -38,6 +38,11 @@ export interface CheckKindDefinition {
   report: { code: string; title: string; produce(record: Record<string, unknown>): ReportContent };
   /** The public JSON from the stored `record` column, for a kind that stores more than that. */
   publicRecord?(stored: unknown): Record<string, unknown>;
+  /**
+   * How a person decides the check when its outcome asks for it: the column that holds the outcome and the
+   * outcomes that await a decision. A kind without it is never reviewed.
+   */
+  review?: { column: string; awaiting: readonly string[] };
   /** What a list of checks of every kind shows of one: its outcome and who or what was checked (`unknown`/null where the record lacks them). */
   summary(record: Record<string, unknown>): CheckSummary;
 }
@@ -49,6 +54,15 @@ export interface CheckSummary {
   subject: string | null;
 }
 
+/** A person's decision on a check whose outcome awaited one; made once. */
+export interface CheckReview {
+  decision: 'approved' | 'rejected';
+  reason: string;
+  /** The user (`usr_…`) or API key (`key_…`) or token subject that decided. */
+  decidedBy: string;
+  decidedAt: string;
+}
+
 /** A stored check of any kind, as reports, bundles and lists see it. */
 export interface StoredCheck {
   id: string;
@@ -56,7 +70,7 @@ export interface StoredCheck {
   accountId: string;
   environment: RecordEnvironment;
   createdAt: string;
-  /** The check's public JSON, exactly as its GET route returns it. */
+  /** The check's public JSON, exactly as its GET route returns it (with `review` once a person decided it). */
   record: Record<string, unknown>;
   summary: CheckSummary;
 }

@@ -9,6 +9,7 @@ import { kybModule } from './kyb/module.ts';
 import { kycModule } from './kyc/module.ts';
 import { sandboxModule } from './sandbox/module.ts';
 import { reportsModule } from './reports/module.ts';
+import { reviewsModule } from './reviews/module.ts';
 import { workflowsModule } from './workflows/module.ts';
 
 /**
@@ -26,6 +27,7 @@ export const MODULES = [
   kyaModule,
   sandboxModule,
   reportsModule,
+  reviewsModule,
   workflowsModule,
 ] as readonly DomainModule<unknown, ServiceName>[];
 

@@ -17,7 +17,11 @@ export type DomainErrorCode =
   /** An engine the check needs (KYC workers) could not run; retrying later may work. */
   | 'engine_unavailable'
   /** No screening model judged a prompt and no blocking signature matched: nothing is allowed. */
-  | 'not_screened';
+  | 'not_screened'
+  /** The thing named does not exist for this tenant (another tenant's is the same to the caller). */
+  | 'not_found'
+  /** The request is valid but the state of what it names forbids it now (a check not awaiting review). */
+  | 'conflict';
 
 export class DomainError extends Error {
   readonly code: DomainErrorCode;

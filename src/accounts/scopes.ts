@@ -13,6 +13,8 @@ export const SCOPES = [
   'workflows:run',
   'workflows:read',
   'workflows:write',
+  'reviews:write',
+  'webhooks:write',
 ] as const;
 
 export type Scope = (typeof SCOPES)[number];

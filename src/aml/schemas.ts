@@ -1,4 +1,5 @@
 import { Type, type Static } from 'typebox';
+import { Review } from '../reviews/schemas.ts';
 import { BATCH_MAX, IDENTIFIER_MAX_LENGTH, IDENTIFIERS_MAX, NAME_MAX_LENGTH } from './validate.ts';
 import { DEFAULT_THRESHOLD } from './screen.ts';
 
@@ -67,6 +68,7 @@ const Match = Type.Object({
 
 export const ScreeningRecord = Type.Object(
   {
+    review: Type.Optional(Review),
     screeningId: Type.String({ pattern: '^aml_' }),
     status: Type.Union([Type.Literal('clear'), Type.Literal('potential_match')]),
     matches: Type.Array(Match),

@@ -10,6 +10,7 @@ const CONTRACT = {
   unauthorized: ['unauthorized', 401],
   forbidden: ['forbidden', 403],
   notFound: ['not_found', 404],
+  conflict: ['conflict', 409],
   bundleFailed: ['bundle_failed', 409],
   escrowApiUnavailable: ['escrow_api_unavailable', 410],
   payloadTooLarge: ['payload_too_large', 413],
@@ -59,6 +60,8 @@ const DOMAIN_ERRORS: Record<DomainErrorCode, ErrorKind> = {
   lists_unavailable: 'listsUnavailable',
   engine_unavailable: 'notReady',
   not_screened: 'notScreened',
+  not_found: 'notFound',
+  conflict: 'conflict',
 };
 
 function fromDomainError(error: DomainError): DetailedError {

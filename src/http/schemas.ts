@@ -17,7 +17,7 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
   401: 'Missing, malformed, unknown, revoked or expired credential (`unauthorized`)',
   403: 'The credential lacks the permission (`forbidden`)',
   404: 'No such resource for this tenant (`not_found`)',
-  409: 'The resource is in a state that cannot answer (`bundle_failed`, with `failureReason`)',
+  409: 'The resource is in a state that cannot answer (`bundle_failed` with `failureReason`; `conflict`)',
   410: 'Gone',
   413: 'Body over the limit (`payload_too_large`)',
   415: 'Unsupported content type',

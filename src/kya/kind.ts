@@ -9,6 +9,7 @@ export const kyaCheckKind: CheckKindDefinition = {
   label: 'KYA verification',
   meter: 'kyaChecks',
   report: { code: 'RPT-KYA', title: 'KYA verification report', produce: kyaReport },
+  review: { column: 'outcome', awaiting: ['review'] },
   summary: (record) => {
     const { screening, agent } = record as Partial<KyaVerificationRecord>;
     return { status: screening?.outcome ?? 'unknown', subject: agent?.name ?? agent?.id ?? null };

@@ -1,4 +1,5 @@
 import { Type, type Static } from 'typebox';
+import { Review } from '../reviews/schemas.ts';
 
 const Text = (description: string) => Type.String({ minLength: 1, maxLength: 200, description });
 
@@ -87,6 +88,7 @@ export const KyaNotScreenedBody = Type.Object(
 );
 
 export const KyaVerificationRecord = Type.Object({
+  review: Type.Optional(Review),
   verificationId: Type.String(),
   createdAt: Type.String({ format: 'date-time' }),
   environment: Environment,

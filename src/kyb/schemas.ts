@@ -2,6 +2,7 @@
 // sandbox scenario catalogue. Identifier formats (country, LEI, VAT, company number) are checked by
 // validateKybRequest, which gives the reason; the schema only fixes the shape.
 import { Type, type Static } from 'typebox';
+import { Review } from '../reviews/schemas.ts';
 
 const DateOfBirth = Type.String({ description: 'YYYY-MM-DD', examples: ['1980-04-17'] });
 
@@ -168,6 +169,7 @@ export const KybSourceReport = Type.Object({
 });
 
 export const KybVerifyResponse = Type.Object({
+  review: Type.Optional(Review),
   kybId: Type.String({ description: 'kyb_…' }),
   status: Status,
   riskLevel: Type.Union([Type.Literal('low'), Type.Literal('medium'), Type.Literal('high')]),

@@ -9,6 +9,7 @@ export const kycCheckKind: CheckKindDefinition = {
   label: 'KYC check',
   meter: 'kycChecks',
   report: { code: 'RPT-001', title: 'KYC check report', produce: kycReport },
+  review: { column: 'status', awaiting: ['review'] },
   // The record column also holds the signals the result was decided from; the public record is the result.
   publicRecord: (stored) => (stored as { result: Record<string, unknown> }).result,
   summary: (record) => {

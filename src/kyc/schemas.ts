@@ -2,6 +2,7 @@
 // fixes the shape; whether an image is really a decodable image is decided by the engine's intake (400 naming
 // the field).
 import { Type, type Static, type TSchema } from 'typebox';
+import { Review } from '../reviews/schemas.ts';
 import { DEFAULT_IMAGE_LIMITS, DOCUMENT_TYPES } from './index.ts';
 
 /** Base64 of the decoded-size limit, plus room for a data-URL prefix and line breaks. */
@@ -110,6 +111,7 @@ const KycFace = Type.Object({
 
 export const KycCheckResult = Type.Object(
   {
+    review: Type.Optional(Review),
     checkId: Type.String({ description: 'chk_…' }),
     status: Outcome,
     score: Type.Number({ minimum: 0, maximum: 1, description: 'Higher means more confidence the identity is genuine' }),

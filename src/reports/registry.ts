@@ -1,6 +1,6 @@
 // The report catalogue: the report each registered check kind declares, plus the RPT-016 bundle cover sheet.
-import type { CheckKindDefinition } from '../core.ts';
-import type { ReportContent } from './content.ts';
+import type { CheckKindDefinition, CheckReview } from '../core.ts';
+import { type ReportContent, type Section, formatUtc } from './content.ts';
 import type { JsonRecord } from './record.ts';
 import { renderPdf, type ReportEnvironment } from './render.ts';
 
@@ -47,8 +47,28 @@ export function createReportCatalogue(kinds: readonly CheckKindDefinition[]): Re
     render(code, record, meta) {
       const kind = byCode.get(code);
       if (!kind) throw new Error(`${code} is not the report of a registered check kind`);
-      return renderPdf({ code, title: kind.report.title, ...meta }, kind.report.produce(record));
+      const content = kind.report.produce(record);
+      const review = record.review as CheckReview | undefined;
+      return renderPdf({ code, title: kind.report.title, ...meta }, review ? { sections: [...content.sections, reviewSection(review)] } : content);
     },
+  };
+}
+
+/** A person's decision, shown after the automated outcome it decides, in every check kind's report. */
+function reviewSection(review: CheckReview): Section {
+  return {
+    title: 'Human review',
+    blocks: [
+      {
+        kind: 'keyValue',
+        rows: [
+          ['Decision', review.decision],
+          ['Reason', review.reason],
+          ['Decided by', review.decidedBy],
+          ['Decided at', formatUtc(new Date(review.decidedAt))],
+        ],
+      },
+    ],
   };
 }
 

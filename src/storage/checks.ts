@@ -2,7 +2,7 @@
 // transaction); reports, bundles and lists find any check of a tenant here, by id or a page at a time.
 import { type Kysely, type Transaction, sql } from 'kysely';
 import type { Meters } from '../accounts/meters.ts';
-import type { CheckKindDefinition, CheckTable, KeyEnvironment, RecordEnvironment, StoredCheck } from '../core.ts';
+import type { CheckKindDefinition, CheckReview, CheckTable, KeyEnvironment, RecordEnvironment, StoredCheck } from '../core.ts';
 import { DomainError } from '../errors.ts';
 import { newId } from '../ids.ts';
 import type { Dialect } from './database.ts';
@@ -58,6 +58,13 @@ export interface CheckStore {
    * for a cursor this store did not issue.
    */
   list(accountId: string, page: { kinds?: readonly string[]; limit: number; cursor?: string }): Promise<CheckPage>;
+  /** The tenant's checks whose outcome awaits a person's decision and that nobody decided yet, oldest first. */
+  awaitingReview(accountId: string, page: { limit: number; cursor?: string }): Promise<CheckPage>;
+  /**
+   * Stores the one decision on a check inside `trx`; false when the check already has one (the first decision
+   * stands). From then on the check's record carries it as `review`.
+   */
+  recordReview(trx: Transaction<Database>, check: StoredCheck, review: CheckReview): Promise<boolean>;
 }
 
 // Cursors are opaque to clients: the (created_at, id) of the last row of a page.
@@ -81,6 +88,7 @@ function decodeCursor(cursor: string): { createdAt: string; id: string } {
 // several kinds then agree with each kind's cursor condition.
 const newestFirst = (a: StoredCheck, b: StoredCheck) =>
   a.createdAt !== b.createdAt ? (a.createdAt < b.createdAt ? 1 : -1) : a.id === b.id ? 0 : a.id < b.id ? 1 : -1;
+const oldestFirst = (a: StoredCheck, b: StoredCheck) => newestFirst(b, a);
 
 export function createCheckStore(options: {
   db: Kysely<Database>;
@@ -108,8 +116,13 @@ export function createCheckStore(options: {
   const publicRecordOf = (kind: CheckKindDefinition, stored: unknown) =>
     kind.publicRecord ? kind.publicRecord(stored) : (stored as Record<string, unknown>);
 
-  function toStoredCheck(kind: CheckKindDefinition, row: { id: string; account_id: string; environment: RecordEnvironment; created_at: string; record: string }): StoredCheck {
-    const record = publicRecordOf(kind, JSON.parse(row.record));
+  function toStoredCheck(
+    kind: CheckKindDefinition,
+    row: { id: string; account_id: string; environment: RecordEnvironment; created_at: string; record: string; review: string | null },
+  ): StoredCheck {
+    const automated = publicRecordOf(kind, JSON.parse(row.record));
+    // The automated outcome stays as it was stored; a person's decision is shown beside it.
+    const record = row.review === null ? automated : { ...automated, review: JSON.parse(row.review) as CheckReview };
     return {
       id: row.id,
       kind: kind.kind,
@@ -122,7 +135,49 @@ export function createCheckStore(options: {
   }
 
   // Every check table shares these columns; Kysely cannot see that through a union of table names.
-  const selectCheck = (table: CheckTable) => db.selectFrom(table as 'kyb_checks').select(['id', 'account_id', 'environment', 'created_at', 'record']);
+  const selectCheck = (table: CheckTable) =>
+    db
+      .selectFrom(table as 'kyb_checks')
+      .select([
+        'id',
+        'account_id',
+        'environment',
+        'created_at',
+        'record',
+        sql<string | null>`(select review from check_reviews where check_reviews.check_id = ${sql.ref(`${table}.id`)})`.as('review'),
+      ]);
+
+  type CheckQuery = ReturnType<typeof selectCheck>;
+
+  // One page merged from several kinds' tables: each table answers up to limit + 1 rows past the cursor in the
+  // page's order, so the merge is exact and tells whether a next page exists.
+  async function pageThrough(
+    accountId: string,
+    from: readonly CheckKindDefinition[],
+    page: { limit: number; cursor?: string; order: 'newest' | 'oldest'; narrow?: (query: CheckQuery, kind: CheckKindDefinition) => CheckQuery },
+  ): Promise<CheckPage> {
+    const after = page.cursor === undefined ? null : decodeCursor(page.cursor);
+    const newest = page.order === 'newest';
+    const past = newest ? '<' : '>';
+    const direction = newest ? 'desc' : 'asc';
+    const pages = await Promise.all(
+      from.map(async (kind) => {
+        let query = selectCheck(kind.table).where('account_id', '=', accountId);
+        if (page.narrow) query = page.narrow(query, kind);
+        if (after) {
+          query = query.where((eb) =>
+            eb.or([eb('created_at', past, after.createdAt), eb.and([eb('created_at', '=', after.createdAt), eb(idInByteOrder, past, after.id)])]),
+          );
+        }
+        const rows = await query.orderBy('created_at', direction).orderBy(idInByteOrder, direction).limit(page.limit + 1).execute();
+        return rows.map((row) => toStoredCheck(kind, row));
+      }),
+    );
+    const merged = pages.flat().sort(newest ? newestFirst : oldestFirst);
+    const data = merged.slice(0, page.limit);
+    const last = data.at(-1);
+    return { data, nextCursor: merged.length > page.limit && last ? encodeCursor(last) : null };
+  }
 
   return {
     kinds,
@@ -164,25 +219,30 @@ export function createCheckStore(options: {
       return row && toStoredCheck(kind, row);
     },
 
-    async list(accountId, { kinds: wanted, limit, cursor }) {
-      const after = cursor === undefined ? null : decodeCursor(cursor);
-      const pages = await Promise.all(
-        (wanted ?? [...byKind.keys()]).map(async (name) => {
-          const kind = definition(name);
-          let query = selectCheck(kind.table).where('account_id', '=', accountId);
-          if (after) {
-            query = query.where((eb) =>
-              eb.or([eb('created_at', '<', after.createdAt), eb.and([eb('created_at', '=', after.createdAt), eb(idInByteOrder, '<', after.id)])]),
-            );
-          }
-          const rows = await query.orderBy('created_at', 'desc').orderBy(idInByteOrder, 'desc').limit(limit + 1).execute();
-          return rows.map((row) => toStoredCheck(kind, row));
-        }),
-      );
-      const merged = pages.flat().sort(newestFirst);
-      const page = merged.slice(0, limit);
-      const last = page.at(-1);
-      return { data: page, nextCursor: merged.length > limit && last ? encodeCursor(last) : null };
+    list(accountId, { kinds: wanted, limit, cursor }) {
+      return pageThrough(accountId, (wanted ?? [...byKind.keys()]).map(definition), { limit, cursor, order: 'newest' });
+    },
+
+    awaitingReview(accountId, { limit, cursor }) {
+      const reviewed = kinds.filter((kind) => kind.review);
+      return pageThrough(accountId, reviewed, {
+        limit,
+        cursor,
+        order: 'oldest',
+        narrow: (query, kind) =>
+          query
+            .where(kind.review!.column as 'status', 'in', kind.review!.awaiting as never)
+            .where(sql<boolean>`not exists (select 1 from check_reviews where check_reviews.check_id = ${sql.ref(`${kind.table}.id`)})`),
+      });
+    },
+
+    async recordReview(trx, check, review) {
+      const inserted = await trx
+        .insertInto('check_reviews')
+        .values({ check_id: check.id, account_id: check.accountId, decided_at: review.decidedAt, review: JSON.stringify(review) })
+        .onConflict((conflict) => conflict.column('check_id').doNothing())
+        .executeTakeFirst();
+      return Number(inserted.numInsertedOrUpdatedRows ?? 0) === 1;
     },
   };
 }

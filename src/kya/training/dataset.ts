@@ -252,6 +252,12 @@ function sample<T>(items: readonly T[], count: number, random: () => number): T[
 
 /** How many extractions and how many tasks each override phrasing is composed with. */
 const COMPOSITIONS_PER_OVERRIDE = 3;
+/**
+ * A language's bank with fewer overrides or templates than this is composed (and planted) proportionally more
+ * often, so every language weighs about the same in training however many phrases it has.
+ */
+const FULL_BANK_OVERRIDES = 90;
+const FULL_BANK_TEMPLATES = 45;
 /** How many documents each indirect template of the corpus is planted in. */
 const PLANTINGS_PER_TEMPLATE = 3;
 
@@ -291,13 +297,15 @@ function corpusSamples(corpusDir: string, dataDir: string, random: () => number)
     const relatedBenignTasks = new Related(benignTasks);
     const templates = grouped(bank.indirect, `corpus:${language}:indirect`);
     templatesOf.set(language, new Related(templates));
+    const compositions = Math.max(COMPOSITIONS_PER_OVERRIDE, Math.round((COMPOSITIONS_PER_OVERRIDE * FULL_BANK_OVERRIDES) / bank.override.length));
+    const plantings = Math.max(PLANTINGS_PER_TEMPLATE, Math.round((PLANTINGS_PER_TEMPLATE * FULL_BANK_TEMPLATES) / Math.max(1, templates.length)));
 
     grouped(bank.override, `corpus:${language}:override`).forEach(({ text: override, group }) => {
-      for (const extraction of relatedExtractions.sample(group, COMPOSITIONS_PER_OVERRIDE, random)) {
+      for (const extraction of relatedExtractions.sample(group, compositions, random)) {
         const prefix = random() < 0.3 ? relatedBenignTasks.pick(group, random) : undefined;
         add({ text: `${prefix ? `${prefix.text} ` : ''}${override}${pick(bank.connector, random)}${extraction.text}`, label: 1, family: 'override_extraction', language, group });
       }
-      for (const task of tasks.sample(group, COMPOSITIONS_PER_OVERRIDE, random)) {
+      for (const task of tasks.sample(group, compositions, random)) {
         add({ text: `${override}${pick(bank.connector, random)}${task.text}`, label: 1, family: 'override_task', language, group });
       }
     });
@@ -315,7 +323,7 @@ function corpusSamples(corpusDir: string, dataDir: string, random: () => number)
     // Indirect injections: an instruction to the agent hidden in a document it should only read. The template is
     // the group, so the held-out split holds ways of addressing the agent that training never saw.
     templates.forEach(({ text: template, group }) => {
-      for (let k = 0; k < PLANTINGS_PER_TEMPLATE; k++) {
+      for (let k = 0; k < plantings; k++) {
         const task = tasks.pick(group, random);
         if (task) plant(withTask(template, task.text), group, 'indirect', language);
       }

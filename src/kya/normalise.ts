@@ -20,7 +20,7 @@ export interface ObfuscationTraces {
   zeroWidthInWords: boolean;
   /** Bidi embedding/override controls (U+202A–U+202E), used to reorder what a reader sees. */
   bidiOverrides: boolean;
-  /** Words mixing Latin with look-alike Cyrillic/Greek letters, or look-alike words inside Latin text. */
+  /** Words imitating Latin with letters of another script (Cyrillic, Greek, Armenian look-alikes). */
   homoglyphWords: number;
 }
 
@@ -113,12 +113,14 @@ function mapHomoglyphs(text: string): { text: string; words: number } {
   if (!hasUnitOf(text, CONFUSABLE)) return { text, words: 0 };
   let latin = 0;
   let other = 0;
-  // Words to map as [start, end, only if mostly Latin] triples: a word made only of look-alikes waits for the
+  // Words to map as [start, end, only if mostly Latin, disguised] quadruples: a word made only of look-alikes waits for the
   // count of Latin and other letters, which one pass over the words takes along the way.
   const candidates: number[] = [];
   for (let i = 0; i < text.length;) {
     const start = i;
     let confusables = 0;
+    // Look-alikes from another script; a Latin one (Turkish dotless ı) is mapped but is no sign of disguise.
+    let disguising = false;
     let hasLatin = false;
     // Letters of another script that have no Latin twin: a genuine foreign word, unless it also mixes in Latin.
     let foreign = false;
@@ -133,7 +135,10 @@ function mapHomoglyphs(text: string): { text: string; words: number } {
         other++;
         if (!(cls & CONFUSABLE)) foreign = true;
       }
-      if (cls & CONFUSABLE) confusables++;
+      if (cls & CONFUSABLE) {
+        confusables++;
+        if (cls & NON_LATIN) disguising = true;
+      }
       i += isSurrogatePairAt(text, i, code) ? 2 : 1;
     }
     if (i === start) {
@@ -141,21 +146,21 @@ function mapHomoglyphs(text: string): { text: string; words: number } {
       continue;
     }
     if (confusables === 0 || (foreign && !hasLatin)) continue;
-    candidates.push(start, i, hasLatin ? 0 : 1);
+    candidates.push(start, i, hasLatin ? 0 : 1, disguising ? 1 : 0);
   }
   const mostlyLatin = latin > 3 * other;
   let words = 0;
   let mapped = '';
   let copiedUpTo = 0;
-  for (let c = 0; c < candidates.length; c += 3) {
-    const [start, end, onlyIfMostlyLatin] = [candidates[c], candidates[c + 1], candidates[c + 2]];
+  for (let c = 0; c < candidates.length; c += 4) {
+    const [start, end, onlyIfMostlyLatin, disguised] = [candidates[c], candidates[c + 1], candidates[c + 2], candidates[c + 3]];
     if (onlyIfMostlyLatin && !mostlyLatin) continue;
-    words++;
+    if (disguised) words++;
     mapped += text.slice(copiedUpTo, start);
     for (let k = start; k < end; k++) mapped += HOMOGLYPHS[text[k]] ?? text[k];
     copiedUpTo = end;
   }
-  return { text: words === 0 ? text : mapped + text.slice(copiedUpTo), words };
+  return { text: copiedUpTo === 0 ? text : mapped + text.slice(copiedUpTo), words };
 }
 
 function decodeTagChars(text: string): string {

@@ -11,12 +11,14 @@ import { DEFAULT_KYA_THRESHOLDS } from '../src/kya/config.ts';
 import { loadEmbeddedModel } from '../src/kya/model.ts';
 import { normalisePrompt } from '../src/kya/normalise.ts';
 import { screenPrompt } from '../src/kya/screen.ts';
+import { matchSignatures } from '../src/kya/signatures.ts';
 import { buildDataset, defaultDatasetOptions, splitOf, type Sample } from '../src/kya/training/dataset.ts';
 
 interface Scored {
   sample: Sample;
   score: number;
   outcome: string;
+  signatures: readonly string[];
 }
 
 function rocAuc(scored: Scored[]): number {
@@ -53,11 +55,15 @@ const rate = (items: Scored[], predicate: (s: Scored) => boolean) =>
 function score(samples: Sample[]): Scored[] {
   const model = loadEmbeddedModel();
   const thresholds = loadConfig().kya.thresholds;
-  return samples.map((sample) => ({
-    sample,
-    score: model.score(normalisePrompt(sample.text).views.map((v) => v.cased)),
-    outcome: screenPrompt(sample.text, { environment: 'live', model, thresholds }).outcome,
-  }));
+  return samples.map((sample) => {
+    const normalised = normalisePrompt(sample.text);
+    return {
+      sample,
+      score: model.score(normalised.views.map((v) => v.cased)),
+      outcome: screenPrompt(sample.text, { environment: 'live', model, thresholds }).outcome,
+      signatures: matchSignatures(normalised).ids,
+    };
+  });
 }
 
 function table(title: string, rows: Map<string, Scored[]>, review: number, block: number): void {
@@ -65,6 +71,22 @@ function table(title: string, rows: Map<string, Scored[]>, review: number, block
   console.log(`${'group'.padEnd(44)} ${'n'.padStart(5)}  ${'≥review'.padStart(7)} ${'≥block'.padStart(7)}  ${'flagged'.padStart(7)} ${'blocked'.padStart(7)}`);
   for (const [name, items] of [...rows].sort(([a], [b]) => a.localeCompare(b))) {
     console.log(`${name.padEnd(44)} ${String(items.length).padStart(5)}  ${rate(items, (s) => s.score >= review).padStart(7)} ${rate(items, (s) => s.score >= block).padStart(7)}  ${rate(items, (s) => s.outcome !== 'passed_screening').padStart(7)} ${rate(items, (s) => s.outcome === 'blocked').padStart(7)}`);
+  }
+}
+
+/** What each signature earns: the injections it catches that the model misses, and the benign prompts it flags, by family. */
+function signatureTable(injections: Scored[], benign: Scored[]): void {
+  const families = [...groupBy(benign, (s) => s.sample.family.replace(/^benign_/, '')).entries()].filter(([, items]) => items.length >= 20);
+  const ids = [...new Set([...injections, ...benign].flatMap((s) => s.signatures))].sort();
+  console.log('\nSignatures: share of injections hit (and hit while the model is below review), share of benign hit by family');
+  console.log(`${'signature'.padEnd(26)} ${'inj'.padStart(6)} ${'alone'.padStart(6)}  ${families.map(([name]) => name.slice(0, 12).padStart(12)).join(' ')}`);
+  const review = loadConfig().kya.thresholds.review;
+  for (const id of ids) {
+    const hit = (s: Scored) => s.signatures.includes(id);
+    console.log(
+      `${id.padEnd(26)} ${rate(injections, hit).padStart(6)} ${rate(injections, (s) => hit(s) && s.score < review).padStart(6)}  ` +
+        families.map(([, items]) => rate(items, hit).padStart(12)).join(' '),
+    );
   }
 }
 
@@ -115,6 +137,7 @@ function main(): void {
   table('Injections by language (TPR)', groupBy(injections, (s) => s.sample.language), review, block);
   table('Benign by family (FPR)', groupBy(benign, (s) => s.sample.family + (s.sample.encoding ? `:${s.sample.encoding}` : '')), review, block);
   table('Benign by language (FPR)', groupBy(benign, (s) => s.sample.language), review, block);
+  signatureTable(injections, benign);
 }
 
 main();

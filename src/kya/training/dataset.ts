@@ -257,6 +257,8 @@ const COMPOSITIONS_PER_OVERRIDE = 3;
  * often, so every language weighs about the same in training however many phrases it has.
  */
 const FULL_BANK_OVERRIDES = 90;
+/** The share of planted instructions that ask for a harmless task rather than an attacker's. */
+const HARMLESS_PLANTED_SHARE = 0.35;
 const FULL_BANK_TEMPLATES = 45;
 /** How many documents each indirect template of the corpus is planted in. */
 const PLANTINGS_PER_TEMPLATE = 3;
@@ -321,11 +323,13 @@ function corpusSamples(corpusDir: string, dataDir: string, random: () => number)
     addEach(grouped(bank.benign_risky, `corpus:${language}:benign_risky`), 0, 'benign_risky', language);
     addEach(grouped(bank.security_texts, `corpus:${language}:benign_security_text`), 0, 'benign_security_text', language);
     // Indirect injections: an instruction to the agent hidden in a document it should only read. The template is
-    // the group, so the held-out split holds ways of addressing the agent that training never saw.
+    // the group, so the held-out split holds ways of addressing the agent that training never saw. Some ask for a
+    // harmless task (a poem, a translation): addressed to the agent from inside data, that is an injection too.
     templates.forEach(({ text: template, group }) => {
       for (let k = 0; k < plantings; k++) {
-        const task = tasks.pick(group, random);
-        if (task) plant(withTask(template, task.text), group, 'indirect', language);
+        const harmless = random() < HARMLESS_PLANTED_SHARE;
+        const task = harmless ? relatedBenignTasks.pick(group, random) : tasks.pick(group, random);
+        if (task) plant(withTask(template, task.text), group, harmless ? 'indirect_harmless_task' : 'indirect', language);
       }
     });
   }

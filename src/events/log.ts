@@ -1,6 +1,6 @@
 // The event log any module writes to: `emit` stores the event inside the caller's transaction (the outbox
 // pattern), so the event commits with its cause or not at all, and a crash after the commit loses nothing.
-import type { Transaction } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { RecordEnvironment } from '../core.ts';
 import { newId } from '../ids.ts';
 import type { Database } from '../storage/schema.ts';
@@ -30,8 +30,8 @@ export interface StoredEvent extends NewEvent {
 }
 
 export interface EventLog {
-  /** Stores the event in `trx`; returns it with its id (`evt_…`). */
-  emit(trx: Transaction<Database>, event: NewEvent, now?: Date): Promise<StoredEvent>;
+  /** Stores the event in `trx`, the transaction of its cause; returns it with its id (`evt_…`). */
+  emit(trx: Kysely<Database>, event: NewEvent, now?: Date): Promise<StoredEvent>;
 }
 
 export function createEventLog(): EventLog {

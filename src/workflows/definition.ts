@@ -6,9 +6,14 @@
 // fields by name and maps over arrays, so `$steps.business.parties.name` is every party's name.
 import { Type, type Static } from 'typebox';
 
-export const StepKindSchema = Type.Union([Type.Literal('kyc'), Type.Literal('kyb'), Type.Literal('aml'), Type.Literal('kya')], {
-  description: 'The check the step creates, exactly as its own endpoint would',
-});
+export const StepKindSchema = Type.Union(
+  [Type.Literal('kyc'), Type.Literal('kyb'), Type.Literal('aml'), Type.Literal('kya'), Type.Literal('manual_review')],
+  {
+    description:
+      'kyc, kyb, aml, kya: the check the step creates, exactly as its own endpoint would; manual_review: waits for the ' +
+      'human decision on an earlier check ({checkId}) made through POST /api/v1/checks/{checkId}/decision or the dashboard',
+  },
+);
 export type StepKind = Static<typeof StepKindSchema>;
 
 export const DecisionSchema = Type.Union([Type.Literal('approved'), Type.Literal('rejected'), Type.Literal('review')]);

@@ -198,6 +198,9 @@ export function checkDefinition(definition: WorkflowDefinition, outputs: OutputS
     } else if (step.where) {
       issues.push({ path: `${at}/where`, message: 'applies only to a step with forEach' });
     }
+    if (step.forEach && step.kind === 'manual_review') {
+      issues.push({ path: `${at}/forEach`, message: 'a manual_review step waits for the decision on one check; it cannot fan out' });
+    }
     if (step.input === undefined) issues.push({ path: `${at}/input`, message: 'is required' });
     for (const reference of referencesIn(step.input, `${at}/input`)) checkReference(reference.text, reference.path, { item });
   });

@@ -39,5 +39,11 @@ export function workflowMigrations(): Record<string, Migration> {
         await db.schema.createIndex('workflow_run_checks_run').on('workflow_run_checks').column('run_id').execute();
       },
     },
+    '071_workflow_runs_awaiting_review': {
+      async up(db: Kysely<any>) {
+        await db.schema.alterTable('workflow_runs').addColumn('awaiting_check', 'text').execute();
+        await db.schema.createIndex('workflow_runs_awaiting').on('workflow_runs').columns(['awaiting_check']).execute();
+      },
+    },
   };
 }

@@ -13,9 +13,9 @@ declare module '../core.ts' {
   }
 }
 
-export const workflowsModule: DomainModule<WorkflowsService, 'aml' | 'kyc' | 'kyb' | 'kya'> = {
+export const workflowsModule: DomainModule<WorkflowsService, 'aml' | 'kyc' | 'kyb' | 'kya' | 'reviews'> = {
   name: 'workflows',
-  requires: ['aml', 'kyc', 'kyb', 'kya'],
+  requires: ['aml', 'kyc', 'kyb', 'kya', 'reviews'],
   migrations: workflowMigrations,
   async setup(platform, services) {
     const { config, storage } = platform;
@@ -23,9 +23,12 @@ export const workflowsModule: DomainModule<WorkflowsService, 'aml' | 'kyc' | 'ky
     const service = createWorkflowsService({
       db: storage.db,
       repository: createWorkflowRepository(storage.db),
-      runStep: createStepRunner(services),
+      runStep: createStepRunner(services, platform.checks),
+      events: platform.events,
       kickWorker: () => worker?.kick(),
     });
+    // A manual_review step waits for a person; the decision's transaction puts its run back on the queue.
+    services.reviews.onDecided((trx, decided) => service.resumeAfterDecision(trx, decided));
     // KYX_WORKER and its poll interval govern every job worker, bundles' and workflow steps' alike.
     worker = startPlatformWorker(platform, { kinds: [RUN_STEP_JOB], leaseMs: config.workflows.stepLeaseMs, handle: service.runStepJob });
     return service;

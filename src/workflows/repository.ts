@@ -78,6 +78,10 @@ export function createWorkflowRepository(db: Kysely<Database>) {
       return query.orderBy('workflow_runs.created_at', 'desc').orderBy('workflow_runs.id', 'desc').limit(options.limit).execute();
     },
 
+    /** Runs of the tenant waiting for the decision on this check. */
+    awaitingDecision: (trx: Kysely<Database>, accountId: string, checkId: string) =>
+      trx.selectFrom('workflow_runs').select('id').where('account_id', '=', accountId).where('awaiting_check', '=', checkId).execute(),
+
     updateRun: (trx: Kysely<Database>, runId: string, changes: Partial<Omit<RunRow, 'id'>>) =>
       trx.updateTable('workflow_runs').set(changes).where('id', '=', runId).execute(),
 

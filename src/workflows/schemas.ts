@@ -54,8 +54,10 @@ export const Run = Type.Object({
     Type.Object({
       id: Type.String(),
       kind: StepKindSchema,
-      status: Type.Union([Type.Literal('pending'), Type.Literal('completed'), Type.Literal('skipped'), Type.Literal('failed')]),
-      checkId: Type.Optional(Type.String({ description: 'The check the step created (GET it from its own endpoint)' })),
+      status: Type.Union([Type.Literal('pending'), Type.Literal('waiting'), Type.Literal('completed'), Type.Literal('skipped'), Type.Literal('failed')], {
+        description: 'waiting: a manual_review step waiting for the decision on its check (the run is then in review)',
+      }),
+      checkId: Type.Optional(Type.String({ description: 'The check the step created (GET it from its own endpoint), or the check a manual_review step decides' })),
       checkIds: Type.Optional(Type.Array(Type.String(), { description: 'Every check of a forEach step' })),
       error: Type.Optional(Type.String({ description: 'Why the step failed' })),
     }),

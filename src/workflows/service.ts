@@ -3,6 +3,9 @@
 // the next, so a run survives a restart and no step of it is taken by two instances at once.
 import type { Kysely } from 'kysely';
 import type { KeyEnvironment } from '../core.ts';
+import type { EventLog } from '../events/log.ts';
+import type { DecidedCheck } from '../reviews/service.ts';
+import { checkEnvironment } from '../storage/checks.ts';
 import { DomainError, type FieldIssue } from '../errors.ts';
 import { newId } from '../ids.ts';
 import { type ClaimedJob, completeJob, completeJobWith, enqueueJob, releaseFailedJob } from '../storage/jobs.ts';
@@ -27,7 +30,8 @@ export interface PublishedWorkflow {
 export interface StepView {
   id: string;
   kind: StepKind;
-  status: 'pending' | 'completed' | 'skipped' | 'failed';
+  /** `waiting`: a manual_review step waiting for the decision on its check. */
+  status: 'pending' | 'waiting' | 'completed' | 'skipped' | 'failed';
   /** The check the step created. */
   checkId?: string;
   /** Every check of a forEach step. */
@@ -64,6 +68,8 @@ export interface WorkflowsService {
   listRuns(accountId: string, options: { limit: number; checkId?: string }): Promise<RunView[]>;
   /** Runs the next step of a run (or decides it), landing the result only while this worker holds the job. */
   runStepJob(job: ClaimedJob, workerId: string): Promise<void>;
+  /** In the decision's transaction: the runs waiting for this check's decision go on running. */
+  resumeAfterDecision(trx: Kysely<Database>, decided: DecidedCheck): Promise<void>;
 }
 
 const builtIn = (name: string): PublishedWorkflow | undefined =>
@@ -122,7 +128,13 @@ const toPublished = (row: { name: string; version: number; definition: string; c
   createdAt: row.created_at,
 });
 
-export function createWorkflowsService(deps: { db: Kysely<Database>; repository: WorkflowRepository; runStep: StepRunner; kickWorker(): void }): WorkflowsService {
+export function createWorkflowsService(deps: {
+  db: Kysely<Database>;
+  repository: WorkflowRepository;
+  runStep: StepRunner;
+  events: EventLog;
+  kickWorker(): void;
+}): WorkflowsService {
   const { db, repository } = deps;
 
   async function find(accountId: string, name: string, version?: number): Promise<PublishedWorkflow | undefined> {
@@ -133,7 +145,17 @@ export function createWorkflowsService(deps: { db: Kysely<Database>; repository:
   }
 
   async function finish(trx: Kysely<Database>, run: RunRow, state: RunState, status: RunStatus, decision: Decision | null, now: Date) {
-    await repository.updateRun(trx, run.id, { state: JSON.stringify(state), status, decision, completed_at: now.toISOString(), input: '{}' });
+    await repository.updateRun(trx, run.id, { state: JSON.stringify(state), status, decision, completed_at: now.toISOString(), input: '{}', awaiting_check: null });
+    await deps.events.emit(
+      trx,
+      {
+        accountId: run.account_id,
+        environment: checkEnvironment(run.key_environment),
+        type: 'workflow_run.completed',
+        data: { runId: run.id, workflow: run.workflow, version: run.version, status, decision },
+      },
+      now,
+    );
   }
 
   return {
@@ -171,6 +193,7 @@ export function createWorkflowsService(deps: { db: Kysely<Database>; repository:
         decision: null,
         created_at: now.toISOString(),
         completed_at: null,
+        awaiting_check: null,
       };
       await db.transaction().execute(async (trx) => {
         await repository.insertRun(trx, row);
@@ -196,7 +219,7 @@ export function createWorkflowsService(deps: { db: Kysely<Database>; repository:
       const definition = run && (JSON.parse(run.definition) as WorkflowDefinition);
       const state = run && (JSON.parse(run.state) as RunState);
       const stepState = (id: string) => state!.steps.find((step) => step.id === id)!;
-      const step = definition && executionOrder(definition).find((candidate) => stepState(candidate.id).status === 'pending');
+      const step = definition && executionOrder(definition).find((candidate) => ['pending', 'waiting'].includes(stepState(candidate.id).status));
       if (!run || run.status !== 'running' || !definition || !state || !step) {
         await completeJob(db, job, workerId, new Date());
         return;
@@ -215,19 +238,25 @@ export function createWorkflowsService(deps: { db: Kysely<Database>; repository:
             ? fanOutItems(step, scope).map((item) => materialise(step.input, { ...scope, item }))
             : [materialise(step.input, scope)];
           const result = await deps.runStep(step.kind, caller, bodies);
-          Object.assign(stepState(step.id), { status: 'completed' }, step.forEach ? { checkIds: result.checkIds } : { checkId: result.checkIds[0] });
+          if ('awaiting' in result) {
+            // Nothing more to do until a person decides; the decision's transaction queues the next job.
+            Object.assign(stepState(step.id), { status: 'waiting', checkId: result.awaiting });
+            await land((trx) => repository.updateRun(trx, run.id, { state: JSON.stringify(state), status: 'review', awaiting_check: result.awaiting }).then(() => undefined));
+            return;
+          }
+          Object.assign(stepState(step.id), { status: 'completed' }, step.forEach ? { checkIds: result.checkIds } : { checkId: result.reviewed ?? result.checkIds[0] });
           state.outputs[step.id] = step.forEach ? result.outputs : result.outputs[0];
           links.push(...result.checkIds.map((checkId) => ({ check_id: checkId, run_id: run.id, step_id: step.id, account_id: run.account_id })));
         }
         // After the last step the run is decided in the same transaction, not by one more job.
-        const last = state.steps.every((candidate) => candidate.status !== 'pending');
+        const last = state.steps.every((candidate) => candidate.status !== 'pending' && candidate.status !== 'waiting');
         await land(async (trx, now) => {
           await repository.linkChecks(trx, links);
           if (last) {
             const decision = decide(definition, scope);
             await finish(trx, run, state, decision === 'review' ? 'review' : 'completed', decision, now);
           } else {
-            await repository.updateRun(trx, run.id, { state: JSON.stringify(state) });
+            await repository.updateRun(trx, run.id, { state: JSON.stringify(state), awaiting_check: null });
             await enqueueJob(trx, RUN_STEP_JOB, { runId: run.id }, now);
           }
         });
@@ -246,6 +275,14 @@ export function createWorkflowsService(deps: { db: Kysely<Database>; repository:
         }
         const now = new Date();
         if ((await releaseFailedJob(db, job, workerId, reason, now)) === 'failed') await db.transaction().execute((trx) => failRun(trx, now));
+      }
+    },
+
+    async resumeAfterDecision(trx, decided) {
+      const now = new Date();
+      for (const { id } of await repository.awaitingDecision(trx, decided.accountId, decided.checkId)) {
+        await repository.updateRun(trx, id, { status: 'running', awaiting_check: null });
+        await enqueueJob(trx, RUN_STEP_JOB, { runId: id }, now);
       }
     },
   };

@@ -1,14 +1,16 @@
 // Each step kind as the workflow engine sees it: the request body it takes, the output it produces (the check's
 // public record) and how it runs, through the service of the domain that owns the check.
-import type { TSchema } from 'typebox';
+import { Type, type Static, type TSchema } from 'typebox';
 import { Value } from 'typebox/value';
-import type { KeyEnvironment, ModuleServices } from '../core.ts';
+import type { CheckReview, KeyEnvironment, ModuleServices } from '../core.ts';
 import { DomainError, type FieldIssue } from '../errors.ts';
 import { ScreeningQueryBody, ScreeningRecord } from '../aml/schemas.ts';
 import { validateScreeningQuery } from '../aml/validate.ts';
 import { KybVerifyRequest, KybVerifyResponse } from '../kyb/schemas.ts';
 import { KycCheckResult, KycVerifyRequest } from '../kyc/schemas.ts';
 import { KyaVerifyRequest, KyaVerifyResponse } from '../kya/schemas.ts';
+import { Decision } from '../reviews/schemas.ts';
+import type { CheckStore } from '../storage/checks.ts';
 import type { StepKind } from './definition.ts';
 import type { OutputSchemas } from './engine.ts';
 
@@ -18,16 +20,39 @@ export interface StepCaller {
 }
 
 export interface StepResult {
+  /** The checks the step created. */
   checkIds: string[];
   /** The checks' public records: one, or for a fan-out the list. */
   outputs: unknown[];
+  /** The earlier check a manual_review step decided. */
+  reviewed?: string;
 }
+
+/** A manual_review step whose check nobody decided yet: the run waits for that decision. */
+export interface AwaitedDecision {
+  awaiting: string;
+}
+
+const ManualReviewRequest = Type.Object(
+  { checkId: Type.String({ minLength: 1, maxLength: 100, description: 'The check a person decides (usually $steps.<id>.checkId or its kind\'s id field)' }) },
+  { additionalProperties: false },
+);
+type ManualReviewRequest = Static<typeof ManualReviewRequest>;
+
+const ManualReviewOutput = Type.Object({
+  checkId: Type.String(),
+  decision: Decision,
+  reason: Type.String(),
+  decidedBy: Type.String(),
+  decidedAt: Type.String({ format: 'date-time' }),
+});
 
 const REQUESTS: Record<StepKind, TSchema> = {
   kyc: KycVerifyRequest,
   kyb: KybVerifyRequest,
   aml: ScreeningQueryBody,
   kya: KyaVerifyRequest,
+  manual_review: ManualReviewRequest,
 };
 
 export const STEP_OUTPUTS: OutputSchemas = {
@@ -35,6 +60,7 @@ export const STEP_OUTPUTS: OutputSchemas = {
   kyb: KybVerifyResponse,
   aml: ScreeningRecord,
   kya: KyaVerifyResponse,
+  manual_review: ManualReviewOutput,
 };
 
 /** What `value` breaks of `schema`, one issue per field (JSON Pointers into the value). */
@@ -60,9 +86,24 @@ export function requestIssues(kind: StepKind, body: unknown): FieldIssue[] {
   return query.ok ? [] : query.errors;
 }
 
+/**
+ * A manual_review step: the decision on the check when a person made it, else what to wait for. A check that
+ * does not await a decision (its outcome needs none) cannot be decided, so the step is refused.
+ */
+async function reviewedCheck(checks: Pick<CheckStore, 'find' | 'kindOf'>, caller: StepCaller, body: ManualReviewRequest): Promise<StepResult | AwaitedDecision> {
+  const check = await checks.find(caller.accountId, body.checkId);
+  if (!check) throw DomainError.invalid([{ path: '/checkId', message: 'names no check of this account' }]);
+  const review = check.record.review as CheckReview | undefined;
+  if (review) return { checkIds: [], outputs: [{ checkId: check.id, ...review }], reviewed: check.id };
+  if (!checks.kindOf(check.id)?.review?.awaiting.includes(check.summary.status)) {
+    throw DomainError.invalid([{ path: '/checkId', message: `names a check whose outcome (${check.summary.status}) awaits no decision` }]);
+  }
+  return { awaiting: check.id };
+}
+
 /** Runs one step's checks; a fan-out's screenings are stored together, in one AML batch. */
-export function createStepRunner(services: Pick<ModuleServices, 'aml' | 'kyc' | 'kyb' | 'kya'>) {
-  return async function runStep(kind: StepKind, caller: StepCaller, bodies: unknown[]): Promise<StepResult> {
+export function createStepRunner(services: Pick<ModuleServices, 'aml' | 'kyc' | 'kyb' | 'kya'>, checks: Pick<CheckStore, 'find' | 'kindOf'>) {
+  return async function runStep(kind: StepKind, caller: StepCaller, bodies: unknown[]): Promise<StepResult | AwaitedDecision> {
     // Structure here; an AML query's meaning is checked once, where it is turned into the query to screen.
     for (const body of bodies) {
       const issues = schemaIssues(REQUESTS[kind], body);
@@ -94,6 +135,8 @@ export function createStepRunner(services: Pick<ModuleServices, 'aml' | 'kyc' | 
           const result = await services.kya.verify({ accountId: caller.accountId, environment: caller.keyEnvironment }, body as KyaVerifyRequest);
           return [result.verificationId, result];
         });
+      case 'manual_review':
+        return reviewedCheck(checks, caller, bodies[0] as ManualReviewRequest);
     }
   };
 }

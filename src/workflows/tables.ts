@@ -27,6 +27,8 @@ export interface WorkflowRunsTable {
   decision: string | null;
   created_at: string;
   completed_at: string | null;
+  /** While a manual_review step waits: the check whose decision resumes the run. */
+  awaiting_check: string | null;
 }
 
 /** The link from a check a run created back to the run and step. */

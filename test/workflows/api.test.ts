@@ -34,16 +34,25 @@ const startRun = (app: TestApp, tenant: Tenant, name: string, input: unknown) =>
  * Waits until the run leaves `running` (the worker polls every 50 ms in these apps), looking through the service so
  * the polls do not spend the tenant's daily calls; the run is then read through the API.
  */
-async function settled(app: TestApp, tenant: Tenant, runId: string) {
+async function settled(app: TestApp, tenant: Tenant, runId: string, unsettled: readonly string[] = ['running']) {
   for (let poll = 0; poll < 1200; poll += 1) {
     const run = await app.context.services.workflows.findRun(tenant.accountId, runId);
-    if (run?.status !== 'running') break;
+    if (!unsettled.includes(run?.status ?? '')) break;
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
   const response = await get(app, tenant, `/api/v1/workflows/runs/${runId}`);
   expect(response.statusCode, response.body).toBe(200);
-  if (response.json().status === 'running') throw new Error(`run ${runId} did not finish`);
+  if (unsettled.includes(response.json().status)) throw new Error(`run ${runId} did not finish`);
   return response.json();
+}
+
+const stepOf = (run: { steps: Array<{ id: string }> }, id: string) => run.steps.find((step) => step.id === id) as Record<string, any>;
+
+/** A person's decision on a check, through the API; then the run it held in review finishes. */
+async function decideAndSettle(tenant: Tenant, checkId: string, decision: 'approved' | 'rejected', runId: string) {
+  const decided = await post(t, tenant, `/api/v1/checks/${checkId}/decision`, { decision, reason: `analyst says ${decision}` });
+  expect(decided.statusCode, decided.body).toBe(200);
+  return settled(t, tenant, runId, ['running', 'review']);
 }
 
 async function run(tenant: Tenant, name: string, input: unknown, app = t) {
@@ -75,16 +84,36 @@ afterAll(async () => {
 describe('built-in workflows with real checks', () => {
   it('individual_onboarding: the specimen passport is approved through an ordinary KYC check with AML', async () => {
     const finished = await run(sandbox, 'individual_onboarding', { ...specimen, amlScreening: false });
-    expect(finished).toMatchObject({ status: 'completed', decision: 'approved', version: 1, steps: [{ id: 'identity', kind: 'kyc', status: 'completed' }] });
+    expect(finished).toMatchObject({
+      status: 'completed',
+      decision: 'approved',
+      version: 2,
+      steps: [
+        { id: 'identity', kind: 'kyc', status: 'completed' },
+        { id: 'identity_review', kind: 'manual_review', status: 'skipped' },
+      ],
+    });
     const check = (await get(t, sandbox, `/api/v1/kyc/checks/${finished.steps[0].checkId}`)).json();
     // the definition screens the name whatever the input says
     expect(check).toMatchObject({ status: 'passed', environment: 'sandbox', aml: { screened: true, status: 'clear' } });
     expect(finished.completedAt).not.toBeNull();
   });
 
-  it('individual_onboarding: sandbox scenarios and a listed name reach review and rejection', async () => {
-    const review = await run(sandbox, 'individual_onboarding', { ...specimen, metadata: { ...specimen.metadata, reference: 'kyx_sandbox_review' } });
-    expect(review).toMatchObject({ status: 'review', decision: 'review' });
+  it('individual_onboarding: a check in review waits for the analyst, whose decision decides the run; a listed name is rejected', async () => {
+    const inReview = { ...specimen, metadata: { ...specimen.metadata, reference: 'kyx_sandbox_review' } };
+    const waiting = await run(sandbox, 'individual_onboarding', inReview);
+    const identity = stepOf(waiting, 'identity');
+    expect(waiting).toMatchObject({ status: 'review', decision: null, completedAt: null });
+    expect(stepOf(waiting, 'identity_review')).toEqual({ id: 'identity_review', kind: 'manual_review', status: 'waiting', checkId: identity.checkId });
+    const approved = await decideAndSettle(sandbox, identity.checkId, 'approved', waiting.runId);
+    expect(approved).toMatchObject({ status: 'completed', decision: 'approved' });
+    expect(stepOf(approved, 'identity_review')).toMatchObject({ status: 'completed', checkId: identity.checkId });
+    const events = await t.context.storage.db.selectFrom('events').select('data').where('account_id', '=', sandbox.accountId).where('type', '=', 'workflow_run.completed').execute();
+    expect(events.map((event) => JSON.parse(event.data))).toContainEqual({ runId: waiting.runId, workflow: 'individual_onboarding', version: 2, status: 'completed', decision: 'approved' });
+
+    const another = await run(sandbox, 'individual_onboarding', inReview);
+    expect(await decideAndSettle(sandbox, stepOf(another, 'identity').checkId, 'rejected', another.runId)).toMatchObject({ status: 'completed', decision: 'rejected' });
+
     const [firstName, lastName] = LISTED.split(' ');
     const listed = await run(sandbox, 'individual_onboarding', { ...specimen, metadata: { firstName, lastName } });
     expect(listed).toMatchObject({ status: 'completed', decision: 'rejected' });
@@ -95,7 +124,7 @@ describe('built-in workflows with real checks', () => {
   it('business_onboarding: a sandbox company, then every officer and owner screened and stored as its own AML check', async () => {
     const finished = await run(sandbox, 'business_onboarding', scenario('active_company'));
     expect(finished).toMatchObject({ status: 'completed', decision: 'approved' });
-    const [business, screening] = finished.steps;
+    const [business, screening] = [stepOf(finished, 'business'), stepOf(finished, 'screen_parties')];
     const kyb = (await get(t, sandbox, `/api/v1/kyb/checks/${business.checkId}`)).json();
     const screened = kyb.parties.filter((party: { role: string }) => party.role !== 'company').map((party: { name: string }) => party.name);
     expect(screened.length).toBeGreaterThan(0);
@@ -112,13 +141,20 @@ describe('built-in workflows with real checks', () => {
     const request = { ...scenario('active_company'), owners: [{ name: LISTED, ownershipPercent: 30 }] };
     const listed = await run(sandbox, 'business_onboarding', request);
     expect(listed).toMatchObject({ status: 'completed', decision: 'rejected' });
-    const records = await Promise.all(listed.steps[1].checkIds.map(async (id: string) => (await get(t, sandbox, `/api/v1/aml/screenings/${id}`)).json()));
+    const records = await Promise.all(stepOf(listed, 'screen_parties').checkIds.map(async (id: string) => (await get(t, sandbox, `/api/v1/aml/screenings/${id}`)).json()));
     expect(records.find((record) => record.query.name.toLowerCase() === LISTED.toLowerCase())).toMatchObject({ status: 'potential_match' });
 
     const failing = kybSandboxScenarios.find((s) => s.expected.status === 'failed')!;
     expect(await run(sandbox, 'business_onboarding', failing.request)).toMatchObject({ status: 'completed', decision: 'rejected' });
     const review = kybSandboxScenarios.find((s) => s.expected.status === 'review')!;
-    expect(await run(sandbox, 'business_onboarding', review.request)).toMatchObject({ status: 'review', decision: 'review' });
+    const waiting = await run(sandbox, 'business_onboarding', review.request);
+    expect(waiting).toMatchObject({ status: 'review', decision: null });
+    expect(stepOf(waiting, 'business_review')).toMatchObject({ status: 'waiting', checkId: stepOf(waiting, 'business').checkId });
+    // the parties are screened once the analyst approved the company
+    expect(stepOf(waiting, 'screen_parties').status).toBe('pending');
+    const approved = await decideAndSettle(sandbox, stepOf(waiting, 'business').checkId, 'approved', waiting.runId);
+    expect(approved).toMatchObject({ status: 'completed', decision: 'approved' });
+    expect(stepOf(approved, 'screen_parties').status).toBe('completed');
   });
 
   it('agent_onboarding: an identity-only agent is approved, an instruction override rejected, a prompt no model judged fails', async () => {
@@ -129,7 +165,7 @@ describe('built-in workflows with real checks', () => {
     expect(await run(sandbox, 'agent_onboarding', { prompt: OVERRIDE, agent })).toMatchObject({ status: 'completed', decision: 'rejected' });
     // test keys get no model verdict (KYA rule 11): a benign prompt is not screened, as it would be directly
     const unscreened = await run(sandbox, 'agent_onboarding', { prompt: 'Summarise this invoice.' });
-    expect(unscreened).toMatchObject({ status: 'failed', decision: null, steps: [{ status: 'failed' }] });
+    expect(unscreened).toMatchObject({ status: 'failed', decision: null, steps: [{ id: 'agent', status: 'failed' }, { id: 'agent_review', status: 'pending' }] });
     expect(unscreened.steps[0].error).toMatch(/screen/i);
     // the refusal KYA stores for the audit trail is the step's check
     expect((await get(t, sandbox, `/api/v1/kya/verifications/${unscreened.steps[0].checkId}`)).json()).toMatchObject({ action: null, allowed: false });
@@ -176,7 +212,7 @@ describe('published workflows', () => {
     expect((await get(t, tenant, '/api/v1/workflows/screen_person')).json()).toMatchObject({ version: 2, definition: approveEveryone });
     errorBody(await get(t, tenant, '/api/v1/workflows/screen_person?version=3'), 404, 'not_found');
     const listed = (await get(t, tenant, '/api/v1/workflows')).json().data.map((w: { name: string; version: number }) => `${w.name}@${w.version}`);
-    expect(listed).toEqual(['individual_onboarding@1', 'business_onboarding@1', 'agent_onboarding@1', 'screen_person@2']);
+    expect(listed).toEqual(['individual_onboarding@2', 'business_onboarding@2', 'agent_onboarding@2', 'screen_person@2']);
   });
 
   it('invalid definitions are a 400 naming the path: unknown step kinds, references to missing outputs, cycles', async () => {
@@ -208,6 +244,28 @@ describe('published workflows', () => {
       { path: 'body/name', message: 'is a built-in workflow' },
     ]);
     errorBody(await get(t, sandbox, '/api/v1/workflows/broken'), 404, 'not_found');
+  });
+
+  it('a manual_review step waits for the decision on a possible match; on a check that awaits none the run fails', async () => {
+    const tenant = await t.tenant({ env: 'test' });
+    const reviewEveryScreening = {
+      steps: [
+        { id: 'screen', kind: 'aml', input: { name: '$input.name', type: 'person' } },
+        { id: 'analyst', kind: 'manual_review', input: { checkId: '$steps.screen.screeningId' } },
+      ],
+      decision: { rules: [{ when: [{ ref: '$steps.analyst.decision', equals: 'rejected' }], decision: 'rejected' }], otherwise: 'approved' },
+    };
+    expect((await post(t, tenant, '/api/v1/workflows', { name: 'four_eyes', definition: reviewEveryScreening })).statusCode).toBe(201);
+    const waiting = await run(tenant, 'four_eyes', { name: LISTED });
+    expect(waiting).toMatchObject({ status: 'review', decision: null });
+    const screeningId = stepOf(waiting, 'screen').checkId;
+    expect(stepOf(waiting, 'analyst')).toMatchObject({ status: 'waiting', checkId: screeningId });
+    const decided = await decideAndSettle(tenant, screeningId, 'rejected', waiting.runId);
+    expect(decided).toMatchObject({ status: 'completed', decision: 'rejected' });
+
+    const clear = await run(tenant, 'four_eyes', { name: 'Jane Ordinary-Citizen' });
+    expect(clear).toMatchObject({ status: 'failed', decision: null });
+    expect(stepOf(clear, 'analyst')).toMatchObject({ status: 'failed', error: expect.stringMatching(/awaits no decision/) });
   });
 
   it('a step whose conditions do not hold is skipped, and the decision reads what ran', async () => {
@@ -272,7 +330,7 @@ describe('durable runs', () => {
     const dying = await claimJob(first.context.storage, [RUN_STEP_JOB], 'dead-worker', 300, new Date());
     expect(dying?.payload).toEqual({ runId });
     const midway = (await get(first, tenant, `/api/v1/workflows/runs/${runId}`)).json();
-    expect(midway.steps.map((s: { status: string }) => s.status)).toEqual(['completed', 'pending']);
+    expect(midway.steps.map((s: { status: string }) => s.status)).toEqual(['completed', 'pending', 'pending']);
 
     const restarted = await createTestApp({ sharing: first, env: { KYX_WORKER_POLL_MS: '50', KYX_LISTS_DIR: listsDir } });
     try {
@@ -284,10 +342,11 @@ describe('durable runs', () => {
       // exactly one KYB check, and one screening per party, each linked to the run once
       const kybChecks = await db.selectFrom('kyb_checks').select('id').where('account_id', '=', tenant.accountId).execute();
       const screenings = await db.selectFrom('aml_screenings').select('id').where('account_id', '=', tenant.accountId).execute();
-      expect(kybChecks.map((c) => c.id)).toEqual([finished.steps[0].checkId]);
-      expect(screenings.map((c) => c.id).sort()).toEqual([...finished.steps[1].checkIds].sort());
+      const screened = stepOf(finished, 'screen_parties').checkIds as string[];
+      expect(kybChecks.map((c) => c.id)).toEqual([stepOf(finished, 'business').checkId]);
+      expect(screenings.map((c) => c.id).sort()).toEqual([...screened].sort());
       const links = await db.selectFrom('workflow_run_checks').select('check_id').where('run_id', '=', runId).execute();
-      expect(links).toHaveLength(1 + finished.steps[1].checkIds.length);
+      expect(links).toHaveLength(1 + screened.length);
     } finally {
       await restarted.close();
       await first.close();

@@ -60,6 +60,23 @@ describe('checking a definition', () => {
       { path: '/steps/1/when/0', message: 'needs equals, in or exists' },
     ]);
   });
+
+  it('checks a manual_review step: its checkId must reference an output, and it cannot fan out', () => {
+    expect(
+      check({
+        steps: [
+          { id: 'identity', kind: 'kyc', input: '$input' },
+          { id: 'review', kind: 'manual_review', input: { checkId: '$steps.identity.chekId' } },
+          { id: 'parties', kind: 'manual_review', forEach: ['$steps.identity.aml.matches'], input: { checkId: '$item.entityId' } },
+        ],
+        decision: { rules: [{ when: [{ ref: '$steps.review.verdict', equals: 'x' }], decision: 'rejected' }], otherwise: 'approved' },
+      }),
+    ).toEqual([
+      { path: '/steps/1/input/checkId', message: 'step "identity" (kyc) has no output chekId' },
+      { path: '/steps/2/forEach', message: 'a manual_review step waits for the decision on one check; it cannot fan out' },
+      { path: '/decision/rules/0/when/0/ref', message: 'step "review" (manual_review) has no output verdict' },
+    ]);
+  });
 });
 
 describe('running a definition', () => {
@@ -76,7 +93,7 @@ describe('running a definition', () => {
   });
 
   it('fans out over the elements a where keeps, and builds each input from its element', () => {
-    const step = BUILT_IN_WORKFLOWS.business_onboarding.steps[1];
+    const step = BUILT_IN_WORKFLOWS.business_onboarding.steps.find((candidate) => candidate.id === 'screen_parties')!;
     const parties = [
       { name: 'Acme Ltd', type: 'organization', role: 'company' },
       { name: 'Alex Example', type: 'person', role: 'officer' },
@@ -99,10 +116,17 @@ describe('running a definition', () => {
 
   it('decides by the first rule that holds; a condition on a fan-out holds when any of its checks does', () => {
     const definition = BUILT_IN_WORKFLOWS.business_onboarding;
-    const run = (status: string, screenings: string[]) => decide(definition, { input: {}, outputs: { business: { status }, screen_parties: screenings.map((s) => ({ status: s })) } });
+    const run = (status: string, screenings: string[], reviewed?: 'approved' | 'rejected') =>
+      decide(definition, {
+        input: {},
+        outputs: { business: { status }, screen_parties: screenings.map((s) => ({ status: s })), ...(reviewed ? { business_review: { decision: reviewed } } : {}) },
+      });
     expect(run('passed', ['clear', 'clear'])).toBe('approved');
     expect(run('passed', ['clear', 'potential_match'])).toBe('review');
     expect(run('failed', ['potential_match'])).toBe('rejected');
-    expect(run('review', [])).toBe('review');
+    // a KYB check in review is decided by the analyst's decision on it
+    expect(run('review', ['clear'], 'approved')).toBe('approved');
+    expect(run('review', ['clear'], 'rejected')).toBe('rejected');
+    expect(run('review', ['potential_match'], 'approved')).toBe('review');
   });
 });

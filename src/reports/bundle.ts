@@ -32,13 +32,14 @@ function rejectionReason(catalogue: ReportCatalogue, type: unknown): string | nu
 
 /**
  * Registration-time validation (400 UNSUPPORTED_REPORT_TYPES with one reason per rejected entry).
- * Omitted → the report type of the check's kind. Duplicates collapse, order is kept.
+ * Omitted → `defaultTypes` (the report type of the check's kind, or of every kind of check a run holds).
+ * Duplicates collapse, order is kept.
  * A produced type that the check's kind cannot have (RPT-002 for a chk_) is accepted here: it is a type the
  * platform produces. The archive lists it under unavailableReports with the reason, because the specification
  * separates "not produced" (400 at registration) from "could not be produced" (unavailableReports).
  */
-export function validateIncludeTypes(catalogue: ReportCatalogue, types: readonly unknown[] | undefined, checkKind: CheckKindDefinition): IncludeTypesValidation {
-  if (types === undefined) return { ok: true, types: [checkKind.report.code] };
+export function validateIncludeTypes(catalogue: ReportCatalogue, types: readonly unknown[] | undefined, defaultTypes: readonly string[]): IncludeTypesValidation {
+  if (types === undefined) return { ok: true, types: [...defaultTypes] };
   const reasons = types.flatMap((type) => {
     const reason = rejectionReason(catalogue, type);
     return reason ? [{ type: typeof type === 'string' ? type : JSON.stringify(type) ?? String(type), reason }] : [];
@@ -49,7 +50,8 @@ export function validateIncludeTypes(catalogue: ReportCatalogue, types: readonly
 
 export interface BundleCheck {
   id: string;
-  kind: CheckKindDefinition;
+  /** A check kind, or for a bundle of a group of checks what the group is (a workflow run). */
+  kind: Pick<CheckKindDefinition, 'kind' | 'label'>;
   /** Account id of the tenant that owns the check. */
   tenant: string;
   environment: ReportEnvironment;
@@ -62,15 +64,18 @@ export type ProducedReport = Uint8Array | { unavailable: string };
 export interface BundleInput {
   bundleId: string;
   regulatorRef: string;
+  /** What the bundle is registered for: a check, or a group of checks (a workflow run). */
   check: BundleCheck;
+  /** The checks of a group, whose reports the bundle holds; by default the check itself. */
+  members?: readonly BundleCheck[];
   /** includeTypes as accepted by validateIncludeTypes. */
   requestedTypes: readonly string[];
   /**
-   * Renders one report of the check. Called only for types the check's kind can have. Return
+   * Renders one report of a check. Called only for types the check's kind can have. Return
    * `{unavailable: reason}` when the report cannot be produced; throw for a transient failure, which fails
    * the build (to be retried) instead of baking "unavailable" into an archive that never changes.
    */
-  produce(code: string): ProducedReport | Promise<ProducedReport>;
+  produce(code: string, check: BundleCheck): ProducedReport | Promise<ProducedReport>;
   /** ISO 8601; fixes the cover sheet's dates and every entry's time in the ZIP. */
   createdAt: string;
 }
@@ -104,22 +109,26 @@ function jsonBytes(value: unknown): Buffer {
   return Buffer.from(`${JSON.stringify(value, null, 2)}\n`, 'utf8');
 }
 
-function kindMismatchReason(catalogue: ReportCatalogue, code: string, check: BundleCheck): string | null {
+function kindMismatchReason(catalogue: ReportCatalogue, code: string, check: BundleCheck, members: readonly BundleCheck[] | undefined): string {
   const reportKind = catalogue.kindOfReport(code);
-  if (reportKind?.kind === check.kind.kind) return null;
   const reportOf = reportKind ? reportKind.label : 'another record';
-  return `${code} is the ${catalogue.title(code)} of a ${reportOf}; ${check.id} is a ${check.kind.label}`;
+  const has = members ? `${check.id} is a ${check.kind.label} with no such check` : `${check.id} is a ${check.kind.label}`;
+  return `${code} is the ${catalogue.title(code)} of a ${reportOf}; ${has}`;
 }
 
 export async function buildBundleArchive(catalogue: ReportCatalogue, input: BundleInput): Promise<Buffer> {
-  const { check } = input;
+  const { check, members } = input;
   const reports: Array<{ code: string; name: string; bytes: Uint8Array }> = [];
   const unavailableReports: RejectedType[] = [];
   for (const code of input.requestedTypes) {
-    const mismatch = kindMismatchReason(catalogue, code, check);
-    const produced = mismatch === null ? await input.produce(code) : { unavailable: mismatch };
-    if ('unavailable' in produced) unavailableReports.push({ type: code, reason: produced.unavailable });
-    else reports.push({ code, name: reportFileName(code, check.id), bytes: produced });
+    const reportKind = catalogue.kindOfReport(code)?.kind;
+    const sources = (members ?? [check]).filter((member) => member.kind.kind === reportKind);
+    if (sources.length === 0) unavailableReports.push({ type: code, reason: kindMismatchReason(catalogue, code, check, members) });
+    for (const source of sources) {
+      const produced = await input.produce(code, source);
+      if ('unavailable' in produced) unavailableReports.push({ type: code, reason: members ? `${source.id}: ${produced.unavailable}` : produced.unavailable });
+      else reports.push({ code, name: reportFileName(code, source.id), bytes: produced });
+    }
   }
 
   const evidence = jsonBytes({
@@ -130,9 +139,10 @@ export async function buildBundleArchive(catalogue: ReportCatalogue, input: Bund
     checkKind: check.kind.kind,
     accountId: check.tenant,
     environment: check.environment,
-    includeTypes: reports.map((report) => report.code),
+    includeTypes: [...new Set(reports.map((report) => report.code))],
     unavailableReports,
     record: check.record,
+    ...(members ? { checks: members.map((member) => ({ checkId: member.id, checkKind: member.kind.kind, record: member.record })) } : {}),
   });
   const described = [...reports.map((report) => manifestEntry(report.name, report.bytes)), manifestEntry(EVIDENCE_FILE, evidence)];
 

@@ -8,7 +8,7 @@ export type ReportParams = Static<typeof ReportParams>;
 
 export const BundleRequest = Type.Object(
   {
-    checkId: Type.String({ minLength: 1, maxLength: 100, description: 'A check of the caller: chk_, kyb_, aml_ or kya_' }),
+    checkId: Type.String({ minLength: 1, maxLength: 100, description: 'A check of the caller (chk_, kyb_, aml_ or kya_), or a workflow run (wfr_): the bundle then holds the report of every check of the run' }),
     includeTypes: Type.Optional(
       Type.Array(Type.String({ maxLength: 50 }), { maxItems: 20, description: 'Report codes; omitted: the report type of the check' }),
     ),

@@ -2,11 +2,12 @@
 // registration, status and archives, and the job that builds an archive.
 import type { Kysely } from 'kysely';
 import { unzipSync } from 'fflate';
-import type { CheckLookup, StoredCheck } from '../core.ts';
+import type { CheckLookup, RecordEnvironment, StoredCheck } from '../core.ts';
 import type { CheckStore } from '../storage/checks.ts';
 import type { Database } from '../storage/schema.ts';
 import { newId } from '../ids.ts';
-import { type RejectedType, buildBundleArchive, sha256Hex, validateIncludeTypes } from './bundle.ts';
+import { type BundleCheck, type RejectedType, buildBundleArchive, sha256Hex, validateIncludeTypes } from './bundle.ts';
+import type { JsonRecord } from './record.ts';
 import { BUNDLE_CODE, type ReportCatalogue } from './registry.ts';
 import { type ClaimedJob, completeJob, completeJobWith, releaseFailedJob } from '../storage/jobs.ts';
 import type { BundleRepository } from './repository.ts';
@@ -26,6 +27,28 @@ export interface Bundle {
 
 export type Registration = { ok: true; bundle: Bundle } | { ok: false; notFound: true } | { ok: false; reasons: RejectedType[] };
 
+/**
+ * Something other than a check that an evidence bundle can be registered for, made of checks (a workflow run):
+ * its module registers it, so reports need not know it.
+ */
+export interface BundleSubjectSource {
+  /** Ids are `<idPrefix>_…`. */
+  idPrefix: string;
+  kind: string;
+  /** How people call one: "workflow run". */
+  label: string;
+  /** The tenant's subject: its record for evidence.json and the checks whose reports the bundle holds. */
+  load(accountId: string, id: string): Promise<{ record: JsonRecord; environment: RecordEnvironment; checkIds: string[] } | undefined>;
+}
+
+/** What a bundle is built from: the check or group it was registered for, and the checks whose reports it holds. */
+interface ResolvedSubject {
+  subject: BundleCheck;
+  members: StoredCheck[];
+  /** Whether the subject is a group of checks rather than one. */
+  group: boolean;
+}
+
 export interface ReportsService {
   readonly catalogue: ReportCatalogue;
   /** The PDF of one produced report of a tenant's check, or undefined when the tenant has no such check. */
@@ -38,6 +61,7 @@ export interface ReportsService {
    * still holds the job: a worker whose lease ran out cannot overwrite or duplicate the work of the next one.
    */
   runBundleJob(job: ClaimedJob, workerId: string): Promise<void>;
+  registerSubjectSource(source: BundleSubjectSource): void;
 }
 
 export interface ReportsServiceDeps {
@@ -53,6 +77,32 @@ export interface ReportsServiceDeps {
 
 export function createReportsService(deps: ReportsServiceDeps): ReportsService {
   const { db, bundles, catalogue } = deps;
+  const subjectSources = new Map<string, BundleSubjectSource>();
+
+  const asBundleCheck = (check: StoredCheck): BundleCheck => ({
+    id: check.id,
+    kind: deps.checks.kindOf(check.id)!,
+    tenant: check.accountId,
+    environment: check.environment,
+    record: check.record,
+  });
+
+  /** The tenant's check, or registered group of checks, by id; undefined for anything else. */
+  async function resolveSubject(accountId: string, id: string): Promise<ResolvedSubject | undefined> {
+    if (deps.checks.kindOf(id)) {
+      const check = await deps.findCheck(accountId, id);
+      return check && { subject: asBundleCheck(check), members: [check], group: false };
+    }
+    const source = subjectSources.get(id.split('_')[0]);
+    const loaded = source && (await source.load(accountId, id));
+    if (!source || !loaded) return undefined;
+    const found = await Promise.all(loaded.checkIds.map((checkId) => deps.findCheck(accountId, checkId)));
+    return {
+      subject: { id, kind: { kind: source.kind, label: source.label }, tenant: accountId, environment: loaded.environment, record: loaded.record },
+      members: found.filter((check): check is StoredCheck => check !== undefined),
+      group: true,
+    };
+  }
 
   const toBundle = (row: BundlesTable): Bundle => ({
     bundleId: row.id,
@@ -89,15 +139,15 @@ export function createReportsService(deps: ReportsServiceDeps): ReportsService {
     },
 
     async registerBundle(accountId, input, now = new Date()) {
-      const kind = deps.checks.kindOf(input.checkId);
-      const check = kind && (await deps.findCheck(accountId, input.checkId));
-      if (!kind || !check) return { ok: false, notFound: true };
-      const validation = validateIncludeTypes(catalogue, input.includeTypes, kind);
+      const resolved = await resolveSubject(accountId, input.checkId);
+      if (!resolved) return { ok: false, notFound: true };
+      const defaultTypes = [...new Set(resolved.members.map((check) => deps.checks.kindOf(check.id)!.report.code))];
+      const validation = validateIncludeTypes(catalogue, input.includeTypes, defaultTypes);
       if (!validation.ok) return { ok: false, reasons: validation.reasons };
       const row: BundlesTable = {
         id: newId('bnd'),
         account_id: accountId,
-        check_id: check.id,
+        check_id: resolved.subject.id,
         regulator_ref: input.regulatorRef,
         include_types: JSON.stringify(validation.types),
         status: 'generating',
@@ -119,6 +169,11 @@ export function createReportsService(deps: ReportsServiceDeps): ReportsService {
 
     loadArchive: (accountId, bundleId) => bundles.loadArchive(accountId, bundleId),
 
+    registerSubjectSource(source) {
+      if (subjectSources.has(source.idPrefix) || deps.checks.kindOf(`${source.idPrefix}_`)) throw new Error(`bundle subjects share the id prefix ${source.idPrefix}`);
+      subjectSources.set(source.idPrefix, source);
+    },
+
     async runBundleJob(job, workerId) {
       const { bundleId } = job.payload as { bundleId: string };
       const row = await bundles.find(bundleId);
@@ -127,18 +182,19 @@ export function createReportsService(deps: ReportsServiceDeps): ReportsService {
         return;
       }
       try {
-        const check = await deps.findCheck(row.account_id, row.check_id);
-        const kind = check && deps.checks.kindOf(check.id);
-        if (!check || !kind) {
+        const resolved = await resolveSubject(row.account_id, row.check_id);
+        if (!resolved) {
           await completeJobWith(db, job, workerId, (trx, now) => bundles.fail(trx, bundleId, `check ${row.check_id} no longer exists`, now));
           return;
         }
+        const byId = new Map(resolved.members.map((check) => [check.id, check]));
         const archive = await buildBundleArchive(catalogue, {
           bundleId,
           regulatorRef: row.regulator_ref,
-          check: { id: check.id, kind, tenant: check.accountId, environment: check.environment, record: check.record },
+          check: resolved.subject,
+          ...(resolved.group ? { members: resolved.members.map(asBundleCheck) } : {}),
           requestedTypes: JSON.parse(row.include_types) as string[],
-          produce: (code) => renderStoredCheck(code, check),
+          produce: (code, check) => renderStoredCheck(code, byId.get(check.id)!),
           createdAt: row.created_at,
         });
         await completeJobWith(db, job, workerId, (trx, now) => bundles.land(trx, bundleId, archive, sha256Hex(archive), now));

@@ -13,9 +13,9 @@ declare module '../core.ts' {
   }
 }
 
-export const workflowsModule: DomainModule<WorkflowsService, 'aml' | 'kyc' | 'kyb' | 'kya' | 'reviews'> = {
+export const workflowsModule: DomainModule<WorkflowsService, 'aml' | 'kyc' | 'kyb' | 'kya' | 'reviews' | 'reports'> = {
   name: 'workflows',
-  requires: ['aml', 'kyc', 'kyb', 'kya', 'reviews'],
+  requires: ['aml', 'kyc', 'kyb', 'kya', 'reviews', 'reports'],
   migrations: workflowMigrations,
   async setup(platform, services) {
     const { config, storage } = platform;
@@ -29,6 +29,8 @@ export const workflowsModule: DomainModule<WorkflowsService, 'aml' | 'kyc' | 'ky
     });
     // A manual_review step waits for a person; the decision's transaction puts its run back on the queue.
     services.reviews.onDecided((trx, decided) => service.resumeAfterDecision(trx, decided));
+    // An RPT-016 bundle may be registered for a run: it holds the report of every check of the run.
+    services.reports.registerSubjectSource({ idPrefix: 'wfr', kind: 'workflow_run', label: 'workflow run', load: service.bundleSubject });
     // KYX_WORKER and its poll interval govern every job worker, bundles' and workflow steps' alike.
     worker = startPlatformWorker(platform, { kinds: [RUN_STEP_JOB], leaseMs: config.workflows.stepLeaseMs, handle: service.runStepJob });
     return service;

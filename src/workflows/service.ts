@@ -2,7 +2,7 @@
 // job of the leased queue runs one step (its checks through the owning domain's service), records it and queues
 // the next, so a run survives a restart and no step of it is taken by two instances at once.
 import type { Kysely } from 'kysely';
-import type { KeyEnvironment } from '../core.ts';
+import type { KeyEnvironment, RecordEnvironment } from '../core.ts';
 import type { EventLog } from '../events/log.ts';
 import type { DecidedCheck } from '../reviews/service.ts';
 import { checkEnvironment } from '../storage/checks.ts';
@@ -68,6 +68,11 @@ export interface WorkflowsService {
   listRuns(accountId: string, options: { limit: number; checkId?: string }): Promise<RunView[]>;
   /** Runs the next step of a run (or decides it), landing the result only while this worker holds the job. */
   runStepJob(job: ClaimedJob, workerId: string): Promise<void>;
+  /**
+   * What an evidence bundle of a run holds: the run with its definition and decision trail, and every check it
+   * created or had decided, in step order.
+   */
+  bundleSubject(accountId: string, runId: string): Promise<{ record: Record<string, unknown>; environment: RecordEnvironment; checkIds: string[] } | undefined>;
   /** In the decision's transaction: the runs waiting for this check's decision go on running. */
   resumeAfterDecision(trx: Kysely<Database>, decided: DecidedCheck): Promise<void>;
 }
@@ -276,6 +281,14 @@ export function createWorkflowsService(deps: {
         const now = new Date();
         if ((await releaseFailedJob(db, job, workerId, reason, now)) === 'failed') await db.transaction().execute((trx) => failRun(trx, now));
       }
+    },
+
+    async bundleSubject(accountId, runId) {
+      const row = await repository.findRun(accountId, runId);
+      if (!row) return undefined;
+      const run = toRunView(row);
+      const checkIds = [...new Set(run.steps.flatMap((step) => step.checkIds ?? (step.checkId ? [step.checkId] : [])))];
+      return { record: { ...run, definition: JSON.parse(row.definition) }, environment: checkEnvironment(row.key_environment), checkIds };
     },
 
     async resumeAfterDecision(trx, decided) {

@@ -100,7 +100,7 @@ describe('buildBundleArchive', () => {
     const produced: string[] = [];
     const input = bundleInput({ requestedTypes: ['RPT-002', 'RPT-001', 'RPT-KYA'] });
     const entries = await unzipEntries(
-      await buildBundleArchive(catalogue, { ...input, produce: (code) => (produced.push(code), input.produce(code)) }),
+      await buildBundleArchive(catalogue, { ...input, produce: (code, check) => (produced.push(code), input.produce(code, check)) }),
     );
     expect(produced).toEqual(['RPT-001']);
     expect([...entries.keys()]).toEqual(['report.pdf', `reports/RPT-001-${CHECK_ID}.pdf`, 'evidence.json', 'manifest.json']);
@@ -152,21 +152,21 @@ describe('buildBundleArchive', () => {
 
 describe('validateIncludeTypes', () => {
   it('defaults to the report type of the check kind', () => {
-    expect(validateIncludeTypes(catalogue, undefined, kindOf('kyc'))).toEqual({ ok: true, types: ['RPT-001'] });
-    expect(validateIncludeTypes(catalogue, undefined, kindOf('kyb'))).toEqual({ ok: true, types: ['RPT-002'] });
-    expect(validateIncludeTypes(catalogue, undefined, kindOf('aml'))).toEqual({ ok: true, types: ['RPT-003'] });
-    expect(validateIncludeTypes(catalogue, undefined, kindOf('kya'))).toEqual({ ok: true, types: ['RPT-KYA'] });
+    expect(validateIncludeTypes(catalogue, undefined, [kindOf('kyc').report.code])).toEqual({ ok: true, types: ['RPT-001'] });
+    expect(validateIncludeTypes(catalogue, undefined, [kindOf('kyb').report.code])).toEqual({ ok: true, types: ['RPT-002'] });
+    expect(validateIncludeTypes(catalogue, undefined, [kindOf('aml').report.code])).toEqual({ ok: true, types: ['RPT-003'] });
+    expect(validateIncludeTypes(catalogue, undefined, [kindOf('kya').report.code])).toEqual({ ok: true, types: ['RPT-KYA'] });
   });
 
   it('accepts every produced type, keeping order and dropping repeats', () => {
-    expect(validateIncludeTypes(catalogue, ['RPT-003', 'RPT-001', 'RPT-003', 'RPT-KYA', 'RPT-002'], kindOf('kyc'))).toEqual({
+    expect(validateIncludeTypes(catalogue, ['RPT-003', 'RPT-001', 'RPT-003', 'RPT-KYA', 'RPT-002'], [kindOf('kyc').report.code])).toEqual({
       ok: true,
       types: ['RPT-003', 'RPT-001', 'RPT-KYA', 'RPT-002'],
     });
   });
 
   it('rejects planned codes, unknown codes, RPT-016 and non-strings with one reason per entry', () => {
-    const result = validateIncludeTypes(catalogue, ['RPT-001', 'RPT-004', 'RPT-016', 'RPT-XYZ', 'rpt-001', 42, 'RPT-999'], kindOf('kyc'));
+    const result = validateIncludeTypes(catalogue, ['RPT-001', 'RPT-004', 'RPT-016', 'RPT-XYZ', 'rpt-001', 42, 'RPT-999'], [kindOf('kyc').report.code]);
     expect(result.ok).toBe(false);
     if (result.ok) return;
     expect(result.reasons.map((entry) => entry.type)).toEqual(['RPT-004', 'RPT-016', 'RPT-XYZ', 'rpt-001', '42', 'RPT-999']);

@@ -10,6 +10,8 @@ import { claimJob } from '../../src/storage/jobs.ts';
 import { RUN_STEP_JOB } from '../../src/workflows/service.ts';
 import { POSTGRES_URL, type Tenant, type TestApp, createTestApp, errorBody } from '../helpers/app.ts';
 import { kyx } from '../helpers/cli.ts';
+import { pdfText } from '../helpers/pdf.ts';
+import { unzipEntries } from '../helpers/zip.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const SHARED_LISTS = path.resolve(import.meta.dirname, '../../../shared/data/lists/current');
@@ -351,6 +353,44 @@ describe('durable runs', () => {
       await restarted.close();
       await first.close();
     }
+  });
+});
+
+describe('evidence', () => {
+  it('an RPT-016 bundle registered for a run holds the report of every check of the run, its definition and decision trail', async () => {
+    const finished = await run(sandbox, 'business_onboarding', scenario('active_company'));
+    const kybId = stepOf(finished, 'business').checkId as string;
+    const screenings = stepOf(finished, 'screen_parties').checkIds as string[];
+    const registered = await post(t, sandbox, '/api/v1/reports/rpt-016', { checkId: finished.runId, regulatorRef: 'FCA-RUN-1' });
+    expect(registered.statusCode, registered.body).toBe(202);
+    expect(registered.json()).toMatchObject({ checkId: finished.runId, includeTypes: ['RPT-002', 'RPT-003'] });
+    const { bundleId } = registered.json();
+    await expect.poll(async () => (await get(t, sandbox, `/api/v1/bundles/${bundleId}`)).json().status, { timeout: 30_000, interval: 100 }).toBe('ready');
+    const zip = await get(t, sandbox, `/api/v1/bundles/${bundleId}.zip`);
+    const entries = await unzipEntries(zip.rawPayload);
+    expect([...entries.keys()].sort()).toEqual(
+      ['report.pdf', 'evidence.json', 'manifest.json', `reports/RPT-002-${kybId}.pdf`, ...screenings.map((id) => `reports/RPT-003-${id}.pdf`)].sort(),
+    );
+    const evidence = JSON.parse(entries.get('evidence.json')!.toString('utf8'));
+    expect(evidence).toMatchObject({ checkId: finished.runId, checkKind: 'workflow_run', includeTypes: ['RPT-002', 'RPT-003'], unavailableReports: [] });
+    expect(evidence.record).toMatchObject({ runId: finished.runId, workflow: 'business_onboarding', version: 2, status: 'completed', decision: 'approved' });
+    expect(evidence.record.definition.steps.map((step: { id: string }) => step.id)).toEqual(['business', 'business_review', 'screen_parties']);
+    expect(evidence.checks.map((check: { checkId: string }) => check.checkId)).toEqual([kybId, ...screenings]);
+    expect(await pdfText(entries.get(`reports/RPT-002-${kybId}.pdf`)!)).toContain(kybId);
+    expect(await pdfText(entries.get('report.pdf')!)).toContain('workflow run');
+    const file = path.join(listsDir, `${bundleId}.zip`);
+    await writeFile(file, zip.rawPayload);
+    expect(kyx(['bundle', 'verify', file], {}).status).toBe(0);
+
+    // a report type no check of the run has is listed as unavailable; another tenant's run is 404
+    const kycOnly = await post(t, sandbox, '/api/v1/reports/rpt-016', { checkId: finished.runId, regulatorRef: 'FCA-RUN-2', includeTypes: ['RPT-001'] });
+    expect(kycOnly.statusCode).toBe(202);
+    await expect.poll(async () => (await get(t, sandbox, `/api/v1/bundles/${kycOnly.json().bundleId}`)).json().status, { timeout: 30_000, interval: 100 }).toBe('ready');
+    const kycEntries = await unzipEntries((await get(t, sandbox, `/api/v1/bundles/${kycOnly.json().bundleId}.zip`)).rawPayload);
+    expect(JSON.parse(kycEntries.get('evidence.json')!.toString('utf8')).unavailableReports).toEqual([
+      { type: 'RPT-001', reason: expect.stringContaining(`${finished.runId} is a workflow run with no such check`) },
+    ]);
+    errorBody(await post(t, other, '/api/v1/reports/rpt-016', { checkId: finished.runId, regulatorRef: 'X' }), 404, 'not_found');
   });
 });
 

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 
@@ -31,4 +31,19 @@ export function randomBase62(bytes: number): string {
  */
 export function newId(prefix: string): string {
   return `${prefix}_${randomBase62(16)}`;
+}
+
+/**
+ * The same identifier every time for the same seed, as long and as hard to guess as the seed's random part: for
+ * work that may run twice after a crash and must find what its first attempt stored (a workflow step's checks,
+ * seeded by the run's random id).
+ */
+export function derivedId(prefix: string, seed: string): string {
+  let value = BigInt(`0x${createHash('sha256').update(seed).digest('hex').slice(0, 32)}`);
+  let out = '';
+  for (let i = 0; i < 22; i++) {
+    out = BASE62[Number(value % 62n)] + out;
+    value /= 62n;
+  }
+  return `${prefix}_${out}`;
 }

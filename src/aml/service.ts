@@ -43,6 +43,8 @@ export interface AmlCaller {
   accountId: string;
   /** The key's environment: live screenings count in the `amlScreenings` meter, test ones never. */
   keyEnvironment: KeyEnvironment;
+  /** The ids to store the screenings under, one per query, for a caller that must find them again after a crash (a workflow step). */
+  checkIds?: readonly string[];
 }
 
 export interface AmlService {
@@ -133,9 +135,9 @@ export function createAmlService(options: AmlServiceOptions): AmlService {
       const snapshot = await servingSnapshot();
       const environment = checkEnvironment(caller.keyEnvironment);
       const now = new Date();
-      const records = queries.map((query): AmlScreeningRecord => {
+      const records = queries.map((query, index): AmlScreeningRecord => {
         const result = screen(snapshot, query);
-        const screeningId = checks.newId('aml');
+        const screeningId = caller.checkIds?.[index] ?? checks.newId('aml');
         return {
           screeningId,
           status: result.status,

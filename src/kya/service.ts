@@ -19,6 +19,8 @@ export interface KyaCaller {
   accountId: string;
   /** The key's environment: test keys get the sandbox fixture (rule 11). */
   environment: KeyEnvironment;
+  /** The id to store the check under, for a caller that must find it again after a crash (a workflow step). */
+  checkId?: string;
 }
 
 export interface KyaService {
@@ -101,7 +103,7 @@ export function createKyaService(deps: KyaServiceDeps): KyaService {
       if (decision.error) throw inputError(decision.error);
 
       const { checks } = deps;
-      const id = checks.newId('kya');
+      const id = caller.checkId ?? checks.newId('kya');
       const environment = checkEnvironment(caller.environment);
       const agent = request.agent ?? {};
       const fingerprint = request.prompt === undefined ? null : promptFingerprint(request.prompt);

@@ -12,6 +12,8 @@ export interface KybCaller {
   accountId: string;
   /** The key's environment: test keys only ever reach the sandbox registers. */
   keyEnvironment: KeyEnvironment;
+  /** The id to store the check under, for a caller that must find it again after a crash (a workflow step). */
+  checkId?: string;
 }
 
 export interface KybServiceOptions {
@@ -37,7 +39,7 @@ export function createKybService(options: KybServiceOptions): KybService {
         screen: options.screen,
         budgetMs: options.budgetMs,
       });
-      const kybId = checks.newId('kyb');
+      const kybId = caller.checkId ?? checks.newId('kyb');
       const record: KybVerifyResponse = {
         kybId,
         ...result,

@@ -33,6 +33,8 @@ export interface KycCaller {
   accountId: string;
   /** Test keys give sandbox checks (never billed); live keys live checks, billed to kycChecks. */
   keyEnvironment: KeyEnvironment;
+  /** The id to store the check under, for a caller that must find it again after a crash (a workflow step). */
+  checkId?: string;
 }
 
 export interface KycServiceOptions {
@@ -189,7 +191,7 @@ export function createKycService(options: KycServiceOptions): KycService {
       const reused = await reusedDocumentCheckIds(caller.accountId, environment, signals.documentReading.perceptualHash);
       const decision = decideKyc({ signals, aml: aml.decision, environment, reference: metadata.reference, reusedDocumentCheckIds: reused });
 
-      const checkId = checks.newId('kyc');
+      const checkId = caller.checkId ?? checks.newId('kyc');
       const completed = new Date();
       const result: KycCheckResult = {
         checkId,

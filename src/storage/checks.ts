@@ -4,7 +4,7 @@ import { type Kysely, type Transaction, sql } from 'kysely';
 import type { Meters } from '../accounts/meters.ts';
 import type { CheckKindDefinition, CheckReview, CheckTable, KeyEnvironment, RecordEnvironment, StoredCheck } from '../core.ts';
 import { DomainError } from '../errors.ts';
-import { newId } from '../ids.ts';
+import { derivedId, newId } from '../ids.ts';
 import type { Dialect } from './database.ts';
 import type { Database } from './schema.ts';
 import type { EventLog } from '../events/log.ts';
@@ -38,7 +38,8 @@ export interface CheckStore {
   readonly kinds: readonly CheckKindDefinition[];
   /** The kind of a check id, by its prefix; undefined for an id no registered kind issues. */
   kindOf(id: string): CheckKindDefinition | undefined;
-  newId(kind: string): string;
+  /** A new random id of the kind; with `seed`, the same id for the same seed (see derivedId). */
+  newId(kind: string, seed?: string): string;
   /** Where the check's own report is served. */
   reportUrl(kind: string, id: string): string;
   /** Runs `work` in one transaction: a check and everything stored with it commit together. */
@@ -182,7 +183,7 @@ export function createCheckStore(options: {
   return {
     kinds,
     kindOf: (id) => byPrefix.get(id.split('_')[0]),
-    newId: (kind) => newId(definition(kind).idPrefix),
+    newId: (kind, seed) => (seed === undefined ? newId(definition(kind).idPrefix) : derivedId(definition(kind).idPrefix, seed)),
     reportUrl: (kind, id) => `${options.baseUrl}/reports/${definition(kind).report.code}/${id}.pdf`,
     transaction: (work) => db.transaction().execute(work),
 

@@ -242,7 +242,7 @@ export function createWorkflowsService(deps: {
           const bodies = step.forEach
             ? fanOutItems(step, scope).map((item) => materialise(step.input, { ...scope, item }))
             : [materialise(step.input, scope)];
-          const result = await deps.runStep(step.kind, caller, bodies);
+          const result = await deps.runStep(step.kind, caller, bodies, { runId: run.id, stepId: step.id });
           if ('awaiting' in result) {
             // Nothing more to do until a person decides; the decision's transaction queues the next job.
             Object.assign(stepState(step.id), { status: 'waiting', checkId: result.awaiting });

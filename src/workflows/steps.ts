@@ -19,6 +19,12 @@ export interface StepCaller {
   keyEnvironment: KeyEnvironment;
 }
 
+/** Which step of which run: the seed of the ids its checks are stored under. */
+export interface StepAttempt {
+  runId: string;
+  stepId: string;
+}
+
 export interface StepResult {
   /** The checks the step created. */
   checkIds: string[];
@@ -101,43 +107,51 @@ async function reviewedCheck(checks: Pick<CheckStore, 'find' | 'kindOf'>, caller
   return { awaiting: check.id };
 }
 
-/** Runs one step's checks; a fan-out's screenings are stored together, in one AML batch. */
-export function createStepRunner(services: Pick<ModuleServices, 'aml' | 'kyc' | 'kyb' | 'kya'>, checks: Pick<CheckStore, 'find' | 'kindOf'>) {
-  return async function runStep(kind: StepKind, caller: StepCaller, bodies: unknown[]): Promise<StepResult | AwaitedDecision> {
+/**
+ * Runs one step's checks; a fan-out's screenings are stored together, in one AML batch. Each check is stored under
+ * an id derived from the run, the step and its position, so a step run again after its worker died between
+ * storing a check and recording the step finds that check instead of making (and billing) a second one.
+ */
+export function createStepRunner(services: Pick<ModuleServices, 'aml' | 'kyc' | 'kyb' | 'kya'>, checks: Pick<CheckStore, 'find' | 'kindOf' | 'newId'>) {
+  return async function runStep(kind: StepKind, caller: StepCaller, bodies: unknown[], attempt: StepAttempt): Promise<StepResult | AwaitedDecision> {
     // Structure here; an AML query's meaning is checked once, where it is turned into the query to screen.
     for (const body of bodies) {
       const issues = schemaIssues(REQUESTS[kind], body);
       if (issues.length > 0) throw DomainError.invalid(issues);
     }
+    if (kind === 'manual_review') return reviewedCheck(checks, caller, bodies[0] as ManualReviewRequest);
+
+    const ids = bodies.map((_, index) => checks.newId(kind, `${attempt.runId}:${attempt.stepId}:${index}`));
+    const stored = await Promise.all(ids.map((id) => checks.find(caller.accountId, id)));
+    const missing = bodies.map((body, index) => ({ body, index })).filter(({ index }) => stored[index] === undefined);
+    const made = new Map<number, unknown>();
     switch (kind) {
       case 'aml': {
-        if (bodies.length === 0) return { checkIds: [], outputs: [] };
-        const queries = bodies.map((body) => {
+        const queries = missing.map(({ body }) => {
           const query = validateScreeningQuery(body as ScreeningQueryBody);
           if (!query.ok) throw DomainError.invalid(query.errors);
           return query.value;
         });
-        const records = await services.aml.screenAndStore(caller, queries);
-        return { checkIds: records.map((record) => record.screeningId), outputs: records };
+        if (queries.length > 0) {
+          const records = await services.aml.screenAndStore({ ...caller, checkIds: missing.map(({ index }) => ids[index]) }, queries);
+          records.forEach((record, position) => made.set(missing[position].index, record));
+        }
+        break;
       }
       case 'kyc':
-        return collect(bodies, async (body) => {
-          const result = await services.kyc.verify(caller, body as KycVerifyRequest);
-          return [result.checkId, result];
-        });
+        for (const { body, index } of missing) made.set(index, await services.kyc.verify({ ...caller, checkId: ids[index] }, body as KycVerifyRequest));
+        break;
       case 'kyb':
-        return collect(bodies, async (body) => {
-          const result = await services.kyb.verify(caller, body as KybVerifyRequest);
-          return [result.kybId, result];
-        });
+        for (const { body, index } of missing) made.set(index, await services.kyb.verify({ ...caller, checkId: ids[index] }, body as KybVerifyRequest));
+        break;
       case 'kya':
-        return collect(bodies, async (body) => {
-          const result = await services.kya.verify({ accountId: caller.accountId, environment: caller.keyEnvironment }, body as KyaVerifyRequest);
-          return [result.verificationId, result];
-        });
-      case 'manual_review':
-        return reviewedCheck(checks, caller, bodies[0] as ManualReviewRequest);
+        for (const { body, index } of missing) {
+          const kyaCaller = { accountId: caller.accountId, environment: caller.keyEnvironment, checkId: ids[index] };
+          made.set(index, await services.kya.verify(kyaCaller, body as KyaVerifyRequest));
+        }
+        break;
     }
+    return { checkIds: ids, outputs: ids.map((_, index) => (made.has(index) ? made.get(index) : stored[index]!.record)) };
   };
 }
 
@@ -145,16 +159,6 @@ export function createStepRunner(services: Pick<ModuleServices, 'aml' | 'kyc' | 
 export function checkStoredBy(error: unknown): string | undefined {
   const id = error instanceof DomainError ? error.details?.verificationId : undefined;
   return typeof id === 'string' ? id : undefined;
-}
-
-async function collect(bodies: unknown[], run: (body: unknown) => Promise<[string, unknown]>): Promise<StepResult> {
-  const result: StepResult = { checkIds: [], outputs: [] };
-  for (const body of bodies) {
-    const [checkId, output] = await run(body);
-    result.checkIds.push(checkId);
-    result.outputs.push(output);
-  }
-  return result;
 }
 
 export type StepRunner = ReturnType<typeof createStepRunner>;

@@ -356,6 +356,38 @@ describe('durable runs', () => {
   });
 });
 
+describe('a step run twice', () => {
+  it('a worker that dies after storing a step\'s check but before recording the step leaves one check, found again by the next worker', async () => {
+    const app = await createTestApp({ env: { KYX_WORKER: 'off', KYX_LISTS_DIR: listsDir } });
+    try {
+      await app.context.services.aml.ready();
+      const tenant = await app.tenant({ env: 'live', plan: 'growth' });
+      const runId = (await startRun(app, tenant, 'business_onboarding', scenario('active_company'))).json().runId;
+      const now = Date.now();
+      const doomed = await claimJob(app.context.storage, [RUN_STEP_JOB], 'doomed-worker', 1_000, new Date(now));
+      // its lease runs out and another worker takes the job while the first is still at work
+      const successor = await claimJob(app.context.storage, [RUN_STEP_JOB], 'next-worker', 60_000, new Date(now + 5_000));
+      expect(successor?.id).toBe(doomed!.id);
+      // the first worker stores the KYB check, then cannot record the step: what a crash between the two leaves
+      await app.context.services.workflows.runStepJob(doomed!, 'doomed-worker');
+      const db = app.context.storage.db;
+      const afterCrash = await db.selectFrom('kyb_checks').select('id').where('account_id', '=', tenant.accountId).execute();
+      expect(afterCrash).toHaveLength(1);
+      expect((await app.context.services.workflows.findRun(tenant.accountId, runId))!.steps[0].status).toBe('pending');
+
+      await app.context.services.workflows.runStepJob(successor!, 'next-worker');
+      const run = (await app.context.services.workflows.findRun(tenant.accountId, runId))!;
+      expect(run.steps[0]).toMatchObject({ id: 'business', status: 'completed', checkId: afterCrash[0].id });
+      expect(await db.selectFrom('kyb_checks').select('id').where('account_id', '=', tenant.accountId).execute()).toEqual(afterCrash);
+      // billed once
+      const usage = (await get(app, tenant, '/api/v1/validate-key')).json().usage;
+      expect(usage.kybChecks).toBe(1);
+    } finally {
+      await app.close();
+    }
+  });
+});
+
 describe('evidence', () => {
   it('an RPT-016 bundle registered for a run holds the report of every check of the run, its definition and decision trail', async () => {
     const finished = await run(sandbox, 'business_onboarding', scenario('active_company'));

@@ -173,6 +173,15 @@ describe('built-in workflows with real checks', () => {
     expect((await get(t, sandbox, `/api/v1/kya/verifications/${unscreened.steps[0].checkId}`)).json()).toMatchObject({ action: null, allowed: false });
   });
 
+  it('agent_onboarding: a live prompt sent to review waits for the analyst (test keys get no model verdict, so no review)', async () => {
+    const agent = { id: 'agent-8', name: 'Invoice bot', operator: 'Acme Ltd' };
+    const waiting = await run(live, 'agent_onboarding', { prompt: 'Summarise this invoice: tot\u200bal due 450 EUR by Friday.', agent });
+    expect(waiting).toMatchObject({ status: 'review', decision: null });
+    const verificationId = stepOf(waiting, 'agent').checkId;
+    expect(stepOf(waiting, 'agent_review')).toMatchObject({ status: 'waiting', checkId: verificationId });
+    expect(await decideAndSettle(live, verificationId, 'approved', waiting.runId)).toMatchObject({ status: 'completed', decision: 'approved' });
+  });
+
   it('an input the first step refuses is a 400 naming the field under body/input, and nothing runs', async () => {
     const response = await startRun(t, sandbox, 'individual_onboarding', { ...specimen, documentType: 'library_card' });
     expect(errorBody(response, 400, 'invalid_request').errors).toEqual([{ path: 'body/input/documentType', message: expect.any(String) }]);

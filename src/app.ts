@@ -7,6 +7,7 @@ import type { AppContext } from './core.ts';
 import { newId } from './ids.ts';
 import { frameworkErrors, registerErrorHandling } from './http/errors.ts';
 import { registerGate } from './http/gate.ts';
+import { registerIdempotency } from './http/idempotency.ts';
 import { ErrorBody } from './http/schemas.ts';
 import { MODULES } from './domains.ts';
 
@@ -61,7 +62,8 @@ export async function buildApp(context: AppContext, options: AppOptions = {}): P
 
   app.addSchema(ErrorBody);
   registerErrorHandling(app);
-  registerGate(app, context);
+  registerGate(app, { ...context, idempotency: context.services.idempotency });
+  registerIdempotency(app, context.services.idempotency);
 
   await app.register(swagger, {
     openapi: {

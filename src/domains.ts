@@ -4,6 +4,7 @@ import { amlModule } from './aml/module.ts';
 import { opsModule } from './ops/module.ts';
 import { escrowModule } from './escrow/module.ts';
 import { eventsModule } from './events/module.ts';
+import { idempotencyModule } from './idempotency/module.ts';
 import { kyaModule } from './kya/module.ts';
 import { kybModule } from './kyb/module.ts';
 import { kycModule } from './kyc/module.ts';
@@ -20,6 +21,7 @@ export const MODULES = [
   opsModule,
   accountsModule,
   eventsModule,
+  idempotencyModule,
   amlModule,
   kycModule,
   escrowModule,

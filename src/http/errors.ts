@@ -16,6 +16,7 @@ const CONTRACT = {
   payloadTooLarge: ['payload_too_large', 413],
   unsupportedMediaType: ['unsupported_media_type', 415],
   unsignedCertificate: ['unsigned_certificate', 422],
+  idempotencyKeyReused: ['idempotency_key_reused', 422],
   dailyCapExceeded: ['DAILY_CAP_EXCEEDED', 429],
   monthlyQuotaExceeded: ['MONTHLY_QUOTA_EXCEEDED', 429],
   rateLimited: ['rate_limited', 429],

@@ -5,6 +5,8 @@ import { UNLIMITED } from '../accounts/plans.ts';
 import { type UsageCounter, type UsageCounts, nextDayStart, nextMonthStart } from '../accounts/usage.ts';
 import type { FloodLimiter } from './flood.ts';
 import { apiError, invalidRequest } from './errors.ts';
+import { admitIdempotent } from './idempotency.ts';
+import type { IdempotencyService } from '../idempotency/service.ts';
 
 /** What a route asks of the caller; routes without `access` are public. */
 export interface Access {
@@ -59,11 +61,12 @@ function refuseControlCharacters(where: 'params' | 'querystring', values: unknow
 
 /**
  * The one gate in front of every route, in the contract's order: flood limiter (per IP, /api only) →
- * credential (401) → permission (403) → daily cap → monthly quota. A refused request consumes nothing.
+ * credential (401) → permission (403) → daily cap → monthly quota. A refused request consumes nothing, and
+ * neither does a POST repeating an Idempotency-Key another request claimed.
  */
 export function registerGate(
   app: FastifyInstance,
-  deps: { credentials: Credentials; usage: UsageCounter; flood: FloodLimiter },
+  deps: { credentials: Credentials; usage: UsageCounter; flood: FloodLimiter; idempotency: IdempotencyService },
 ): void {
   app.addHook('onRequest', async (request, reply) => {
     reply.header('X-Request-Id', request.id);
@@ -95,7 +98,7 @@ export function registerGate(
     request.principal = principal;
     if (!request.url.startsWith('/api/')) return;
 
-    if (!access.metered) {
+    if (!access.metered || (await admitIdempotent(deps.idempotency, request, principal.account.id, now)) === 'skip') {
       setPlanHeaders(reply, principal, await deps.usage.peek(principal.account.id, now), now);
       return;
     }

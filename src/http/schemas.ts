@@ -21,7 +21,7 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
   410: 'Gone',
   413: 'Body over the limit (`payload_too_large`)',
   415: 'Unsupported content type',
-  422: 'Unprocessable',
+  422: 'Unprocessable (`idempotency_key_reused`: an Idempotency-Key sent with another body; `unsigned_certificate`)',
   429: '`rate_limited` (flood limiter), `DAILY_CAP_EXCEEDED` or `MONTHLY_QUOTA_EXCEEDED`, with `resetsAt`',
   501: 'Planned but not produced (`not_implemented`)',
   503: 'Unavailable',

@@ -1,0 +1,86 @@
+// Idempotency-Key on every POST under /api/v1: the gate asks `admitIdempotent` whether the request claims its key
+// (it then runs and counts as usual) or repeats one (it neither runs nor counts); the hooks here answer repeats
+// from the stored answer and store the owner's answer before it leaves.
+import type { FastifyInstance, FastifyRequest, RouteOptions } from 'fastify';
+import { Type } from 'typebox';
+import { type IdempotencyService, requestHash } from '../idempotency/service.ts';
+import { apiError, invalidRequest } from './errors.ts';
+import { errorResponses } from './schemas.ts';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    idempotency?: { key: string; owner: boolean; started: boolean };
+  }
+}
+
+export const IDEMPOTENCY_HEADER = 'idempotency-key';
+/** 1–255 printable ASCII characters, not starting or ending with a space. */
+const VALID_KEY = /^[\x21-\x7e](?:[\x20-\x7e]{0,253}[\x21-\x7e])?$/;
+
+const appliesTo = (request: FastifyRequest) => request.method === 'POST' && request.url.startsWith('/api/v1/');
+
+/** Called by the gate once the caller may make the request, before it counts: 'skip' means it must not count. */
+export async function admitIdempotent(service: IdempotencyService, request: FastifyRequest, accountId: string, now: Date): Promise<'consume' | 'skip'> {
+  const header = request.headers[IDEMPOTENCY_HEADER];
+  if (header === undefined || !appliesTo(request)) return 'consume';
+  if (typeof header !== 'string' || !VALID_KEY.test(header)) {
+    throw invalidRequest([{ path: `headers/${IDEMPOTENCY_HEADER}`, message: 'must be 1 to 255 printable ASCII characters' }]);
+  }
+  const { owner } = await service.claim(accountId, header, now);
+  request.idempotency = { key: header, owner, started: false };
+  return owner ? 'consume' : 'skip';
+}
+
+/** Every POST under /api/v1 documents the header and the answers it adds (409 in progress, 422 reused). */
+function documentIdempotency(route: RouteOptions): void {
+  const methods = Array.isArray(route.method) ? route.method : [route.method];
+  if (!methods.includes('POST') || !route.url.startsWith('/api/v1/')) return;
+  const schema = (route.schema ??= {}) as { headers?: unknown; response?: Record<number, unknown> };
+  schema.headers = Type.Object({
+    [IDEMPOTENCY_HEADER]: Type.Optional(
+      Type.String({
+        description:
+          'Makes a retry safe: the same key with the same body within 24 h replays the first answer (Idempotent-Replayed: true) ' +
+          'without running or counting again; with another body, 422 idempotency_key_reused. 1–255 printable ASCII characters.',
+      }),
+    ),
+  });
+  schema.response = { ...errorResponses(409, 422), ...schema.response };
+}
+
+export function registerIdempotency(app: FastifyInstance, service: IdempotencyService): void {
+  app.addHook('onRoute', documentIdempotency);
+
+  app.addHook('preHandler', async (request, reply) => {
+    const claim = request.idempotency;
+    if (!claim || !request.principal) return;
+    const accountId = request.principal.account.id;
+    const hash = requestHash(request.method, request.url, request.body);
+    if (claim.owner) {
+      await service.describe(accountId, claim.key, hash);
+      claim.started = true;
+      return;
+    }
+    const outcome = await service.outcomeFor(accountId, claim.key, hash);
+    if (outcome.kind === 'reused') throw apiError('idempotencyKeyReused', 'This Idempotency-Key was used with another request; use a new key');
+    if (outcome.kind === 'in_flight') throw apiError('conflict', 'A request with this Idempotency-Key is still in progress; retry it later');
+    reply.header('Idempotent-Replayed', 'true').status(outcome.answer.status);
+    if (outcome.answer.contentType) reply.type(outcome.answer.contentType);
+    return reply.send(outcome.answer.body);
+  });
+
+  // The owner's answer is stored before it leaves; an owner that never started (refused, invalid) frees the key.
+  app.addHook('onSend', async (request, reply, payload) => {
+    const claim = request.idempotency;
+    if (!claim?.owner || !request.principal) return payload;
+    const accountId = request.principal.account.id;
+    if (claim.started && typeof payload === 'string') {
+      const contentType = reply.getHeader('content-type');
+      await service.complete(accountId, claim.key, { status: reply.statusCode, body: payload, contentType: typeof contentType === 'string' ? contentType : null });
+    } else {
+      await service.release(accountId, claim.key);
+    }
+    claim.owner = false;
+    return payload;
+  });
+}

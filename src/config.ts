@@ -8,6 +8,7 @@ import { type KybConfig, kybConfig } from './kyb/config.ts';
 import { type KycConfig, kycConfig } from './kyc/config.ts';
 import { type ReportsConfig, reportsConfig } from './reports/config.ts';
 import { type WorkflowsConfig, workflowsConfig } from './workflows/config.ts';
+import { type WebhooksConfig, webhooksConfig } from './webhooks/config.ts';
 
 export { ConfigError } from './env.ts';
 
@@ -35,10 +36,11 @@ export interface Config {
   kya: KyaConfig;
   reports: ReportsConfig;
   workflows: WorkflowsConfig;
+  webhooks: WebhooksConfig;
 }
 
 type Env = Record<string, string | undefined>;
-type CoreConfig = Omit<Config, 'aml' | 'kyc' | 'kyb' | 'kya' | 'reports' | 'workflows'>;
+type CoreConfig = Omit<Config, 'aml' | 'kyc' | 'kyb' | 'kya' | 'reports' | 'workflows' | 'webhooks'>;
 
 function coreConfig(env: EnvReader): CoreConfig {
   const port = env.integer('PORT', { description: 'HTTP port (0: any free port)', fallback: 3000, min: 0, max: 65535 });
@@ -77,6 +79,7 @@ export function readConfig(env: Env = process.env): { config: Config; effective:
     kya: section('kya', kyaConfig),
     reports: section('reports', reportsConfig),
     workflows: section('workflows', workflowsConfig),
+    webhooks: section('webhooks', webhooksConfig),
   };
   return { config, effective: reader.effective() };
 }

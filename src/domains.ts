@@ -12,6 +12,7 @@ import { sandboxModule } from './sandbox/module.ts';
 import { reportsModule } from './reports/module.ts';
 import { reviewsModule } from './reviews/module.ts';
 import { workflowsModule } from './workflows/module.ts';
+import { webhooksModule } from './webhooks/module.ts';
 
 /**
  * Every module of the service, registered once. Routes are registered in this order (it is the order of the
@@ -31,6 +32,7 @@ export const MODULES = [
   reportsModule,
   reviewsModule,
   workflowsModule,
+  webhooksModule,
 ] as readonly DomainModule<unknown, ServiceName>[];
 
 /** Every check kind the modules register. */

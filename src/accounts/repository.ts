@@ -1,6 +1,8 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../storage/schema.ts';
 import { newId } from '../ids.ts';
+import { createEventLog } from '../events/log.ts';
+import { checkEnvironment } from '../storage/checks.ts';
 import { type PlanId, isPlanId } from './plans.ts';
 import { type Environment, displayPrefix, generateApiKey, hashApiKey } from './api-keys.ts';
 import type { Scope } from './scopes.ts';
@@ -123,15 +125,26 @@ export async function listApiKeys(db: Kysely<Database>, accountId?: string): Pro
 }
 
 /** Returns false when no such key exists; revoking twice keeps the first revocation time. */
+/** Revokes the key (true also when it was revoked already) and emits key.revoked in the same transaction. */
 export async function revokeApiKey(db: Kysely<Database>, id: string, now = new Date()): Promise<boolean> {
-  const result = await db
-    .updateTable('api_keys')
-    .set({ revoked_at: now.toISOString() })
-    .where('id', '=', id)
-    .where('revoked_at', 'is', null)
-    .executeTakeFirst();
-  if (Number(result.numUpdatedRows) > 0) return true;
-  return (await findApiKey(db, id)) !== undefined;
+  const revoked = await db.transaction().execute(async (trx) => {
+    const key = await trx
+      .updateTable('api_keys')
+      .set({ revoked_at: now.toISOString() })
+      .where('id', '=', id)
+      .where('revoked_at', 'is', null)
+      .returning(['account_id', 'environment'])
+      .executeTakeFirst();
+    if (key) {
+      await createEventLog().emit(
+        trx,
+        { accountId: key.account_id, environment: checkEnvironment(key.environment), type: 'key.revoked', data: { keyId: id, revokedAt: now.toISOString() } },
+        now,
+      );
+    }
+    return key !== undefined;
+  });
+  return revoked || (await findApiKey(db, id)) !== undefined;
 }
 
 export async function touchApiKey(db: Kysely<Database>, id: string, at: Date): Promise<void> {

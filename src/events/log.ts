@@ -1,8 +1,10 @@
 // The event log any module writes to: `emit` stores the event inside the caller's transaction (the outbox
-// pattern), so the event commits with its cause or not at all, and a crash after the commit loses nothing.
+// pattern), with the job that dispatches it to its deliverers, so the event commits with its cause or not at all,
+// and a crash after the commit loses nothing.
 import type { Kysely } from 'kysely';
 import type { RecordEnvironment } from '../core.ts';
 import { newId } from '../ids.ts';
+import { enqueueJob } from '../storage/jobs.ts';
 import type { Database } from '../storage/schema.ts';
 
 /** The event types the contract names. */
@@ -23,6 +25,9 @@ export interface NewEvent {
   type: EventType;
   data: Record<string, unknown>;
 }
+
+/** The job, queued with each event, whose worker hands the event to its deliverers (webhooks). */
+export const DISPATCH_EVENT_JOB = 'events.dispatch';
 
 export interface StoredEvent extends NewEvent {
   id: string;
@@ -50,6 +55,7 @@ export function createEventLog(): EventLog {
           dispatched_at: null,
         })
         .execute();
+      await enqueueJob(trx, DISPATCH_EVENT_JOB, { eventId: stored.id }, now);
       return stored;
     },
   };

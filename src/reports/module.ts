@@ -21,6 +21,7 @@ export const reportsModule: DomainModule<ReportsService> = {
     let worker: Worker | undefined;
     const service = createReportsService({
       db: storage.db,
+      events: platform.events,
       bundles: createBundleRepository(storage.db),
       baseUrl: config.baseUrl,
       checks,

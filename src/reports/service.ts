@@ -5,6 +5,7 @@ import { unzipSync } from 'fflate';
 import type { CheckLookup, RecordEnvironment, StoredCheck } from '../core.ts';
 import type { CheckStore } from '../storage/checks.ts';
 import type { Database } from '../storage/schema.ts';
+import type { EventLog } from '../events/log.ts';
 import { newId } from '../ids.ts';
 import { type BundleCheck, type RejectedType, buildBundleArchive, sha256Hex, validateIncludeTypes } from './bundle.ts';
 import type { JsonRecord } from './record.ts';
@@ -66,6 +67,7 @@ export interface ReportsService {
 
 export interface ReportsServiceDeps {
   db: Kysely<Database>;
+  events: EventLog;
   bundles: BundleRepository;
   baseUrl: string;
   checks: Pick<CheckStore, 'kindOf'>;
@@ -197,7 +199,20 @@ export function createReportsService(deps: ReportsServiceDeps): ReportsService {
           produce: (code, check) => renderStoredCheck(code, byId.get(check.id)!),
           createdAt: row.created_at,
         });
-        await completeJobWith(db, job, workerId, (trx, now) => bundles.land(trx, bundleId, archive, sha256Hex(archive), now));
+        const sha256 = sha256Hex(archive);
+        await completeJobWith(db, job, workerId, async (trx, now) => {
+          await bundles.land(trx, bundleId, archive, sha256, now);
+          await deps.events.emit(
+            trx,
+            {
+              accountId: row.account_id,
+              environment: resolved.subject.environment,
+              type: 'bundle.ready',
+              data: { bundleId, checkId: row.check_id, regulatorRef: row.regulator_ref, archive: { bytes: archive.byteLength, sha256, url: `${deps.baseUrl}/api/v1/bundles/${bundleId}.zip` } },
+            },
+            now,
+          );
+        });
       } catch (error) {
         const now = new Date();
         const reason = error instanceof Error ? error.message : String(error);

@@ -1,28 +1,10 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { randomBytes } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
-import { POSTGRES_URL, createTestApp } from '../helpers/app.ts';
-import { startKyx } from '../helpers/cli.ts';
-import { dropPostgresSchema } from '../../src/storage/database.ts';
+import { createTestApp } from '../helpers/app.ts';
+import { childServerEnv, startKyx } from '../helpers/cli.ts';
 
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'kyx-serve-'));
-const schema = `kyx_t_${randomBytes(6).toString('hex')}`;
-const port = String(20000 + Math.floor(Math.random() * 20000));
-const env = {
-  KYX_DATA_DIR: dataDir,
-  PORT: port,
-  HOST: '127.0.0.1',
-  KYX_LOG_LEVEL: 'warn',
-  DATABASE_URL: POSTGRES_URL,
-  KYX_DATABASE_SCHEMA: POSTGRES_URL ? schema : undefined,
-};
+const { env, port, cleanup } = childServerEnv('serve');
 
-afterAll(async () => {
-  fs.rmSync(dataDir, { recursive: true, force: true });
-  if (POSTGRES_URL) await dropPostgresSchema(POSTGRES_URL, schema);
-});
+afterAll(cleanup);
 
 describe('kyx serve', () => {
   it('first start creates and prints the demo account and keys; the next start does not; SIGTERM exits cleanly', async () => {

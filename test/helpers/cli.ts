@@ -1,5 +1,9 @@
 import { spawn, spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
+import { dropPostgresSchema } from '../../src/storage/database.ts';
 
 export const KYX_BIN = path.resolve(import.meta.dirname, '../../bin/kyx.js');
 
@@ -30,4 +34,28 @@ export function startKyx(env: Record<string, string | undefined>) {
   });
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
   return { child, ready, exited, output: () => output };
+}
+
+/**
+ * The environment of a `kyx serve` child with its own data directory, port and (when DATABASE_URL is set) Postgres
+ * schema; `cleanup` removes the directory and the schema.
+ */
+export function childServerEnv(name: string) {
+  const postgresUrl = process.env.DATABASE_URL;
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `kyx-${name}-`));
+  const schema = `kyx_t_${randomBytes(6).toString('hex')}`;
+  const port = String(20000 + Math.floor(Math.random() * 20000));
+  const env = {
+    KYX_DATA_DIR: dataDir,
+    PORT: port,
+    HOST: '127.0.0.1',
+    KYX_LOG_LEVEL: 'warn',
+    DATABASE_URL: postgresUrl,
+    KYX_DATABASE_SCHEMA: postgresUrl ? schema : undefined,
+  };
+  const cleanup = async () => {
+    fs.rmSync(dataDir, { recursive: true, force: true });
+    if (postgresUrl) await dropPostgresSchema(postgresUrl, schema);
+  };
+  return { env, port, dataDir, cleanup };
 }

@@ -1,0 +1,247 @@
+// Webhook endpoints and deliveries: each event of the outbox is handed to the tenant's endpoints of its environment
+// by a dispatch job (in one transaction: deliveries stored, event marked dispatched), and each delivery attempt is
+// a job of the leased queue, so nothing is lost or sent twice at once when instances die. A failed attempt queues
+// the next with exponential back-off; after `retryForMs` the endpoint is disabled with the reason.
+import { Agent, request } from 'undici';
+import type { Kysely } from 'kysely';
+import type { KeyEnvironment, RecordEnvironment } from '../core.ts';
+import { DomainError } from '../errors.ts';
+import type { EventType } from '../events/log.ts';
+import { newId } from '../ids.ts';
+import { checkEnvironment } from '../storage/checks.ts';
+import { type ClaimedJob, completeJob, completeJobWith, enqueueJob } from '../storage/jobs.ts';
+import type { Database } from '../storage/schema.ts';
+import { checkPublicHost, publicOnlyLookup } from './addresses.ts';
+import type { WebhooksConfig } from './config.ts';
+import type { DeliveryRow, EndpointRow, WebhookRepository } from './repository.ts';
+import { newSigningSecret, signatureHeaders } from './signing.ts';
+
+export const DELIVER_JOB = 'webhooks.deliver';
+const MAX_BACKOFF_MS = 3_600_000;
+/** An endpoint's answer is read (and dropped) up to this size. */
+const MAX_RESPONSE_BYTES = 64 * 1024;
+
+export interface Endpoint {
+  webhookId: string;
+  url: string;
+  events: EventType[];
+  environment: RecordEnvironment;
+  status: 'enabled' | 'disabled';
+  disabledReason: string | null;
+  createdAt: string;
+}
+
+export interface Delivery {
+  deliveryId: string;
+  eventId: string;
+  eventType: string;
+  status: DeliveryRow['status'];
+  attempts: number;
+  lastStatusCode: number | null;
+  lastError: string | null;
+  lastAttemptAt: string | null;
+  createdAt: string;
+  deliveredAt: string | null;
+}
+
+export interface WebhooksService {
+  /** The secret is in the answer once. DomainError invalid_input for a URL this key may not use. */
+  create(caller: { accountId: string; keyEnvironment: KeyEnvironment }, input: { url: string; events: EventType[] }): Promise<Endpoint & { secret: string }>;
+  list(accountId: string): Promise<Endpoint[]>;
+  find(accountId: string, id: string): Promise<Endpoint | undefined>;
+  remove(accountId: string, id: string): Promise<boolean>;
+  rotateSecret(accountId: string, id: string): Promise<{ secret: string } | undefined>;
+  deliveries(accountId: string, id: string, limit: number): Promise<Delivery[] | undefined>;
+  /** Sends a delivery again now, whatever its state; undefined when the tenant has no such delivery. */
+  replay(accountId: string, id: string, deliveryId: string): Promise<Delivery | undefined>;
+  dispatchJob(job: ClaimedJob, workerId: string): Promise<void>;
+  deliverJob(job: ClaimedJob, workerId: string): Promise<void>;
+}
+
+const toEndpoint = (row: EndpointRow): Endpoint => ({
+  webhookId: row.id,
+  url: row.url,
+  events: JSON.parse(row.events) as EventType[],
+  environment: row.environment,
+  status: row.status,
+  disabledReason: row.disabled_reason,
+  createdAt: row.created_at,
+});
+
+const toDelivery = (row: DeliveryRow): Delivery => ({
+  deliveryId: row.id,
+  eventId: row.event_id,
+  eventType: row.event_type,
+  status: row.status,
+  attempts: row.attempts,
+  lastStatusCode: row.last_status_code,
+  lastError: row.last_error,
+  lastAttemptAt: row.last_attempt_at,
+  createdAt: row.created_at,
+  deliveredAt: row.delivered_at,
+});
+
+const describeDuration = (ms: number) => (ms >= 3_600_000 ? `${Math.round(ms / 3_600_000)} h` : `${Math.round(ms / 1000)} s`);
+
+/** Why this key may not send events to this URL; null when it may. Live keys: https to a public address only. */
+export async function refusedUrl(url: string, environment: RecordEnvironment): Promise<string | null> {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return 'is not a URL';
+  }
+  if (!['http:', 'https:'].includes(parsed.protocol)) return 'must be an http or https URL';
+  if (parsed.username || parsed.password) return 'must not carry credentials';
+  if (environment === 'sandbox') return null;
+  if (parsed.protocol !== 'https:') return 'must be https for a live key';
+  const refused = await checkPublicHost(parsed.hostname);
+  return refused && `must reach a public address for a live key (${refused})`;
+}
+
+export function createWebhooksService(deps: { db: Kysely<Database>; repository: WebhookRepository; config: WebhooksConfig; kickWorker(): void }): WebhooksService {
+  const { db, repository, config } = deps;
+  // Live endpoints connect only to the public addresses their names resolve to; sandbox ones anywhere (localhost).
+  const liveAgent = new Agent({ connect: { lookup: publicOnlyLookup as never }, connectTimeout: config.timeoutMs });
+  const sandboxAgent = new Agent({ connectTimeout: config.timeoutMs });
+
+  async function attempt(endpoint: EndpointRow, delivery: DeliveryRow, now: Date): Promise<{ ok: boolean; statusCode: number | null; error: string | null }> {
+    try {
+      const response = await request(endpoint.url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'user-agent': 'kyx-webhooks/1', ...signatureHeaders(endpoint.secret, delivery.id, delivery.payload, now) },
+        body: delivery.payload,
+        dispatcher: endpoint.environment === 'live' ? liveAgent : sandboxAgent,
+        headersTimeout: config.timeoutMs,
+        bodyTimeout: config.timeoutMs,
+      });
+      await response.body.dump({ limit: MAX_RESPONSE_BYTES }).catch(() => undefined);
+      const ok = response.statusCode >= 200 && response.statusCode < 300;
+      return { ok, statusCode: response.statusCode, error: ok ? null : `answered ${response.statusCode}` };
+    } catch (error) {
+      const code = (error as { code?: string }).code;
+      return { ok: false, statusCode: null, error: `${code ? `${code}: ` : ''}${error instanceof Error ? error.message : String(error)}`.slice(0, 500) };
+    }
+  }
+
+  return {
+    async create(caller, input) {
+      const environment = checkEnvironment(caller.keyEnvironment);
+      const refused = await refusedUrl(input.url, environment);
+      if (refused) throw DomainError.invalid([{ path: '/url', message: refused }]);
+      const now = new Date().toISOString();
+      const row: EndpointRow = {
+        id: newId('whk'),
+        account_id: caller.accountId,
+        environment,
+        url: input.url,
+        events: JSON.stringify([...new Set(input.events)]),
+        secret: newSigningSecret(),
+        status: 'enabled',
+        disabled_reason: null,
+        created_at: now,
+        updated_at: now,
+      };
+      await repository.insertEndpoint(row);
+      return { ...toEndpoint(row), secret: row.secret };
+    },
+
+    list: async (accountId) => (await repository.listEndpoints(accountId)).map(toEndpoint),
+
+    async find(accountId, id) {
+      const row = await repository.findEndpoint(accountId, id);
+      return row && toEndpoint(row);
+    },
+
+    remove: (accountId, id) => repository.deleteEndpoint(accountId, id),
+
+    async rotateSecret(accountId, id) {
+      const row = await repository.findEndpoint(accountId, id);
+      if (!row) return undefined;
+      const secret = newSigningSecret();
+      await repository.updateEndpoint(db, id, { secret, updated_at: new Date().toISOString() });
+      return { secret };
+    },
+
+    async deliveries(accountId, id, limit) {
+      const row = await repository.findEndpoint(accountId, id);
+      return row && (await repository.listDeliveries(id, limit)).map(toDelivery);
+    },
+
+    async replay(accountId, id, deliveryId) {
+      const delivery = await repository.findDelivery(accountId, id, deliveryId);
+      if (!delivery) return undefined;
+      await db.transaction().execute(async (trx) => {
+        await repository.updateDelivery(trx, deliveryId, { status: 'pending' });
+        await enqueueJob(trx, DELIVER_JOB, { deliveryId }, new Date());
+      });
+      deps.kickWorker();
+      return toDelivery({ ...delivery, status: 'pending' });
+    },
+
+    async dispatchJob(job, workerId) {
+      const { eventId } = job.payload as { eventId: string };
+      const event = await db.selectFrom('events').selectAll().where('id', '=', eventId).executeTakeFirst();
+      let queued = 0;
+      await completeJobWith(db, job, workerId, async (trx, now) => {
+        if (!event || event.dispatched_at !== null) return;
+        const endpoints = (await repository.subscribers(trx, event.account_id, event.environment)).filter((endpoint) =>
+          (JSON.parse(endpoint.events) as string[]).includes(event.type),
+        );
+        const payload = JSON.stringify({ type: event.type, timestamp: event.created_at, data: JSON.parse(event.data) });
+        const rows: DeliveryRow[] = endpoints.map((endpoint) => ({
+          id: newId('msg'),
+          endpoint_id: endpoint.id,
+          account_id: event.account_id,
+          event_id: event.id,
+          event_type: event.type,
+          payload,
+          status: 'pending',
+          attempts: 0,
+          last_status_code: null,
+          last_error: null,
+          last_attempt_at: null,
+          created_at: now.toISOString(),
+          delivered_at: null,
+        }));
+        await repository.insertDeliveries(trx, rows);
+        for (const row of rows) await enqueueJob(trx, DELIVER_JOB, { deliveryId: row.id }, now);
+        await trx.updateTable('events').set({ dispatched_at: now.toISOString() }).where('id', '=', event.id).execute();
+        queued = rows.length;
+      });
+      if (queued > 0) deps.kickWorker();
+    },
+
+    async deliverJob(job, workerId) {
+      const { deliveryId } = job.payload as { deliveryId: string };
+      const delivery = await repository.loadDelivery(deliveryId);
+      const endpoint = delivery && (await repository.loadEndpoint(delivery.endpoint_id));
+      if (!delivery || !endpoint || delivery.status !== 'pending' || endpoint.status !== 'enabled') {
+        await completeJob(db, job, workerId, new Date());
+        return;
+      }
+      const result = await attempt(endpoint, delivery, new Date());
+      let retry = false;
+      await completeJobWith(db, job, workerId, async (trx, now) => {
+        const attempts = delivery.attempts + 1;
+        const common = { attempts, last_status_code: result.statusCode, last_error: result.error, last_attempt_at: now.toISOString() };
+        if (result.ok) {
+          await repository.updateDelivery(trx, delivery.id, { ...common, status: 'delivered', delivered_at: now.toISOString() });
+          return;
+        }
+        const wait = Math.min(MAX_BACKOFF_MS, config.retryBaseMs * 2 ** (attempts - 1));
+        if (now.getTime() + wait - Date.parse(delivery.created_at) > config.retryForMs) {
+          await repository.updateDelivery(trx, delivery.id, { ...common, status: 'failed' });
+          const reason = `deliveries failed for longer than ${describeDuration(config.retryForMs)} (last: ${result.error})`;
+          await repository.updateEndpoint(trx, endpoint.id, { status: 'disabled', disabled_reason: reason.slice(0, 500), updated_at: now.toISOString() });
+          return;
+        }
+        await repository.updateDelivery(trx, delivery.id, common);
+        await enqueueJob(trx, DELIVER_JOB, { deliveryId: delivery.id }, new Date(now.getTime() + wait));
+        retry = true;
+      });
+      if (retry) deps.kickWorker();
+    },
+  };
+}
+

@@ -5,6 +5,7 @@ import { openListRegistry } from './list-sources.ts';
 import { amlMigrations } from './migrations.ts';
 import { amlRoutes } from './routes.ts';
 import { type AmlService, createAmlService } from './service.ts';
+import { createMonitoring } from './monitoring.ts';
 import './tables.ts';
 
 declare module '../core.ts' {
@@ -43,8 +44,18 @@ async function setup(platform: Platform): Promise<AmlService> {
   // The list registry logs list names, counts and errors only: never a screened name.
   const logger = pino({ name: 'kyx-aml', level: platform.config.logLevel });
   const { registry, configured } = await openListRegistry(platform.config, logger);
-  const aml = createAmlService({ checks: platform.checks, registry, configured, logger });
+  const monitoring = createMonitoring(platform.storage.db, platform.events);
+  const aml = createAmlService({ checks: platform.checks, monitoring, registry, configured, logger });
   platform.closers.push(() => aml.close());
+  // A new set of list versions: every monitored name is screened again, off the request path.
+  registry.onSwap((previous, next) => {
+    if (!previous) return;
+    const started = Date.now();
+    monitoring.rescreenAll(previous, next).then(
+      (run) => run && logger.info({ listsVersion: next.listsVersion, ...run, ms: Date.now() - started }, 'monitored names re-screened'),
+      (error: Error) => logger.error({ error: error.message, listsVersion: next.listsVersion }, 'monitored names could not be re-screened'),
+    );
+  });
   if (configured) {
     platform.readiness.push({
       name: 'aml-lists',

@@ -162,6 +162,7 @@ export class ListRegistry implements SnapshotProvider {
   private readonly listsRoot: string;
   private adopted = false;
   private skipped: SkippedFile[] = [];
+  private readonly swapListeners: Array<(previous: ListsSnapshot | null, next: ListsSnapshot) => void> = [];
 
   constructor(private readonly options: ListRegistryOptions) {
     this.listsRoot = join(options.dataDir, 'lists');
@@ -186,6 +187,11 @@ export class ListRegistry implements SnapshotProvider {
       this.running = undefined;
     });
     return this.running;
+  }
+
+  /** Called after a new set of list versions is swapped in, with the one it replaced. */
+  onSwap(listener: (previous: ListsSnapshot | null, next: ListsSnapshot) => void): void {
+    this.swapListeners.push(listener);
   }
 
   snapshot(): ListsSnapshot | null {
@@ -472,7 +478,9 @@ export class ListRegistry implements SnapshotProvider {
     }));
     const next = { index: buildIndex(entities), lists, listsVersion: listsVersionOf(lists) };
     warmUp(next);
+    const previous = this.current;
     this.current = next;
+    if (previous?.listsVersion !== next.listsVersion) for (const listener of this.swapListeners) listener(previous, next);
   }
 }
 

@@ -26,6 +26,9 @@ export const ScreeningQueryBody = Type.Object(
     identifiers: Type.Optional(
       Type.Array(Identifier, { maxItems: IDENTIFIERS_MAX, description: 'Passport, national id or registration numbers: an equal listed identifier is decisive' }),
     ),
+    monitor: Type.Optional(
+      Type.Boolean({ description: 'Keep screening this name whenever the lists change; a new or changed match raises aml.monitoring.match' }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -87,6 +90,7 @@ export const ScreeningRecord = Type.Object(
     environment: Type.Union([Type.Literal('sandbox'), Type.Literal('live')]),
     screenedAt: Type.String({ format: 'date-time' }),
     reportUrl: Type.String(),
+    monitoringSubjectId: Type.Optional(Type.String({ description: 'mon_…: the monitored subject this screening enrolled (monitor: true)' })),
   },
   { description: 'A stored screening' },
 );
@@ -112,3 +116,45 @@ export const ListsResponse = Type.Object({
     }),
   ),
 });
+
+const MonitoredMatch = Type.Object({
+  entityId: Type.String(),
+  name: Type.String({ description: "The entity's primary listed name" }),
+  list: Type.String(),
+  score: Type.Number(),
+});
+
+export const MonitoredSubject = Type.Object({
+  subjectId: Type.String({ description: 'mon_…' }),
+  screeningId: Type.String({ description: 'The screening that enrolled it' }),
+  environment: Type.Union([Type.Literal('sandbox'), Type.Literal('live')]),
+  query: Type.Object({ name: Type.String() }, { additionalProperties: true }),
+  status: Type.Union([Type.Literal('active'), Type.Literal('stopped')]),
+  matches: Type.Array(MonitoredMatch, { description: 'What the name matches on the current lists' }),
+  listsVersion: Type.String(),
+  createdAt: Type.String({ format: 'date-time' }),
+  updatedAt: Type.String({ format: 'date-time' }),
+});
+
+export const MonitoredSubjectDetail = Type.Object({
+  ...MonitoredSubject.properties,
+  alerts: Type.Array(
+    Type.Object({
+      alertId: Type.String({ description: 'alr_…' }),
+      change: Type.Union([Type.Literal('new_match'), Type.Literal('changed_match'), Type.Literal('removed_match'), Type.Literal('cleared_match')]),
+      match: MonitoredMatch,
+      listsVersion: Type.String({ description: 'The list versions the change came with' }),
+      createdAt: Type.String({ format: 'date-time' }),
+    }),
+    { description: "The subject's history, newest first" },
+  ),
+});
+
+export const MonitoredSubjectList = Type.Object({ data: Type.Array(MonitoredSubject, { description: 'Newest first' }) });
+export const SubjectParams = Type.Object({ subjectId: Type.String({ maxLength: 64, description: 'mon_…' }) });
+export type SubjectParams = Static<typeof SubjectParams>;
+export const SubjectListQuery = Type.Object(
+  { limit: Type.Optional(Type.String({ pattern: '^[1-9][0-9]{0,2}$', description: 'At most 100 (default 20)' })) },
+  { additionalProperties: false },
+);
+export type SubjectListQuery = Static<typeof SubjectListQuery>;

@@ -2,6 +2,8 @@
 // stored with its meter through the check store), and the lists' status.
 import type { KeyEnvironment } from '../core.ts';
 import { type CheckStore, checkEnvironment } from '../storage/checks.ts';
+import { newId } from '../ids.ts';
+import type { MonitoringStore } from './monitoring.ts';
 import type { SkippedFile } from './parsers/detect.ts';
 import type { ListRegistry, ListStatus, Logger } from './registry.ts';
 import {
@@ -34,6 +36,8 @@ export interface AmlScreeningRecord extends ScreeningResult {
   environment: 'sandbox' | 'live';
   screenedAt: string;
   reportUrl: string;
+  /** The monitored subject the screening enrolled. */
+  monitoringSubjectId?: string;
 }
 
 /** A list as tenants see it: a local source is `local`, never a path on the server. */
@@ -45,9 +49,13 @@ export interface AmlCaller {
   keyEnvironment: KeyEnvironment;
   /** The ids to store the screenings under, one per query, for a caller that must find them again after a crash (a workflow step). */
   checkIds?: readonly string[];
+  /** Per query: enrol the name in ongoing monitoring. */
+  monitor?: readonly boolean[];
 }
 
 export interface AmlService {
+  /** Names kept under ongoing monitoring, and their history. */
+  readonly monitoring: Pick<MonitoringStore, 'list' | 'find' | 'stop'>;
   /** True when any list source is configured (a lists dir, imported lists or publisher URLs). */
   readonly configured: boolean;
   /** Resolves once the first load of the configured lists has finished, loaded or not; never rejects. */
@@ -73,6 +81,7 @@ export interface AmlService {
 
 export interface AmlServiceOptions {
   checks: CheckStore;
+  monitoring: MonitoringStore;
   registry: ListRegistry;
   configured: boolean;
   logger?: Logger;
@@ -114,6 +123,7 @@ export function createAmlService(options: AmlServiceOptions): AmlService {
   }
 
   return {
+    monitoring: options.monitoring,
     configured: options.configured,
     ready: () => firstLoad,
     screen: (query) => inProcess((snapshot) => screen(snapshot, query)),
@@ -138,7 +148,9 @@ export function createAmlService(options: AmlServiceOptions): AmlService {
       const records = queries.map((query, index): AmlScreeningRecord => {
         const result = screen(snapshot, query);
         const screeningId = caller.checkIds?.[index] ?? checks.newId('aml');
+        const monitored = caller.monitor?.[index] === true;
         return {
+          ...(monitored ? { monitoringSubjectId: newId('mon') } : {}),
           screeningId,
           status: result.status,
           matches: result.matches,
@@ -162,6 +174,18 @@ export function createAmlService(options: AmlServiceOptions): AmlService {
             record,
             columns: { status: record.status, lists_version: record.listsVersion },
           });
+          if (record.monitoringSubjectId) {
+            await options.monitoring.enrol(trx, {
+              id: record.monitoringSubjectId,
+              accountId: caller.accountId,
+              environment,
+              screeningId: record.screeningId,
+              query: record.query,
+              matches: record.matches.map((match) => ({ entityId: match.entityId, name: match.name, list: match.lists[0] ?? '', score: match.score })),
+              listsVersion: record.listsVersion,
+              now,
+            });
+          }
         }
       });
       return records;

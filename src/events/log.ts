@@ -1,10 +1,9 @@
 // The event log any module writes to: `emit` stores the event inside the caller's transaction (the outbox
-// pattern), with the job that dispatches it to its deliverers, so the event commits with its cause or not at all,
-// and a crash after the commit loses nothing.
+// pattern), so the event commits with its cause or not at all, and a crash after the commit loses nothing;
+// deliverers (webhooks) take undispatched events in batches.
 import type { Kysely } from 'kysely';
 import type { RecordEnvironment } from '../core.ts';
 import { newId } from '../ids.ts';
-import { enqueueJob } from '../storage/jobs.ts';
 import type { Database } from '../storage/schema.ts';
 
 /** The event types the contract names. */
@@ -25,9 +24,6 @@ export interface NewEvent {
   type: EventType;
   data: Record<string, unknown>;
 }
-
-/** The job, queued with each event, whose worker hands the event to its deliverers (webhooks). */
-export const DISPATCH_EVENT_JOB = 'events.dispatch';
 
 export interface StoredEvent extends NewEvent {
   id: string;
@@ -55,7 +51,6 @@ export function createEventLog(): EventLog {
           dispatched_at: null,
         })
         .execute();
-      await enqueueJob(trx, DISPATCH_EVENT_JOB, { eventId: stored.id }, now);
       return stored;
     },
   };

@@ -1,16 +1,44 @@
-import type { DomainModule } from '../core.ts';
-import { DISPATCH_EVENT_JOB } from '../events/log.ts';
+import { pino } from 'pino';
+import type { DomainModule, Platform } from '../core.ts';
 import { type Worker, startPlatformWorker } from '../storage/jobs.ts';
 import { webhookMigrations } from './migrations.ts';
 import { createWebhookRepository } from './repository.ts';
 import { webhookRoutes } from './routes.ts';
-import { DELIVER_JOB, type WebhooksService, createWebhooksService } from './service.ts';
+import { DELIVER_JOB, DISPATCH_BATCH, type WebhooksService, createWebhooksService } from './service.ts';
 import './tables.ts';
 
 declare module '../core.ts' {
   interface ModuleServices {
     webhooks: WebhooksService;
   }
+}
+
+/**
+ * Sweeps the outbox as often as job workers poll (KYX_WORKER_POLL_MS), batch after batch while batches come full;
+ * off where KYX_WORKER is off, like every worker.
+ */
+function startDispatcher(platform: Platform, service: WebhooksService, log: (error: unknown) => void): void {
+  const { config } = platform;
+  if (!config.reports.runWorker) return;
+  let running: Promise<void> | null = null;
+  let stopped = false;
+  const sweep = () => {
+    if (running || stopped) return;
+    running = (async () => {
+      while (!stopped && (await service.dispatchBatch()) === DISPATCH_BATCH);
+    })()
+      .catch(log)
+      .finally(() => {
+        running = null;
+      });
+  };
+  const timer = setInterval(sweep, config.reports.workerPollMs);
+  timer.unref();
+  platform.closers.push(async () => {
+    stopped = true;
+    clearInterval(timer);
+    await running;
+  });
 }
 
 export const webhooksModule: DomainModule<WebhooksService> = {
@@ -21,15 +49,15 @@ export const webhooksModule: DomainModule<WebhooksService> = {
     let worker: Worker | undefined;
     const service = createWebhooksService({
       db: storage.db,
+      dialect: storage.dialect,
       repository: createWebhookRepository(storage.db),
       config: config.webhooks,
       kickWorker: () => worker?.kick(),
     });
-    worker = startPlatformWorker(platform, {
-      kinds: [DISPATCH_EVENT_JOB, DELIVER_JOB],
-      leaseMs: config.webhooks.timeoutMs + 30_000,
-      handle: (job, workerId) => (job.kind === DISPATCH_EVENT_JOB ? service.dispatchJob(job, workerId) : service.deliverJob(job, workerId)),
-    });
+    worker = startPlatformWorker(platform, { kinds: [DELIVER_JOB], leaseMs: config.webhooks.timeoutMs + 30_000, handle: service.deliverJob });
+    // Logs what failed, never an event's data (it can name people).
+    const logger = pino({ name: 'kyx-webhooks', level: config.logLevel });
+    startDispatcher(platform, service, (error) => logger.error({ error: error instanceof Error ? error.message : String(error) }, 'webhook dispatch failed'));
     return service;
   },
   routes: webhookRoutes,

@@ -1,6 +1,7 @@
-// Webhook endpoints and deliveries: each event of the outbox is handed to the tenant's endpoints of its environment
-// by a dispatch job (in one transaction: deliveries stored, event marked dispatched), and each delivery attempt is
-// a job of the leased queue, so nothing is lost or sent twice at once when instances die. A failed attempt queues
+// Webhook endpoints and deliveries: the dispatcher takes undispatched events of the outbox in batches and hands each
+// to the tenant's endpoints of its environment (in one transaction: deliveries and their jobs stored, events marked
+// dispatched; on Postgres SKIP LOCKED lets instances sweep side by side), and each delivery attempt is a job of the
+// leased queue, so nothing is lost or sent twice at once when instances die. A failed attempt queues
 // the next with exponential back-off; after `retryForMs` the endpoint is disabled with the reason.
 import { Agent, request } from 'undici';
 import type { Kysely } from 'kysely';
@@ -10,6 +11,7 @@ import type { EventType } from '../events/log.ts';
 import { newId } from '../ids.ts';
 import { checkEnvironment } from '../storage/checks.ts';
 import { type ClaimedJob, completeJob, completeJobWith, enqueueJob } from '../storage/jobs.ts';
+import type { Dialect } from '../storage/database.ts';
 import type { Database } from '../storage/schema.ts';
 import { checkPublicHost, publicOnlyLookup } from './addresses.ts';
 import type { WebhooksConfig } from './config.ts';
@@ -54,7 +56,8 @@ export interface WebhooksService {
   deliveries(accountId: string, id: string, limit: number): Promise<Delivery[] | undefined>;
   /** Sends a delivery again now, whatever its state; undefined when the tenant has no such delivery. */
   replay(accountId: string, id: string, deliveryId: string): Promise<Delivery | undefined>;
-  dispatchJob(job: ClaimedJob, workerId: string): Promise<void>;
+  /** Dispatches one batch of undispatched events; the number taken (a full batch means more may wait). */
+  dispatchBatch(): Promise<number>;
   deliverJob(job: ClaimedJob, workerId: string): Promise<void>;
 }
 
@@ -99,7 +102,15 @@ export async function refusedUrl(url: string, environment: RecordEnvironment): P
   return refused && `must reach a public address for a live key (${refused})`;
 }
 
-export function createWebhooksService(deps: { db: Kysely<Database>; repository: WebhookRepository; config: WebhooksConfig; kickWorker(): void }): WebhooksService {
+export const DISPATCH_BATCH = 500;
+
+export function createWebhooksService(deps: {
+  db: Kysely<Database>;
+  dialect: Dialect;
+  repository: WebhookRepository;
+  config: WebhooksConfig;
+  kickWorker(): void;
+}): WebhooksService {
   const { db, repository, config } = deps;
   // Live endpoints connect only to the public addresses their names resolve to; sandbox ones anywhere (localhost).
   const liveAgent = new Agent({ connect: { lookup: publicOnlyLookup as never }, connectTimeout: config.timeoutMs });
@@ -179,37 +190,53 @@ export function createWebhooksService(deps: { db: Kysely<Database>; repository: 
       return toDelivery({ ...delivery, status: 'pending' });
     },
 
-    async dispatchJob(job, workerId) {
-      const { eventId } = job.payload as { eventId: string };
-      const event = await db.selectFrom('events').selectAll().where('id', '=', eventId).executeTakeFirst();
+    async dispatchBatch() {
       let queued = 0;
-      await completeJobWith(db, job, workerId, async (trx, now) => {
-        if (!event || event.dispatched_at !== null) return;
-        const endpoints = (await repository.subscribers(trx, event.account_id, event.environment)).filter((endpoint) =>
-          (JSON.parse(endpoint.events) as string[]).includes(event.type),
-        );
-        const payload = JSON.stringify({ type: event.type, timestamp: event.created_at, data: JSON.parse(event.data) });
-        const rows: DeliveryRow[] = endpoints.map((endpoint) => ({
-          id: newId('msg'),
-          endpoint_id: endpoint.id,
-          account_id: event.account_id,
-          event_id: event.id,
-          event_type: event.type,
-          payload,
-          status: 'pending',
-          attempts: 0,
-          last_status_code: null,
-          last_error: null,
-          last_attempt_at: null,
-          created_at: now.toISOString(),
-          delivered_at: null,
-        }));
+      const taken = await db.transaction().execute(async (trx) => {
+        const now = new Date();
+        const events = await trx
+          .selectFrom('events')
+          .selectAll()
+          .where('dispatched_at', 'is', null)
+          .orderBy('created_at')
+          .limit(DISPATCH_BATCH)
+          .$if(deps.dialect === 'postgres', (query) => query.forUpdate().skipLocked())
+          .execute();
+        if (events.length === 0) return 0;
+        const subscribers = new Map<string, EndpointRow[]>();
+        const rows: DeliveryRow[] = [];
+        for (const event of events) {
+          const key = `${event.account_id}\0${event.environment}`;
+          if (!subscribers.has(key)) subscribers.set(key, await repository.subscribers(trx, event.account_id, event.environment));
+          const endpoints = subscribers.get(key)!.filter((endpoint) => (JSON.parse(endpoint.events) as string[]).includes(event.type));
+          if (endpoints.length === 0) continue;
+          const payload = JSON.stringify({ type: event.type, timestamp: event.created_at, data: JSON.parse(event.data) });
+          for (const endpoint of endpoints) {
+            rows.push({
+              id: newId('msg'),
+              endpoint_id: endpoint.id,
+              account_id: event.account_id,
+              event_id: event.id,
+              event_type: event.type,
+              payload,
+              status: 'pending',
+              attempts: 0,
+              last_status_code: null,
+              last_error: null,
+              last_attempt_at: null,
+              created_at: now.toISOString(),
+              delivered_at: null,
+            });
+          }
+        }
         await repository.insertDeliveries(trx, rows);
         for (const row of rows) await enqueueJob(trx, DELIVER_JOB, { deliveryId: row.id }, now);
-        await trx.updateTable('events').set({ dispatched_at: now.toISOString() }).where('id', '=', event.id).execute();
+        await trx.updateTable('events').set({ dispatched_at: now.toISOString() }).where('id', 'in', events.map((event) => event.id)).execute();
         queued = rows.length;
+        return events.length;
       });
       if (queued > 0) deps.kickWorker();
+      return taken;
     },
 
     async deliverJob(job, workerId) {

@@ -98,7 +98,7 @@ describe('kyx and the configuration', { timeout: 120_000 }, () => {
     expect(run.status).toBe(0);
     expect(run.stdout).not.toMatch(/hunter2|ch-secret-key/);
     const variables: Array<{ section: string; name: string; value: unknown; source: string }> = run.json().variables;
-    expect(new Set(variables.map((variable) => variable.section))).toEqual(new Set(['core', 'aml', 'kyc', 'kyb', 'kya', 'reports', 'workflows']));
+    expect(new Set(variables.map((variable) => variable.section))).toEqual(new Set(['core', 'aml', 'kyc', 'kyb', 'kya', 'reports', 'workflows', 'webhooks']));
     expect(variables.find((variable) => variable.name === 'KYX_FLOOD_LIMIT')).toMatchObject({ value: 50, source: 'environment' });
     expect(variables.find((variable) => variable.name === 'DATABASE_URL')?.value).toBe('postgres://redacted:redacted@db.internal:5432/kyx');
     expect(variables.find((variable) => variable.name === 'KYX_COMPANIES_HOUSE_API_KEY')?.value).toBe('<redacted>');

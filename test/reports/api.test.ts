@@ -226,7 +226,7 @@ describe('durable generation', () => {
     const c = await createTestApp({ storage: 'postgres', sharing: a, env: { KYX_WORKER_POLL_MS: '20' } });
     try {
       for (const id of ids) expect((await waitUntilSettled(b, owner, id)).status).toBe('ready');
-      const jobs = await a.context.storage.db.selectFrom('jobs').selectAll().execute();
+      const jobs = await a.context.storage.db.selectFrom('jobs').selectAll().where('kind', '=', BUNDLE_JOB).execute();
       expect(jobs).toHaveLength(12);
       for (const job of jobs) expect(job).toMatchObject({ status: 'done', attempts: 1 });
       const archives = await a.context.storage.db.selectFrom('bundle_archives').select('bundle_id').execute();

@@ -1,0 +1,98 @@
+// Ongoing monitoring: names enrolled with monitor: true are screened again when the lists change, on the changed
+// entries only; a list update that adds one of 10,000 enrolled names alerts exactly that subject.
+import { appendFile, copyFile, mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type TestApp, type Tenant, createTestApp, errorBody } from '../helpers/app.ts';
+
+const SHARED_LISTS = path.resolve(import.meta.dirname, '../../../shared/data/lists/current');
+const NEWLY_LISTED = 'Jonathan Quincy Exampleton';
+const DPL_LINE = '"JONATHAN QUINCY EXAMPLETON"\t"1 MAIN STREET"\t"SPRINGFIELD"\t"TX"\t"US"\t"75001"\t"11/01/2026"\t"11/01/2056"\t"Y"\t"2026-11-01"\t"F.R. NOTICE ADDED"\t"91 F.R. 1 11/01/2026"\n';
+
+let t: TestApp;
+let listFile: string;
+let original: string;
+let tenant: Tenant;
+
+beforeAll(async () => {
+  const dir = await mkdtemp(path.join(tmpdir(), 'kyx-monitoring-lists-'));
+  listFile = path.join(dir, 'us_dpl.txt');
+  await copyFile(path.join(SHARED_LISTS, 'us_dpl.txt'), listFile);
+  original = await readFile(listFile, 'utf8');
+  t = await createTestApp({ env: { KYX_LISTS_DIR: dir } });
+  await t.context.services.aml.ready();
+  tenant = await t.tenant();
+});
+afterAll(() => t.close());
+
+const db = () => t.context.storage.db;
+const api = (who: Tenant, method: 'GET' | 'POST' | 'DELETE', url: string, payload?: object) =>
+  t.app.inject({ method, url, headers: who.headers, ...(payload ? { payload } : {}) });
+
+/** Reloads the list file and waits until the re-screen of the new set of versions has finished. */
+async function updateLists(): Promise<string> {
+  await t.context.services.aml.refresh();
+  const version = t.context.services.aml.snapshot()!.listsVersion;
+  for (let poll = 0; poll < 2400; poll++) {
+    const run = await db().selectFrom('aml_monitoring_runs').selectAll().where('lists_version', '=', version).executeTakeFirst();
+    if (run?.finished_at) return version;
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  throw new Error('the re-screen did not finish');
+}
+
+describe('ongoing AML monitoring', () => {
+  it('alerts exactly the one of 10,000 enrolled names that a list update adds, and keeps its history', { timeout: 180_000 }, async () => {
+    const enrolled = await api(tenant, 'POST', '/api/v1/aml/screen', { name: NEWLY_LISTED, type: 'person', monitor: true });
+    expect(enrolled.statusCode).toBe(200);
+    const { monitoringSubjectId: subjectId, status } = enrolled.json();
+    expect(subjectId).toMatch(/^mon_/);
+    expect(status).toBe('clear');
+    // 9,999 more, of this tenant and another, through the service in batches
+    const other = await t.tenant();
+    const names = Array.from({ length: 9_999 }, (_, i) => `Person${i.toString(36)} Familyname${(i * 7919).toString(36)}`);
+    for (let start = 0; start < names.length; start += 2_000) {
+      const batch = names.slice(start, start + 2_000);
+      const who = start % 4_000 === 0 ? tenant : other;
+      await t.context.services.aml.screenAndStore(
+        { accountId: who.accountId, keyEnvironment: 'test', monitor: batch.map(() => true) },
+        batch.map((name) => ({ name, type: 'person' as const })),
+      );
+    }
+    expect(Number((await db().selectFrom('aml_monitored_subjects').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n)).toBe(10_000);
+
+    await appendFile(listFile, DPL_LINE);
+    const version = await updateLists();
+    const alerts = await db().selectFrom('aml_monitoring_alerts').selectAll().execute();
+    expect(alerts.map((alert) => [alert.subject_id, alert.change])).toEqual([[subjectId, 'new_match']]);
+    const events = await db().selectFrom('events').selectAll().where('type', '=', 'aml.monitoring.match').execute();
+    expect(events).toHaveLength(1);
+    expect(events[0]).toMatchObject({ account_id: tenant.accountId, environment: 'sandbox' });
+    expect(JSON.parse(events[0].data)).toMatchObject({ subjectId, listsVersion: version, changes: [{ change: 'new_match', match: { name: expect.stringMatching(/EXAMPLETON/i) } }] });
+
+    const detail = (await api(tenant, 'GET', `/api/v1/aml/monitoring/subjects/${subjectId}`)).json();
+    expect(detail).toMatchObject({ subjectId, status: 'active', listsVersion: version, matches: [{ name: expect.stringMatching(/EXAMPLETON/i) }] });
+    expect(detail.alerts).toMatchObject([{ change: 'new_match' }]);
+
+    // the entry is delisted: the history says so, no new alert is raised
+    await writeFile(listFile, original);
+    await updateLists();
+    const history = (await api(tenant, 'GET', `/api/v1/aml/monitoring/subjects/${subjectId}`)).json();
+    expect(history.alerts.map((alert: { change: string }) => alert.change)).toEqual(['removed_match', 'new_match']);
+    expect(history.matches).toEqual([]);
+    expect(await db().selectFrom('events').select('id').where('type', '=', 'aml.monitoring.match').execute()).toHaveLength(1);
+  });
+
+  it("lists a tenant's subjects only, stops one on request, and answers 404 for another tenant's", async () => {
+    const own = await t.tenant();
+    const stranger = await t.tenant();
+    const { monitoringSubjectId } = (await api(own, 'POST', '/api/v1/aml/screen', { name: 'Maria Watchlisted-Never', monitor: true })).json();
+    expect((await api(own, 'POST', '/api/v1/aml/screen', { name: 'Not Monitored Person' })).json().monitoringSubjectId).toBeUndefined();
+    expect((await api(own, 'GET', '/api/v1/aml/monitoring/subjects')).json().data.map((s: { subjectId: string }) => s.subjectId)).toEqual([monitoringSubjectId]);
+    errorBody(await api(stranger, 'GET', `/api/v1/aml/monitoring/subjects/${monitoringSubjectId}`), 404, 'not_found');
+    errorBody(await api(stranger, 'DELETE', `/api/v1/aml/monitoring/subjects/${monitoringSubjectId}`), 404, 'not_found');
+    expect((await api(own, 'DELETE', `/api/v1/aml/monitoring/subjects/${monitoringSubjectId}`)).statusCode).toBe(204);
+    expect((await api(own, 'GET', `/api/v1/aml/monitoring/subjects/${monitoringSubjectId}`)).json().status).toBe('stopped');
+  });
+});

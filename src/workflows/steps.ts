@@ -133,7 +133,8 @@ export function createStepRunner(services: Pick<ModuleServices, 'aml' | 'kyc' | 
           return query.value;
         });
         if (queries.length > 0) {
-          const records = await services.aml.screenAndStore({ ...caller, checkIds: missing.map(({ index }) => ids[index]) }, queries);
+          const monitor = missing.map(({ body }) => (body as ScreeningQueryBody).monitor === true);
+          const records = await services.aml.screenAndStore({ ...caller, checkIds: missing.map(({ index }) => ids[index]), monitor }, queries);
           records.forEach((record, position) => made.set(missing[position].index, record));
         }
         break;

@@ -279,6 +279,17 @@ describe('published workflows', () => {
     expect(stepOf(clear, 'analyst')).toMatchObject({ status: 'failed', error: expect.stringMatching(/awaits no decision/) });
   });
 
+  it('an aml step with monitor: true enrols the name in ongoing monitoring', async () => {
+    const tenant = await t.tenant({ env: 'test' });
+    const definition = { ...screenByName, steps: [{ id: 'screen', kind: 'aml', input: { name: '$input.name', type: 'person', monitor: true } }] };
+    expect((await post(t, tenant, '/api/v1/workflows', { name: 'screen_and_watch', definition })).statusCode).toBe(201);
+    const finished = await run(tenant, 'screen_and_watch', { name: 'Watched Person-Example' });
+    const screening = (await get(t, tenant, `/api/v1/aml/screenings/${stepOf(finished, 'screen').checkId}`)).json();
+    expect(screening.monitoringSubjectId).toMatch(/^mon_/);
+    const subjects = (await get(t, tenant, '/api/v1/aml/monitoring/subjects')).json().data;
+    expect(subjects).toMatchObject([{ subjectId: screening.monitoringSubjectId, screeningId: screening.screeningId, status: 'active' }]);
+  });
+
   it('a step whose conditions do not hold is skipped, and the decision reads what ran', async () => {
     const tenant = await t.tenant({ env: 'test' });
     const definition = {

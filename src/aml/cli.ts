@@ -1,8 +1,29 @@
 import type { CliCommand } from '../cli/command.ts';
 import { UsageError } from '../cli/command.ts';
 import { configuredListNames, importLists, importedListsDir, openListRegistry } from './list-sources.ts';
+import { setAccountMonitoring } from './monitoring.ts';
+import { requiredString, withStorage } from '../cli/command.ts';
+import { findAccount } from '../accounts/repository.ts';
+
+const monitoringCommand = (enable: boolean): CliCommand => ({
+  name: enable ? 'monitoring enable' : 'monitoring disable',
+  usage: `kyx monitoring ${enable ? 'enable' : 'disable'} --account ID [--json]\n  ${
+    enable ? 'Enrols in ongoing AML monitoring the names every live KYC and KYB check of the account screens from now on.' : 'Stops enrolling new names (enrolled ones stay monitored until stopped).'
+  }`,
+  options: { account: { type: 'string' } },
+  async run({ values }, io) {
+    const accountId = requiredString(values, 'account');
+    await withStorage(io, async (storage) => {
+      if (!(await findAccount(storage.db, accountId))) throw new UsageError(`no account ${accountId}`);
+      await setAccountMonitoring(storage.db, accountId, enable);
+    });
+    io.result({ accountId, amlMonitoring: enable }, `AML monitoring of live KYC and KYB names ${enable ? 'enabled' : 'disabled'} for ${accountId}`);
+  },
+});
 
 export const amlCommands: CliCommand[] = [
+  monitoringCommand(true),
+  monitoringCommand(false),
   {
     name: 'lists import',
     usage: [

@@ -101,7 +101,35 @@ const toSubject = (row: AmlMonitoredSubjectsTable): MonitoredSubject => ({
   updatedAt: row.updated_at,
 });
 
+/** What KYC and KYB call in a check's transaction with the names it screened; enrols them if the account says so. */
+export type MonitorNames = (
+  trx: Kysely<Database>,
+  check: { accountId: string; environment: 'sandbox' | 'live'; checkId: string; now: Date },
+  parties: Array<{ query: ScreeningQuery; matches: Array<{ entityId?: string; name?: string; lists?: string[]; score: number }> }>,
+) => Promise<void>;
+
+/** The account setting that enrols the names of its live KYC and KYB checks (kyx monitoring enable). */
+export const monitoringSettingKey = (accountId: string) => `aml_monitoring:${accountId}`;
+
+/** Turns enrolment of an account's live KYC and KYB names on or off. */
+export async function setAccountMonitoring(db: Kysely<Database>, accountId: string, enabled: boolean): Promise<void> {
+  const key = monitoringSettingKey(accountId);
+  await db.transaction().execute(async (trx) => {
+    await trx.deleteFrom('settings').where('key', '=', key).execute();
+    if (enabled) await trx.insertInto('settings').values({ key, value: 'on' }).execute();
+  });
+}
+
 export interface MonitoringStore {
+  /**
+   * Inside a live check's transaction: enrols the names it screened when its account enabled monitoring (the
+   * screening id is then the check's id). Sandbox checks never enrol.
+   */
+  enrolIfEnabled(
+    trx: Kysely<Database>,
+    check: { accountId: string; environment: 'sandbox' | 'live'; checkId: string; listsVersion: string | undefined; now: Date },
+    parties: Parameters<MonitorNames>[2],
+  ): Promise<void>;
   list(accountId: string, limit: number): Promise<MonitoredSubject[]>;
   /** The subject with its history, newest first; undefined for another tenant's. */
   find(accountId: string, subjectId: string): Promise<(MonitoredSubject & { alerts: MonitoringAlert[] }) | undefined>;
@@ -114,7 +142,17 @@ export interface MonitoringStore {
 export function createMonitoring(db: Kysely<Database>, events: EventLog): MonitoringStore {
   const subjectOf = (accountId: string, subjectId: string) =>
     db.selectFrom('aml_monitored_subjects').selectAll().where('id', '=', subjectId).where('account_id', '=', accountId).executeTakeFirst();
-  return {
+  const store: MonitoringStore = {
+    async enrolIfEnabled(trx, check, parties) {
+      if (check.environment !== 'live' || parties.length === 0 || check.listsVersion === undefined) return;
+      const setting = await trx.selectFrom('settings').select('value').where('key', '=', monitoringSettingKey(check.accountId)).executeTakeFirst();
+      if (setting?.value !== 'on') return;
+      for (const party of parties) {
+        const matches = party.matches.map((match) => ({ entityId: match.entityId ?? '', name: match.name ?? '', list: match.lists?.[0] ?? '', score: match.score }));
+        await store.enrol(trx, { id: newId('mon'), accountId: check.accountId, environment: check.environment, screeningId: check.checkId, query: party.query, matches, listsVersion: check.listsVersion, now: check.now });
+      }
+    },
+
     async list(accountId, limit) {
       const rows = await db.selectFrom('aml_monitored_subjects').selectAll().where('account_id', '=', accountId).orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).execute();
       return rows.map(toSubject);
@@ -217,4 +255,5 @@ export function createMonitoring(db: Kysely<Database>, events: EventLog): Monito
       return { subjects, alerts };
     },
   };
+  return store;
 }

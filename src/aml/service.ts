@@ -55,7 +55,7 @@ export interface AmlCaller {
 
 export interface AmlService {
   /** Names kept under ongoing monitoring, and their history. */
-  readonly monitoring: Pick<MonitoringStore, 'list' | 'find' | 'stop'>;
+  readonly monitoring: Pick<MonitoringStore, 'list' | 'find' | 'stop' | 'enrolIfEnabled'>;
   /** True when any list source is configured (a lists dir, imported lists or publisher URLs). */
   readonly configured: boolean;
   /** Resolves once the first load of the configured lists has finished, loaded or not; never rejects. */
@@ -196,4 +196,3 @@ export function createAmlService(options: AmlServiceOptions): AmlService {
     },
   };
 }
-

@@ -5,6 +5,7 @@ import { kybRoutes } from './routes.ts';
 import { createSandboxSources } from './sandbox.ts';
 import { type KybService, createKybService, kybScreenFunction } from './service.ts';
 import { createLiveSources } from './sources/live.ts';
+import { monitorNamesOf } from '../aml/embedded.ts';
 import './tables.ts';
 
 declare module '../core.ts' {
@@ -24,6 +25,7 @@ export const kybModule: DomainModule<KybService, 'aml'> = {
       sandboxSources: createSandboxSources(),
       liveSources: createLiveSources(platform.config.kyb.sources),
       screen: kybScreenFunction(aml),
+      monitorNames: monitorNamesOf(aml),
       budgetMs: platform.config.kyb.budgetMs,
     });
   },

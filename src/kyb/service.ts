@@ -1,6 +1,7 @@
 // The KYB service behind the HTTP routes: runs a verification against the sandbox or live registers (by the
 // caller's key) and stores it with its meter through the check store before answering.
 import { embeddedScreening } from '../aml/embedded.ts';
+import type { MonitorNames } from '../aml/monitoring.ts';
 import type { AmlService } from '../aml/service.ts';
 import type { KeyEnvironment } from '../core.ts';
 import { type CheckStore, checkEnvironment } from '../storage/checks.ts';
@@ -22,6 +23,8 @@ export interface KybServiceOptions {
   liveSources: KybSources;
   screen: ScreenFunction;
   budgetMs: number;
+  /** Enrols the screened parties in ongoing monitoring when the account enabled it. */
+  monitorNames: MonitorNames;
 }
 
 export interface KybService {
@@ -48,9 +51,15 @@ export function createKybService(options: KybServiceOptions): KybService {
         completedAt: new Date().toISOString(),
         environment,
       };
-      await checks.transaction((trx) =>
-        checks.insert(trx, 'kyb', { id: kybId, accountId: caller.accountId, environment, createdAt: record.completedAt, record, columns: { status: record.status } }),
-      );
+      await checks.transaction(async (trx) => {
+        await checks.insert(trx, 'kyb', { id: kybId, accountId: caller.accountId, environment, createdAt: record.completedAt, record, columns: { status: record.status } });
+        const screened = record.parties.filter((party) => party.screening.status !== 'unavailable');
+        await options.monitorNames(
+          trx,
+          { accountId: caller.accountId, environment, checkId: kybId, now: new Date(record.completedAt) },
+          screened.map((party) => ({ query: { name: party.name, type: party.type }, matches: party.screening.matches })),
+        );
+      });
       return record;
     },
   };

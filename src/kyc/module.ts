@@ -1,4 +1,5 @@
 import { embeddedScreening } from '../aml/embedded.ts';
+import { monitorNamesOf } from '../aml/embedded.ts';
 import type { DomainModule } from '../core.ts';
 import { createKycEngine } from './index.ts';
 import { kycCheckKind } from './kind.ts';
@@ -27,6 +28,7 @@ export const kycModule: DomainModule<KycService, 'aml'> = {
       // The engine is a worker pool that takes seconds to warm: started on the first verify (or by warmUp), not here.
       startEngine: () => createKycEngine({ workers }),
       screenPerson: async (person) => embeddedScreening(await aml.screenPerson(person)),
+      monitorNames: monitorNamesOf(aml),
       imageKey,
     });
     platform.closers.push(() => service.close());

@@ -1,5 +1,6 @@
 // The KYC service behind the HTTP routes: decodes both images, analyses them with the (lazily started) engine,
 // screens the name, decides, and stores the result with its signals before answering.
+import type { MonitorNames } from '../aml/monitoring.ts';
 import type { EmbeddedScreening } from '../aml/embedded.ts';
 import type { KeyEnvironment, RecordEnvironment } from '../core.ts';
 import { DomainError, type FieldIssue } from '../errors.ts';
@@ -43,6 +44,8 @@ export interface KycServiceOptions {
   /** Starts the engine (a worker pool); called on the first verify or warm-up, once per service. */
   startEngine(): Promise<KycEngine>;
   screenPerson(person: { firstName: string; lastName: string }): Promise<EmbeddedScreening>;
+  /** Enrols the screened holder in ongoing monitoring when the account enabled it. */
+  monitorNames: MonitorNames;
   /** AES-256 key: raw images are kept, encrypted, only when it is given (KYX_KEEP_IMAGES). */
   imageKey?: Buffer;
 }
@@ -223,6 +226,10 @@ export function createKycService(options: KycServiceOptions): KycService {
           columns: { status: result.status, document_hash: signals.documentReading.perceptualHash },
           billedAt: completed,
         });
+        if (screening && screening.status !== 'unavailable') {
+          const query = { name: `${metadata.firstName} ${metadata.lastName}`, type: 'person' as const };
+          await options.monitorNames(trx, { accountId: caller.accountId, environment, checkId, now: completed }, [{ query, matches: screening.matches }]);
+        }
         if (imageKey) {
           const images = ([['documentImage', document], ['selfieImage', selfie]] as const).map(([field, image]) => ({
             field,

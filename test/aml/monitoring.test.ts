@@ -4,7 +4,9 @@ import { appendFile, copyFile, mkdtemp, readFile, writeFile } from 'node:fs/prom
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type TestApp, type Tenant, createTestApp, errorBody } from '../helpers/app.ts';
+import { POSTGRES_URL, type TestApp, type Tenant, createTestApp, errorBody } from '../helpers/app.ts';
+import { kyx } from '../helpers/cli.ts';
+import { setAccountMonitoring } from '../../src/aml/monitoring.ts';
 
 const SHARED_LISTS = path.resolve(import.meta.dirname, '../../../shared/data/lists/current');
 const NEWLY_LISTED = 'Jonathan Quincy Exampleton';
@@ -94,5 +96,32 @@ describe('ongoing AML monitoring', () => {
     errorBody(await api(stranger, 'DELETE', `/api/v1/aml/monitoring/subjects/${monitoringSubjectId}`), 404, 'not_found');
     expect((await api(own, 'DELETE', `/api/v1/aml/monitoring/subjects/${monitoringSubjectId}`)).statusCode).toBe(204);
     expect((await api(own, 'GET', `/api/v1/aml/monitoring/subjects/${monitoringSubjectId}`)).json().status).toBe('stopped');
+  });
+
+  it('enrols the parties of live KYB checks of an account that enabled it (kyx monitoring enable), and nothing else', async () => {
+    const request = { companyName: 'Monitoring Test Ltd', country: 'GB', registrationNumber: '07654321', owners: [{ name: 'Olivia Ownerperson', ownershipPercent: 40 }] };
+    const subjectsOf = (who: Tenant) => db().selectFrom('aml_monitored_subjects').selectAll().where('account_id', '=', who.accountId).execute();
+    const enabled = await t.tenant({ env: 'live', plan: 'growth' });
+    const cli = kyx(['monitoring', 'enable', '--account', enabled.accountId, '--json'], {
+      KYX_DATA_DIR: t.config.dataDir,
+      DATABASE_URL: POSTGRES_URL,
+      KYX_DATABASE_SCHEMA: t.config.databaseSchema,
+      KYX_LOG_LEVEL: 'silent',
+    });
+    expect(cli.status, cli.stderr).toBe(0);
+    expect(cli.json()).toEqual({ accountId: enabled.accountId, amlMonitoring: true });
+    const verified = (await api(enabled, 'POST', '/api/v1/kyb/verify', request)).json();
+    const subjects = await subjectsOf(enabled);
+    expect(subjects.map((subject) => JSON.parse(subject.query).name).sort()).toEqual(['Monitoring Test Ltd', 'Olivia Ownerperson']);
+    expect(subjects.every((subject) => subject.screening_id === verified.kybId && subject.environment === 'live')).toBe(true);
+
+    // an account that did not enable it, and a sandbox check of one that did, enrol nothing
+    const other = await t.tenant({ env: 'live', plan: 'growth' });
+    await api(other, 'POST', '/api/v1/kyb/verify', request);
+    expect(await subjectsOf(other)).toEqual([]);
+    const sandbox = await t.tenant({ env: 'test' });
+    await setAccountMonitoring(db(), sandbox.accountId, true);
+    await api(sandbox, 'POST', '/api/v1/kyb/verify', request);
+    expect(await subjectsOf(sandbox)).toEqual([]);
   });
 });

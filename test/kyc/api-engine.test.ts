@@ -27,6 +27,7 @@ function serviceWith(startEngine: () => Promise<KycEngine>) {
     repository: createKycRepository(t.context.storage.db),
     startEngine,
     screenPerson: async () => ({ status: 'unavailable', matches: [] }),
+    monitorNames: async () => undefined,
   });
 }
 

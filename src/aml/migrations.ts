@@ -48,7 +48,8 @@ export function amlMigrations(): Record<string, Migration> {
         await db.schema.createIndex('aml_monitoring_alerts_subject').on('aml_monitoring_alerts').columns(['subject_id', 'created_at']).execute();
         await db.schema
           .createTable('aml_monitoring_runs')
-          .addColumn('lists_version', 'text', (c) => c.primaryKey())
+          .addColumn('run_key', 'text', (c) => c.primaryKey())
+          .addColumn('lists_version', 'text', (c) => c.notNull())
           .addColumn('previous_version', 'text')
           .addColumn('subjects', 'integer', (c) => c.notNull())
           .addColumn('alerts', 'integer', (c) => c.notNull())

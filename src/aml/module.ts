@@ -47,9 +47,9 @@ async function setup(platform: Platform): Promise<AmlService> {
   const monitoring = createMonitoring(platform.storage.db, platform.events);
   const aml = createAmlService({ checks: platform.checks, monitoring, registry, configured, logger });
   platform.closers.push(() => aml.close());
-  // A new set of list versions: every monitored name is screened again, off the request path.
+  // A new set of list versions (the first at start-up included): monitored names not yet screened against it are
+  // screened again, off the request path.
   registry.onSwap((previous, next) => {
-    if (!previous) return;
     const started = Date.now();
     monitoring.rescreenAll(previous, next).then(
       (run) => run && logger.info({ listsVersion: next.listsVersion, ...run, ms: Date.now() - started }, 'monitored names re-screened'),

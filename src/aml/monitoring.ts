@@ -12,6 +12,8 @@ import { type ListsSnapshot, type ScreeningQuery, screen } from './screen.ts';
 import type { AmlMonitoredSubjectsTable } from './tables.ts';
 
 const PAGE = 1000;
+/** A re-screen whose runner has not finished after this long is taken over. */
+const RUN_LEASE_MS = 10 * 60_000;
 
 export interface MonitoredMatch {
   entityId: string;
@@ -24,7 +26,7 @@ export interface ListChanges {
   /** Added or changed entries, by id. */
   changed: Set<string>;
   /** Entries no longer listed, by id. */
-  removed: Map<string, ListEntity>;
+  removed: Set<string>;
 }
 
 const fingerprint = (entity: ListEntity) => createHash('sha1').update(JSON.stringify(entity)).digest('base64');
@@ -34,8 +36,16 @@ export function listChanges(previous: readonly ListEntity[], next: readonly List
   const before = new Map(previous.map((entity) => [entity.id, fingerprint(entity)]));
   const changed = new Set(next.filter((entity) => before.get(entity.id) !== fingerprint(entity)).map((entity) => entity.id));
   const nextIds = new Set(next.map((entity) => entity.id));
-  const removed = new Map(previous.filter((entity) => !nextIds.has(entity.id)).map((entity) => [entity.id, entity]));
+  const removed = new Set(previous.filter((entity) => !nextIds.has(entity.id)).map((entity) => entity.id));
   return { changed, removed };
+}
+
+/**
+ * Without the previous lists (after a restart) every entry counts as changed, and a remembered match that is no
+ * longer listed as removed: the name is compared with the whole of the new lists.
+ */
+function everythingChanged(nextIds: Set<string>, remembered: readonly MonitoredMatch[]): ListChanges {
+  return { changed: nextIds, removed: new Set(remembered.map((match) => match.entityId).filter((id) => !nextIds.has(id))) };
 }
 
 export type SubjectChange = { change: 'new_match' | 'changed_match' | 'removed_match' | 'cleared_match'; match: MonitoredMatch };
@@ -135,13 +145,38 @@ export interface MonitoringStore {
   find(accountId: string, subjectId: string): Promise<(MonitoredSubject & { alerts: MonitoringAlert[] }) | undefined>;
   stop(accountId: string, subjectId: string): Promise<boolean>;
   enrol(trx: Kysely<Database>, subject: { id: string; accountId: string; environment: 'sandbox' | 'live'; screeningId: string; query: ScreeningQuery; matches: MonitoredMatch[]; listsVersion: string; now: Date }): Promise<string>;
-  /** Re-screens every active subject after a swap; false when another instance already did this version. */
-  rescreenAll(previous: ListsSnapshot, next: ListsSnapshot): Promise<{ subjects: number; alerts: number } | false>;
+  /**
+   * Screens every active name not yet screened against `next`: against the entries changed since `previous`, or
+   * without it (at start-up) against all of `next`; false when another instance is doing or did this version.
+   */
+  rescreenAll(previous: ListsSnapshot | null, next: ListsSnapshot): Promise<{ subjects: number; alerts: number } | false>;
 }
 
 export function createMonitoring(db: Kysely<Database>, events: EventLog): MonitoringStore {
   const subjectOf = (accountId: string, subjectId: string) =>
     db.selectFrom('aml_monitored_subjects').selectAll().where('id', '=', subjectId).where('account_id', '=', accountId).executeTakeFirst();
+  /**
+   * The one re-screen of a set of versions: the first instance to record it, or the next one after its runner went
+   * quiet for RUN_LEASE_MS (it died; the names it finished are current and are not screened again).
+   */
+  async function claimRun(runKey: string, previous: ListsSnapshot | null, next: ListsSnapshot): Promise<boolean> {
+    const now = new Date();
+    const inserted = await db
+      .insertInto('aml_monitoring_runs')
+      .values({ run_key: runKey, lists_version: next.listsVersion, previous_version: previous?.listsVersion ?? null, subjects: 0, alerts: 0, started_at: now.toISOString(), finished_at: null })
+      .onConflict((conflict) => conflict.column('run_key').doNothing())
+      .executeTakeFirst();
+    if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 1) return true;
+    const taken = await db
+      .updateTable('aml_monitoring_runs')
+      .set({ started_at: now.toISOString() })
+      .where('run_key', '=', runKey)
+      .where('finished_at', 'is', null)
+      .where('started_at', '<', new Date(now.getTime() - RUN_LEASE_MS).toISOString())
+      .executeTakeFirst();
+    return Number(taken.numUpdatedRows) === 1;
+  }
+
   const store: MonitoringStore = {
     async enrolIfEnabled(trx, check, parties) {
       if (check.environment !== 'live' || parties.length === 0 || check.listsVersion === undefined) return;
@@ -199,59 +234,57 @@ export function createMonitoring(db: Kysely<Database>, events: EventLog): Monito
     },
 
     async rescreenAll(previous, next) {
-      const started = new Date();
-      const claimed = await db
-        .insertInto('aml_monitoring_runs')
-        .values({ lists_version: next.listsVersion, previous_version: previous.listsVersion, subjects: 0, alerts: 0, started_at: started.toISOString(), finished_at: null })
-        .onConflict((conflict) => conflict.column('lists_version').doNothing())
-        .executeTakeFirst();
-      if (Number(claimed.numInsertedOrUpdatedRows ?? 0) !== 1) return false;
-      const changes = listChanges(previous.index.entities, next.index.entities);
+      const runKey = `${previous?.listsVersion ?? 'start'}>${next.listsVersion}`;
+      if (!(await claimRun(runKey, previous, next))) return false;
+      const known = previous && listChanges(previous.index.entities, next.index.entities);
+      const nextIds = known ? undefined : new Set(next.index.entities.map((entity) => entity.id));
       let subjects = 0;
       let alerts = 0;
-      if (changes.changed.size > 0 || changes.removed.size > 0) {
-        for (let after = ''; ; ) {
-          const page: AmlMonitoredSubjectsTable[] = await db
-            .selectFrom('aml_monitored_subjects')
-            .selectAll()
-            .where('status', '=', 'active')
-            .where('id', '>', after)
-            .orderBy('id')
-            .limit(PAGE)
-            .execute();
-          if (page.length === 0) break;
-          after = page.at(-1)!.id;
-          subjects += page.length;
-          const now = new Date();
-          const results = page.map((row) => ({ row, ...rescreenSubject(next, changes, JSON.parse(row.query) as ScreeningQuery, JSON.parse(row.matches) as MonitoredMatch[]) }));
-          const touched = results.filter((result) => result.changes.length > 0);
-          if (touched.length === 0) continue;
-          await db.transaction().execute(async (trx) => {
-            for (const { row, matches, changes: found } of touched) {
-              await trx.updateTable('aml_monitored_subjects').set({ matches: JSON.stringify(matches), lists_version: next.listsVersion, updated_at: now.toISOString() }).where('id', '=', row.id).execute();
-              await trx
-                .insertInto('aml_monitoring_alerts')
-                .values(found.map(({ change, match }) => ({ id: newId('alr'), subject_id: row.id, account_id: row.account_id, change, entity_id: match.entityId, detail: JSON.stringify(match), lists_version: next.listsVersion, created_at: now.toISOString() })))
-                .execute();
-              const raised = found.filter(({ change }) => change === 'new_match' || change === 'changed_match');
-              alerts += found.length;
-              if (raised.length > 0) {
-                await events.emit(
-                  trx,
-                  {
-                    accountId: row.account_id,
-                    environment: row.environment,
-                    type: 'aml.monitoring.match',
-                    data: { subjectId: row.id, screeningId: row.screening_id, listsVersion: next.listsVersion, previousListsVersion: previous.listsVersion, changes: found },
-                  },
-                  now,
-                );
-              }
+      // Names not yet screened against these versions: all of them after an update, the rest after a crash, those
+      // enrolled before an update that came while no instance ran.
+      for (let after = ''; ; ) {
+        const page: AmlMonitoredSubjectsTable[] = await db
+          .selectFrom('aml_monitored_subjects')
+          .selectAll()
+          .where('status', '=', 'active')
+          .where('lists_version', '!=', next.listsVersion)
+          .where('id', '>', after)
+          .orderBy('id')
+          .limit(PAGE)
+          .execute();
+        if (page.length === 0) break;
+        after = page.at(-1)!.id;
+        subjects += page.length;
+        const now = new Date();
+        const results = page.map((row) => {
+          const remembered = JSON.parse(row.matches) as MonitoredMatch[];
+          return { row, ...rescreenSubject(next, known ?? everythingChanged(nextIds!, remembered), JSON.parse(row.query) as ScreeningQuery, remembered) };
+        });
+        await db.transaction().execute(async (trx) => {
+          for (const { row, matches, changes: found } of results.filter((result) => result.changes.length > 0)) {
+            await trx.updateTable('aml_monitored_subjects').set({ matches: JSON.stringify(matches), updated_at: now.toISOString() }).where('id', '=', row.id).execute();
+            await trx
+              .insertInto('aml_monitoring_alerts')
+              .values(found.map(({ change, match }) => ({ id: newId('alr'), subject_id: row.id, account_id: row.account_id, change, entity_id: match.entityId, detail: JSON.stringify(match), lists_version: next.listsVersion, created_at: now.toISOString() })))
+              .execute();
+            alerts += found.length;
+            if (found.some(({ change }) => change === 'new_match' || change === 'changed_match')) {
+              await events.emit(
+                trx,
+                {
+                  accountId: row.account_id,
+                  environment: row.environment,
+                  type: 'aml.monitoring.match',
+                  data: { subjectId: row.id, screeningId: row.screening_id, listsVersion: next.listsVersion, previousListsVersion: row.lists_version, changes: found },
+                },
+                now,
+              );
             }
-          });
-        }
+          }
+          await trx.updateTable('aml_monitored_subjects').set({ lists_version: next.listsVersion }).where('id', 'in', page.map((row) => row.id)).execute();
+        });
       }
-      await db.updateTable('aml_monitoring_runs').set({ subjects, alerts, finished_at: new Date().toISOString() }).where('lists_version', '=', next.listsVersion).execute();
+      await db.updateTable('aml_monitoring_runs').set({ subjects, alerts, finished_at: new Date().toISOString() }).where('run_key', '=', runKey).execute();
       return { subjects, alerts };
     },
   };

@@ -40,8 +40,12 @@ export interface AmlMonitoringAlertsTable {
   created_at: string;
 }
 
-/** One re-screen per new set of list versions, whichever instance swapped it in first. */
+/**
+ * One re-screen per change of list versions (`<previous>><next>`, or `start><next>` at start-up), whichever
+ * instance swapped it in first.
+ */
 export interface AmlMonitoringRunsTable {
+  run_key: string;
   lists_version: string;
   previous_version: string | null;
   subjects: number;

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { POSTGRES_URL, type TestApp, type Tenant, createTestApp, errorBody } from '../helpers/app.ts';
 import { kyx } from '../helpers/cli.ts';
-import { setAccountMonitoring } from '../../src/aml/monitoring.ts';
+import { createMonitoring, setAccountMonitoring } from '../../src/aml/monitoring.ts';
 
 const SHARED_LISTS = path.resolve(import.meta.dirname, '../../../shared/data/lists/current');
 const NEWLY_LISTED = 'Jonathan Quincy Exampleton';
@@ -34,10 +34,11 @@ const api = (who: Tenant, method: 'GET' | 'POST' | 'DELETE', url: string, payloa
 
 /** Reloads the list file and waits until the re-screen of the new set of versions has finished. */
 async function updateLists(): Promise<string> {
+  const before = t.context.services.aml.snapshot()!.listsVersion;
   await t.context.services.aml.refresh();
   const version = t.context.services.aml.snapshot()!.listsVersion;
   for (let poll = 0; poll < 2400; poll++) {
-    const run = await db().selectFrom('aml_monitoring_runs').selectAll().where('lists_version', '=', version).executeTakeFirst();
+    const run = await db().selectFrom('aml_monitoring_runs').selectAll().where('run_key', '=', `${before}>${version}`).executeTakeFirst();
     if (run?.finished_at) return version;
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
@@ -123,5 +124,24 @@ describe('ongoing AML monitoring', () => {
     await setAccountMonitoring(db(), sandbox.accountId, true);
     await api(sandbox, 'POST', '/api/v1/kyb/verify', request);
     expect(await subjectsOf(sandbox)).toEqual([]);
+  });
+
+  it('at start-up, or after the instance running a re-screen died, screens the names left behind against the whole lists', async () => {
+    const who = await t.tenant();
+    const monitoring = createMonitoring(db(), t.context.events);
+    const snapshot = t.context.services.aml.snapshot()!;
+    // enrolled before an update this instance never saw: the name was not listed then, it is now
+    const now = new Date();
+    await db().transaction().execute((trx) =>
+      monitoring.enrol(trx, { id: 'mon_leftbehind0000000001', accountId: who.accountId, environment: 'sandbox', screeningId: 'aml_x', query: { name: 'Ali Kourani', type: 'person' }, matches: [], listsVersion: 'lv_older', now }),
+    );
+    // the runner of this instance's start-up re-screen died half-way, long enough ago for its run to be taken over
+    await db().updateTable('aml_monitoring_runs').set({ finished_at: null, started_at: '2000-01-01T00:00:00.000Z' }).where('run_key', '=', `start>${snapshot.listsVersion}`).execute();
+    expect(await monitoring.rescreenAll(null, snapshot)).not.toBe(false);
+    const detail = (await api(who, 'GET', '/api/v1/aml/monitoring/subjects/mon_leftbehind0000000001')).json();
+    expect(detail).toMatchObject({ listsVersion: snapshot.listsVersion, alerts: [{ change: 'new_match', match: { name: expect.stringMatching(/KOURANI/i) } }] });
+    expect(await db().selectFrom('events').select('id').where('account_id', '=', who.accountId).where('type', '=', 'aml.monitoring.match').execute()).toHaveLength(1);
+    // finished: nobody runs it again
+    expect(await monitoring.rescreenAll(null, snapshot)).toBe(false);
   });
 });

@@ -36,13 +36,12 @@ export interface CheckKindDefinition {
   meter: Meter;
   /** The check's own report. */
   report: { code: string; title: string; produce(record: Record<string, unknown>): ReportContent };
+  /** The column of its table that holds the outcome `summary().status` reports, for filtering lists. */
+  statusColumn: string;
   /** The public JSON from the stored `record` column, for a kind that stores more than that. */
   publicRecord?(stored: unknown): Record<string, unknown>;
-  /**
-   * How a person decides the check when its outcome asks for it: the column that holds the outcome and the
-   * outcomes that await a decision. A kind without it is never reviewed.
-   */
-  review?: { column: string; awaiting: readonly string[] };
+  /** The outcomes that await a person's decision. A kind without it is never reviewed. */
+  review?: { awaiting: readonly string[] };
   /** What a list of checks of every kind shows of one: its outcome and who or what was checked (`unknown`/null where the record lacks them). */
   summary(record: Record<string, unknown>): CheckSummary;
 }

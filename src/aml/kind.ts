@@ -9,7 +9,8 @@ export const amlCheckKind: CheckKindDefinition = {
   label: 'AML screening',
   meter: 'amlScreenings',
   report: { code: 'RPT-003', title: 'AML screening report', produce: amlReport },
-  review: { column: 'status', awaiting: ['potential_match'] },
+  statusColumn: 'status',
+  review: { awaiting: ['potential_match'] },
   summary: (record) => {
     const { status, query } = record as Partial<AmlScreeningRecord>;
     return { status: status ?? 'unknown', subject: query?.name ?? null };

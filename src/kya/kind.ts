@@ -9,7 +9,8 @@ export const kyaCheckKind: CheckKindDefinition = {
   label: 'KYA verification',
   meter: 'kyaChecks',
   report: { code: 'RPT-KYA', title: 'KYA verification report', produce: kyaReport },
-  review: { column: 'outcome', awaiting: ['review'] },
+  statusColumn: 'outcome',
+  review: { awaiting: ['review'] },
   summary: (record) => {
     const { screening, agent } = record as Partial<KyaVerificationRecord>;
     return { status: screening?.outcome ?? 'unknown', subject: agent?.name ?? agent?.id ?? null };

@@ -9,7 +9,8 @@ export const kybCheckKind: CheckKindDefinition = {
   label: 'KYB check',
   meter: 'kybChecks',
   report: { code: 'RPT-002', title: 'KYB check report', produce: kybReport },
-  review: { column: 'status', awaiting: ['review'] },
+  statusColumn: 'status',
+  review: { awaiting: ['review'] },
   summary: (record) => {
     const { status, request } = record as Partial<KybVerifyResponse>;
     return { status: status ?? 'unknown', subject: request?.companyName ?? null };

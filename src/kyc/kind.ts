@@ -9,7 +9,8 @@ export const kycCheckKind: CheckKindDefinition = {
   label: 'KYC check',
   meter: 'kycChecks',
   report: { code: 'RPT-001', title: 'KYC check report', produce: kycReport },
-  review: { column: 'status', awaiting: ['review'] },
+  statusColumn: 'status',
+  review: { awaiting: ['review'] },
   // The record column also holds the signals the result was decided from; the public record is the result.
   publicRecord: (stored) => (stored as { result: Record<string, unknown> }).result,
   summary: (record) => {

@@ -29,6 +29,18 @@ export interface NewCheck {
   billedAt?: Date;
 }
 
+export interface CheckFilter {
+  /** The kind's own outcome word, as `summary().status` reports it. */
+  status?: string;
+  environment?: RecordEnvironment;
+  /** Created at or after this instant (ISO 8601). */
+  createdFrom?: string;
+  /** Created before this instant (ISO 8601). */
+  createdBefore?: string;
+  /** Text the check's id or record contains (a reference, a name), in any letter case. */
+  text?: string;
+}
+
 export interface CheckPage {
   data: StoredCheck[];
   nextCursor: string | null;
@@ -55,10 +67,10 @@ export interface CheckStore {
    */
   find(accountId: string, id: string, kind?: string): Promise<StoredCheck | undefined>;
   /**
-   * The tenant's checks of the given kinds (all by default), newest first. Throws DomainError `invalid_input`
-   * for a cursor this store did not issue.
+   * The tenant's checks of the given kinds (all by default), newest first, narrowed by `filter`. Throws
+   * DomainError `invalid_input` for a cursor this store did not issue.
    */
-  list(accountId: string, page: { kinds?: readonly string[]; limit: number; cursor?: string }): Promise<CheckPage>;
+  list(accountId: string, page: { kinds?: readonly string[]; limit: number; cursor?: string; filter?: CheckFilter }): Promise<CheckPage>;
   /** The tenant's checks whose outcome awaits a person's decision and that nobody decided yet, oldest first. */
   awaitingReview(accountId: string, page: { limit: number; cursor?: string }): Promise<CheckPage>;
   /**
@@ -220,8 +232,24 @@ export function createCheckStore(options: {
       return row && toStoredCheck(kind, row);
     },
 
-    list(accountId, { kinds: wanted, limit, cursor }) {
-      return pageThrough(accountId, (wanted ?? [...byKind.keys()]).map(definition), { limit, cursor, order: 'newest' });
+    list(accountId, { kinds: wanted, limit, cursor, filter = {} }) {
+      const like = filter.text === undefined ? undefined : `%${filter.text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+      return pageThrough(accountId, (wanted ?? [...byKind.keys()]).map(definition), {
+        limit,
+        cursor,
+        order: 'newest',
+        narrow: (query, kind) => {
+          let narrowed = query;
+          if (filter.status !== undefined) narrowed = narrowed.where(kind.statusColumn as 'status', '=', filter.status as never);
+          if (filter.environment !== undefined) narrowed = narrowed.where('environment', '=', filter.environment);
+          if (filter.createdFrom !== undefined) narrowed = narrowed.where('created_at', '>=', filter.createdFrom);
+          if (filter.createdBefore !== undefined) narrowed = narrowed.where('created_at', '<', filter.createdBefore);
+          if (like !== undefined) {
+            narrowed = narrowed.where(sql<boolean>`(lower(id) like ${like} escape '\\' or lower(record) like ${like} escape '\\')`);
+          }
+          return narrowed;
+        },
+      });
     },
 
     awaitingReview(accountId, { limit, cursor }) {
@@ -232,7 +260,7 @@ export function createCheckStore(options: {
         order: 'oldest',
         narrow: (query, kind) =>
           query
-            .where(kind.review!.column as 'status', 'in', kind.review!.awaiting as never)
+            .where(kind.statusColumn as 'status', 'in', kind.review!.awaiting as never)
             .where(sql<boolean>`not exists (select 1 from check_reviews where check_reviews.check_id = ${sql.ref(`${kind.table}.id`)})`),
       });
     },

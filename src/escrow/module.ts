@@ -1,5 +1,17 @@
 import type { DomainModule } from '../core.ts';
 import { escrowMigrations } from './migrations.ts';
 import { escrowRoutes } from './routes.ts';
+import { type EscrowService, createEscrowService } from './service.ts';
 
-export const escrowModule: DomainModule = { name: 'escrow', migrations: escrowMigrations, routes: escrowRoutes };
+declare module '../core.ts' {
+  interface ModuleServices {
+    escrow: EscrowService;
+  }
+}
+
+export const escrowModule: DomainModule<EscrowService> = {
+  name: 'escrow',
+  migrations: escrowMigrations,
+  setup: async (platform) => createEscrowService(platform),
+  routes: escrowRoutes,
+};

@@ -92,3 +92,9 @@ export async function findEscrow(db: Kysely<Database>, accountId: string, escrow
   const row = await db.selectFrom('escrows').selectAll().where('id', '=', escrowId).where('account_id', '=', accountId).executeTakeFirst();
   return row && toEscrow(row);
 }
+
+/** The account's escrows, newest first. */
+export async function listEscrows(db: Kysely<Database>, accountId: string, limit: number): Promise<Escrow[]> {
+  const rows = await db.selectFrom('escrows').selectAll().where('account_id', '=', accountId).orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).execute();
+  return rows.map(toEscrow);
+}

@@ -4,9 +4,9 @@ import { apiError } from '../http/errors.ts';
 import { recordRoute } from '../http/record-route.ts';
 import { bearerSecurity, errorResponses } from '../http/schemas.ts';
 import { EscrowParams, EscrowResponse } from './schemas.ts';
-import { findEscrow } from './repository.ts';
+import type { EscrowService } from './service.ts';
 
-export async function escrowRoutes(app: FastifyInstance, { platform }: { platform: Platform }): Promise<void> {
+export async function escrowRoutes(app: FastifyInstance, { service: escrow }: { platform: Platform; service: EscrowService }): Promise<void> {
   recordRoute<EscrowParams>(app, {
     url: '/api/v1/escrow/:escrowId',
     scope: 'escrow:read',
@@ -16,7 +16,7 @@ export async function escrowRoutes(app: FastifyInstance, { platform }: { platfor
     idParam: 'escrowId',
     response: EscrowResponse,
     notFound: 'No such escrow',
-    find: (accountId, escrowId) => findEscrow(platform.storage.db, accountId, escrowId),
+    find: (accountId, escrowId) => escrow.find(accountId, escrowId),
   });
 
   // Withdrawn: answers 410 to any valid credential and any body, parseable or not, and creates nothing.

@@ -11,7 +11,7 @@ import { type CheckStore, checkEnvironment } from '../storage/checks.ts';
 import { countCharacters, MAX_PROMPT_CHARACTERS, type KyaThresholds } from './config.ts';
 import type { InjectionModel } from './model.ts';
 import { screenPrompt, type KyaDecision, type KyaInputError } from './screen.ts';
-import { issueCertificate } from './certificates.ts';
+import { CERTIFICATE_TYPE, issueCertificate } from './certificates.ts';
 import type { CertificateRepository } from './repository.ts';
 import type { KyaAgent, KyaCertificate, KyaVerificationRecord, KyaVerifyRequest, KyaVerifyResponse } from './schemas.ts';
 
@@ -32,6 +32,11 @@ export interface KyaService {
   verify(caller: KyaCaller, request: KyaVerifyRequest, now?: Date): Promise<KyaVerifyResponse>;
   /** The tenant's certificate, unsigned ones included (the route refuses those). */
   findCertificate(accountId: string, id: string): Promise<KyaCertificate | undefined>;
+  /**
+   * Checks a pasted certificate against this service's JWKS: its EdDSA signature, issuer, type and expiry. An
+   * unsigned sandbox certificate is never valid.
+   */
+  checkCertificate(token: string): Promise<{ valid: true; claims: Record<string, unknown> } | { valid: false; reason: string }>;
 }
 
 export interface KyaServiceDeps {
@@ -168,6 +173,13 @@ export function createKyaService(deps: KyaServiceDeps): KyaService {
     },
 
     findCertificate: (accountId, id) => deps.certificates.find(accountId, id),
+    async checkCertificate(token) {
+      try {
+        return { valid: true, claims: await deps.keyring.verify(token.trim(), { issuer: deps.issuer, typ: CERTIFICATE_TYPE }) };
+      } catch (error) {
+        return { valid: false, reason: (error as Error).message };
+      }
+    },
   };
 }
 

@@ -11,6 +11,8 @@ export interface BundleRepository {
   insertQueued(row: BundlesTable, now: Date): Promise<void>;
   find(bundleId: string): Promise<BundlesTable | undefined>;
   findForAccount(accountId: string, bundleId: string): Promise<BundlesTable | undefined>;
+  /** The tenant's bundles registered for one check or group, newest first. */
+  listForCheck(accountId: string, checkId: string): Promise<BundlesTable[]>;
   /** The archive of a ready bundle of the tenant. */
   loadArchive(accountId: string, bundleId: string): Promise<Buffer | undefined>;
   /** Marks a bundle still generating as failed, inside `db` (a transaction or not). */
@@ -30,6 +32,15 @@ export function createBundleRepository(db: Kysely<Database>): BundleRepository {
     find: (bundleId) => db.selectFrom('bundles').selectAll().where('id', '=', bundleId).executeTakeFirst(),
     findForAccount: (accountId, bundleId) =>
       db.selectFrom('bundles').selectAll().where('id', '=', bundleId).where('account_id', '=', accountId).executeTakeFirst(),
+    listForCheck: (accountId, checkId) =>
+      db
+        .selectFrom('bundles')
+        .selectAll()
+        .where('account_id', '=', accountId)
+        .where('check_id', '=', checkId)
+        .orderBy('created_at', 'desc')
+        .orderBy('id', 'desc')
+        .execute(),
     async loadArchive(accountId, bundleId) {
       const row = await db
         .selectFrom('bundle_archives')

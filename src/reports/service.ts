@@ -56,6 +56,8 @@ export interface ReportsService {
   renderCheckReport(accountId: string, code: string, checkId: string): Promise<Buffer | undefined>;
   registerBundle(accountId: string, input: { checkId: string; includeTypes?: string[]; regulatorRef: string }, now?: Date): Promise<Registration>;
   findBundle(accountId: string, bundleId: string): Promise<Bundle | undefined>;
+  /** The bundles registered for one of the tenant's checks (or groups), newest first. */
+  bundlesOf(accountId: string, checkId: string): Promise<Bundle[]>;
   loadArchive(accountId: string, bundleId: string): Promise<Buffer | undefined>;
   /**
    * Builds one bundle's archive and lands it, the archive and the `ready` status together, only if this worker
@@ -169,6 +171,7 @@ export function createReportsService(deps: ReportsServiceDeps): ReportsService {
       return row && toBundle(row);
     },
 
+    bundlesOf: async (accountId, checkId) => (await bundles.listForCheck(accountId, checkId)).map(toBundle),
     loadArchive: (accountId, bundleId) => bundles.loadArchive(accountId, bundleId),
 
     registerSubjectSource(source) {

@@ -2,7 +2,10 @@ import type { Redis } from 'ioredis';
 
 /** Fixed-window counter of requests per client IP in front of /api. */
 export interface FloodLimiter {
-  hit(ip: string, now: number): Promise<FloodVerdict>;
+  /** Counts one request of `key` (a client IP) in the current window. */
+  hit(key: string, now: number): Promise<FloodVerdict>;
+  /** The verdict a request would get now, without counting one. */
+  peek(key: string, now: number): Promise<FloodVerdict>;
 }
 
 export interface FloodVerdict {
@@ -26,16 +29,24 @@ export function createMemoryFloodLimiter(limit: number, windowSeconds: number): 
   const windowMs = windowSeconds * 1000;
   let windows = new Map<string, number>();
   let windowStart = 0;
+  const current = (now: number) => {
+    const start = now - (now % windowMs);
+    if (start !== windowStart) {
+      windows = new Map();
+      windowStart = start;
+    }
+    return start;
+  };
   return {
-    async hit(ip, now) {
-      const start = now - (now % windowMs);
-      if (start !== windowStart) {
-        windows = new Map();
-        windowStart = start;
-      }
-      const count = (windows.get(ip) ?? 0) + 1;
-      windows.set(ip, count);
+    async hit(key, now) {
+      const start = current(now);
+      const count = (windows.get(key) ?? 0) + 1;
+      windows.set(key, count);
       return verdict(count, limit, start + windowMs, now);
+    },
+    async peek(key, now) {
+      const start = current(now);
+      return verdict((windows.get(key) ?? 0) + 1, limit, start + windowMs, now);
     },
   };
 }
@@ -53,10 +64,16 @@ export function createRedisFloodLimiter(redis: Redis, prefix: string, limit: num
   if (!('kyxFloodHit' in redis)) redis.defineCommand('kyxFloodHit', { numberOfKeys: 1, lua: HIT_SCRIPT });
   const client = redis as RedisWithHit;
   const windowMs = windowSeconds * 1000;
+  const keyOf = (key: string, start: number) => `${prefix}flood:${start}:${key}`;
   return {
-    async hit(ip, now) {
+    async hit(key, now) {
       const start = now - (now % windowMs);
-      const count = await client.kyxFloodHit(`${prefix}flood:${start}:${ip}`, windowMs * 2);
+      const count = await client.kyxFloodHit(keyOf(key, start), windowMs * 2);
+      return verdict(count, limit, start + windowMs, now);
+    },
+    async peek(key, now) {
+      const start = now - (now % windowMs);
+      const count = Number((await client.get(keyOf(key, start))) ?? 0) + 1;
       return verdict(count, limit, start + windowMs, now);
     },
   };

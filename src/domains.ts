@@ -13,6 +13,8 @@ import { reportsModule } from './reports/module.ts';
 import { reviewsModule } from './reviews/module.ts';
 import { workflowsModule } from './workflows/module.ts';
 import { webhooksModule } from './webhooks/module.ts';
+import { usersModule } from './users/module.ts';
+import { dashboardModule } from './dashboard/module.ts';
 
 /**
  * Every module of the service, registered once. Routes are registered in this order (it is the order of the
@@ -33,6 +35,8 @@ export const MODULES = [
   reviewsModule,
   workflowsModule,
   webhooksModule,
+  usersModule,
+  dashboardModule,
 ] as readonly DomainModule<unknown, ServiceName>[];
 
 /** Every check kind the modules register. */

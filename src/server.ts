@@ -13,11 +13,15 @@ export interface RunningServer {
   stop(): Promise<void>;
 }
 
+/** The demo account's first dashboard user, an admin. */
+export const DEMO_ADMIN_EMAIL = 'admin@demo.kyx.localhost';
+
 /** Opens everything, seeds the demo account on first start, listens; `stop` drains requests then closes storage. */
 export async function startServer(config: Config, print: (line: string) => void = console.log): Promise<RunningServer> {
   const context = await createContext(config);
   const app = await buildApp(context);
   const demo = await seedDemoAccount(context.storage.db);
+  const demoAdmin = demo && (await context.services.users.invite(demo.accountId, { email: DEMO_ADMIN_EMAIL, role: 'admin' }));
   const url = await app.listen({ port: config.port, host: config.host });
   if (demo) {
     print('');
@@ -25,6 +29,8 @@ export async function startServer(config: Config, print: (line: string) => void 
     print(`  account   ${demo.accountId}  (plan developer_sandbox)`);
     print(`  test key  ${demo.testKey}`);
     print(`  live key  ${demo.liveKey}`);
+    print(`  dashboard ${demoAdmin!.setupUrl}`);
+    print(`            (set a password for ${DEMO_ADMIN_EMAIL} there within 24 hours, then sign in at ${config.baseUrl}/dashboard/login)`);
     print('');
   }
   print(`kyx listening on ${url} (storage: ${context.storage.dialect}${context.redis ? ' + redis' : ''}); API docs at ${config.baseUrl}/docs`);

@@ -18,6 +18,12 @@ describe('kyx serve', () => {
     expect(response.status).toBe(200);
     expect(await response.json()).toMatchObject({ environment: 'live', plan: { id: 'developer_sandbox' } });
     expect((await fetch(`http://127.0.0.1:${port}/readyz`)).status).toBe(200);
+    // the demo admin's set-up link is printed with the keys and opens the dashboard's set-up page
+    const setupUrl = /dashboard (http:\S+\/dashboard\/setup\/\S+)/.exec(output)?.[1];
+    expect(setupUrl).toBeDefined();
+    const setupPage = await fetch(`http://127.0.0.1:${port}${new URL(setupUrl!).pathname}`);
+    expect(setupPage.status).toBe(200);
+    expect(await setupPage.text()).toContain('admin@demo.kyx.localhost');
     first.child.kill('SIGTERM');
     expect(await first.exited).toBe(0);
 

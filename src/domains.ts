@@ -15,6 +15,7 @@ import { workflowsModule } from './workflows/module.ts';
 import { webhooksModule } from './webhooks/module.ts';
 import { usersModule } from './users/module.ts';
 import { dashboardModule } from './dashboard/module.ts';
+import { oauthModule } from './oauth/module.ts';
 
 /**
  * Every module of the service, registered once. Routes are registered in this order (it is the order of the
@@ -22,6 +23,7 @@ import { dashboardModule } from './dashboard/module.ts';
  */
 export const MODULES = [
   opsModule,
+  oauthModule,
   accountsModule,
   eventsModule,
   idempotencyModule,

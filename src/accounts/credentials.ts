@@ -1,3 +1,4 @@
+import type { JWTPayload } from 'jose';
 import type { Kysely } from 'kysely';
 import type { Database } from '../storage/schema.ts';
 import { type Account, type ApiKeyRecord, findAccount, findApiKey, findApiKeyByHash, revokeApiKey, touchApiKey } from './repository.ts';
@@ -14,12 +15,21 @@ export interface Principal {
   scopes: Scope[];
   limits: Limits;
   plan: { id: string; name: string };
-  via: 'api_key' | 'jwt';
+  via: 'api_key' | 'jwt' | 'oauth';
 }
+
+/** What an OAuth grant lets its tokens do; undefined once the grant is revoked. */
+export type GrantLookup = (grantId: string) => Promise<{ accountId: string; environment: Environment; scopes: Scope[] } | undefined>;
 
 export interface Credentials {
   authenticate(bearer: string): Promise<Principal | null>;
   mintToken(principal: Principal, clientId: string): Promise<{ accessToken: string; expiresIn: number }>;
+  /** An access token of an OAuth grant, limited to `scopes` (a subset of the grant's). */
+  mintGrantToken(grant: { grantId: string; accountId: string; environment: Environment; scopes: Scope[]; clientId: string }): Promise<{ accessToken: string; expiresIn: number }>;
+  /** Verifies one of the grant tokens this service minted: the grant id and client it was minted for, else null. */
+  grantOfToken(token: string): Promise<{ grantId: string; clientId: string } | null>;
+  /** Tells credentials how to look up grants (the OAuth module does, at set-up). */
+  acceptGrants(lookup: GrantLookup): void;
   revoke(keyId: string): Promise<boolean>;
 }
 
@@ -82,7 +92,7 @@ export function createCredentials(options: {
     touchApiKey(db, keyId, new Date(now)).catch(() => lastTouched.delete(keyId));
   };
 
-  const principalOf = (entry: CachedKey, scopes: Scope[], via: Principal['via']): Principal => ({
+  const principalOf = (entry: { account: Account; record: Pick<ApiKeyRecord, 'id' | 'environment'> }, scopes: Scope[], via: Principal['via']): Principal => ({
     account: entry.account,
     keyId: entry.record.id,
     environment: entry.record.environment,
@@ -95,14 +105,32 @@ export function createCredentials(options: {
     via,
   });
 
-  const fromJwt = async (token: string): Promise<Principal | null> => {
-    let payload;
+  let lookupGrant: GrantLookup | undefined;
+
+  const verified = async (token: string) => {
     try {
       // typ keeps other documents this keyring signs (KYA certificates) from ever passing as access tokens.
-      payload = await keyring.verify(token, { issuer, typ: 'JWT', requiredClaims: ['sub', 'acct', 'kfid', 'env', 'scope'] });
+      return await keyring.verify(token, { issuer, typ: 'JWT', requiredClaims: ['sub', 'acct', 'env', 'scope'] });
     } catch {
       return null;
     }
+  };
+
+  // A grant's token is good while the grant stands, for its account, environment and scopes.
+  const fromGrant = async (payload: JWTPayload & { grt: string }): Promise<Principal | null> => {
+    const grant = await lookupGrant?.(payload.grt);
+    if (!grant || grant.accountId !== payload.acct || grant.environment !== payload.env || typeof payload.scope !== 'string') return null;
+    const account = await findAccount(db, grant.accountId);
+    if (!account) return null;
+    const scopes = payload.scope.split(' ').filter(isScope);
+    if (scopes.some((scope) => !grant.scopes.includes(scope))) return null;
+    return principalOf({ account, record: { id: payload.grt, environment: grant.environment } }, scopes, 'oauth');
+  };
+
+  const fromJwt = async (token: string): Promise<Principal | null> => {
+    const payload = await verified(token);
+    if (!payload) return null;
+    if (typeof payload.grt === 'string') return fromGrant(payload as JWTPayload & { grt: string });
     if (typeof payload.kfid !== 'string' || typeof payload.acct !== 'string' || typeof payload.scope !== 'string') return null;
     const entry = await keyById(payload.kfid);
     // The token is only as good as the key that minted it, and only for that key's tenant and environment.
@@ -129,6 +157,20 @@ export function createCredentials(options: {
         { issuer, subject: clientId, expiresInSeconds: tokenTtlSeconds },
       );
       return { accessToken, expiresIn: tokenTtlSeconds };
+    },
+    async mintGrantToken({ grantId, accountId, environment, scopes, clientId }) {
+      const accessToken = await keyring.sign(
+        { acct: accountId, env: environment, scope: scopes.join(' '), grt: grantId },
+        { issuer, subject: clientId, expiresInSeconds: tokenTtlSeconds },
+      );
+      return { accessToken, expiresIn: tokenTtlSeconds };
+    },
+    async grantOfToken(token) {
+      const payload = token.split('.').length === 3 ? await verified(token) : null;
+      return payload && typeof payload.grt === 'string' && typeof payload.sub === 'string' ? { grantId: payload.grt, clientId: payload.sub } : null;
+    },
+    acceptGrants(lookup) {
+      lookupGrant = lookup;
     },
     async revoke(keyId) {
       const existed = await revokeApiKey(db, keyId);

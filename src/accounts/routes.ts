@@ -3,32 +3,9 @@ import type { Platform } from '../core.ts';
 import { apiError } from '../http/errors.ts';
 import { principalOf } from '../http/gate.ts';
 import { API_ERRORS, bearerSecurity, errorResponses } from '../http/schemas.ts';
-import { Jwks, TokenRequest, TokenResponse, ValidateKeyResponse, ValidateResponse } from './schemas.ts';
+import { Jwks, ValidateKeyResponse, ValidateResponse } from './schemas.ts';
 
 export async function accountRoutes(app: FastifyInstance, { platform }: { platform: Platform }): Promise<void> {
-  app.post<{ Body: TokenRequest }>(
-    '/auth/token',
-    {
-      config: { access: { scope: null, metered: false, apiKeyOnly: true } },
-      schema: {
-        tags: ['auth'],
-        summary: 'Exchange an API key for a short-lived JWT (client_credentials)',
-        security: bearerSecurity,
-        body: TokenRequest,
-        response: { 200: TokenResponse, ...errorResponses(400, 401) },
-      },
-    },
-    async (request): Promise<TokenResponse> => {
-      if (request.body.grantType !== 'client_credentials') {
-        throw apiError('unsupportedGrantType', 'grantType must be client_credentials', {
-          errors: [{ path: 'body/grantType', message: 'must be client_credentials' }],
-        });
-      }
-      const token = await platform.credentials.mintToken(principalOf(request), request.body.clientId);
-      return { ...token, tokenType: 'Bearer' };
-    },
-  );
-
   app.get(
     '/.well-known/jwks.json',
     {

@@ -1,22 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { SCOPES, type Scope } from './scopes.ts';
 
-export const TokenRequest = Type.Object(
-  {
-    clientId: Type.String({ minLength: 1, maxLength: 200, description: 'The client identifier; becomes the token subject' }),
-    grantType: Type.String({ minLength: 1, maxLength: 100, description: 'client_credentials' }),
-  },
-  { additionalProperties: false },
-);
-export type TokenRequest = Static<typeof TokenRequest>;
-
-export const TokenResponse = Type.Object({
-  accessToken: Type.String({ description: 'EdDSA-signed JWT scoped to the tenant of the key that asked for it' }),
-  expiresIn: Type.Integer({ description: 'Seconds until expiry' }),
-  tokenType: Type.Literal('Bearer'),
-});
-export type TokenResponse = Static<typeof TokenResponse>;
-
 const Permission = Type.Unsafe<Scope>({ type: 'string', enum: [...SCOPES] });
 const Environment = Type.Union([Type.Literal('test'), Type.Literal('live')]);
 

@@ -7,6 +7,7 @@ import { escrowCommands } from '../escrow/cli.ts';
 import { reportCommands } from '../reports/cli.ts';
 import { workflowCommands } from '../workflows/cli.ts';
 import { userCommands } from '../users/cli.ts';
+import { oauthCommands } from '../oauth/cli.ts';
 import { migrate, openMigratedStorage } from '../bootstrap.ts';
 import { startServer } from '../server.ts';
 import { configCommand } from './show-config.ts';
@@ -32,7 +33,7 @@ const serve: CliCommand = {
   },
 };
 
-const COMMANDS: CliCommand[] = [serve, configCommand, ...accountCommands, ...amlCommands, ...escrowCommands, ...reportCommands, ...workflowCommands, ...userCommands];
+const COMMANDS: CliCommand[] = [serve, configCommand, ...accountCommands, ...amlCommands, ...escrowCommands, ...reportCommands, ...workflowCommands, ...userCommands, ...oauthCommands];
 
 function usage(): string {
   return ['usage:', ...COMMANDS.map((c) => `  ${c.usage.split('\n')[0]}`), '', 'kyx COMMAND --help prints the details of one command.'].join('\n');

@@ -1,7 +1,7 @@
 import type { FastifyReply } from 'fastify';
 import type { Session } from '../users/service.ts';
 import { type Permission, may } from './access.ts';
-import { Html, html } from './html.ts';
+import { Html, html } from '../http/html.ts';
 
 const NAVIGATION: { path: string; label: string; permission: Permission }[] = [
   { path: '/dashboard', label: 'Overview', permission: 'read' },
@@ -12,6 +12,7 @@ const NAVIGATION: { path: string; label: string; permission: Permission }[] = [
   { path: '/dashboard/escrows', label: 'Escrow', permission: 'read' },
   { path: '/dashboard/keys', label: 'API keys', permission: 'read' },
   { path: '/dashboard/users', label: 'Users', permission: 'administer' },
+  { path: '/dashboard/oauth', label: 'OAuth apps', permission: 'administer' },
   { path: '/dashboard/audit', label: 'Audit log', permission: 'administer' },
 ];
 

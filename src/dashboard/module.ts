@@ -8,6 +8,7 @@ import { escrowRoutes } from './routes/escrows.ts';
 import { keyRoutes } from './routes/keys.ts';
 import { kyaRoutes } from './routes/kya.ts';
 import { listRoutes } from './routes/lists.ts';
+import { oauthRoutes } from './routes/oauth.ts';
 import { overviewRoutes } from './routes/overview.ts';
 import { reviewRoutes } from './routes/reviews.ts';
 import { signInRoutes } from './routes/sign-in.ts';
@@ -18,7 +19,7 @@ const ASSETS = {
   'app.js': { type: 'text/javascript; charset=utf-8', body: readFileSync(new URL('./assets/app.js', import.meta.url)) },
 };
 
-type Requires = 'accounts' | 'users' | 'reviews' | 'reports' | 'kya' | 'aml' | 'escrow';
+type Requires = 'accounts' | 'users' | 'reviews' | 'reports' | 'kya' | 'aml' | 'escrow' | 'oauth';
 /** The dashboard has no service of its own: its pages work through the services it requires. */
 type DashboardServices = Pick<ModuleServices, Requires>;
 
@@ -28,7 +29,7 @@ type DashboardServices = Pick<ModuleServices, Requires>;
  */
 export const dashboardModule: DomainModule<DashboardServices, Requires> = {
   name: 'dashboard',
-  requires: ['accounts', 'users', 'reviews', 'reports', 'kya', 'aml', 'escrow'],
+  requires: ['accounts', 'users', 'reviews', 'reports', 'kya', 'aml', 'escrow', 'oauth'],
   setup: async (_platform, services) => services,
   async routes(app, { platform, service: services }) {
     await app.register(cookie);
@@ -54,5 +55,6 @@ export const dashboardModule: DomainModule<DashboardServices, Requires> = {
     await escrowRoutes(app, { escrow: services.escrow, users: services.users });
     await keyRoutes(app, { accounts: services.accounts, users: services.users });
     await userRoutes(app, { users: services.users });
+    await oauthRoutes(app, { oauth: services.oauth, users: services.users });
   },
 };

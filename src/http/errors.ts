@@ -6,6 +6,9 @@ import { DomainError, type DomainErrorCode, type FieldIssue } from '../errors.ts
 const CONTRACT = {
   invalidRequest: ['invalid_request', 400],
   unsupportedGrantType: ['unsupported_grant_type', 400],
+  invalidGrant: ['invalid_grant', 400],
+  invalidScope: ['invalid_scope', 400],
+  invalidClient: ['invalid_client', 401],
   unsupportedReportTypes: ['UNSUPPORTED_REPORT_TYPES', 400],
   unauthorized: ['unauthorized', 401],
   forbidden: ['forbidden', 403],
@@ -47,6 +50,11 @@ export function apiError(kind: ErrorKind, message: string, details?: Record<stri
   error.contractCode = CONTRACT[kind][0];
   if (details) error.details = details;
   return error;
+}
+
+/** An OAuth 2.0 token endpoint error: the contract's body plus RFC 6749's `error` and `error_description`. */
+export function oauthError(kind: 'invalidGrant' | 'invalidScope' | 'invalidClient' | 'unsupportedGrantType', message: string): DetailedError {
+  return apiError(kind, message, { error: CONTRACT[kind][0], error_description: message });
 }
 
 /** `errors` name their field as the contract does: `body/…`, `querystring/…`, `params/…`. */

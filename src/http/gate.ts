@@ -14,8 +14,6 @@ export interface Access {
   scope: Scope | readonly Scope[] | null;
   /** Counts toward the plan's day and month (every /api/v1 route). */
   metered: boolean;
-  /** Only an API key will do, not a JWT it minted (token minting). */
-  apiKeyOnly?: boolean;
 }
 
 declare module 'fastify' {
@@ -34,7 +32,7 @@ export function principalOf(request: FastifyRequest): Principal {
   return request.principal;
 }
 
-function bearerToken(request: FastifyRequest): string | null {
+export function bearerToken(request: FastifyRequest): string | null {
   const header = request.headers.authorization;
   if (typeof header !== 'string') return null;
   const match = /^Bearer +([^\s]+) *$/i.exec(header);
@@ -90,7 +88,6 @@ export function registerGate(
     if (!token) throw apiError('unauthorized', 'Send an API key or access token as Authorization: Bearer <credential>');
     const principal = await deps.credentials.authenticate(token);
     if (!principal) throw apiError('unauthorized', 'The credential is not valid');
-    if (access.apiKeyOnly && principal.via !== 'api_key') throw apiError('unauthorized', 'This operation needs an API key');
     const accepted: readonly Scope[] = access.scope === null ? [] : typeof access.scope === 'string' ? [access.scope] : access.scope;
     if (accepted.length > 0 && !accepted.some((scope) => principal.scopes.includes(scope))) {
       throw apiError('forbidden', `The credential lacks the permission ${accepted.join(' or ')}`);

@@ -114,7 +114,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Exchange an API key for a short-lived JWT (client_credentials) */
+        /**
+         * Tokens: client_credentials (an API key as Bearer), authorization_code with PKCE, refresh_token (rotating)
+         * @description JSON (camelCase) or the standard form-encoded OAuth body. OAuth grant errors carry RFC 6749 `error`.
+         */
         post: {
             parameters: {
                 query?: never;
@@ -125,10 +128,34 @@ export interface paths {
             requestBody: {
                 content: {
                     "application/json": {
-                        /** @description The client identifier; becomes the token subject */
+                        /** @description The client identifier; with client_credentials it becomes the token subject */
                         clientId: string;
-                        /** @description client_credentials */
+                        /** @description client_credentials, authorization_code or refresh_token */
                         grantType: string;
+                        /** @description A confidential client’s secret (or send HTTP Basic) */
+                        clientSecret?: string;
+                        /** @description authorization_code: the code */
+                        code?: string;
+                        /** @description authorization_code: the redirect URI of the authorization request */
+                        redirectUri?: string;
+                        /** @description authorization_code: the PKCE verifier */
+                        codeVerifier?: string;
+                        /** @description refresh_token: the refresh token */
+                        refreshToken?: string;
+                        /** @description refresh_token: a narrower set of the granted scopes */
+                        scope?: string;
+                    };
+                    "application/x-www-form-urlencoded": {
+                        grant_type: string;
+                        client_id?: string;
+                        client_secret?: string;
+                        code?: string;
+                        redirect_uri?: string;
+                        code_verifier?: string;
+                        refresh_token?: string;
+                        scope?: string;
+                    } & {
+                        [key: string]: unknown;
                     };
                 };
             };
@@ -140,12 +167,21 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            /** @description EdDSA-signed JWT scoped to the tenant of the key that asked for it */
+                            /** @description EdDSA-signed JWT of the tenant, limited to the granted scopes */
                             accessToken: string;
                             /** @description Seconds until expiry */
                             expiresIn: number;
                             /** @enum {string} */
                             tokenType: "Bearer";
+                            /** @description authorization_code and refresh_token grants: rotates on every use */
+                            refreshToken?: string;
+                            scope?: string;
+                            /** @description RFC 6749 spelling, for OAuth client libraries */
+                            access_token?: string;
+                            /** @enum {string} */
+                            token_type?: "Bearer";
+                            expires_in?: number;
+                            refresh_token?: string;
                         };
                     };
                 };
@@ -169,6 +205,147 @@ export interface paths {
                 };
             };
         };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/oauth/revoke": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Revoke a refresh or access token of the client, and the grant behind it (RFC 7009); 200 also for an unknown token */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/x-www-form-urlencoded": {
+                        token: string;
+                        token_type_hint?: string;
+                        client_id?: string;
+                        client_secret?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": Record<string, never>;
+                    };
+                };
+                /** @description Invalid request (`invalid_request`, with `errors[]`) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Missing, malformed, unknown, revoked or expired credential (`unauthorized`) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/oauth/authorize": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Start the authorization code grant (PKCE S256 and state required): consent in the dashboard */
+        get: {
+            parameters: {
+                query?: {
+                    response_type?: string;
+                    client_id?: string;
+                    redirect_uri?: string;
+                    scope?: string;
+                    state?: string;
+                    code_challenge?: string;
+                    code_challenge_method?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/.well-known/oauth-authorization-server": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Authorization server metadata (RFC 8414) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;

@@ -6,7 +6,7 @@ import type { Bundle, ReportsService } from '../../reports/service.ts';
 import type { UsersService } from '../../users/service.ts';
 import { actorOf, may, sessionOf } from '../access.ts';
 import { formBody } from '../forms.ts';
-import { type Html, badge, html, time } from '../html.ts';
+import { type Html, badge, html, time } from '../../http/html.ts';
 import { csrfField, sendNotFound, sendPage } from '../layout.ts';
 import { decisionForm } from './reviews.ts';
 

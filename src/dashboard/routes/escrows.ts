@@ -5,7 +5,7 @@ import type { EscrowService } from '../../escrow/service.ts';
 import type { UsersService } from '../../users/service.ts';
 import { actorOf, may, sessionOf } from '../access.ts';
 import { formBody, refusal } from '../forms.ts';
-import { badge, html, time } from '../html.ts';
+import { badge, html, time } from '../../http/html.ts';
 import { csrfField, sendNotFound, sendPage } from '../layout.ts';
 
 const EscrowParams = Type.Object({ escrowId: Type.String({ maxLength: 100 }) });

@@ -6,7 +6,7 @@ import { SCOPES, isScope } from '../../accounts/scopes.ts';
 import type { UsersService } from '../../users/service.ts';
 import { actorOf, may, sessionOf } from '../access.ts';
 import { formBody, refusal } from '../forms.ts';
-import { type Html, badge, html, time } from '../html.ts';
+import { type Html, badge, html, time } from '../../http/html.ts';
 import { csrfField, sendPage } from '../layout.ts';
 
 const CreateKeyForm = formBody({

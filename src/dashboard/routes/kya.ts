@@ -8,7 +8,7 @@ import type { CheckStore } from '../../storage/checks.ts';
 import type { UsersService } from '../../users/service.ts';
 import { actorOf, may, sessionOf } from '../access.ts';
 import { formBody, refusal } from '../forms.ts';
-import { type Html, badge, html } from '../html.ts';
+import { type Html, badge, html } from '../../http/html.ts';
 import { csrfField, sendPage } from '../layout.ts';
 import { checksTable } from './checks.ts';
 

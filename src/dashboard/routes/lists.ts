@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { AmlService } from '../../aml/service.ts';
 import { sessionOf } from '../access.ts';
-import { badge, html, time } from '../html.ts';
+import { badge, html, time } from '../../http/html.ts';
 import { sendPage } from '../layout.ts';
 
 export async function listRoutes(app: FastifyInstance, { aml }: { aml: AmlService }): Promise<void> {

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { UNLIMITED } from '../../accounts/plans.ts';
 import type { AccountUsage, AccountsService } from '../../accounts/service.ts';
 import { sessionOf } from '../access.ts';
-import { type Html, html } from '../html.ts';
+import { type Html, html } from '../../http/html.ts';
 import { sendPage } from '../layout.ts';
 
 const METER_LABELS: Record<keyof AccountUsage['meters'], string> = {

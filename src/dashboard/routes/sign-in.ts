@@ -5,14 +5,14 @@ import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '../../users/passwords.
 import { SESSION_HOURS, type UsersService } from '../../users/service.ts';
 import { FORM_COOKIE, SESSION_COOKIE, actorOf, sessionOf } from '../access.ts';
 import { formBody, refusal } from '../forms.ts';
-import { html } from '../html.ts';
+import { html } from '../../http/html.ts';
 import { csrfField, sendPage } from '../layout.ts';
 
-const LoginQuery = Type.Object({ next: Type.Optional(Type.String({ maxLength: 500 })), setup: Type.Optional(Type.Literal('done')) });
+const LoginQuery = Type.Object({ next: Type.Optional(Type.String({ maxLength: 4000 })), setup: Type.Optional(Type.Literal('done')) });
 const LoginForm = formBody({
   email: Type.String({ maxLength: 320 }),
   password: Type.String({ maxLength: PASSWORD_MAX_LENGTH }),
-  next: Type.Optional(Type.String({ maxLength: 500 })),
+  next: Type.Optional(Type.String({ maxLength: 4000 })),
 });
 const SetupParams = Type.Object({ token: Type.String({ maxLength: 100 }) });
 const SetupForm = formBody({ password: Type.String({ maxLength: PASSWORD_MAX_LENGTH }), confirm: Type.String({ maxLength: PASSWORD_MAX_LENGTH }) });

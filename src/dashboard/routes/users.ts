@@ -4,7 +4,7 @@ import type { AuditEntry, UsersService } from '../../users/service.ts';
 import { ROLES } from '../../users/tables.ts';
 import { actorOf, sessionOf } from '../access.ts';
 import { formBody, refusal } from '../forms.ts';
-import { type Html, badge, html, time } from '../html.ts';
+import { type Html, badge, html, time } from '../../http/html.ts';
 import { csrfField, sendPage } from '../layout.ts';
 
 const Role = Type.Union(ROLES.map((role) => Type.Literal(role)));

@@ -14,6 +14,7 @@ const NAVIGATION: { path: string; label: string; permission: Permission }[] = [
   { path: '/dashboard/users', label: 'Users', permission: 'administer' },
   { path: '/dashboard/oauth', label: 'OAuth apps', permission: 'administer' },
   { path: '/dashboard/audit', label: 'Audit log', permission: 'administer' },
+  { path: '/dashboard/security', label: 'Security', permission: 'read' },
 ];
 
 export interface PageOptions {

@@ -11,6 +11,7 @@ import { listRoutes } from './routes/lists.ts';
 import { oauthRoutes } from './routes/oauth.ts';
 import { overviewRoutes } from './routes/overview.ts';
 import { reviewRoutes } from './routes/reviews.ts';
+import { securityRoutes } from './routes/security.ts';
 import { signInRoutes } from './routes/sign-in.ts';
 import { userRoutes } from './routes/users.ts';
 
@@ -55,6 +56,7 @@ export const dashboardModule: DomainModule<DashboardServices, Requires> = {
     await escrowRoutes(app, { escrow: services.escrow, users: services.users });
     await keyRoutes(app, { accounts: services.accounts, users: services.users });
     await userRoutes(app, { users: services.users });
+    await securityRoutes(app, { users: services.users });
     await oauthRoutes(app, { oauth: services.oauth, users: services.users });
   },
 };

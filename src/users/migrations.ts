@@ -44,5 +44,12 @@ export function userMigrations(): Record<string, Migration> {
         await db.schema.createIndex('audit_log_account').on('audit_log').columns(['account_id', 'at', 'id']).execute();
       },
     },
+    '131_user_totp': {
+      async up(db: Kysely<any>) {
+        await db.schema.alterTable('users').addColumn('totp_secret', 'text').execute();
+        await db.schema.alterTable('users').addColumn('totp_enabled_at', 'text').execute();
+        await db.schema.alterTable('users').addColumn('totp_last_step', 'integer').execute();
+      },
+    },
   };
 }

@@ -9,7 +9,16 @@ export interface User {
   email: string;
   role: Role;
   status: UsersTable['status'];
+  /** Whether sign-in also asks for a TOTP code. */
+  twoFactor: boolean;
   createdAt: string;
+}
+
+/** What sign-in checks beyond the public user. */
+export interface UserSecrets {
+  passwordHash: string | null;
+  totpSecret: string | null;
+  totpEnabled: boolean;
 }
 
 export interface AuditEntry {
@@ -29,6 +38,7 @@ const toUser = (row: UsersTable): User => ({
   email: row.email,
   role: row.role,
   status: row.status,
+  twoFactor: row.totp_enabled_at !== null,
   createdAt: row.created_at,
 });
 
@@ -49,9 +59,30 @@ export function createUsersRepository(db: Kysely<Database>) {
       await db.insertInto('users').values(row).execute();
       return toUser(row);
     },
-    async userByEmail(email: string): Promise<(User & { passwordHash: string | null }) | undefined> {
+    async userByEmail(email: string): Promise<{ user: User; secrets: UserSecrets } | undefined> {
       const row = await db.selectFrom('users').selectAll().where('email', '=', email).executeTakeFirst();
-      return row && { ...toUser(row), passwordHash: row.password_hash };
+      return row && { user: toUser(row), secrets: { passwordHash: row.password_hash, totpSecret: row.totp_secret, totpEnabled: row.totp_enabled_at !== null } };
+    },
+    async totpOf(userId: string): Promise<{ secret: string | null; enabled: boolean }> {
+      const row = await db.selectFrom('users').select(['totp_secret', 'totp_enabled_at']).where('id', '=', userId).executeTakeFirstOrThrow();
+      return { secret: row.totp_secret, enabled: row.totp_enabled_at !== null };
+    },
+    async setTotp(userId: string, totp: { secret: string | null; enabledAt: string | null; step?: number }, now: string): Promise<void> {
+      await db
+        .updateTable('users')
+        .set({ totp_secret: totp.secret, totp_enabled_at: totp.enabledAt, totp_last_step: totp.step ?? null, updated_at: now })
+        .where('id', '=', userId)
+        .execute();
+    },
+    /** Records the step of an accepted code; false when that step or a later one was used already (a replay). */
+    async acceptTotpStep(userId: string, step: number): Promise<boolean> {
+      const result = await db
+        .updateTable('users')
+        .set({ totp_last_step: step })
+        .where('id', '=', userId)
+        .where((eb) => eb.or([eb('totp_last_step', 'is', null), eb('totp_last_step', '<', step)]))
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows) === 1;
     },
     async userInAccount(accountId: string, userId: string): Promise<User | undefined> {
       const row = await db.selectFrom('users').selectAll().where('id', '=', userId).where('account_id', '=', accountId).executeTakeFirst();

@@ -8,7 +8,8 @@ import { DomainError } from '../errors.ts';
 import { newId } from '../ids.ts';
 import { type FloodLimiter, createMemoryFloodLimiter, createRedisFloodLimiter } from '../http/flood.ts';
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, UNUSABLE_HASH, hashPassword, verifyPassword } from './passwords.ts';
-import { type AuditEntry, type User, createUsersRepository } from './repository.ts';
+import { type AuditEntry, type User, type UserSecrets, createUsersRepository } from './repository.ts';
+import { newTotpSecret, totpStep, totpUri } from './totp.ts';
 import { ROLES, type Role } from './tables.ts';
 
 export type { AuditEntry, User };
@@ -48,7 +49,14 @@ export interface UsersService {
   setupUser(token: string): Promise<User | undefined>;
   /** Sets the password and spends the link. Throws `not_found` (spent, expired, unknown) or `invalid_input`. */
   completeSetup(token: string, password: string): Promise<User>;
-  signIn(input: { email: string; password: string; ip: string }): Promise<SignIn>;
+  /** `code`: the TOTP code, needed once the user turned the second factor on. */
+  signIn(input: { email: string; password: string; code?: string; ip: string }): Promise<SignIn>;
+  /** Starts enrolling a TOTP second factor: the secret to put in an authenticator app. Throws `conflict` when on. */
+  startTwoFactor(actor: Actor): Promise<{ secret: string; uri: string }>;
+  /** Turns the second factor on with a first code from the app. Throws `invalid_input` for a wrong code. */
+  confirmTwoFactor(actor: Actor, code: string): Promise<void>;
+  /** Turns it off; needs a current code. */
+  disableTwoFactor(actor: Actor, code: string): Promise<void>;
   session(token: string): Promise<Session | undefined>;
   signOut(token: string, actor: Actor): Promise<void>;
   /** Ends every session of the user, on every device. */
@@ -93,6 +101,13 @@ export function createUsersService(deps: UsersServiceDeps, now: () => Date = () 
     });
   }
 
+  /** True without a second factor; with one, the code must be current and not used before. */
+  async function secondFactorHolds(found: { user: User; secrets: UserSecrets } | undefined, code: string, at: Date): Promise<boolean> {
+    if (!found?.secrets.totpEnabled || !found.secrets.totpSecret) return true;
+    const step = totpStep(found.secrets.totpSecret, code, at);
+    return step !== null && (await repository.acceptTotpStep(found.user.id, step));
+  }
+
   async function otherUser(actor: Actor, userId: string): Promise<User> {
     const user = await repository.userInAccount(actor.user.accountId, userId);
     if (!user) throw new DomainError('not_found', 'No such user');
@@ -119,6 +134,9 @@ export function createUsersService(deps: UsersServiceDeps, now: () => Date = () 
         password_hash: null,
         setup_token_hash: hashToken(token),
         setup_expires_at: new Date(at.getTime() + SETUP_LINK_HOURS * HOUR_MS).toISOString(),
+        totp_secret: null,
+        totp_enabled_at: null,
+        totp_last_step: null,
         created_at: at.toISOString(),
         updated_at: at.toISOString(),
       });
@@ -141,10 +159,11 @@ export function createUsersService(deps: UsersServiceDeps, now: () => Date = () 
       return { ...user, status: 'active' };
     },
 
-    async signIn({ email, password, ip }) {
+    async signIn({ email, password, code, ip }) {
       const address = email.trim().toLowerCase();
       const at = now();
-      const user = await repository.userByEmail(address);
+      const found = await repository.userByEmail(address);
+      const user = found?.user;
       // Failures count, per address and per account (an unknown email under its own name); once either is used
       // up, even the right password waits for the window to end, so guessing gains nothing by persisting.
       const limits = [
@@ -153,7 +172,7 @@ export function createUsersService(deps: UsersServiceDeps, now: () => Date = () 
       ];
       const refused = (await Promise.all(limits.map(({ limiter, key }) => limiter.peek(key, at.getTime())))).find((verdict) => !verdict.allowed);
       if (refused) return { ok: false, reason: 'rate_limited', retryAfterSeconds: refused.resetSeconds };
-      const matches = await verifyPassword(password, user?.passwordHash ?? UNUSABLE_HASH);
+      const matches = (await verifyPassword(password, found?.secrets.passwordHash ?? UNUSABLE_HASH)) && (await secondFactorHolds(found, code ?? '', at));
       if (!user || !matches || user.status !== 'active') {
         await Promise.all(limits.map(({ limiter, key }) => limiter.hit(key, at.getTime())));
         if (user) await audit({ user, ip }, 'user.sign_in_failed', user.id);
@@ -175,8 +194,35 @@ export function createUsersService(deps: UsersServiceDeps, now: () => Date = () 
         revoked_at: null,
       });
       await audit({ user, ip }, 'user.signed_in', user.id);
-      const { passwordHash: _, ...publicUser } = user;
-      return { ok: true, token, session: { ...session, user: publicUser } };
+      return { ok: true, token, session };
+    },
+
+    async startTwoFactor(actor) {
+      if ((await repository.totpOf(actor.user.id)).enabled) throw new DomainError('conflict', 'The second factor is on already');
+      const secret = newTotpSecret();
+      await repository.setTotp(actor.user.id, { secret, enabledAt: null }, now().toISOString());
+      return { secret, uri: totpUri(secret, actor.user.email) };
+    },
+
+    async confirmTwoFactor(actor, code) {
+      const at = now();
+      const { secret, enabled } = await repository.totpOf(actor.user.id);
+      if (enabled) throw new DomainError('conflict', 'The second factor is on already');
+      const step = secret ? totpStep(secret, code, at) : null;
+      if (step === null) throw DomainError.invalid([{ path: '/code', message: 'is not the code the authenticator app shows now' }]);
+      await repository.setTotp(actor.user.id, { secret, enabledAt: at.toISOString(), step }, at.toISOString());
+      await audit(actor, 'user.two_factor_enabled', actor.user.id);
+    },
+
+    async disableTwoFactor(actor, code) {
+      const at = now();
+      const { secret, enabled } = await repository.totpOf(actor.user.id);
+      const step = enabled && secret ? totpStep(secret, code, at) : null;
+      if (step === null || !(await repository.acceptTotpStep(actor.user.id, step))) {
+        throw DomainError.invalid([{ path: '/code', message: 'is not the code the authenticator app shows now' }]);
+      }
+      await repository.setTotp(actor.user.id, { secret: null, enabledAt: null }, at.toISOString());
+      await audit(actor, 'user.two_factor_disabled', actor.user.id);
     },
 
     session: (token) => repository.liveSession(hashToken(token), now().toISOString()),

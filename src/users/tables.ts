@@ -14,6 +14,11 @@ export interface UsersTable {
   /** SHA-256 hex of the single-use set-up token; null once used. */
   setup_token_hash: string | null;
   setup_expires_at: string | null;
+  /** Base32 TOTP secret (RFC 6238); set while enrolling, in force once `totp_enabled_at` is. */
+  totp_secret: string | null;
+  totp_enabled_at: string | null;
+  /** The 30-second step of the last code accepted: a code works once. */
+  totp_last_step: number | null;
   created_at: string;
   updated_at: string;
 }

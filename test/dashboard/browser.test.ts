@@ -129,16 +129,20 @@ describe.skipIf(!CHROMIUM)('the dashboard in Chromium', () => {
   it('shows every page, readable at 320 px without scrolling sideways, with a skip link first in the tab order', async () => {
     for (const [name, url] of [
       ['checks', '/dashboard/checks'],
+      ['reviews', '/dashboard/reviews'],
+      ['escrows', '/dashboard/escrows'],
       ['lists', '/dashboard/lists'],
       ['users', '/dashboard/users'],
       ['audit', '/dashboard/audit'],
       ['keys', '/dashboard/keys'],
+      ['oauth', '/dashboard/oauth'],
+      ['security', '/dashboard/security'],
     ]) {
       await page.goto(`${baseUrl}${url}`);
       await shot(name);
     }
     await page.setViewportSize({ width: 320, height: 640 });
-    for (const url of ['/dashboard', '/dashboard/checks', '/dashboard/keys', '/dashboard/reviews', '/dashboard/kya', '/dashboard/escrows', '/dashboard/users', '/dashboard/audit']) {
+    for (const url of ['/dashboard', '/dashboard/checks', '/dashboard/keys', '/dashboard/reviews', '/dashboard/kya', '/dashboard/escrows', '/dashboard/users', '/dashboard/audit', '/dashboard/oauth', '/dashboard/security', '/dashboard/lists']) {
       await page.goto(`${baseUrl}${url}`);
       const sticksOut = await page.evaluate(() =>
         document.documentElement.scrollWidth > window.innerWidth

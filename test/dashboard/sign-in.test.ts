@@ -83,8 +83,8 @@ describe('signing in', () => {
     const wrong = await new Browser(t).signIn(email, 'wrong password here');
     const unknown = await new Browser(t).signIn('nobody@example.com');
     expect([wrong.statusCode, unknown.statusCode]).toEqual([401, 401]);
-    expect(wrong.body).toContain('The email or the password is wrong.');
-    expect(unknown.body).toContain('The email or the password is wrong.');
+    expect(wrong.body).toContain('The email, the password or the authentication code is wrong.');
+    expect(unknown.body).toContain('The email, the password or the authentication code is wrong.');
   });
 
   it('refuses a page that is not signed in: GET goes to the sign-in page, POST is 401', async () => {
@@ -255,5 +255,36 @@ describe('disabled users', () => {
     expect(disabled.statusCode).toBe(200);
     expect((await analyst.browser.get('/dashboard')).statusCode).toBe(303);
     expect((await new Browser(t).signIn(analyst.email)).statusCode).toBe(401);
+  });
+});
+
+describe('the TOTP second factor', () => {
+  it('is set up with a first code; then sign-in needs a current code, each code works once, and turning it off needs one', async () => {
+    const { TOTP, Secret } = await import('otpauth');
+    const { browser, email, userId } = await signedIn(t, tenant, 'viewer');
+    const started = await browser.submit('/dashboard/security', '/dashboard/security/two-factor/start', {});
+    const secret = /data-testid="totp-secret">([A-Z2-7]+)</.exec(started.body)![1];
+    expect(started.body).toContain(`otpauth://totp/kyx:${encodeURIComponent(email)}?`);
+    const totp = new TOTP({ secret: Secret.fromBase32(secret) });
+    const wrong = await browser.submit('/dashboard/security', '/dashboard/security/two-factor/confirm', { code: '000000' === totp.generate() ? '111111' : '000000' });
+    expect(wrong.statusCode).toBe(400);
+    // the code of the previous 30-second step counts (clock drift), and it is not the one sign-in uses below
+    const previousStep = totp.generate({ timestamp: Date.now() - 30_000 });
+    expect((await browser.submit('/dashboard/security', '/dashboard/security/two-factor/confirm', { code: previousStep })).statusCode).toBe(200);
+    expect((await browser.get('/dashboard/security')).body).toMatch(/Second factor: <strong>on<\/strong>/);
+
+    expect((await new Browser(t).signIn(email)).statusCode).toBe(401);
+    const current = totp.generate();
+    const withCode = await new Browser(t).submit('/dashboard/login', '/dashboard/login', { email, password: PASSWORD, code: current });
+    expect(withCode.statusCode).toBe(303);
+    const replayed = await new Browser(t).submit('/dashboard/login', '/dashboard/login', { email, password: PASSWORD, code: current });
+    expect(replayed.statusCode).toBe(401);
+    const row = await t.context.storage.db.selectFrom('users').select(['totp_enabled_at', 'totp_last_step']).where('id', '=', userId).executeTakeFirstOrThrow();
+    expect(row.totp_enabled_at).not.toBeNull();
+    expect(row.totp_last_step).toBe(Math.floor(Date.now() / 30_000) + (totp.validate({ token: current, window: 1 }) ?? 0));
+
+    expect((await browser.submit('/dashboard/security', '/dashboard/security/two-factor/disable', { code: '123' })).statusCode).toBe(400);
+    const audit = (await t.context.services.users.auditLog(tenant.accountId, { limit: 500 })).filter((entry) => entry.target === userId).map((entry) => entry.action);
+    expect(audit).toContain('user.two_factor_enabled');
   });
 });

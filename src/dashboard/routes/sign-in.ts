@@ -12,6 +12,7 @@ const LoginQuery = Type.Object({ next: Type.Optional(Type.String({ maxLength: 40
 const LoginForm = formBody({
   email: Type.String({ maxLength: 320 }),
   password: Type.String({ maxLength: PASSWORD_MAX_LENGTH }),
+  code: Type.Optional(Type.String({ maxLength: 10 })),
   next: Type.Optional(Type.String({ maxLength: 4000 })),
 });
 const SetupParams = Type.Object({ token: Type.String({ maxLength: 100 }) });
@@ -45,6 +46,7 @@ export async function signInRoutes(app: FastifyInstance, { users, secureCookies 
   <input type="hidden" name="next" value="${returnPath(options.next)}">
   <label>Email <input type="email" name="email" autocomplete="username" required value="${options.email ?? ''}"></label>
   <label>Password <input type="password" name="password" autocomplete="current-password" required></label>
+  <label>Authentication code <span class="muted">(only if you turned on a second factor)</span> <input name="code" inputmode="numeric" autocomplete="one-time-code" pattern="\d{6}" maxlength="6"></label>
   <button type="submit">Sign in</button>
 </form>`,
       },
@@ -65,12 +67,12 @@ export async function signInRoutes(app: FastifyInstance, { users, secureCookies 
     '/dashboard/login',
     { config: { dashboard: 'public' }, schema: { hide: true, body: LoginForm } },
     async (request, reply) => {
-      const { email, password, next } = request.body;
-      const result = await users.signIn({ email, password, ip: request.ip });
+      const { email, password, code, next } = request.body;
+      const result = await users.signIn({ email, password, code: code?.trim() || undefined, ip: request.ip });
       if (!result.ok) {
         const limited = result.reason === 'rate_limited';
         if (limited) reply.header('Retry-After', result.retryAfterSeconds);
-        const text = limited ? 'Too many sign-in attempts. Wait a few minutes and try again.' : 'The email or the password is wrong.';
+        const text = limited ? 'Too many sign-in attempts. Wait a few minutes and try again.' : 'The email, the password or the authentication code is wrong.';
         return loginPage(reply, formToken(request, reply), { next, email, flash: { kind: 'error', text } }, limited ? 429 : 401);
       }
       // A new session id on every sign-in; a session the browser held before is ended, not carried over.

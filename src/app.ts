@@ -18,9 +18,14 @@ declare module 'fastify' {
   }
 }
 
+/** The path of a request URL without its query and with secret path segments replaced. */
+export function loggablePath(url: string): string {
+  return url.split('?')[0].replace(/^\/dashboard\/setup\/[^/]+/, '/dashboard/setup/:token');
+}
+
 export interface AppOptions {
-  /** pino options, or false to stay silent (tests). */
-  logger?: boolean | { level: string };
+  /** pino options, or false to stay silent (tests); `stream` receives the log lines instead of stdout. */
+  logger?: boolean | { level: string; stream?: { write(line: string): void } };
 }
 
 /** The HTTP application over an opened context; no listening, so tests can `inject`. */
@@ -32,8 +37,11 @@ export async function buildApp(context: AppContext, options: AppOptions = {}): P
         ? false
         : {
             level: typeof options.logger === 'object' ? options.logger.level : config.logLevel,
-            // Only the request line and status are logged: never headers (credentials) or bodies (images, prompts).
+            ...(typeof options.logger === 'object' && options.logger.stream ? { stream: options.logger.stream } : {}),
+            // Only the method, path and status are logged: never headers (credentials), bodies (images, prompts),
+            // query strings (a searched name) or a set-up link's token.
             redact: ['req.headers', 'req.body', 'res.headers'],
+            serializers: { req: (request: { method: string; url: string; id: string }) => ({ method: request.method, url: loggablePath(request.url), id: request.id }) },
           },
     genReqId: () => newId('req'),
     bodyLimit: config.bodyLimitBytes,

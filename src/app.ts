@@ -8,6 +8,7 @@ import { newId } from './ids.ts';
 import { frameworkErrors, registerErrorHandling } from './http/errors.ts';
 import { registerGate } from './http/gate.ts';
 import { registerIdempotency } from './http/idempotency.ts';
+import { registerHttpMetrics } from './http/metrics.ts';
 import { ErrorBody } from './http/schemas.ts';
 import { MODULES } from './domains.ts';
 
@@ -70,6 +71,7 @@ export async function buildApp(context: AppContext, options: AppOptions = {}): P
 
   app.addSchema(ErrorBody);
   registerErrorHandling(app);
+  registerHttpMetrics(app, context.metrics);
   registerGate(app, { ...context, idempotency: context.services.idempotency });
   registerIdempotency(app, context.services.idempotency);
 

@@ -15,6 +15,8 @@ import { createCredentials } from './accounts/credentials.ts';
 import { createMeters } from './accounts/meters.ts';
 import { createMemoryUsageCounter, createRedisUsageCounter, createSqlUsageCounter } from './accounts/usage.ts';
 import { createMemoryFloodLimiter, createRedisFloodLimiter } from './http/flood.ts';
+import { createMetricsRegistry } from './http/metrics.ts';
+import { registerJobMetrics } from './storage/jobs.ts';
 
 export const SERVICE_VERSION: string = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).version;
 
@@ -91,6 +93,8 @@ export async function createContext(config: Config): Promise<AppContext> {
   const meters = createMeters(storage.db);
   const events = createEventLog();
   const readiness: ReadinessCheck[] = [{ name: 'storage', check: () => storage.ping() }];
+  const metrics = createMetricsRegistry({ processMetrics: Boolean(config.metricsToken) });
+  registerJobMetrics(storage.db, metrics);
   if (redis) readiness.push({ name: 'redis', check: async () => void (await redis.ping()) });
   const platform: Platform = {
     config,
@@ -101,9 +105,10 @@ export async function createContext(config: Config): Promise<AppContext> {
     usage,
     meters,
     flood,
-    checks: createCheckStore({ db: storage.db, dialect: storage.dialect, meters, events, baseUrl: config.baseUrl, kinds: CHECK_KINDS }),
+    checks: createCheckStore({ db: storage.db, dialect: storage.dialect, meters, events, metrics, baseUrl: config.baseUrl, kinds: CHECK_KINDS }),
     events,
     readiness,
+    metrics,
     closers: [],
   };
   const context: AppContext = { ...platform, services: {} as ModuleServices };

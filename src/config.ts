@@ -25,6 +25,8 @@ export interface Config {
   redisPrefix: string;
   floodLimit: number;
   floodWindowSeconds: number;
+  /** The bearer token GET /metrics asks for; without one the route answers 404. */
+  metricsToken?: string;
   trustProxy: boolean;
   bodyLimitBytes: number;
   tokenTtlSeconds: number;
@@ -60,6 +62,7 @@ function coreConfig(env: EnvReader): CoreConfig {
     tokenTtlSeconds: env.integer('KYX_TOKEN_TTL_SECONDS', { description: 'lifetime of access tokens from POST /auth/token', fallback: 900 }),
     keyCacheTtlMs: env.integer('KYX_KEY_CACHE_MS', { description: 'how long a verified key is trusted without asking storage', fallback: 4000, min: 0 }),
     logLevel: env.string('KYX_LOG_LEVEL', { description: 'pino level', fallback: 'info' }),
+    metricsToken: env.string('KYX_METRICS_TOKEN', { description: 'GET /metrics answers only Authorization: Bearer <this>; unset: /metrics is off', sensitivity: 'secret' }),
   };
 }
 

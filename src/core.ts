@@ -14,6 +14,7 @@ import type { FloodLimiter } from './http/flood.ts';
 import type { CheckStore } from './storage/checks.ts';
 import type { ReportContent } from './reports/content.ts';
 import type { EventLog } from './events/log.ts';
+import type { Registry } from 'prom-client';
 
 /** A key's environment. */
 export type KeyEnvironment = 'test' | 'live';
@@ -100,6 +101,8 @@ export interface Platform {
   /** The outbox: modules emit events in the transaction of their cause. */
   events: EventLog;
   readiness: ReadinessCheck[];
+  /** Prometheus metrics (GET /metrics): modules add their own gauges and counters. */
+  metrics: Registry;
   /** Run at close, newest first (modules register their workers, timers and pools here). */
   closers: (() => Promise<void>)[];
 }

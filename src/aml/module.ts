@@ -1,3 +1,4 @@
+import { Gauge, type Registry } from 'prom-client';
 import { pino } from 'pino';
 import type { DomainModule, Platform } from '../core.ts';
 import { amlCheckKind } from './kind.ts';
@@ -40,6 +41,27 @@ function listsReadiness(aml: AmlService): () => Promise<void> {
   };
 }
 
+/** Each list's entities, load time and whether its last refresh failed, as the registry reports them at scrape time. */
+function registerListMetrics(registry: Registry, aml: AmlService): void {
+  const perList = (name: string, help: string, value: (list: ReturnType<AmlService['status']>[number]) => number | null) =>
+    new Gauge({
+      name,
+      help,
+      labelNames: ['list'],
+      registers: [registry],
+      collect() {
+        this.reset();
+        for (const list of aml.status()) {
+          const measured = value(list);
+          if (measured !== null) this.set({ list: list.name }, measured);
+        }
+      },
+    });
+  perList('kyx_aml_list_entities', 'Entities of the list version being served', (list) => list.entityCount);
+  perList('kyx_aml_list_loaded_timestamp_seconds', 'When the served version was loaded', (list) => (list.loadedAt ? Date.parse(list.loadedAt) / 1000 : null));
+  perList('kyx_aml_list_refresh_failed', '1 when the last refresh of the list failed (its last good version serves)', (list) => (list.lastError ? 1 : 0));
+}
+
 async function setup(platform: Platform): Promise<AmlService> {
   // The list registry logs list names, counts and errors only: never a screened name.
   const logger = pino({ name: 'kyx-aml', level: platform.config.logLevel });
@@ -47,6 +69,7 @@ async function setup(platform: Platform): Promise<AmlService> {
   const monitoring = createMonitoring(platform.storage.db, platform.events);
   const aml = createAmlService({ checks: platform.checks, monitoring, registry, configured, logger });
   platform.closers.push(() => aml.close());
+  registerListMetrics(platform.metrics, aml);
   // A new set of list versions (the first at start-up included): monitored names not yet screened against it are
   // screened again, off the request path.
   registry.onSwap((previous, next) => {

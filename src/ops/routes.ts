@@ -1,6 +1,8 @@
+import { timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import type { Platform } from '../core.ts';
+import { apiError } from '../http/errors.ts';
 
 const Health = Type.Object({ status: Type.String() });
 const Readiness = Type.Object({
@@ -19,6 +21,16 @@ const Readiness = Type.Object({
 });
 
 export async function opsRoutes(app: FastifyInstance, { platform }: { platform: Platform }): Promise<void> {
+  // Prometheus scrapes with the configured token; without one configured, the route is not there at all.
+  const { metricsToken } = platform.config;
+  app.get('/metrics', { schema: { hide: true } }, async (request, reply) => {
+    const sent = Buffer.from(request.headers.authorization ?? '');
+    const expected = Buffer.from(`Bearer ${metricsToken ?? ''}`);
+    if (!metricsToken) throw apiError('notFound', 'Metrics are off (set KYX_METRICS_TOKEN)');
+    if (sent.length !== expected.length || !timingSafeEqual(sent, expected)) throw apiError('unauthorized', 'Send the metrics token as Authorization: Bearer <token>');
+    return reply.type(platform.metrics.contentType).send(await platform.metrics.metrics());
+  });
+
   app.get('/healthz', { schema: { tags: ['ops'], summary: 'The process is up', response: { 200: Health } } }, async () => ({ status: 'ok' }));
 
   app.get(

@@ -1,6 +1,7 @@
 // The one store of checks of every kind. A domain stores its check here (the row and its meter in one
 // transaction); reports, bundles and lists find any check of a tenant here, by id or a page at a time.
 import { type Kysely, type Transaction, sql } from 'kysely';
+import { Counter, type Registry } from 'prom-client';
 import type { Meters } from '../accounts/meters.ts';
 import type { CheckKindDefinition, CheckReview, CheckTable, KeyEnvironment, RecordEnvironment, StoredCheck } from '../core.ts';
 import { DomainError } from '../errors.ts';
@@ -110,8 +111,11 @@ export function createCheckStore(options: {
   events: EventLog;
   baseUrl: string;
   kinds: readonly CheckKindDefinition[];
+  metrics: Registry;
 }): CheckStore {
   const { db, meters, events, kinds } = options;
+  // Counted when stored; a transaction rolled back after the insert is counted all the same (rare: a crash).
+  const stored = new Counter({ name: 'kyx_checks_total', help: 'Checks stored by this instance, by kind and outcome', labelNames: ['kind', 'status', 'environment'], registers: [options.metrics] });
   // SQLite compares text byte by byte; Postgres by its collation unless told otherwise.
   const idInByteOrder = options.dialect === 'postgres' ? sql<string>`id collate "C"` : sql<string>`id`;
   const byKind = new Map(kinds.map((definition) => [definition.kind, definition]));
@@ -217,6 +221,7 @@ export function createCheckStore(options: {
         await meters.record(trx, check.accountId, meter, check.billedAt ?? new Date(check.createdAt));
       }
       const { status } = registered.summary(publicRecordOf(registered, check.record));
+      stored.inc({ kind, status, environment: check.environment });
       await events.emit(trx, {
         accountId: check.accountId,
         environment: check.environment,

@@ -2,6 +2,7 @@
 // and each worker claims only the kinds it handles.
 import os from 'node:os';
 import type { Kysely } from 'kysely';
+import { Gauge, type Registry } from 'prom-client';
 import type { Platform } from '../core.ts';
 import type { Database } from './schema.ts';
 import type { Storage } from './database.ts';
@@ -193,4 +194,37 @@ export function startPlatformWorker(platform: Platform, options: { kinds: readon
   const worker = startWorker({ storage, pollMs: config.reports.workerPollMs, ...options });
   platform.closers.push(() => worker.stop());
   return worker;
+}
+
+/** Queue depth by kind and state, and how long the oldest waiting job of each kind has waited, read at scrape time. */
+export function registerJobMetrics(db: Kysely<Database>, registry: Registry): void {
+  const jobs = async () =>
+    db
+      .selectFrom('jobs')
+      .select((eb) => ['kind', 'status', eb.fn.countAll<string | number>().as('count'), eb.fn.min('created_at').as('oldest')])
+      .where('status', 'in', ['queued', 'running'])
+      .groupBy(['kind', 'status'])
+      .execute();
+  new Gauge({
+    name: 'kyx_jobs',
+    help: 'Jobs queued or running, by kind',
+    labelNames: ['kind', 'status'],
+    registers: [registry],
+    async collect() {
+      this.reset();
+      for (const row of await jobs()) this.set({ kind: row.kind, status: row.status }, Number(row.count));
+    },
+  });
+  new Gauge({
+    name: 'kyx_job_oldest_age_seconds',
+    help: 'Age of the oldest job not done, by kind',
+    labelNames: ['kind'],
+    registers: [registry],
+    async collect() {
+      this.reset();
+      const oldest = new Map<string, number>();
+      for (const row of await jobs()) oldest.set(row.kind, Math.min(oldest.get(row.kind) ?? Infinity, Date.parse(String(row.oldest))));
+      for (const [kind, createdAt] of oldest) this.set({ kind }, (Date.now() - createdAt) / 1000);
+    },
+  });
 }

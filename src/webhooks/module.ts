@@ -1,3 +1,4 @@
+import { Gauge } from 'prom-client';
 import { pino } from 'pino';
 import type { DomainModule, Platform } from '../core.ts';
 import { type Worker, startPlatformWorker } from '../storage/jobs.ts';
@@ -57,6 +58,15 @@ export const webhooksModule: DomainModule<WebhooksService> = {
     worker = startPlatformWorker(platform, { kinds: [DELIVER_JOB], leaseMs: config.webhooks.timeoutMs + 30_000, handle: service.deliverJob });
     // Logs what failed, never an event's data (it can name people).
     const logger = pino({ name: 'kyx-webhooks', level: config.logLevel });
+    new Gauge({
+      name: 'kyx_webhook_deliveries_pending',
+      help: 'Webhook deliveries not yet delivered or given up',
+      registers: [platform.metrics],
+      async collect() {
+        const row = await storage.db.selectFrom('webhook_deliveries').select((eb) => eb.fn.countAll<string | number>().as('count')).where('status', '=', 'pending').executeTakeFirstOrThrow();
+        this.set(Number(row.count));
+      },
+    });
     startDispatcher(platform, service, (error) => logger.error({ error: error instanceof Error ? error.message : String(error) }, 'webhook dispatch failed'));
     return service;
   },

@@ -1,4 +1,5 @@
 import Fastify, { type FastifyInstance } from 'fastify';
+import pino from 'pino';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
@@ -26,24 +27,27 @@ export function loggablePath(url: string): string {
 
 export interface AppOptions {
   /** pino options, or false to stay silent (tests); `stream` receives the log lines instead of stdout. */
-  logger?: boolean | { level: string; stream?: { write(line: string): void } };
+  logger?: boolean | { level: string; stream?: pino.DestinationStream };
 }
 
 /** The HTTP application over an opened context; no listening, so tests can `inject`. */
 export async function buildApp(context: AppContext, options: AppOptions = {}): Promise<FastifyInstance> {
   const { config } = context;
+  const logging = options.logger !== false;
   const app = Fastify({
-    logger:
-      options.logger === false
-        ? false
-        : {
-            level: typeof options.logger === 'object' ? options.logger.level : config.logLevel,
-            ...(typeof options.logger === 'object' && options.logger.stream ? { stream: options.logger.stream } : {}),
-            // Only the method, path and status are logged: never headers (credentials), bodies (images, prompts),
-            // query strings (a searched name) or a set-up link's token.
-            redact: ['req.headers', 'req.body', 'res.headers'],
-            serializers: { req: (request: { method: string; url: string; id: string }) => ({ method: request.method, url: loggablePath(request.url), id: request.id }) },
-          },
+    logger: logging
+      ? {
+          level: typeof options.logger === 'object' ? options.logger.level : config.logLevel,
+          // Buffered writes: a request never waits on the terminal or the log shipper.
+          stream: (typeof options.logger === 'object' && options.logger.stream) || pino.destination({ dest: 1, sync: false }),
+          // Only the method, path and status are logged: never headers (credentials), bodies (images, prompts),
+          // query strings (a searched name) or a set-up link's token.
+          redact: ['req.headers', 'req.body', 'res.headers'],
+          serializers: { req: (request: { method: string; url: string; id: string }) => ({ method: request.method, url: loggablePath(request.url), id: request.id }) },
+        }
+      : false,
+    // One line per request, written when it is answered (Fastify's own logging writes two).
+    disableRequestLogging: true,
     genReqId: () => newId('req'),
     bodyLimit: config.bodyLimitBytes,
     trustProxy: config.trustProxy,
@@ -72,6 +76,11 @@ export async function buildApp(context: AppContext, options: AppOptions = {}): P
   app.addSchema(ErrorBody);
   registerErrorHandling(app);
   registerHttpMetrics(app, context.metrics);
+  if (logging) {
+    app.addHook('onResponse', async (request, reply) => {
+      request.log.info({ req: request, res: { statusCode: reply.statusCode }, responseTime: reply.elapsedTime }, 'request completed');
+    });
+  }
   registerGate(app, { ...context, idempotency: context.services.idempotency });
   registerIdempotency(app, context.services.idempotency);
 

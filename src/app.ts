@@ -1,4 +1,4 @@
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, LogController } from 'fastify';
 import pino from 'pino';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
@@ -40,14 +40,15 @@ export async function buildApp(context: AppContext, options: AppOptions = {}): P
           level: typeof options.logger === 'object' ? options.logger.level : config.logLevel,
           // Buffered writes: a request never waits on the terminal or the log shipper.
           stream: (typeof options.logger === 'object' && options.logger.stream) || pino.destination({ dest: 1, sync: false }),
-          // Only the method, path and status are logged: never headers (credentials), bodies (images, prompts),
-          // query strings (a searched name) or a set-up link's token.
-          redact: ['req.headers', 'req.body', 'res.headers'],
-          serializers: { req: (request: { method: string; url: string; id: string }) => ({ method: request.method, url: loggablePath(request.url), id: request.id }) },
+          // Should Fastify itself log a request or reply (an aborted request), only these fields of it.
+          serializers: {
+            req: (request: { method: string; url: string; id: string }) => ({ method: request.method, url: loggablePath(request.url), id: request.id }),
+            res: (reply: { statusCode: number }) => ({ statusCode: reply.statusCode }),
+          },
         }
       : false,
     // One line per request, written when it is answered (Fastify's own logging writes two).
-    disableRequestLogging: true,
+    logController: new LogController({ disableRequestLogging: true }),
     genReqId: () => newId('req'),
     bodyLimit: config.bodyLimitBytes,
     trustProxy: config.trustProxy,
@@ -78,7 +79,9 @@ export async function buildApp(context: AppContext, options: AppOptions = {}): P
   registerHttpMetrics(app, context.metrics);
   if (logging) {
     app.addHook('onResponse', async (request, reply) => {
-      request.log.info({ req: request, res: { statusCode: reply.statusCode }, responseTime: reply.elapsedTime }, 'request completed');
+      // Only the method, path and status: never headers (credentials), bodies (images, prompts), query strings (a
+      // searched name) or a set-up link's token.
+      request.log.info({ method: request.method, url: loggablePath(request.url), statusCode: reply.statusCode, ms: Math.round(reply.elapsedTime) }, 'request completed');
     });
   }
   registerGate(app, { ...context, idempotency: context.services.idempotency });

@@ -33,6 +33,9 @@ it('logs method, path and status only', async () => {
   const text = lines.join('');
   expect(text).toContain('/dashboard/setup/:token');
   expect(text).toContain('"url":"/dashboard/checks"');
+  // one line per request, when it is answered
+  expect(text).not.toContain('incoming request');
+  expect(lines.filter((line) => line.includes('"url":"/dashboard/checks"'))).toHaveLength(1);
   for (const secret of [token, PASSWORD, 'private.person', 'Jane', 'secret-prompt-marker', tenant.key, browser.cookies.get('kyx_session')!]) {
     expect({ secret, found: text.includes(secret) }).toEqual({ secret, found: false });
   }

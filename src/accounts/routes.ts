@@ -1,6 +1,5 @@
 import type { FastifyInstance } from 'fastify';
 import type { Platform } from '../core.ts';
-import { apiError } from '../http/errors.ts';
 import { principalOf } from '../http/gate.ts';
 import { API_ERRORS, bearerSecurity, errorResponses } from '../http/schemas.ts';
 import { Jwks, ValidateKeyResponse, ValidateResponse } from './schemas.ts';

@@ -117,6 +117,12 @@ describe('checks', () => {
     const page = await viewer.browser.get(`/dashboard/checks/${active}`);
     expect(page.statusCode).toBe(200);
     expect(page.body).toContain(scenario('active_company').companyName as string);
+    // the record in words: field names as labels, each check's reasons as items, outcomes as badges
+    const record = (await t.app.inject({ method: 'GET', url: `/api/v1/kyb/checks/${active}`, headers: owner.headers })).json();
+    expect(page.body).toContain('<dt>Risk level</dt>');
+    expect(page.body).toContain(`<dt>Reasons</dt>`);
+    expect(page.body).toContain(`<dd>${record.checks[0].reasons[0].code}</dd>`);
+    expect(page.body).toContain(`<dt>Result</dt><dd><span class="badge badge-${record.checks[0].result}">`);
     const pdf = await viewer.browser.get(`/dashboard/checks/${active}/report.pdf`);
     expect(pdf.statusCode).toBe(200);
     expect(pdf.headers['content-type']).toBe('application/pdf');

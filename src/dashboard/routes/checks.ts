@@ -9,6 +9,7 @@ import { formBody } from '../forms.ts';
 import { type Html, badge, html, time } from '../../http/html.ts';
 import { csrfField, sendNotFound, sendPage } from '../layout.ts';
 import { decisionForm } from './reviews.ts';
+import { recordView } from '../record-view.ts';
 
 const PAGE_SIZE = 25;
 const Day = Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$', maxLength: 10 });
@@ -128,7 +129,8 @@ ${canWork ? html`<form class="stack" method="post" action="/dashboard/checks/${c
 <label>Regulator reference <input name="regulatorRef" required maxlength="128"></label>
 <button type="submit">Create evidence bundle</button></form>` : ''}
 <h2>Signals and reasons</h2>
-<pre>${JSON.stringify(check.record, null, 2)}</pre>`,
+${recordView(check.record)}
+<details><summary>As JSON (what the API returns)</summary><pre>${JSON.stringify(check.record, null, 2)}</pre></details>`,
       },
       status,
     );

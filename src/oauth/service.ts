@@ -72,7 +72,7 @@ export interface OAuthService {
    * The user's answer: on approval a grant and a 60-second code; the redirect to send the browser to either way.
    * Throws `invalid_input` for a consent token that is forged, stale, of another session or used.
    */
-  answer(input: { sealed: string; consent: string; sessionToken: string; user: { id: string; accountId: string }; approve: boolean }): Promise<{ redirect: string; grant?: OAuthGrant }>;
+  answer(input: { sealed: string; consent: string; sessionToken: string; user: { id: string; accountId: string }; approve: boolean }): Promise<{ redirect: string; client: OAuthClient; grant?: OAuthGrant }>;
   exchangeCode(client: ClientCredentials, input: { code?: string; redirectUri?: string; codeVerifier?: string }): Promise<TokenSet>;
   refresh(client: ClientCredentials, input: { refreshToken?: string; scope?: string }): Promise<TokenSet>;
   /** RFC 7009: revokes the grant behind a refresh or access token of this client; unknown tokens are ignored. */
@@ -229,7 +229,7 @@ export function createOAuthService(deps: OAuthServiceDeps): OAuthService {
       }
       const { request, client } = opened;
       if (client.accountId !== user.accountId) throw new DomainError('not_found', 'This application is not registered for your account');
-      if (!approve) return { redirect: withParams(request.redirectUri, { error: 'access_denied', state: request.state, iss: issuer }) };
+      if (!approve) return { redirect: withParams(request.redirectUri, { error: 'access_denied', state: request.state, iss: issuer }), client };
       const code = secret();
       const at = now();
       const grant: OAuthGrant = {
@@ -272,7 +272,7 @@ export function createOAuthService(deps: OAuthServiceDeps): OAuthService {
         // the unique consent id: this form was answered already
         throw DomainError.invalid([{ path: '/consent', message: 'this consent form was answered already' }]);
       }
-      return { redirect: withParams(request.redirectUri, { code, state: request.state, iss: issuer }), grant };
+      return { redirect: withParams(request.redirectUri, { code, state: request.state, iss: issuer }), client, grant };
     },
 
     async exchangeCode(credentialsOfClient, { code, redirectUri, codeVerifier }) {

@@ -62,6 +62,7 @@ export interface UsersService {
   /** Ends every session of the user, on every device. */
   signOutEverywhere(actor: Actor): Promise<void>;
   list(accountId: string): Promise<User[]>;
+  find(accountId: string, userId: string): Promise<User | undefined>;
   /** Throws `not_found` (another account's user) or `conflict` (the last active admin, or oneself). */
   changeRole(actor: Actor, userId: string, role: Role): Promise<User>;
   /** Disables the user and ends their sessions; same refusals as changeRole. */
@@ -238,6 +239,7 @@ export function createUsersService(deps: UsersServiceDeps, now: () => Date = () 
     },
 
     list: (accountId) => repository.usersOf(accountId),
+    find: (accountId, userId) => repository.userInAccount(accountId, userId),
 
     async changeRole(actor, userId, role) {
       if (!ROLES.includes(role)) throw DomainError.invalid([{ path: '/role', message: `must be one of ${ROLES.join(', ')}` }]);

@@ -64,9 +64,8 @@ export async function oauthRoutes(app: FastifyInstance, { oauth, users }: { oaut
           user: session.user,
           approve: request.body.decision === 'approve',
         });
-        const opened = await oauth.openRequest(request.body.request);
-        await users.audit(actorOf(request), answered.grant ? 'oauth.granted' : 'oauth.denied', answered.grant?.grantId ?? opened?.client.clientId, {
-          clientId: opened?.client.clientId,
+        await users.audit(actorOf(request), answered.grant ? 'oauth.granted' : 'oauth.denied', answered.grant?.grantId ?? answered.client.clientId, {
+          clientId: answered.client.clientId,
           scopes: answered.grant?.scopes,
         });
         return reply.redirect(answered.redirect, 303);

@@ -13,7 +13,7 @@ type Flash = { kind: 'ok' | 'error'; text: string };
 export async function securityRoutes(app: FastifyInstance, { users }: { users: UsersService }): Promise<void> {
   async function securityPage(request: FastifyRequest, reply: FastifyReply, extra: { flash?: Flash; enrolling?: { secret: string; uri: string } } = {}, status = 200) {
     const session = sessionOf(request);
-    const user = (await users.list(session.user.accountId)).find((one) => one.id === session.user.id)!;
+    const user = (await users.find(session.user.accountId, session.user.id))!;
     const codeField = html`<label>Code from the app <input name="code" inputmode="numeric" autocomplete="one-time-code" pattern="\\d{6}" maxlength="6" required></label>`;
     let body: Html;
     if (user.twoFactor) {

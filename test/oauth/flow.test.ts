@@ -252,7 +252,7 @@ describe('RFC 9700 attacks', () => {
     const page = await admin.browser.get(started.headers.location as string);
     const hidden = (body: string, name: string) => new RegExp(`name="${name}" value="([^"]+)"`).exec(body)![1];
     const form = { request: hidden(page.body, 'request'), consent: hidden(page.body, 'consent'), decision: 'approve' };
-    expect((await admin.browser.post('/dashboard/oauth/consent', form)).statusCode).toBe(400);
+    expect((await admin.browser.post('/dashboard/oauth/consent', form)).statusCode).toBe(403);
     expect((await admin.browser.post('/dashboard/oauth/consent', { ...form, _csrf: 'forged' })).statusCode).toBe(403);
 
     // a second admin's session cannot use the first one's consent token (the attacker's own session, CSRF'd or not)

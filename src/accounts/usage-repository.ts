@@ -1,5 +1,5 @@
 // The durable usage counters (table usage_counters): the only code that reads or writes them.
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import type { Database } from '../storage/schema.ts';
 import { UNLIMITED } from './plans.ts';
 
@@ -44,4 +44,35 @@ export async function incrementBelow(db: Kysely<Database>, accountId: string, bu
     .returning('count')
     .executeTakeFirst();
   return row ? Number(row.count) : null;
+}
+
+/**
+ * Adds up to `amount` to a durable counter without passing `ceiling`, in the caller's transaction (Postgres: the
+ * row stays locked until it ends); returns the count before and after.
+ */
+export async function incrementUpTo(trx: Kysely<Database>, accountId: string, bucket: string, amount: number, ceiling: number): Promise<{ before: number; after: number }> {
+  await trx.insertInto('usage_counters').values({ account_id: accountId, bucket, count: 0 }).onConflict((oc) => oc.doNothing()).execute();
+  const { count } = await trx
+    .selectFrom('usage_counters')
+    .select('count')
+    .where('account_id', '=', accountId)
+    .where('bucket', '=', bucket)
+    .forUpdate()
+    .executeTakeFirstOrThrow();
+  const before = Number(count);
+  const after = ceiling === UNLIMITED ? before + amount : Math.max(before, Math.min(before + amount, ceiling));
+  if (after !== before) {
+    await trx.updateTable('usage_counters').set({ count: sql<number>`${after}` }).where('account_id', '=', accountId).where('bucket', '=', bucket).execute();
+  }
+  return { before, after };
+}
+
+/** Takes back what a batch counted but did not admit, in the same transaction. */
+export async function decrementBy(trx: Kysely<Database>, accountId: string, bucket: string, amount: number): Promise<void> {
+  await trx
+    .updateTable('usage_counters')
+    .set((eb) => ({ count: eb('count', '-', amount) }))
+    .where('account_id', '=', accountId)
+    .where('bucket', '=', bucket)
+    .execute();
 }

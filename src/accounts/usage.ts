@@ -2,13 +2,13 @@ import type { Kysely } from 'kysely';
 import type { Redis } from 'ioredis';
 import type { Database } from '../storage/schema.ts';
 import { UNLIMITED } from './plans.ts';
-import { incrementBelow, persistAtLeast, readBuckets } from './usage-repository.ts';
+import { decrementBy, incrementUpTo, persistAtLeast, readBuckets } from './usage-repository.ts';
 
 /**
  * Day and month allowances, counted exactly: a request is admitted only if both counters are below their
  * ceilings, and then both move together. Three implementations share this contract:
  * - memory: one process owns the counters (the embedded default), written behind to SQL every second;
- * - sql: an atomic conditional upsert per counter inside one transaction (Postgres without Redis);
+ * - sql: the account's waiting requests counted together in one locking transaction (Postgres without Redis);
  * - redis: one Lua script for every instance, seeded from and written behind to SQL.
  */
 export interface UsageCounter {
@@ -59,31 +59,76 @@ function decide(counts: UsageCounts, ceilings: Ceilings): 'day' | 'month' | null
   return null;
 }
 
-class RefusedError extends Error {
-  constructor(readonly refusedBy: 'day' | 'month') {
-    super(refusedBy);
-  }
+interface Waiting {
+  ceilings: Ceilings;
+  day: string;
+  month: string;
+  resolve(result: ConsumeResult): void;
+  reject(error: unknown): void;
 }
 
+/**
+ * Postgres without Redis. One transaction per request would queue every request of a tenant on its counter rows;
+ * instead, the requests of an account that arrive while its previous batch is being counted are counted together
+ * in one transaction: the day row takes as many as fit under its ceiling, the month row as many of those as fit
+ * under its own, the day gives back what the month refused, and the first ones in line are admitted. Row locks
+ * keep it exact across instances.
+ */
 export function createSqlUsageCounter(db: Kysely<Database>): UsageCounter {
   const peek = async (accountId: string, now: Date): Promise<UsageCounts> => {
     const values = await readBuckets(db, accountId, [dayBucket(now), monthBucket(now)]);
     return { today: values.get(dayBucket(now)) ?? 0, thisMonth: values.get(monthBucket(now)) ?? 0 };
   };
-  return {
-    async consume(accountId, ceilings, now) {
-      try {
-        return await db.transaction().execute(async (trx) => {
-          const today = await incrementBelow(trx, accountId, dayBucket(now), ceilings.perDay);
-          if (today === null) throw new RefusedError('day');
-          const thisMonth = await incrementBelow(trx, accountId, monthBucket(now), ceilings.perMonth);
-          if (thisMonth === null) throw new RefusedError('month');
-          return { allowed: true as const, today, thisMonth };
-        });
-      } catch (error) {
-        if (!(error instanceof RefusedError)) throw error;
-        return { allowed: false, refusedBy: error.refusedBy, ...(await peek(accountId, now)) };
+  const waiting = new Map<string, Waiting[]>();
+  const counting = new Set<string>();
+
+  async function count(accountId: string, batch: Waiting[]): Promise<void> {
+    const { ceilings, day, month } = batch[0];
+    const [dayCount, monthCount] = await db.transaction().execute(async (trx) => {
+      const today = await incrementUpTo(trx, accountId, day, batch.length, ceilings.perDay);
+      const dayAdmitted = today.after - today.before;
+      const thisMonth = await incrementUpTo(trx, accountId, month, dayAdmitted, ceilings.perMonth);
+      const admitted = thisMonth.after - thisMonth.before;
+      if (admitted < dayAdmitted) await decrementBy(trx, accountId, day, dayAdmitted - admitted);
+      return [{ ...today, admitted: dayAdmitted }, { ...thisMonth, admitted }];
+    });
+    batch.forEach((request, index) => {
+      if (index < monthCount.admitted) {
+        request.resolve({ allowed: true, today: dayCount.before + index + 1, thisMonth: monthCount.before + index + 1 });
+      } else {
+        const refusedBy = index < dayCount.admitted ? 'month' : 'day';
+        request.resolve({ allowed: false, refusedBy, today: dayCount.before + monthCount.admitted, thisMonth: monthCount.after });
       }
+    });
+  }
+
+  function drain(accountId: string): void {
+    if (counting.has(accountId)) return;
+    const queue = waiting.get(accountId);
+    if (!queue?.length) return;
+    // One batch shares its ceilings and buckets; a request of the next day or with other ceilings waits a turn.
+    const first = queue[0];
+    const batch = queue.filter((one) => one.day === first.day && one.month === first.month && one.ceilings.perDay === first.ceilings.perDay && one.ceilings.perMonth === first.ceilings.perMonth);
+    const rest = queue.filter((one) => !batch.includes(one));
+    if (rest.length) waiting.set(accountId, rest);
+    else waiting.delete(accountId);
+    counting.add(accountId);
+    count(accountId, batch)
+      .catch((error) => batch.forEach((request) => request.reject(error)))
+      .finally(() => {
+        counting.delete(accountId);
+        drain(accountId);
+      });
+  }
+
+  return {
+    consume(accountId, ceilings, now) {
+      return new Promise<ConsumeResult>((resolve, reject) => {
+        const queue = waiting.get(accountId) ?? [];
+        queue.push({ ceilings, day: dayBucket(now), month: monthBucket(now), resolve, reject });
+        waiting.set(accountId, queue);
+        drain(accountId);
+      });
     },
     peek,
     flush: async () => {},

@@ -38,12 +38,37 @@ describe('exact counting under concurrency', () => {
     expect(stored.find((r) => r.bucket.startsWith('day:'))?.count).toBe(60);
   });
 
-  it.skipIf(!POSTGRES_URL)('on Postgres without Redis, the atomic SQL upsert admits exactly 50', async () => {
+  it.skipIf(!POSTGRES_URL)('on Postgres without Redis, batched counting admits exactly 50, also from two instances', async () => {
     const t = await createTestApp({ storage: 'postgres', redis: false });
-    opened.push(t);
+    const other = await createTestApp({ storage: 'postgres', redis: false, sharing: t });
+    opened.push(t, other);
     const tenant = await tenantWithRemaining(t, 5, 50);
     const result = await burst([t], tenant.headers, 200);
     expect(result.ok).toBe(50);
+    expect(result.capped).toBe(150);
+
+    const shared = await tenantWithRemaining(t, 5, 50);
+    const both = await burst([t, other], shared.headers, 200);
+    expect(both.ok).toBe(50);
+    expect(both.capped).toBe(150);
+    const stored = await t.context.storage.db.selectFrom('usage_counters').select(['bucket', 'count']).where('account_id', '=', shared.accountId).execute();
+    expect(stored.find((row) => row.bucket.startsWith('day:'))?.count).toBe(55);
+    expect(stored.find((row) => row.bucket.startsWith('month:'))?.count).toBe(55);
+  });
+
+  it.skipIf(!POSTGRES_URL)('on Postgres without Redis, a month quota reached inside a batch admits exactly what is left and counts no refused day', async () => {
+    const t = await createTestApp({ storage: 'postgres', redis: false });
+    const other = await createTestApp({ storage: 'postgres', redis: false, sharing: t });
+    opened.push(t, other);
+    const tenant = await t.tenant({ plan: 'micro', dailyCap: 100, monthlyQuota: 30 });
+    const responses = await Promise.all(
+      Array.from({ length: 80 }, (_, i) => [t, other][i % 2].app.inject({ method: 'GET', url: '/api/v1/validate-key', headers: tenant.headers, remoteAddress: `10.1.${i}.1` })),
+    );
+    expect(responses.filter((r) => r.statusCode === 200).length).toBe(30);
+    expect(responses.filter((r) => r.statusCode === 429 && r.json().code === 'MONTHLY_QUOTA_EXCEEDED').length).toBe(50);
+    const stored = await t.context.storage.db.selectFrom('usage_counters').select(['bucket', 'count']).where('account_id', '=', tenant.accountId).execute();
+    expect(stored.find((row) => row.bucket.startsWith('day:'))?.count).toBe(30);
+    expect(stored.find((row) => row.bucket.startsWith('month:'))?.count).toBe(30);
   });
 
   it.skipIf(!POSTGRES_URL || !REDIS_URL)('two instances on one Postgres + Redis share the daily cap', async () => {

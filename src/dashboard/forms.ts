@@ -1,5 +1,7 @@
 import { Type, type TProperties } from 'typebox';
+import { SCOPES, type Scope, isScope } from '../accounts/scopes.ts';
 import { DomainError } from '../errors.ts';
+import { type Html, html } from '../http/html.ts';
 import { toContractError } from '../http/errors.ts';
 
 /**
@@ -16,4 +18,18 @@ export function refusal(error: unknown): { status: number; text: string } {
   const { status } = toContractError(error);
   const text = error.issues.length ? error.issues.map((issue) => `${issue.path.replace(/^\//, '') || 'value'} ${issue.message}`).join('; ') : error.message;
   return { status, text };
+}
+
+/** A form's scope checkboxes: one name when one is ticked, a list when several are, absent when none. */
+export const ScopesField = Type.Optional(Type.Union([Type.String({ maxLength: 40 }), Type.Array(Type.String({ maxLength: 40 }), { maxItems: 50 })]));
+
+/** The scopes a form ticked (none ticked: every scope), or the names it sent that are no scope. */
+export function tickedScopes(value: string | string[] | undefined): { scopes: Scope[] } | { unknown: string[] } {
+  const ticked = value === undefined ? [...SCOPES] : [value].flat();
+  const unknown = ticked.filter((scope) => !isScope(scope));
+  return unknown.length ? { unknown } : { scopes: ticked.filter(isScope) };
+}
+
+export function scopeCheckboxes(legend: string): Html {
+  return html`<fieldset><legend>${legend} (none ticked: all)</legend>${SCOPES.map((scope) => html`<label><span><input type="checkbox" name="scopes" value="${scope}"> ${scope}</span></label>`)}</fieldset>`;
 }

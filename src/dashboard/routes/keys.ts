@@ -2,16 +2,15 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { AccountsService } from '../../accounts/service.ts';
 import type { ApiKeyRecord } from '../../accounts/repository.ts';
-import { SCOPES, isScope } from '../../accounts/scopes.ts';
 import type { UsersService } from '../../users/service.ts';
 import { actorOf, may, sessionOf } from '../access.ts';
-import { formBody, refusal } from '../forms.ts';
+import { ScopesField, formBody, refusal, scopeCheckboxes, tickedScopes } from '../forms.ts';
 import { type Html, badge, html, time } from '../../http/html.ts';
 import { csrfField, sendPage } from '../layout.ts';
 
 const CreateKeyForm = formBody({
   environment: Type.Union([Type.Literal('test'), Type.Literal('live')]),
-  scopes: Type.Optional(Type.Union([Type.String({ maxLength: 40 }), Type.Array(Type.String({ maxLength: 40 }), { maxItems: 50 })])),
+  scopes: ScopesField,
 });
 const KeyParams = Type.Object({ keyId: Type.String({ maxLength: 100 }) });
 
@@ -48,7 +47,7 @@ ${admin
   ? html`<h2>Create a key</h2>
 <form class="stack" method="post" action="/dashboard/keys">${csrfField(session.csrfToken)}
 <label>Environment <select name="environment"><option value="test">test (sandbox)</option><option value="live">live (billed)</option></select></label>
-<fieldset><legend>Scopes (none ticked: all)</legend>${SCOPES.map((scope) => html`<label><span><input type="checkbox" name="scopes" value="${scope}"> ${scope}</span></label>`)}</fieldset>
+${scopeCheckboxes('Scopes')}
 <button type="submit">Create key</button></form>`
   : ''}`,
       },
@@ -63,10 +62,9 @@ ${admin
     { config: { dashboard: 'administer' }, schema: { hide: true, body: CreateKeyForm } },
     async (request, reply) => {
       const { environment, scopes } = request.body;
-      const wanted = scopes === undefined ? [...SCOPES] : [scopes].flat();
-      const unknown = wanted.filter((scope) => !isScope(scope));
-      if (unknown.length) return keysPage(request, reply, { flash: { kind: 'error', text: `Unknown scope: ${unknown.join(', ')}` } }, 400);
-      const created = await accounts.createKey(sessionOf(request).user.accountId, { environment, scopes: wanted.filter(isScope) });
+      const ticked = tickedScopes(scopes);
+      if ('unknown' in ticked) return keysPage(request, reply, { flash: { kind: 'error', text: `Unknown scope: ${ticked.unknown.join(', ')}` } }, 400);
+      const created = await accounts.createKey(sessionOf(request).user.accountId, { environment, scopes: ticked.scopes });
       await users.audit(actorOf(request), 'key.created', created.record.id, { environment, scopes: created.record.scopes });
       return keysPage(request, reply, { created, flash: { kind: 'ok', text: 'Key created. Copy it now: it is stored only as a hash.' } });
     },

@@ -1,10 +1,9 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
-import { SCOPES, isScope } from '../../accounts/scopes.ts';
 import type { OAuthService } from '../../oauth/service.ts';
 import type { UsersService } from '../../users/service.ts';
 import { actorOf, sessionOf } from '../access.ts';
-import { formBody, refusal } from '../forms.ts';
+import { ScopesField, formBody, refusal, scopeCheckboxes, tickedScopes } from '../forms.ts';
 import { type Html, badge, html, time } from '../../http/html.ts';
 import { csrfField, sendPage } from '../layout.ts';
 
@@ -17,7 +16,7 @@ const ConsentForm = formBody({
 const ClientForm = formBody({
   name: Type.String({ maxLength: 200 }),
   redirectUris: Type.String({ maxLength: 20_000 }),
-  scopes: Type.Optional(Type.Union([Type.String({ maxLength: 40 }), Type.Array(Type.String({ maxLength: 40 }), { maxItems: 50 })])),
+  scopes: ScopesField,
   type: Type.Union([Type.Literal('confidential'), Type.Literal('public')]),
   environment: Type.Union([Type.Literal('test'), Type.Literal('live')]),
 });
@@ -112,7 +111,7 @@ ${clients.length
 <label>Redirect URIs, one per line (compared exactly; https, or http on localhost) <textarea name="redirectUris" required></textarea></label>
 <label>Type <select name="type"><option value="confidential">confidential (a server, with a secret)</option><option value="public">public (a browser or native app, PKCE only)</option></select></label>
 <label>Environment <select name="environment"><option value="live">live</option><option value="test">test</option></select></label>
-<fieldset><legend>Scopes it may ask for (none ticked: all)</legend>${SCOPES.map((scope) => html`<label><span><input type="checkbox" name="scopes" value="${scope}"> ${scope}</span></label>`)}</fieldset>
+${scopeCheckboxes('Scopes it may ask for')}
 <button type="submit">Register</button></form>`,
       },
       status,
@@ -126,13 +125,13 @@ ${clients.length
     { config: { dashboard: 'administer' }, schema: { hide: true, body: ClientForm } },
     async (request, reply) => {
       const { name, redirectUris, scopes, type, environment } = request.body;
-      const wanted = scopes === undefined ? [...SCOPES] : [scopes].flat();
-      if (wanted.some((scope) => !isScope(scope))) return appsPage(request, reply, { flash: { kind: 'error', text: 'Unknown scope' } }, 400);
+      const ticked = tickedScopes(scopes);
+      if ('unknown' in ticked) return appsPage(request, reply, { flash: { kind: 'error', text: `Unknown scope: ${ticked.unknown.join(', ')}` } }, 400);
       try {
         const { client, clientSecret } = await oauth.registerClient(sessionOf(request).user.accountId, {
           name,
           redirectUris: redirectUris.split(/\r?\n/).map((line) => line.trim()).filter(Boolean),
-          scopes: wanted.filter(isScope),
+          scopes: ticked.scopes,
           public: type === 'public',
           environment,
         });

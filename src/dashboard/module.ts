@@ -14,13 +14,15 @@ import { reviewRoutes } from './routes/reviews.ts';
 import { securityRoutes } from './routes/security.ts';
 import { signInRoutes } from './routes/sign-in.ts';
 import { userRoutes } from './routes/users.ts';
+import { webhookRoutes } from './routes/webhooks.ts';
+import { workflowRoutes } from './routes/workflows.ts';
 
 const ASSETS = {
   'app.css': { type: 'text/css; charset=utf-8', body: readFileSync(new URL('./assets/app.css', import.meta.url)) },
   'app.js': { type: 'text/javascript; charset=utf-8', body: readFileSync(new URL('./assets/app.js', import.meta.url)) },
 };
 
-type Requires = 'accounts' | 'users' | 'reviews' | 'reports' | 'kya' | 'aml' | 'escrow' | 'oauth';
+type Requires = 'accounts' | 'users' | 'reviews' | 'reports' | 'kya' | 'aml' | 'escrow' | 'oauth' | 'workflows' | 'webhooks';
 /** The dashboard has no service of its own: its pages work through the services it requires. */
 type DashboardServices = Pick<ModuleServices, Requires>;
 
@@ -30,7 +32,7 @@ type DashboardServices = Pick<ModuleServices, Requires>;
  */
 export const dashboardModule: DomainModule<DashboardServices, Requires> = {
   name: 'dashboard',
-  requires: ['accounts', 'users', 'reviews', 'reports', 'kya', 'aml', 'escrow', 'oauth'],
+  requires: ['accounts', 'users', 'reviews', 'reports', 'kya', 'aml', 'escrow', 'oauth', 'workflows', 'webhooks'],
   setup: async (_platform, services) => services,
   async routes(app, { platform, service: services }) {
     await app.register(cookie);
@@ -48,8 +50,9 @@ export const dashboardModule: DomainModule<DashboardServices, Requires> = {
     );
 
     await signInRoutes(app, { users: services.users, secureCookies: platform.config.baseUrl.startsWith('https:') });
-    await overviewRoutes(app, { accounts: services.accounts });
-    await checkRoutes(app, { checks: platform.checks, reports: services.reports, users: services.users });
+    await overviewRoutes(app, { accounts: services.accounts, webhooks: services.webhooks });
+    await checkRoutes(app, { checks: platform.checks, reports: services.reports, users: services.users, workflows: services.workflows });
+    await workflowRoutes(app, { workflows: services.workflows, reports: services.reports, users: services.users });
     await reviewRoutes(app, { reviews: services.reviews, users: services.users, labelOf });
     await kyaRoutes(app, { kya: services.kya, checks: platform.checks, users: services.users, labelOf });
     await listRoutes(app, { aml: services.aml });
@@ -58,5 +61,6 @@ export const dashboardModule: DomainModule<DashboardServices, Requires> = {
     await userRoutes(app, { users: services.users });
     await securityRoutes(app, { users: services.users });
     await oauthRoutes(app, { oauth: services.oauth, users: services.users });
+    await webhookRoutes(app, { webhooks: services.webhooks, users: services.users });
   },
 };

@@ -6,7 +6,7 @@ import type { RecordEnvironment } from '../core.ts';
 import { newId } from '../ids.ts';
 import type { Database } from '../storage/schema.ts';
 
-/** The event types the contract names. */
+/** The event types the contract names, and `webhook.disabled`: an endpoint stopped after failing for the retry period. */
 export const EVENT_TYPES = [
   'check.completed',
   'check.review_decided',
@@ -14,6 +14,7 @@ export const EVENT_TYPES = [
   'bundle.ready',
   'aml.monitoring.match',
   'key.revoked',
+  'webhook.disabled',
 ] as const;
 
 export type EventType = (typeof EVENT_TYPES)[number];

@@ -53,6 +53,7 @@ export const webhooksModule: DomainModule<WebhooksService> = {
       dialect: storage.dialect,
       repository: createWebhookRepository(storage.db),
       config: config.webhooks,
+      events: platform.events,
       kickWorker: () => worker?.kick(),
     });
     worker = startPlatformWorker(platform, { kinds: [DELIVER_JOB], leaseMs: config.webhooks.timeoutMs + 30_000, handle: service.deliverJob });

@@ -64,6 +64,15 @@ export async function webhookRoutes(app: FastifyInstance, { service }: { service
     async (request) => (await service.rotateSecret(principalOf(request).account.id, request.params.webhookId)) ?? Promise.reject(notFound()),
   );
 
+  app.post<{ Params: WebhookParams }>(
+    '/api/v1/webhooks/:webhookId/enable',
+    {
+      config: { access },
+      schema: { ...common, summary: 'Turn a disabled endpoint back on (failed deliveries stay in its log to replay)', params: WebhookParams, response: { 200: Webhook, ...errorResponses(...API_ERRORS, 404) } },
+    },
+    async (request) => (await service.enable(principalOf(request).account.id, request.params.webhookId)) ?? Promise.reject(notFound()),
+  );
+
   app.get<{ Params: WebhookParams; Querystring: DeliveriesQuery }>(
     '/api/v1/webhooks/:webhookId/deliveries',
     {

@@ -2,12 +2,13 @@
 // to the tenant's endpoints of its environment (in one transaction: deliveries and their jobs stored, events marked
 // dispatched; on Postgres SKIP LOCKED lets instances sweep side by side), and each delivery attempt is a job of the
 // leased queue, so nothing is lost or sent twice at once when instances die. A failed attempt queues
-// the next with exponential back-off; after `retryForMs` the endpoint is disabled with the reason.
+// the next with exponential back-off; after `retryForMs` the endpoint is disabled with the reason, and a
+// `webhook.disabled` event tells the tenant's other endpoints.
 import { Agent, request } from 'undici';
 import type { Kysely } from 'kysely';
 import type { KeyEnvironment, RecordEnvironment } from '../core.ts';
 import { DomainError } from '../errors.ts';
-import type { EventType } from '../events/log.ts';
+import type { EventLog, EventType } from '../events/log.ts';
 import { newId } from '../ids.ts';
 import { checkEnvironment } from '../storage/checks.ts';
 import { type ClaimedJob, completeJob, completeJobWith, enqueueJob } from '../storage/jobs.ts';
@@ -53,6 +54,8 @@ export interface WebhooksService {
   find(accountId: string, id: string): Promise<Endpoint | undefined>;
   remove(accountId: string, id: string): Promise<boolean>;
   rotateSecret(accountId: string, id: string): Promise<{ secret: string } | undefined>;
+  /** Turns a disabled endpoint back on; what failed meanwhile stays in its delivery log, to replay. */
+  enable(accountId: string, id: string): Promise<Endpoint | undefined>;
   deliveries(accountId: string, id: string, limit: number): Promise<Delivery[] | undefined>;
   /** Sends a delivery again now, whatever its state; undefined when the tenant has no such delivery. */
   replay(accountId: string, id: string, deliveryId: string): Promise<Delivery | undefined>;
@@ -109,6 +112,7 @@ export function createWebhooksService(deps: {
   dialect: Dialect;
   repository: WebhookRepository;
   config: WebhooksConfig;
+  events: EventLog;
   kickWorker(): void;
 }): WebhooksService {
   const { db, repository, config } = deps;
@@ -172,6 +176,14 @@ export function createWebhooksService(deps: {
       const secret = newSigningSecret();
       await repository.updateEndpoint(db, id, { secret, updated_at: new Date().toISOString() });
       return { secret };
+    },
+
+    async enable(accountId, id) {
+      const row = await repository.findEndpoint(accountId, id);
+      if (!row) return undefined;
+      const changes = { status: 'enabled', disabled_reason: null, updated_at: new Date().toISOString() } as const;
+      await repository.updateEndpoint(db, id, changes);
+      return toEndpoint({ ...row, ...changes });
     },
 
     async deliveries(accountId, id, limit) {
@@ -261,6 +273,8 @@ export function createWebhooksService(deps: {
           await repository.updateDelivery(trx, delivery.id, { ...common, status: 'failed' });
           const reason = `deliveries failed for longer than ${describeDuration(config.retryForMs)} (last: ${result.error})`;
           await repository.updateEndpoint(trx, endpoint.id, { status: 'disabled', disabled_reason: reason.slice(0, 500), updated_at: now.toISOString() });
+          // The notice: the tenant's other endpoints that listen for it hear of it with the cause.
+          await deps.events.emit(trx, { accountId: endpoint.account_id, environment: endpoint.environment, type: 'webhook.disabled', data: { webhookId: endpoint.id, url: endpoint.url, reason } }, now);
           return;
         }
         await repository.updateDelivery(trx, delivery.id, common);

@@ -1,6 +1,7 @@
 // The dashboard in a real browser: Debian's Chromium driven by playwright-core (no browser download), against kyx
 // listening on a real port. Screenshots of every page go to test-output/dashboard/.
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { type Browser, type Page, chromium } from 'playwright-core';
@@ -23,6 +24,7 @@ describe.skipIf(!CHROMIUM)('the dashboard in Chromium', () => {
   let browser: Browser;
   let page: Page;
   let setupUrl: string;
+  const after: (() => Promise<void>)[] = [];
 
   const api = (url: string, init: RequestInit & { key?: string } = {}) =>
     fetch(`${baseUrl}${url}`, { ...init, headers: { authorization: `Bearer ${init.key ?? tenant.key}`, 'content-type': 'application/json', ...init.headers } });
@@ -43,6 +45,7 @@ describe.skipIf(!CHROMIUM)('the dashboard in Chromium', () => {
     page.on('dialog', (dialog) => void dialog.accept());
   });
   afterAll(async () => {
+    for (const close of after) await close();
     await browser?.close();
     await t?.close();
   });
@@ -126,6 +129,45 @@ describe.skipIf(!CHROMIUM)('the dashboard in Chromium', () => {
     expect(await result.textContent()).toMatch(/Allowed\s*no/);
   });
 
+  it('adds a webhook endpoint, sees its delivery in the log, and follows a workflow run to its checks', async () => {
+    const receiver = createServer((request, response) => request.resume().on('end', () => response.writeHead(204).end()));
+    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+    after.push(() => new Promise<void>((resolve) => receiver.close(() => resolve())));
+    await page.getByRole('link', { name: 'Webhooks' }).click();
+    await page.getByLabel('URL', { exact: true }).fill(`http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`);
+    await page.getByLabel('check.completed').check();
+    await page.getByRole('button', { name: 'Add endpoint' }).click();
+    const secret = await page.getByTestId('new-secret').textContent();
+    expect(secret).toMatch(/^whsec_/);
+    await shot('webhooks');
+
+    const started = (await (await api('/api/v1/workflows/agent_onboarding/runs', { method: 'POST', body: JSON.stringify({ input: { agent: { id: 'b-1', name: 'Browser agent' } } }) })).json()) as { runId: string };
+    let status = 'running';
+    while (status === 'running') {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      status = (await t.context.services.workflows.findRun(tenant.accountId, started.runId))!.status;
+    }
+    await page.getByRole('link', { name: 'Workflows' }).click();
+    await page.getByRole('link', { name: started.runId }).click();
+    await page.getByTestId('run-status').getByText('completed').waitFor();
+    await shot('workflow-run');
+    const checkId = (await page.locator('a[href^="/dashboard/checks/"]').first().textContent())!;
+    await page.getByRole('link', { name: checkId }).click();
+    await page.getByRole('link', { name: started.runId }).waitFor();
+
+    await page.getByRole('link', { name: 'Webhooks' }).click();
+    await page.locator('a[href^="/dashboard/webhooks/whk_"]').first().click();
+    // the run's KYA check completed: its event reaches the receiver
+    let delivered = false;
+    for (let poll = 0; poll < 200 && !delivered; poll++) {
+      await page.reload();
+      delivered = (await page.locator('.badge-delivered').count()) > 0;
+      if (!delivered) await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    expect(delivered).toBe(true);
+    await shot('webhook-deliveries');
+  });
+
   it('shows every page, readable at 320 px without scrolling sideways, with a skip link first in the tab order', async () => {
     for (const [name, url] of [
       ['checks', '/dashboard/checks'],
@@ -137,12 +179,13 @@ describe.skipIf(!CHROMIUM)('the dashboard in Chromium', () => {
       ['keys', '/dashboard/keys'],
       ['oauth', '/dashboard/oauth'],
       ['security', '/dashboard/security'],
+      ['workflows', '/dashboard/workflows'],
     ]) {
       await page.goto(`${baseUrl}${url}`);
       await shot(name);
     }
     await page.setViewportSize({ width: 320, height: 640 });
-    for (const url of ['/dashboard', '/dashboard/checks', '/dashboard/keys', '/dashboard/reviews', '/dashboard/kya', '/dashboard/escrows', '/dashboard/users', '/dashboard/audit', '/dashboard/oauth', '/dashboard/security', '/dashboard/lists']) {
+    for (const url of ['/dashboard', '/dashboard/checks', '/dashboard/keys', '/dashboard/reviews', '/dashboard/kya', '/dashboard/escrows', '/dashboard/users', '/dashboard/audit', '/dashboard/oauth', '/dashboard/security', '/dashboard/lists', '/dashboard/workflows', '/dashboard/webhooks']) {
       await page.goto(`${baseUrl}${url}`);
       const sticksOut = await page.evaluate(() =>
         document.documentElement.scrollWidth > window.innerWidth

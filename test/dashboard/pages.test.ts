@@ -1,9 +1,12 @@
 // The dashboard's pages and actions against the real app: each action goes through the same service as the API,
 // with the signed-in user as its actor, lands in the audit log, and is visible through the API afterwards.
 import { createHash } from 'node:crypto';
+import { type IncomingHttpHeaders, createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { copyFile, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { kybSandboxScenarios } from '../../src/kyb/sandbox.ts';
 import { type TestApp, type Tenant, createTestApp } from '../helpers/app.ts';
@@ -286,6 +289,163 @@ describe('overview, lists, users and audit', () => {
   });
 });
 
+/** Polls until `done` holds (the worker polls every 50 ms here); nothing is asserted about how long it takes. */
+async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, what: string): Promise<T> {
+  for (let poll = 0; poll < 1200; poll++) {
+    const value = await read();
+    if (done(value)) return value;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}
+
+describe('workflows', () => {
+  let runId: string;
+  let screeningId: string;
+
+  beforeAll(async () => {
+    const started = await t.app.inject({ method: 'POST', url: '/api/v1/workflows/business_onboarding/runs', headers: owner.headers, payload: { input: scenario('active_company') } });
+    expect(started.statusCode, started.body).toBe(202);
+    runId = started.json().runId;
+    const run = await until(() => t.context.services.workflows.findRun(owner.accountId, runId), (found) => found?.status !== 'running', 'the run to finish');
+    expect(run).toMatchObject({ status: 'completed', decision: 'approved' });
+    screeningId = run!.steps.find((step) => step.kind === 'aml')!.checkIds![0]!;
+  });
+
+  it('lists runs with their status and decision, and the workflows there are', async () => {
+    const page = await viewer.browser.get('/dashboard/workflows');
+    expect(page.statusCode).toBe(200);
+    expect(page.body).toContain(`href="/dashboard/workflows/runs/${runId}"`);
+    expect(page.body).toContain('<code>business_onboarding</code>');
+    expect(page.body).toContain('<code>individual_onboarding</code>');
+  });
+
+  it("shows a run's steps with links to the checks they made, and each check links back to its run", async () => {
+    const page = await viewer.browser.get(`/dashboard/workflows/runs/${runId}`);
+    expect(page.statusCode).toBe(200);
+    expect(page.body).toContain('data-testid="run-status"><span class="badge badge-completed">');
+    const run = (await t.app.inject({ method: 'GET', url: `/api/v1/workflows/runs/${runId}`, headers: owner.headers })).json();
+    for (const step of run.steps) {
+      expect(page.body).toContain(`<code>${step.id}</code>`);
+      for (const checkId of step.checkIds ?? [step.checkId].filter(Boolean)) expect(page.body).toContain(`href="/dashboard/checks/${checkId}"`);
+    }
+    expect(page.body).toContain('Definition, version');
+    expect((await viewer.browser.get(`/dashboard/checks/${screeningId}`)).body).toContain(`href="/dashboard/workflows/runs/${runId}"`);
+  });
+
+  it("builds the run's RPT-016 bundle from its page: one report per check of the run", async () => {
+    expect((await viewer.browser.submit(`/dashboard/workflows/runs/${runId}`, `/dashboard/workflows/runs/${runId}/bundles`, { regulatorRef: 'X' })).statusCode).toBe(403);
+    const created = await analyst.browser.submit(`/dashboard/workflows/runs/${runId}`, `/dashboard/workflows/runs/${runId}/bundles`, { regulatorRef: 'BaFin-77' });
+    expect(created.statusCode).toBe(303);
+    const bundlePage = created.headers.location as string;
+    const page = await until(() => analyst.browser.get(bundlePage), (answer) => !answer.body.includes('Being built'), 'the bundle');
+    expect(page.body).toContain('badge-ready');
+    expect(page.body).toContain(`href="/dashboard/workflows/runs/${runId}"`);
+    const zip = await analyst.browser.get(`${bundlePage}/archive.zip`);
+    expect(page.body).toContain(createHash('sha256').update(zip.rawPayload).digest('hex'));
+    const run = (await t.app.inject({ method: 'GET', url: `/api/v1/workflows/runs/${runId}`, headers: owner.headers })).json();
+    const checkIds: string[] = run.steps.flatMap((step: { checkId?: string; checkIds?: string[] }) => step.checkIds ?? (step.checkId ? [step.checkId] : []));
+    expect(checkIds.length).toBeGreaterThan(1);
+    const names = [...(await unzipEntries(zip.rawPayload)).keys()];
+    for (const checkId of checkIds) expect(names.some((name) => name.includes(checkId) && name.endsWith('.pdf'))).toBe(true);
+    expect((await analyst.browser.get(`/dashboard/workflows/runs/${runId}`)).body).toContain(bundlePage.split('/').at(-1));
+  });
+});
+
+/** A webhook receiver on a free loopback port that answers 200 and keeps what it got. */
+async function receiver() {
+  const received: { headers: IncomingHttpHeaders; body: string }[] = [];
+  const server = createServer((request, response) => {
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk) => chunks.push(chunk));
+    request.on('end', () => {
+      received.push({ headers: request.headers, body: Buffer.concat(chunks).toString('utf8') });
+      response.writeHead(200).end('ok');
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`, received, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+}
+
+describe('webhooks', () => {
+  it('adds an endpoint whose secret is shown once and verifies what it receives; the log replays; the secret rotates', async () => {
+    const hooks = await receiver();
+    try {
+      const added = await admin.browser.submit('/dashboard/webhooks', '/dashboard/webhooks', { url: hooks.url, environment: 'test', events: ['check.completed'] });
+      expect(added.statusCode).toBe(200);
+      const secret = /data-testid="new-secret">([^<]+)</.exec(added.body)![1]!;
+      const webhookId = /Signing secret of (whk_\w+)/.exec(added.body)![1]!;
+      expect(secret).toMatch(/^whsec_/);
+      const listed = await admin.browser.get('/dashboard/webhooks');
+      expect(listed.body).toContain(webhookId);
+      expect(listed.body).not.toContain(secret);
+      expect((await t.app.inject({ method: 'GET', url: `/api/v1/webhooks/${webhookId}`, headers: owner.headers })).json()).toMatchObject({ url: hooks.url, events: ['check.completed'], environment: 'sandbox' });
+
+      const checkId = await kyb('active_company');
+      const first = await until(async () => hooks.received.find((one) => one.body.includes(checkId)), Boolean, 'the delivery');
+      const payload = new Webhook(secret).verify(first!.body, first!.headers as Record<string, string>) as { type: string };
+      expect(payload.type).toBe('check.completed');
+      const deliveryId = first!.headers['webhook-id'] as string;
+      const detail = await until(() => admin.browser.get(`/dashboard/webhooks/${webhookId}`), (page) => page.body.includes('badge-delivered'), 'the log to show the delivery');
+      expect(detail.body).toContain(`<code>${deliveryId}</code>`);
+
+      const count = hooks.received.length;
+      const replayed = await admin.browser.submit(`/dashboard/webhooks/${webhookId}`, `/dashboard/webhooks/${webhookId}/deliveries/${deliveryId}/replay`, {});
+      expect(replayed.statusCode).toBe(200);
+      const again = await until(async () => hooks.received.slice(count).find((one) => one.headers['webhook-id'] === deliveryId), Boolean, 'the replay');
+      expect(again!.body).toBe(first!.body);
+
+      const rotated = await admin.browser.submit(`/dashboard/webhooks/${webhookId}`, `/dashboard/webhooks/${webhookId}/secret`, {});
+      const newSecret = /data-testid="new-secret">([^<]+)</.exec(rotated.body)![1]!;
+      expect(newSecret).not.toBe(secret);
+      const next = await kyb('active_company');
+      const signedAnew = await until(async () => hooks.received.find((one) => one.body.includes(next)), Boolean, 'a delivery after the rotation');
+      expect(() => new Webhook(newSecret).verify(signedAnew!.body, signedAnew!.headers as Record<string, string>)).not.toThrow();
+      expect(() => new Webhook(secret).verify(signedAnew!.body, signedAnew!.headers as Record<string, string>)).toThrow();
+
+      const removed = await admin.browser.submit(`/dashboard/webhooks/${webhookId}`, `/dashboard/webhooks/${webhookId}/delete`, {});
+      expect(removed.statusCode).toBe(200);
+      expect((await t.app.inject({ method: 'GET', url: `/api/v1/webhooks/${webhookId}`, headers: owner.headers })).statusCode).toBe(404);
+      const actions = await auditActions();
+      for (const action of ['webhook.created', 'webhook.secret_rotated', 'webhook.removed']) expect(actions).toContain(`${action} ${webhookId}`);
+      expect(actions).toContain(`webhook.delivery_replayed ${deliveryId}`);
+    } finally {
+      await hooks.close();
+    }
+  });
+
+  it('refuses what a live key may not use with the reason, and an unknown event type', async () => {
+    const refused = await admin.browser.submit('/dashboard/webhooks', '/dashboard/webhooks', { url: 'http://127.0.0.1:9/x', environment: 'live', events: 'check.completed' });
+    expect(refused.statusCode).toBe(400);
+    expect(refused.body).toContain('must be https for a live key');
+    const unknown = await admin.browser.submit('/dashboard/webhooks', '/dashboard/webhooks', { url: 'http://127.0.0.1:9/x', environment: 'test', events: 'check.exploded' });
+    expect(unknown.statusCode).toBe(400);
+    expect(unknown.body).toContain('Unknown event type: check.exploded');
+  });
+
+  it('shows a disabled endpoint on the overview and turns it back on', async () => {
+    const created = await t.context.services.webhooks.create({ accountId: owner.accountId, keyEnvironment: 'test' }, { url: 'http://127.0.0.1:9/x', events: ['key.revoked'] });
+    await t.context.storage.db.updateTable('webhook_endpoints').set({ status: 'disabled', disabled_reason: 'deliveries failed for longer than 72 h (last: answered 503)' }).where('id', '=', created.webhookId).execute();
+    expect((await admin.browser.get('/dashboard')).body).toContain('webhook endpoint was disabled');
+    expect((await viewer.browser.get('/dashboard')).body).not.toContain('webhook endpoint');
+    const page = await admin.browser.get(`/dashboard/webhooks/${created.webhookId}`);
+    expect(page.body).toContain('answered 503');
+    const enabled = await admin.browser.submit(`/dashboard/webhooks/${created.webhookId}`, `/dashboard/webhooks/${created.webhookId}/enable`, {});
+    expect(enabled.body).toContain('data-testid="endpoint-status"><span class="badge badge-enabled">');
+    expect((await t.context.services.webhooks.find(owner.accountId, created.webhookId))?.status).toBe('enabled');
+    expect((await admin.browser.get('/dashboard')).body).not.toContain('webhook endpoint was disabled');
+    await t.context.services.webhooks.remove(owner.accountId, created.webhookId);
+  });
+
+  it('is for admins only', async () => {
+    for (const who of [analyst, viewer]) {
+      expect((await who.browser.get('/dashboard/webhooks')).statusCode).toBe(403);
+      expect((await who.browser.submit('/dashboard', '/dashboard/webhooks', { url: 'http://127.0.0.1:9/x', environment: 'test' })).statusCode).toBe(403);
+    }
+    expect(await t.context.services.webhooks.list(owner.accountId)).toEqual([]);
+  });
+});
+
 describe('tenants never see each other', () => {
   it("another account's ids are 404 on every page and action", async () => {
     const stranger = await t.tenant();
@@ -297,8 +457,10 @@ describe('tenants never see each other', () => {
     const theirEscrow = await t.context.services.escrow.open(stranger.accountId, { amount: 100, currency: 'USD', buyer: 'B', seller: 'S' });
     const theirKey = (await t.context.services.accounts.listKeys(stranger.accountId))[0];
     const theirUser = strangerAdmin.userId;
+    const theirWebhook = await t.context.services.webhooks.create({ accountId: stranger.accountId, keyEnvironment: 'test' }, { url: 'http://127.0.0.1:9/x', events: ['check.completed'] });
+    const theirRun = (await t.app.inject({ method: 'POST', url: '/api/v1/workflows/business_onboarding/runs', headers: stranger.headers, payload: { input: scenario('active_company') } })).json().runId as string;
     const b = admin.browser;
-    for (const url of [`/dashboard/checks/${theirCheck}`, `/dashboard/checks/${theirCheck}/report.pdf`, `/dashboard/escrows/${theirEscrow.escrowId}`]) {
+    for (const url of [`/dashboard/checks/${theirCheck}`, `/dashboard/checks/${theirCheck}/report.pdf`, `/dashboard/escrows/${theirEscrow.escrowId}`, `/dashboard/webhooks/${theirWebhook.webhookId}`, `/dashboard/workflows/runs/${theirRun}`]) {
       expect((await b.get(url)).statusCode).toBe(404);
     }
     expect((await b.submit('/dashboard/reviews', `/dashboard/reviews/${theirCheck}`, { decision: 'approved', reason: 'x' })).statusCode).toBe(404);
@@ -306,6 +468,11 @@ describe('tenants never see each other', () => {
     expect((await b.submit('/dashboard/users', `/dashboard/users/${theirUser}/role`, { role: 'viewer' })).statusCode).toBe(404);
     expect((await b.submit('/dashboard/users', `/dashboard/users/${theirUser}/disable`, {})).statusCode).toBe(404);
     expect((await b.submit(`/dashboard/checks`, `/dashboard/checks/${theirCheck}/bundles`, { regulatorRef: 'X' })).statusCode).toBe(404);
+    for (const action of ['secret', 'enable', 'delete']) expect((await b.submit('/dashboard/webhooks', `/dashboard/webhooks/${theirWebhook.webhookId}/${action}`, {})).statusCode).toBe(404);
+    expect((await b.submit('/dashboard/workflows', `/dashboard/workflows/runs/${theirRun}/bundles`, { regulatorRef: 'X' })).statusCode).toBe(404);
+    expect(await t.context.services.webhooks.find(stranger.accountId, theirWebhook.webhookId)).toMatchObject({ status: 'enabled' });
+    expect((await b.get('/dashboard/webhooks')).body).not.toContain(theirWebhook.webhookId);
+    expect((await b.get('/dashboard/workflows')).body).not.toContain(theirRun);
     expect((await t.context.services.accounts.listKeys(stranger.accountId))[0].revokedAt).toBeNull();
     expect((await b.get('/dashboard/checks')).body).not.toContain(theirCheck);
     expect((await b.get('/dashboard/reviews')).body).not.toContain(theirCheck);

@@ -133,22 +133,34 @@ describe('deliveries', () => {
     }
   });
 
-  it('disables an endpoint whose deliveries keep failing past the retry period, with the reason', async () => {
+  it('disables an endpoint whose deliveries keep failing past the retry period, tells the other endpoints, and enables it again', async () => {
     const app = await createTestApp({ env: { KYX_WORKER_POLL_MS: '25', KYX_WEBHOOK_RETRY_BASE_MS: '20', KYX_WEBHOOK_RETRY_FOR_MS: '300' } });
     const hooks = await receiver(() => ({ status: 503 }));
+    const notices = await receiver();
     try {
       const tenant = await app.tenant();
-      const { webhookId } = (await app.app.inject({ method: 'POST', url: '/api/v1/webhooks', headers: tenant.headers, payload: { url: hooks.url, events: ['check.completed'] } })).json();
-      await app.app.inject({ method: 'POST', url: '/api/v1/kyb/verify', headers: tenant.headers, payload: company });
-      const endpoint = await until(
-        async () => (await app.app.inject({ method: 'GET', url: `/api/v1/webhooks/${webhookId}`, headers: tenant.headers })).json(),
-        (e) => e.status === 'disabled',
-        'the endpoint to be disabled',
-      );
+      const call = (method: 'GET' | 'POST', url: string, payload?: object) => app.app.inject({ method, url, headers: tenant.headers, ...(payload ? { payload } : {}) });
+      const { webhookId } = (await call('POST', '/api/v1/webhooks', { url: hooks.url, events: ['check.completed'] })).json();
+      const watcher = (await call('POST', '/api/v1/webhooks', { url: notices.url, events: ['webhook.disabled'] })).json();
+      await call('POST', '/api/v1/kyb/verify', company);
+      const endpoint = await until(async () => (await call('GET', `/api/v1/webhooks/${webhookId}`)).json(), (e) => e.status === 'disabled', 'the endpoint to be disabled');
       expect(endpoint.disabledReason).toMatch(/answered 503/);
       expect(hooks.received.length).toBeGreaterThan(1);
+
+      const notice = await until(() => notices.received[0], Boolean, 'the webhook.disabled notice');
+      const event = new Webhook(watcher.secret).verify(notice.body, notice.headers as Record<string, string>) as { type: string; data: Record<string, string> };
+      expect(event).toMatchObject({ type: 'webhook.disabled', data: { webhookId, url: hooks.url, reason: endpoint.disabledReason } });
+
+      const enabled = await call('POST', `/api/v1/webhooks/${webhookId}/enable`);
+      expect(enabled.statusCode, enabled.body).toBe(200);
+      expect(enabled.json()).toMatchObject({ webhookId, status: 'enabled', disabledReason: null });
+      const before = hooks.received.length;
+      await call('POST', '/api/v1/kyb/verify', company);
+      await until(() => hooks.received.length, (count) => count > before, 'a delivery to the enabled endpoint');
+      const stranger = await app.tenant();
+      expect((await app.app.inject({ method: 'POST', url: `/api/v1/webhooks/${webhookId}/enable`, headers: stranger.headers })).statusCode).toBe(404);
     } finally {
-      await hooks.close();
+      await Promise.all([hooks.close(), notices.close()]);
       await app.close();
     }
   });

@@ -4766,7 +4766,7 @@ export interface paths {
                                 /** @description whk_… */
                                 webhookId: string;
                                 url: string;
-                                events: ("check.completed" | "check.review_decided" | "workflow_run.completed" | "bundle.ready" | "aml.monitoring.match" | "key.revoked")[];
+                                events: ("check.completed" | "check.review_decided" | "workflow_run.completed" | "bundle.ready" | "aml.monitoring.match" | "key.revoked" | "webhook.disabled")[];
                                 /** @description The events it receives: its key's environment */
                                 environment: "sandbox" | "live";
                                 status: "enabled" | "disabled";
@@ -4834,7 +4834,7 @@ export interface paths {
                         /** @description https on a public address for live keys; any http(s) URL, loopback included, for test keys */
                         url: string;
                         /** @description The event types this endpoint receives */
-                        events: ("check.completed" | "check.review_decided" | "workflow_run.completed" | "bundle.ready" | "aml.monitoring.match" | "key.revoked")[];
+                        events: ("check.completed" | "check.review_decided" | "workflow_run.completed" | "bundle.ready" | "aml.monitoring.match" | "key.revoked" | "webhook.disabled")[];
                     };
                 };
             };
@@ -4849,7 +4849,7 @@ export interface paths {
                             /** @description whk_… */
                             webhookId: string;
                             url: string;
-                            events: ("check.completed" | "check.review_decided" | "workflow_run.completed" | "bundle.ready" | "aml.monitoring.match" | "key.revoked")[];
+                            events: ("check.completed" | "check.review_decided" | "workflow_run.completed" | "bundle.ready" | "aml.monitoring.match" | "key.revoked" | "webhook.disabled")[];
                             /** @description The events it receives: its key's environment */
                             environment: "sandbox" | "live";
                             status: "enabled" | "disabled";
@@ -4954,7 +4954,7 @@ export interface paths {
                             /** @description whk_… */
                             webhookId: string;
                             url: string;
-                            events: ("check.completed" | "check.review_decided" | "workflow_run.completed" | "bundle.ready" | "aml.monitoring.match" | "key.revoked")[];
+                            events: ("check.completed" | "check.review_decided" | "workflow_run.completed" | "bundle.ready" | "aml.monitoring.match" | "key.revoked" | "webhook.disabled")[];
                             /** @description The events it receives: its key's environment */
                             environment: "sandbox" | "live";
                             status: "enabled" | "disabled";
@@ -5120,6 +5120,123 @@ export interface paths {
                         "application/json": {
                             /** @description The new whsec_ secret; the old one stops signing now */
                             secret: string;
+                        };
+                    };
+                };
+                /** @description Invalid request (`invalid_request`, with `errors[]`) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Missing, malformed, unknown, revoked or expired credential (`unauthorized`) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description The credential lacks the permission (`forbidden`) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description No such resource for this tenant (`not_found`) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description The resource is in a state that cannot answer (`bundle_failed` with `failureReason`; `conflict`) */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Unprocessable (`idempotency_key_reused`: an Idempotency-Key sent with another body; `unsigned_certificate`) */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description `rate_limited` (flood limiter), `DAILY_CAP_EXCEEDED` or `MONTHLY_QUOTA_EXCEEDED`, with `resetsAt` */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/webhooks/{webhookId}/enable": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Turn a disabled endpoint back on (failed deliveries stay in its log to replay) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description Makes a retry safe: the same key with the same body within 24 h replays the first answer (Idempotent-Replayed: true) without running or counting again; with another body, 422 idempotency_key_reused. 1–255 printable ASCII characters. */
+                    "idempotency-key"?: string;
+                };
+                path: {
+                    /** @description whk_… */
+                    webhookId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description whk_… */
+                            webhookId: string;
+                            url: string;
+                            events: ("check.completed" | "check.review_decided" | "workflow_run.completed" | "bundle.ready" | "aml.monitoring.match" | "key.revoked" | "webhook.disabled")[];
+                            /** @description The events it receives: its key's environment */
+                            environment: "sandbox" | "live";
+                            status: "enabled" | "disabled";
+                            /** @description Why deliveries stopped (they failed for 72 h) */
+                            disabledReason: string | null;
+                            /** Format: date-time */
+                            createdAt: string;
                         };
                     };
                 };

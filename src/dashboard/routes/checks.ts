@@ -2,14 +2,15 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { StoredCheck } from '../../core.ts';
 import type { CheckStore } from '../../storage/checks.ts';
-import type { Bundle, ReportsService } from '../../reports/service.ts';
+import type { ReportsService } from '../../reports/service.ts';
 import type { UsersService } from '../../users/service.ts';
-import { actorOf, may, sessionOf } from '../access.ts';
-import { formBody } from '../forms.ts';
+import type { WorkflowsService } from '../../workflows/service.ts';
+import { may, sessionOf } from '../access.ts';
 import { type Html, badge, html, time } from '../../http/html.ts';
-import { csrfField, sendNotFound, sendPage } from '../layout.ts';
+import { sendNotFound, sendPage } from '../layout.ts';
 import { decisionForm } from './reviews.ts';
 import { recordView } from '../record-view.ts';
+import { BundleForm, bundlesSection, registerBundleFromForm, runLink } from '../evidence.ts';
 
 const PAGE_SIZE = 25;
 const Day = Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$', maxLength: 10 });
@@ -28,7 +29,6 @@ const ChecksQuery = Type.Object(
 type ChecksQuery = Type.Static<typeof ChecksQuery>;
 const CheckParams = Type.Object({ checkId: Type.String({ maxLength: 100 }) });
 const BundleParams = Type.Object({ bundleId: Type.String({ maxLength: 100 }) });
-const BundleForm = formBody({ regulatorRef: Type.String({ minLength: 1, maxLength: 128, pattern: '^[^\\u0000-\\u001f\\u007f]+$' }) });
 
 const DAY_MS = 86_400_000;
 
@@ -45,14 +45,9 @@ export function checksTable(checks: readonly StoredCheck[], labelOf: (check: Sto
   )}</tbody></table></div>`;
 }
 
-function bundleRow(bundle: Bundle): Html {
-  return html`<tr><td><a href="/dashboard/bundles/${bundle.bundleId}"><code>${bundle.bundleId}</code></a></td><td>${bundle.regulatorRef}</td><td>${badge(bundle.status)}</td><td>${time(bundle.createdAt)}</td>
-<td>${bundle.status === 'ready' ? html`<a href="/dashboard/bundles/${bundle.bundleId}/archive.zip" download>Download ZIP</a>` : ''}</td></tr>`;
-}
-
 export async function checkRoutes(
   app: FastifyInstance,
-  { checks, reports, users }: { checks: CheckStore; reports: ReportsService; users: UsersService },
+  { checks, reports, users, workflows }: { checks: CheckStore; reports: ReportsService; users: UsersService; workflows: WorkflowsService },
 ): Promise<void> {
   const labelOf = (check: StoredCheck) => checks.kindOf(check.id)?.label ?? check.kind;
 
@@ -106,7 +101,7 @@ ${page.nextCursor ? html`<p class="pager"><a href="/dashboard/checks?${nextQuery
     const review = check.record.review as { decision: string; reason: string; decidedBy: string; decidedAt: string } | undefined;
     const awaiting = !review && (kind.review?.awaiting ?? []).includes(check.summary.status);
     const canWork = may(session.user.role, 'work');
-    const bundles = await reports.bundlesOf(session.user.accountId, check.id);
+    const [bundles, runs] = await Promise.all([reports.bundlesOf(session.user.accountId, check.id), workflows.listRuns(session.user.accountId, { limit: 5, checkId: check.id })]);
     return sendPage(
       reply,
       {
@@ -123,11 +118,8 @@ ${review ? html`<dt>Human review</dt><dd>${badge(review.decision)} by <code>${re
 </dl>
 <p><a href="/dashboard/checks/${check.id}/report.pdf" download="${kind.report.code}-${check.id}.pdf">Download the report (${kind.report.code}, PDF)</a></p>
 ${awaiting && canWork ? html`<h2>Decide</h2>${decisionForm(check.id, session.csrfToken)}` : ''}
-<h2>Evidence bundles (RPT-016)</h2>
-${bundles.length ? html`<div class="table-wrap"><table><thead><tr><th scope="col">Bundle</th><th scope="col">Regulator reference</th><th scope="col">Status</th><th scope="col">Created</th><th scope="col">Archive</th></tr></thead><tbody>${bundles.map(bundleRow)}</tbody></table></div>` : html`<p class="muted">None yet.</p>`}
-${canWork ? html`<form class="stack" method="post" action="/dashboard/checks/${check.id}/bundles">${csrfField(session.csrfToken)}
-<label>Regulator reference <input name="regulatorRef" required maxlength="128"></label>
-<button type="submit">Create evidence bundle</button></form>` : ''}
+${runs.length ? html`<p>Part of workflow run ${runs.map((run) => html`${runLink(run.runId)} `)}</p>` : ''}
+${bundlesSection(bundles, `/dashboard/checks/${check.id}/bundles`, session.csrfToken, canWork)}
 <h2>Signals and reasons</h2>
 ${recordView(check.record)}
 <details><summary>As JSON (what the API returns)</summary><pre>${JSON.stringify(check.record, null, 2)}</pre></details>`,
@@ -157,16 +149,7 @@ ${recordView(check.record)}
   app.post<{ Params: Type.Static<typeof CheckParams>; Body: Type.Static<typeof BundleForm> }>(
     '/dashboard/checks/:checkId/bundles',
     { config: { dashboard: 'work' }, schema: { hide: true, params: CheckParams, body: BundleForm } },
-    async (request, reply) => {
-      const { accountId } = sessionOf(request).user;
-      const registration = await reports.registerBundle(accountId, { checkId: request.params.checkId, regulatorRef: request.body.regulatorRef });
-      if (!registration.ok) {
-        if ('notFound' in registration) return checkPage(request, reply);
-        return checkPage(request, reply, { kind: 'error', text: registration.reasons.map((reason) => reason.reason).join('; ') }, 422);
-      }
-      await users.audit(actorOf(request), 'bundle.created', registration.bundle.bundleId, { checkId: request.params.checkId });
-      return reply.redirect(`/dashboard/bundles/${registration.bundle.bundleId}`, 303);
-    },
+    (request, reply) => registerBundleFromForm({ reports, users }, request, reply, request.params.checkId, (flash, status) => checkPage(request, reply, flash, status)),
   );
 
   app.get<{ Params: Type.Static<typeof BundleParams> }>(
@@ -182,7 +165,7 @@ ${recordView(check.record)}
         section: '/dashboard/checks',
         body: html`<dl class="facts">
 <dt>Status</dt><dd data-testid="bundle-status">${badge(bundle.status)}</dd>
-<dt>For</dt><dd><a href="/dashboard/checks/${bundle.checkId}"><code>${bundle.checkId}</code></a></dd>
+<dt>For</dt><dd>${bundle.checkId.startsWith('wfr_') ? runLink(bundle.checkId) : html`<a href="/dashboard/checks/${bundle.checkId}"><code>${bundle.checkId}</code></a>`}</dd>
 <dt>Regulator reference</dt><dd>${bundle.regulatorRef}</dd>
 <dt>Reports</dt><dd>${bundle.includeTypes.join(', ')}</dd>
 <dt>Created</dt><dd>${time(bundle.createdAt)}</dd>

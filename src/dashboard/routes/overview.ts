@@ -1,7 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { UNLIMITED } from '../../accounts/plans.ts';
 import type { AccountUsage, AccountsService } from '../../accounts/service.ts';
-import { sessionOf } from '../access.ts';
+import type { WebhooksService } from '../../webhooks/service.ts';
+import { may, sessionOf } from '../access.ts';
 import { type Html, html } from '../../http/html.ts';
 import { sendPage } from '../layout.ts';
 
@@ -33,14 +34,19 @@ ${days.map((day, index) => {
 </svg>`;
 }
 
-export async function overviewRoutes(app: FastifyInstance, { accounts }: { accounts: AccountsService }): Promise<void> {
+export async function overviewRoutes(app: FastifyInstance, { accounts, webhooks }: { accounts: AccountsService; webhooks: WebhooksService }): Promise<void> {
   app.get('/dashboard', { config: { dashboard: 'read' }, schema: { hide: true } }, async (request, reply) => {
     const session = sessionOf(request);
-    const usage = await accounts.usage(session.user.accountId, new Date());
+    const admin = may(session.user.role, 'administer');
+    const [usage, endpoints] = await Promise.all([accounts.usage(session.user.accountId, new Date()), admin ? webhooks.list(session.user.accountId) : []]);
+    const disabled = endpoints.filter((endpoint) => endpoint.status === 'disabled');
     return sendPage(reply, {
       title: 'Overview',
       session,
       section: '/dashboard',
+      flash: disabled.length
+        ? { kind: 'error', text: `${disabled.length} webhook endpoint${disabled.length > 1 ? 's were' : ' was'} disabled after failing for the retry period: see Webhooks.` }
+        : undefined,
       body: html`<p>Plan: <strong>${usage.plan.name}</strong></p>
 <div class="cards">
   <div class="card"><h2>Calls today</h2><p class="figure" data-figure="today">${allowance(usage.today, usage.limits.requestsPerDay)}</p></div>

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hashSecret } from '../secrets.ts';
 import { randomBase62 } from '../ids.ts';
 
 export type Environment = 'test' | 'live';
@@ -15,9 +15,7 @@ export function looksLikeApiKey(value: string): boolean {
   return KEY_PATTERN.test(value);
 }
 
-export function hashApiKey(key: string): string {
-  return createHash('sha256').update(key).digest('hex');
-}
+export const hashApiKey = hashSecret;
 
 /** What may be shown of a key after creation: its environment prefix and four characters. */
 export function displayPrefix(key: string): string {

@@ -1,13 +1,14 @@
 // kyx as an OAuth 2.0 authorization server for its tenants' data (RFC 6749, RFC 9700): registered clients with
 // exact redirect URIs, the authorization code grant with PKCE S256 only, one-time codes, rotating refresh tokens
 // whose reuse revokes the grant, revocation (RFC 7009) and metadata (RFC 8414).
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Credentials } from '../accounts/credentials.ts';
 import { SCOPES, type Scope, isScope } from '../accounts/scopes.ts';
 import type { Keyring } from '../accounts/signing-keys.ts';
 import { DomainError } from '../errors.ts';
 import { oauthError } from '../http/errors.ts';
 import { newId } from '../ids.ts';
+import { hashSecret, newSecretToken } from '../secrets.ts';
 import type { OAuthClient, OAuthGrant, OAuthRepository } from './repository.ts';
 
 export type { OAuthClient, OAuthGrant };
@@ -19,8 +20,6 @@ const REQUEST_TYPE = 'oauth-authz-request+jwt';
 const CONSENT_TYPE = 'oauth-consent+jwt';
 const VERIFIER = /^[A-Za-z0-9\-._~]{43,128}$/;
 
-const sha256 = (value: string) => createHash('sha256').update(value).digest('hex');
-const secret = () => randomBytes(32).toString('base64url');
 
 export interface AuthorizationRequest {
   clientId: string;
@@ -123,13 +122,13 @@ export async function registerClient(
   if (input.redirectUris.length === 0) problems.push('at least one redirect URI is required');
   if (!input.name.trim() || input.name.length > 200) problems.push('name must be 1 to 200 characters');
   if (problems.length) throw DomainError.invalid(problems.map((message) => ({ path: '/redirectUris', message })));
-  const clientSecret = input.public ? undefined : secret();
+  const clientSecret = input.public ? undefined : newSecretToken();
   const client = await repository.insertClient({
     id: newId('oac'),
     account_id: accountId,
     name: input.name.trim(),
     type: input.public ? 'public' : 'confidential',
-    secret_hash: clientSecret ? sha256(clientSecret) : null,
+    secret_hash: clientSecret ? hashSecret(clientSecret) : null,
     redirect_uris: JSON.stringify([...new Set(input.redirectUris)]),
     scopes: JSON.stringify(input.scopes?.length ? input.scopes : [...SCOPES]),
     environment: input.environment ?? 'live',
@@ -153,14 +152,14 @@ export function createOAuthService(deps: OAuthServiceDeps): OAuthService {
     const client = clientId ? await repository.client(clientId) : undefined;
     if (!client) throw oauthError('invalidClient', 'Unknown client');
     if (client.type === 'public') return client;
-    const sent = Buffer.from(sha256(clientSecret ?? ''));
+    const sent = Buffer.from(hashSecret(clientSecret ?? ''));
     if (!client.secretHash || !timingSafeEqual(sent, Buffer.from(client.secretHash))) throw oauthError('invalidClient', 'The client secret is wrong');
     return client;
   }
 
   async function issueTokens(grant: OAuthGrant, clientId: string, scopes: Scope[]): Promise<TokenSet> {
-    const refreshToken = secret();
-    await repository.insertRefreshToken({ token_hash: sha256(refreshToken), grant_id: grant.grantId, client_id: clientId, created_at: now().toISOString(), used_at: null });
+    const refreshToken = newSecretToken();
+    await repository.insertRefreshToken({ token_hash: hashSecret(refreshToken), grant_id: grant.grantId, client_id: clientId, created_at: now().toISOString(), used_at: null });
     const access = await credentials.mintGrantToken({ grantId: grant.grantId, accountId: grant.accountId, environment: grant.environment, scopes, clientId });
     return { ...access, refreshToken, scope: scopes.join(' ') };
   }
@@ -214,7 +213,7 @@ export function createOAuthService(deps: OAuthServiceDeps): OAuthService {
     },
 
     consentToken: (sealed, sessionToken) =>
-      keyring.sign({ sid: sha256(sessionToken), req: sha256(sealed) }, { issuer, expiresInSeconds: CONSENT_SECONDS, typ: CONSENT_TYPE, jti: newId('ocs') }),
+      keyring.sign({ sid: hashSecret(sessionToken), req: hashSecret(sealed) }, { issuer, expiresInSeconds: CONSENT_SECONDS, typ: CONSENT_TYPE, jti: newId('ocs') }),
 
     async answer({ sealed, consent, sessionToken, user, approve }) {
       const opened = await this.openRequest(sealed);
@@ -224,13 +223,13 @@ export function createOAuthService(deps: OAuthServiceDeps): OAuthService {
       } catch {
         claims = undefined;
       }
-      if (!opened || !claims || claims.sid !== sha256(sessionToken) || claims.req !== sha256(sealed)) {
+      if (!opened || !claims || claims.sid !== hashSecret(sessionToken) || claims.req !== hashSecret(sealed)) {
         throw DomainError.invalid([{ path: '/consent', message: 'the consent form expired or belongs to another session; start again from the application' }]);
       }
       const { request, client } = opened;
       if (client.accountId !== user.accountId) throw new DomainError('not_found', 'This application is not registered for your account');
       if (!approve) return { redirect: withParams(request.redirectUri, { error: 'access_denied', state: request.state, iss: issuer }), client };
-      const code = secret();
+      const code = newSecretToken();
       const at = now();
       const grant: OAuthGrant = {
         grantId: newId('ogr'),
@@ -258,7 +257,7 @@ export function createOAuthService(deps: OAuthServiceDeps): OAuthService {
               revoked_at: null,
             },
             {
-              code_hash: sha256(code),
+              code_hash: hashSecret(code),
               grant_id: grant.grantId,
               client_id: client.clientId,
               redirect_uri: request.redirectUri,
@@ -277,7 +276,7 @@ export function createOAuthService(deps: OAuthServiceDeps): OAuthService {
 
     async exchangeCode(credentialsOfClient, { code, redirectUri, codeVerifier }) {
       const client = await authenticateClient(credentialsOfClient);
-      const stored = code ? await repository.code(sha256(code)) : undefined;
+      const stored = code ? await repository.code(hashSecret(code)) : undefined;
       if (!stored || stored.client_id !== client.clientId) throw oauthError('invalidGrant', 'The authorization code is not valid for this client');
       if (!(await repository.spendCode(stored.code_hash, now().toISOString()))) {
         // A replayed code: whoever holds it is not to be trusted, so the tokens issued from it stop working too.
@@ -294,7 +293,7 @@ export function createOAuthService(deps: OAuthServiceDeps): OAuthService {
 
     async refresh(credentialsOfClient, { refreshToken, scope }) {
       const client = await authenticateClient(credentialsOfClient);
-      const stored = refreshToken ? await repository.refreshToken(sha256(refreshToken)) : undefined;
+      const stored = refreshToken ? await repository.refreshToken(hashSecret(refreshToken)) : undefined;
       if (!stored || stored.client_id !== client.clientId) throw oauthError('invalidGrant', 'The refresh token is not valid for this client');
       const grant = await standingGrant(stored.grant_id, client.clientId);
       const scopes = scope === undefined ? grant.scopes : scope.split(' ').filter(Boolean);
@@ -309,7 +308,7 @@ export function createOAuthService(deps: OAuthServiceDeps): OAuthService {
 
     async revokeToken(credentialsOfClient, token) {
       const client = await authenticateClient(credentialsOfClient);
-      const refresh = await repository.refreshToken(sha256(token));
+      const refresh = await repository.refreshToken(hashSecret(token));
       const grantId = refresh ? refresh.client_id === client.clientId && refresh.grant_id : await credentials.grantOfToken(token).then((found) => found?.clientId === client.clientId && found.grantId);
       if (grantId) await repository.revokeGrant(grantId, now().toISOString());
     },

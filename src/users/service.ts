@@ -1,11 +1,11 @@
 // Dashboard users of one account: invitations with single-use set-up links, sign-in with rate limits,
 // server-side sessions, roles, and the audit log of what they do.
-import { createHash, randomBytes } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import type { Kysely } from 'kysely';
 import type { Database } from '../storage/schema.ts';
 import { DomainError } from '../errors.ts';
 import { newId } from '../ids.ts';
+import { hashSecret, newSecretToken } from '../secrets.ts';
 import { type FloodLimiter, createMemoryFloodLimiter, createRedisFloodLimiter } from '../http/flood.ts';
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, UNUSABLE_HASH, hashPassword, verifyPassword } from './passwords.ts';
 import { type AuditEntry, type User, type UserSecrets, createUsersRepository } from './repository.ts';
@@ -22,8 +22,6 @@ export const SIGN_IN_LIMITS = { perAddress: 20, perAccount: 10, windowSeconds: 3
 const HOUR_MS = 3_600_000;
 const EMAIL = /^[^\s@]{1,64}@[^\s@]{1,255}$/;
 
-const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
-const newToken = () => randomBytes(32).toString('base64url');
 
 /** Who acts in the dashboard, for the audit log. */
 export interface Actor {
@@ -124,7 +122,7 @@ export function createUsersService(deps: UsersServiceDeps, now: () => Date = () 
       if (!ROLES.includes(role)) issues.push({ path: '/role', message: `must be one of ${ROLES.join(', ')}` });
       if (issues.length) throw DomainError.invalid(issues);
       if (await repository.userByEmail(address)) throw new DomainError('conflict', 'A user with this email exists');
-      const token = newToken();
+      const token = newSecretToken();
       const at = now();
       const user = await repository.insertUser({
         id: newId('usr'),
@@ -133,7 +131,7 @@ export function createUsersService(deps: UsersServiceDeps, now: () => Date = () 
         role,
         status: 'invited',
         password_hash: null,
-        setup_token_hash: hashToken(token),
+        setup_token_hash: hashSecret(token),
         setup_expires_at: new Date(at.getTime() + SETUP_LINK_HOURS * HOUR_MS).toISOString(),
         totp_secret: null,
         totp_enabled_at: null,
@@ -145,15 +143,15 @@ export function createUsersService(deps: UsersServiceDeps, now: () => Date = () 
       return { user, setupUrl: `${deps.baseUrl}/dashboard/setup/${token}` };
     },
 
-    setupUser: (token) => repository.userBySetupToken(hashToken(token), now().toISOString()),
+    setupUser: (token) => repository.userBySetupToken(hashSecret(token), now().toISOString()),
 
     async completeSetup(token, password) {
       if (password.length < PASSWORD_MIN_LENGTH || password.length > PASSWORD_MAX_LENGTH) {
         throw DomainError.invalid([{ path: '/password', message: `must be ${PASSWORD_MIN_LENGTH} to ${PASSWORD_MAX_LENGTH} characters long` }]);
       }
-      const user = await repository.userBySetupToken(hashToken(token), now().toISOString());
+      const user = await repository.userBySetupToken(hashSecret(token), now().toISOString());
       if (!user) throw new DomainError('not_found', 'This set-up link was used already or has expired');
-      if (!(await repository.completeSetup(hashToken(token), await hashPassword(password), now().toISOString()))) {
+      if (!(await repository.completeSetup(hashSecret(token), await hashPassword(password), now().toISOString()))) {
         throw new DomainError('not_found', 'This set-up link was used already or has expired');
       }
       await audit({ user, ip: null }, 'user.setup_completed', user.id);
@@ -179,14 +177,14 @@ export function createUsersService(deps: UsersServiceDeps, now: () => Date = () 
         if (user) await audit({ user, ip }, 'user.sign_in_failed', user.id);
         return { ok: false, reason: 'invalid_credentials' };
       }
-      const token = newToken();
+      const token = newSecretToken();
       const session: Session = {
         user,
-        csrfToken: newToken(),
+        csrfToken: newSecretToken(),
         expiresAt: new Date(at.getTime() + SESSION_HOURS * HOUR_MS).toISOString(),
       };
       await repository.insertSession({
-        token_hash: hashToken(token),
+        token_hash: hashSecret(token),
         user_id: user.id,
         account_id: user.accountId,
         csrf_token: session.csrfToken,
@@ -226,10 +224,10 @@ export function createUsersService(deps: UsersServiceDeps, now: () => Date = () 
       await audit(actor, 'user.two_factor_disabled', actor.user.id);
     },
 
-    session: (token) => repository.liveSession(hashToken(token), now().toISOString()),
+    session: (token) => repository.liveSession(hashSecret(token), now().toISOString()),
 
     async signOut(token, actor) {
-      await repository.revokeSession(hashToken(token), now().toISOString());
+      await repository.revokeSession(hashSecret(token), now().toISOString());
       await audit(actor, 'user.signed_out', actor.user.id);
     },
 

@@ -1,5 +1,5 @@
-import { randomBytes } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { newSecretToken } from '../../secrets.ts';
 import { Type } from 'typebox';
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '../../users/passwords.ts';
 import { SESSION_HOURS, type UsersService } from '../../users/service.ts';
@@ -31,7 +31,7 @@ export async function signInRoutes(app: FastifyInstance, { users, secureCookies 
   function formToken(request: FastifyRequest, reply: FastifyReply): string {
     const existing = request.cookies[FORM_COOKIE];
     if (existing && /^[A-Za-z0-9_-]{43}$/.test(existing)) return existing;
-    const token = randomBytes(32).toString('base64url');
+    const token = newSecretToken();
     reply.setCookie(FORM_COOKIE, token, cookie);
     return token;
   }

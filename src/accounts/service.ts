@@ -5,6 +5,7 @@ import type { Environment } from './api-keys.ts';
 import { METERS, type Meter } from './meters.ts';
 import { PLANS, type Limits, effectiveLimits } from './plans.ts';
 import { type Account, type ApiKeyRecord, createApiKey, findAccount, findApiKey, listApiKeys } from './repository.ts';
+export type { ApiKeyRecord };
 import type { Scope } from './scopes.ts';
 import { dayBucket } from './usage.ts';
 import { readBuckets } from './usage-repository.ts';

@@ -3,6 +3,7 @@ import type { Platform } from '../core.ts';
 import { DomainError } from '../errors.ts';
 import { type Escrow, type NewEscrow, createEscrow, escrowProblems, findEscrow, listEscrows } from './repository.ts';
 
+export type { Escrow };
 export type EscrowOpening = Pick<NewEscrow, 'amount' | 'currency' | 'buyer' | 'seller' | 'description'>;
 
 export interface EscrowService {

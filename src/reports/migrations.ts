@@ -42,5 +42,11 @@ export function reportMigrations(dialect: Dialect): Record<string, Migration> {
         await db.schema.createIndex('jobs_claimable').on('jobs').columns(['status', 'run_after']).execute();
       },
     },
+    // A check's (or a run's) page lists its bundles.
+    '051_bundles_by_check': {
+      async up(db: Kysely<any>) {
+        await db.schema.createIndex('bundles_account_check').on('bundles').columns(['account_id', 'check_id']).execute();
+      },
+    },
   };
 }

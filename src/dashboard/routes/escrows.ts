@@ -1,7 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
-import type { Escrow } from '../../escrow/repository.ts';
-import type { EscrowService } from '../../escrow/service.ts';
+import type { Escrow, EscrowService } from '../../escrow/service.ts';
 import type { UsersService } from '../../users/service.ts';
 import { actorOf, may, sessionOf } from '../access.ts';
 import { formBody, refusal } from '../forms.ts';

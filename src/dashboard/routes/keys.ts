@@ -1,7 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
-import type { AccountsService } from '../../accounts/service.ts';
-import type { ApiKeyRecord } from '../../accounts/repository.ts';
+import type { AccountsService, ApiKeyRecord } from '../../accounts/service.ts';
 import type { UsersService } from '../../users/service.ts';
 import { actorOf, may, sessionOf } from '../access.ts';
 import { ScopesField, formBody, refusal, scopeCheckboxes, tickedScopes } from '../forms.ts';

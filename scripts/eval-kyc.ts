@@ -3,7 +3,7 @@
 // degradation, the share of valid MRZ readings (every check digit, composite included) that are also correct (number
 // and dates equal to what was printed), and the reading latency. Images are generated in memory, never stored.
 // Independent measurement on real specimens is done elsewhere: nothing here is tuned on them.
-//   npm run eval:kyc [-- --per-cell 3] [--only clean,shadow] [--show-failures]
+//   npm run eval:kyc [-- --per-cell 3] [--only clean,shadow] [--formats TD1,MRVB] [--show-failures]
 import { performance } from 'node:perf_hooks';
 import sharp, { type Sharp } from 'sharp';
 import { seededRandom } from '../src/kya/training/dataset.ts';
@@ -18,6 +18,9 @@ const PER_CELL = perCellArg > 0 ? Number(process.argv[perCellArg + 1]) : 3;
 /** `--only shadow,glare` measures some degradations only (the seeded holders stay the same). */
 const onlyArg = process.argv.indexOf('--only');
 const ONLY = onlyArg > 0 ? new Set(process.argv[onlyArg + 1]!.split(',')) : null;
+/** `--formats MRVA,MRVB` measures some formats only. */
+const formatsArg = process.argv.indexOf('--formats');
+const FORMATS = formatsArg > 0 ? new Set(process.argv[formatsArg + 1]!.split(',')) : null;
 /** `--show-failures` prints what was read when no valid MRZ was (synthetic holders only). */
 const SHOW_FAILURES = process.argv.includes('--show-failures');
 const NOW = new Date('2026-06-01T12:00:00Z');
@@ -113,6 +116,7 @@ async function main(): Promise<void> {
       for (let n = 0; n < PER_CELL; n++) {
         const holder = randomHolder();
         const truth = readMrz(composeMrz(format, holder).join('\n'), NOW)!;
+        if (FORMATS && !FORMATS.has(format)) continue;
         const page = await renderDocument(format as SpecimenFormat, holder);
         for (const [name, degrade] of Object.entries(DEGRADATIONS)) {
           if (ONLY && !ONLY.has(name)) continue;

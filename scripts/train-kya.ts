@@ -12,12 +12,12 @@ import { buildDataset, defaultDatasetOptions, splitOf } from '../src/kya/trainin
 import { fitCalibration, trainModel, type TrainingOptions } from '../src/kya/training/train.ts';
 
 export const TRAINING: TrainingOptions = {
-  version: '4.0.0',
+  version: '5.0.0',
   windowChars: 192,
   strideChars: 64,
   judgedWindows: 4,
   ranker: { hashBits: 18, epochs: 8, learningRate: 0.2, l2: 1e-5 },
-  judge: { hashBits: 18, dimensions: 16, hidden: 32, epochs: 6, learningRate: 0.05 },
+  judge: { hashBits: 18, dimensions: 16, hidden: 32, epochs: 6, learningRate: 0.05, count: 3 },
   vocabularyBits: 20,
 };
 

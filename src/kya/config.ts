@@ -10,10 +10,10 @@ export interface KyaThresholds {
 
 /**
  * Defaults chosen on the validation split (never on the held-out test split that `npm run eval:kya` reports) for
- * model 4.0.0: review at the lowest score where at most 1 % of benign validation prompts score as high (0.914),
- * block where at most 0.1 % do (0.984). A retrained model needs them chosen again.
+ * model 5.0.0: review at the lowest score where at most 1 % of benign validation prompts score as high (0.882),
+ * block where at most 0.1 % do (0.962). A retrained model needs them chosen again.
  */
-export const DEFAULT_KYA_THRESHOLDS: Readonly<KyaThresholds> = Object.freeze({ review: 0.915, block: 0.985 });
+export const DEFAULT_KYA_THRESHOLDS: Readonly<KyaThresholds> = Object.freeze({ review: 0.882, block: 0.962 });
 
 /** Specification: "Prompts are limited to 32,000 characters; longer prompts get 413". */
 export const MAX_PROMPT_CHARACTERS = 32_000;

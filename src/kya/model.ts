@@ -4,9 +4,9 @@
  *
  * 1. the ranker, a logistic regression over cheap features summed by blocks, scores every window of every view
  *    of the prompt in one pass over each view;
- * 2. the judge, a network with one hidden layer over an embedding of rich features and measures of structure
- *    (see features.ts), reads the few windows the ranker scores highest; its highest log-odds, calibrated on the
- *    validation split, give the prompt's injection score.
+ * 2. the judges, networks with one hidden layer over an embedding of rich features and measures of structure
+ *    (see features.ts), read the few windows the ranker scores highest; the highest of their mean log-odds,
+ *    calibrated on the validation split, give the prompt's injection score.
  *
  * The ranker only has to put the window holding an injection among the few the judge reads, which cheap
  * features do as well as rich ones; the judge's cost no longer grows with the prompt.
@@ -29,20 +29,11 @@ export interface ModelFile {
   judgedWindows: number;
   /** Weights as signed bytes (w = q / scale), little-endian, base64. */
   ranker: { hashBits: number; bias: number; scale: number; weights: string };
-  judge: {
-    hashBits: number;
-    dimensions: number;
-    hidden: number;
-    embeddingScale: number;
-    /** Signed bytes, one row of `dimensions` per bucket, base64. */
-    embeddings: string;
-    /** Float32 little-endian, base64: hidden × dimensions, hidden × structure measures, hidden, hidden. */
-    inputWeights: string;
-    structureWeights: string;
-    hiddenBias: string;
-    outputWeights: string;
-    outputBias: number;
-  };
+  /**
+   * Networks of one shape trained alike from different initial weights; a window's log-odds are their mean, which
+   * cancels much of what any one of them learnt by chance.
+   */
+  judges: JudgeFile[];
   /** A bit per word hash (2^bits of them), Uint32 little-endian, base64. */
   vocabulary: { bits: number; words: string };
   /**
@@ -51,6 +42,21 @@ export interface ModelFile {
    */
   calibration: { slope: number; intercept: number };
   trainedOn: { samples: number; windows: number; seed: number };
+}
+
+export interface JudgeFile {
+  hashBits: number;
+  dimensions: number;
+  hidden: number;
+  embeddingScale: number;
+  /** Signed bytes, one row of `dimensions` per bucket, base64. */
+  embeddings: string;
+  /** Float32 little-endian, base64: hidden × dimensions, hidden × structure measures, hidden, hidden. */
+  inputWeights: string;
+  structureWeights: string;
+  hiddenBias: string;
+  outputWeights: string;
+  outputBias: number;
 }
 
 export interface InjectionModel {
@@ -157,21 +163,51 @@ export interface Cascade {
   logit(texts: readonly string[]): number;
 }
 
-export function createCascade(file: ModelFile): Cascade {
-  if (file.format !== 'kyx-kya-cascade') throw new Error(`unknown KYA model format ${String(file.format)}`);
-  const { windowChars, strideChars, judgedWindows, ranker, judge } = file;
-  if (windowChars % strideChars !== 0) throw new Error('KYA model window must be a whole number of strides');
-  const perWindow = windowChars / strideChars;
-  const rankerMask = (1 << ranker.hashBits) - 1;
-  const rankerWeights = decode(ranker.weights, Int8Array, rankerMask + 1, 'ranker weights');
+interface JudgeNetwork {
+  embeddings: Int32Array;
+  outputBias: number;
+  /** Log-odds from a window's summed embedding rows (`length` features) and its measures of structure. */
+  logit(embedded: Int32Array, length: number, structure: Float32Array): number;
+}
+
+function readJudge(judge: JudgeFile, mask: number): JudgeNetwork {
   const { dimensions: H, hidden: M } = judge;
   const S = STRUCTURE_MEASURES;
-  const judgeMask = (1 << judge.hashBits) - 1;
-  const embeddings = packRows(decode(judge.embeddings, Int8Array, (judgeMask + 1) * H, 'judge embeddings'), H);
+  const embeddings = packRows(decode(judge.embeddings, Int8Array, (mask + 1) * H, 'judge embeddings'), H);
   const inputWeights = decode(judge.inputWeights, Float32Array, M * H, 'judge input weights');
   const structureWeights = decode(judge.structureWeights, Float32Array, M * S, 'judge structure weights');
   const hiddenBias = decode(judge.hiddenBias, Float32Array, M, 'judge hidden bias');
   const outputWeights = decode(judge.outputWeights, Float32Array, M, 'judge output weights');
+  return {
+    embeddings,
+    outputBias: judge.outputBias,
+    logit(embedded, length, structure) {
+      const norm = 1 / (judge.embeddingScale * Math.sqrt(Math.max(1, length)));
+      let z = judge.outputBias;
+      for (let m = 0; m < M; m++) {
+        let s = hiddenBias[m];
+        for (let j = 0; j < H; j++) s += inputWeights[m * H + j] * embedded[j] * norm;
+        for (let j = 0; j < S; j++) s += structureWeights[m * S + j] * structure[j];
+        if (s > 0) z += outputWeights[m] * s;
+      }
+      return z;
+    },
+  };
+}
+
+export function createCascade(file: ModelFile): Cascade {
+  if (file.format !== 'kyx-kya-cascade') throw new Error(`unknown KYA model format ${String(file.format)}`);
+  const { windowChars, strideChars, judgedWindows, ranker, judges } = file;
+  if (windowChars % strideChars !== 0) throw new Error('KYA model window must be a whole number of strides');
+  if (judges.length === 0 || judges.some((j) => j.hashBits !== judges[0].hashBits || j.dimensions !== judges[0].dimensions)) {
+    throw new Error('KYA model needs at least one judge, all reading the same features');
+  }
+  const perWindow = windowChars / strideChars;
+  const rankerMask = (1 << ranker.hashBits) - 1;
+  const rankerWeights = decode(ranker.weights, Int8Array, rankerMask + 1, 'ranker weights');
+  const H = judges[0].dimensions;
+  const judgeMask = (1 << judges[0].hashBits) - 1;
+  const networks = judges.map((judge) => readJudge(judge, judgeMask));
   const vocabulary: Vocabulary = { bits: decode(file.vocabulary.words, Uint32Array, Math.max(1, 2 ** file.vocabulary.bits / 32), 'vocabulary'), mask: 2 ** file.vocabulary.bits - 1 };
 
   const ranked = createRankerFeatures();
@@ -203,20 +239,16 @@ export function createCascade(file: ModelFile): Cascade {
     }
   };
 
-  /** The judge's log-odds for one window. */
+  /** The judges' mean log-odds for one window. */
   const judgeWindow = (window: string): number => {
     judgeFeatures(window, judgeMask, vocabulary, judged);
     const { buckets, length, structure } = judged;
-    sumRows(embeddings, buckets, length, H, embedded, laneSums);
-    const norm = 1 / (judge.embeddingScale * Math.sqrt(Math.max(1, length)));
-    let z = judge.outputBias;
-    for (let m = 0; m < M; m++) {
-      let s = hiddenBias[m];
-      for (let j = 0; j < H; j++) s += inputWeights[m * H + j] * embedded[j] * norm;
-      for (let j = 0; j < S; j++) s += structureWeights[m * S + j] * structure[j];
-      if (s > 0) z += outputWeights[m] * s;
+    let sum = 0;
+    for (const network of networks) {
+      sumRows(network.embeddings, buckets, length, H, embedded, laneSums);
+      sum += network.logit(embedded, length, structure);
     }
-    return z;
+    return sum / networks.length;
   };
 
   return {
@@ -224,7 +256,7 @@ export function createCascade(file: ModelFile): Cascade {
     logit(texts) {
       best.clear();
       for (const text of texts) if (text.length > 0) rank(text);
-      let z = best.kept === 0 ? judge.outputBias : -Infinity;
+      let z = best.kept === 0 ? networks.reduce((sum, network) => sum + network.outputBias, 0) / networks.length : -Infinity;
       for (let k = 0; k < best.kept; k++) {
         z = Math.max(z, judgeWindow(best.texts[k].slice(best.starts[k], best.starts[k] + windowChars)));
       }

@@ -177,7 +177,7 @@ describe('the cascade against a plain reading of its model file', () => {
     strideChars: 32,
     judgedWindows: 2,
     ranker: { hashBits: 12, epochs: 3, learningRate: 0.2, l2: 1e-5 },
-    judge: { hashBits: 12, dimensions: 8, hidden: 6, epochs: 3, learningRate: 0.05 },
+    judge: { hashBits: 12, dimensions: 8, hidden: 6, epochs: 3, learningRate: 0.05, count: 2 },
     vocabularyBits: 12,
   };
   const samples: Sample[] = [
@@ -190,19 +190,19 @@ describe('the cascade against a plain reading of its model file', () => {
     expect(JSON.stringify(trainModel(samples, options))).toBe(JSON.stringify(file));
   });
 
-  /** The judge's log-odds for one window, straight from the file's weights in floating point. */
-  function plainJudge(window: string): number {
-    const { dimensions: H, hidden: M } = file.judge;
+  /** One judge's log-odds for one window, straight from the file's weights in floating point. */
+  function plainJudge(judge: ModelFile['judges'][number], window: string): number {
+    const { dimensions: H, hidden: M } = judge;
     const floats = (base64: string) => new Float32Array(new Uint8Array(Buffer.from(base64, 'base64')).buffer);
-    const embeddings = new Int8Array(new Uint8Array(Buffer.from(file.judge.embeddings, 'base64')).buffer);
-    const [input, structureWeights, hiddenBias, output] = [file.judge.inputWeights, file.judge.structureWeights, file.judge.hiddenBias, file.judge.outputWeights].map(floats);
+    const embeddings = new Int8Array(new Uint8Array(Buffer.from(judge.embeddings, 'base64')).buffer);
+    const [input, structureWeights, hiddenBias, output] = [judge.inputWeights, judge.structureWeights, judge.hiddenBias, judge.outputWeights].map(floats);
     const words = new Uint32Array(new Uint8Array(Buffer.from(file.vocabulary.words, 'base64')).buffer);
     const features = createJudgeFeatures();
-    judgeFeatures(window, (1 << file.judge.hashBits) - 1, { bits: words, mask: 2 ** file.vocabulary.bits - 1 }, features);
+    judgeFeatures(window, (1 << judge.hashBits) - 1, { bits: words, mask: 2 ** file.vocabulary.bits - 1 }, features);
     const embedded = new Array<number>(H).fill(0);
     for (let k = 0; k < features.length; k++) for (let j = 0; j < H; j++) embedded[j] += embeddings[features.buckets[k] * H + j];
-    const norm = file.judge.embeddingScale * Math.sqrt(Math.max(1, features.length));
-    let z = file.judge.outputBias;
+    const norm = judge.embeddingScale * Math.sqrt(Math.max(1, features.length));
+    let z = judge.outputBias;
     for (let m = 0; m < M; m++) {
       let s = hiddenBias[m];
       for (let j = 0; j < H; j++) s += input[m * H + j] * (embedded[j] / norm);
@@ -212,24 +212,32 @@ describe('the cascade against a plain reading of its model file', () => {
     return z;
   }
 
-  it('a short text is one window: its log-odds are the judge\'s, even with more features than one lane sum holds', () => {
+  /** The judges' mean log-odds for one window. */
+  const plainJudges = (window: string) => file.judges.reduce((sum, judge) => sum + plainJudge(judge, window), 0) / file.judges.length;
+
+  it('has as many judges as asked, each from its own initial weights', () => {
+    expect(file.judges).toHaveLength(2);
+    expect(file.judges[0].embeddings).not.toBe(file.judges[1].embeddings);
+  });
+
+  it('a short text is one window: its log-odds are the judges\' mean, even with more features than one lane sum holds', () => {
     const cascade = createCascade(file);
     const text = injections[4].slice(0, options.windowChars);
     const features = createJudgeFeatures();
     judgeFeatures(text, 4095, { bits: new Uint32Array(128), mask: 4095 }, features);
     expect(features.length).toBeGreaterThan(256);
-    expect(cascade.logit([text])).toBeCloseTo(plainJudge(text), 4);
+    expect(cascade.logit([text])).toBeCloseTo(plainJudges(text), 4);
   });
 
   it('a long text: the judge reads the windows the ranker ranks highest, and the score is their highest', () => {
     const text = `${paragraph.repeat(3)}${planted} ${paragraph.repeat(3)}`;
     const starts = windowStarts(text.length, options.windowChars, options.strideChars);
-    const everyWindow = Math.max(...starts.map((start) => plainJudge(text.slice(start, start + options.windowChars))));
+    const everyWindow = Math.max(...starts.map((start) => plainJudges(text.slice(start, start + options.windowChars))));
     expect(createCascade({ ...file, judgedWindows: starts.length }).logit([text])).toBeCloseTo(everyWindow, 4);
     // With fewer windows judged, the score is one of the windows', never more than the best.
     const two = createCascade(file).logit([text]);
     expect(two).toBeLessThanOrEqual(everyWindow + 1e-4);
-    expect(starts.some((start) => Math.abs(plainJudge(text.slice(start, start + options.windowChars)) - two) < 1e-4)).toBe(true);
+    expect(starts.some((start) => Math.abs(plainJudges(text.slice(start, start + options.windowChars)) - two) < 1e-4)).toBe(true);
   });
 
   it('calibration is fitted on held-apart samples and keeps the ranking', () => {
@@ -245,7 +253,8 @@ describe('the cascade against a plain reading of its model file', () => {
   it('refuses a file of another format, with truncated weights, or with a calibration that inverts the score', () => {
     expect(() => createModel({ ...file, format: 'kyx-kya-logreg' } as unknown as ModelFile)).toThrow(/format/);
     expect(() => createModel({ ...file, ranker: { ...file.ranker, weights: file.ranker.weights.slice(0, 100) } })).toThrow(/ranker weights/);
-    expect(() => createModel({ ...file, judge: { ...file.judge, hiddenBias: '' } })).toThrow(/hidden bias/);
+    expect(() => createModel({ ...file, judges: [file.judges[0], { ...file.judges[1], hiddenBias: '' }] })).toThrow(/hidden bias/);
+    expect(() => createModel({ ...file, judges: [] })).toThrow(/at least one judge/);
     expect(() => createModel({ ...file, calibration: { slope: -1, intercept: 0 } })).toThrow(/slope/);
   });
 });

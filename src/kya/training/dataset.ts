@@ -120,11 +120,32 @@ interface LanguageBank {
   /** Instructions planted in a document for the agent that reads it, with a {task} placeholder. */
   indirect?: string[];
   personas?: string[];
+  /** Imagined worlds, stories and games set up so that the agent gives away its instructions or a secret. */
+  hypothetical?: string[];
+  /** Pressure for a secret: claimed authority, urgency, pity, everyone-else-does-it. */
+  persuasion?: string[];
+  /** Made-up examples whose pattern the agent should continue into giving something away. */
+  few_shot?: string[];
+  /** An attack cut into pieces that the agent is asked to join and follow. */
+  payload_splitting?: string[];
   developer_mode?: string[];
   system_labels?: string[];
   /** Benign strings people encode or pass along. */
   encoded_plain?: string[];
 }
+
+/** Banks whose texts are samples as they are: the bank, the family (which also names the group), the label. */
+const SINGLE_TEXT_FAMILIES: ReadonlyArray<readonly [keyof LanguageBank, string, 0 | 1]> = [
+  ['personas', 'jailbreak_persona', 1],
+  ['hypothetical', 'hypothetical', 1],
+  ['persuasion', 'persuasion', 1],
+  ['few_shot', 'few_shot', 1],
+  ['payload_splitting', 'payload_splitting', 1],
+  ['developer_mode', 'developer_mode', 1],
+  ['system_labels', 'system_label', 1],
+  ['benign_risky', 'benign_risky', 0],
+  ['security_texts', 'benign_security_text', 0],
+];
 
 /** data/kya-corpus/templates.json: what belongs to no one language. */
 interface Templates {
@@ -260,6 +281,8 @@ const FULL_BANK_OVERRIDES = 90;
 /** The share of planted instructions that ask for a harmless task rather than an attacker's. */
 const HARMLESS_PLANTED_SHARE = 0.35;
 const FULL_BANK_TEMPLATES = 45;
+/** The share of a language's benign tasks also planted bare, with no words addressing the agent, in a document. */
+const BARE_PLANTED_SHARE = 0.3;
 /** How many documents each indirect template of the corpus is planted in. */
 const PLANTINGS_PER_TEMPLATE = 3;
 
@@ -317,11 +340,7 @@ function corpusSamples(corpusDir: string, dataDir: string, random: () => number)
       const other = relatedBenignTasks.pick(group, random);
       if (other && other.text !== text) add({ text: `${text} ${other.text}`, label: 0, family: 'benign_task', language, group });
     });
-    addEach(grouped(bank.personas, `corpus:${language}:jailbreak_persona`), 1, 'jailbreak_persona', language);
-    addEach(grouped(bank.developer_mode, `corpus:${language}:developer_mode`), 1, 'developer_mode', language);
-    addEach(grouped(bank.system_labels, `corpus:${language}:system_label`), 1, 'system_label', language);
-    addEach(grouped(bank.benign_risky, `corpus:${language}:benign_risky`), 0, 'benign_risky', language);
-    addEach(grouped(bank.security_texts, `corpus:${language}:benign_security_text`), 0, 'benign_security_text', language);
+    for (const [key, family, label] of SINGLE_TEXT_FAMILIES) addEach(grouped(bank[key], `corpus:${language}:${family}`), label, family, language);
     // Indirect injections: an instruction to the agent hidden in a document it should only read. The template is
     // the group, so the held-out split holds ways of addressing the agent that training never saw. Some ask for a
     // harmless task (a poem, a translation): addressed to the agent from inside data, that is an injection too.
@@ -331,6 +350,10 @@ function corpusSamples(corpusDir: string, dataDir: string, random: () => number)
         const task = harmless ? relatedBenignTasks.pick(group, random) : tasks.pick(group, random);
         if (task) plant(withTask(template, task.text), group, harmless ? 'indirect_harmless_task' : 'indirect', language);
       }
+    });
+    // As BIPIA plants its attacks: a task for the agent written into a document as it is, addressed to no one.
+    benignTasks.forEach(({ text, group }) => {
+      if (random() < BARE_PLANTED_SHARE) plant(text, group, 'indirect_harmless_task', language);
     });
   }
 
@@ -375,7 +398,7 @@ function corpusSamples(corpusDir: string, dataDir: string, random: () => number)
   return samples;
 }
 
-const ENCODED_PER_KIND = 60;
+const ENCODED_PER_KIND = 100;
 
 /**
  * What a tokenizer's vocabulary is made of, from the benign texts: words of the Latin-script languages and

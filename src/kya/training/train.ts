@@ -20,7 +20,8 @@ export interface TrainingOptions extends WindowParams {
   /** How many windows of a prompt, the ranker's highest, the judge reads. */
   judgedWindows: number;
   ranker: { hashBits: number; epochs: number; learningRate: number; l2: number };
-  judge: { hashBits: number; dimensions: number; hidden: number; epochs: number; learningRate: number };
+  /** `count` judges of one shape, each from its own initial weights and order of examples. */
+  judge: { hashBits: number; dimensions: number; hidden: number; epochs: number; learningRate: number; count: number };
   vocabularyBits: number;
   seed?: number;
   log?: (line: string) => void;
@@ -178,10 +179,13 @@ export function trainModel(samples: readonly Sample[], options: TrainingOptions)
   options.log?.(`${samples.length} samples, ${windows.length} windows (${windows.filter((w) => w.label === 1).length} injection)`);
   const ranker = trainRanker(rankerExamples(windows, options, options.ranker.hashBits), options.ranker, seed);
   options.log?.('ranker trained');
-  const judge = trainJudge(judgeExamples(windows, options.judge.hashBits, vocabulary), options.judge, seed + 1);
-  options.log?.('judge trained');
+  const examples = judgeExamples(windows, options.judge.hashBits, vocabulary);
+  const judges = Array.from({ length: options.judge.count }, (_, k) => {
+    const judge = trainJudge(examples, options.judge, seed + 1 + k);
+    options.log?.(`judge ${k + 1} of ${options.judge.count} trained`);
+    return judge;
+  });
   const rankerWeights = quantise(ranker.weights);
-  const embeddings = quantise(judge.embeddings);
   return {
     format: 'kyx-kya-cascade',
     version: options.version,
@@ -189,18 +193,21 @@ export function trainModel(samples: readonly Sample[], options: TrainingOptions)
     strideChars: options.strideChars,
     judgedWindows: options.judgedWindows,
     ranker: { hashBits: options.ranker.hashBits, bias: Math.fround(ranker.bias), scale: rankerWeights.scale, weights: Buffer.from(rankerWeights.values.buffer).toString('base64') },
-    judge: {
-      hashBits: options.judge.hashBits,
-      dimensions: judge.dimensions,
-      hidden: judge.hidden,
-      embeddingScale: embeddings.scale,
-      embeddings: Buffer.from(embeddings.values.buffer).toString('base64'),
-      inputWeights: encodeFloats(judge.inputWeights),
-      structureWeights: encodeFloats(judge.structureWeights),
-      hiddenBias: encodeFloats(judge.hiddenBias),
-      outputWeights: encodeFloats(judge.outputWeights),
-      outputBias: Math.fround(judge.outputBias),
-    },
+    judges: judges.map((judge) => {
+      const embeddings = quantise(judge.embeddings);
+      return {
+        hashBits: options.judge.hashBits,
+        dimensions: judge.dimensions,
+        hidden: judge.hidden,
+        embeddingScale: embeddings.scale,
+        embeddings: Buffer.from(embeddings.values.buffer).toString('base64'),
+        inputWeights: encodeFloats(judge.inputWeights),
+        structureWeights: encodeFloats(judge.structureWeights),
+        hiddenBias: encodeFloats(judge.hiddenBias),
+        outputWeights: encodeFloats(judge.outputWeights),
+        outputBias: Math.fround(judge.outputBias),
+      };
+    }),
     vocabulary: { bits: Math.log2(vocabulary.mask + 1), words: Buffer.from(vocabulary.bits.buffer).toString('base64') },
     calibration: { slope: 1, intercept: 0 },
     trainedOn: { samples: samples.length, windows: windows.length, seed },

@@ -3,8 +3,11 @@
 // Memory stays lean: names are flat typed arrays of token ids; strings live once in the vocabulary.
 
 import { doubleMetaphone } from 'double-metaphone';
-import { isWeakToken, nameVariants, pinyinReading, queryTokenForms, tokenise } from './normalize.ts';
-import { joinedSimilarity, tokenSimilarity, transliterationKey, transliterationSimilarity } from './similarity.ts';
+import { isWeakToken, nameVariants, pinyinReading, queryTokenForms, tokenise, wadeGilesSyllablePinyin } from './normalize.ts';
+import { equivalentGivenNames } from './given-names.ts';
+import {
+  KOREAN_SYLLABLE_LENGTH, joinedSimilarity, koreanSyllableKey, tokenSimilarity, transliterationKey, transliterationSimilarity,
+} from './similarity.ts';
 import type { ListEntity, NameKind } from './model.ts';
 
 const NAME_KINDS: NameKind[] = ['primary', 'alias', 'weak_alias', 'former'];
@@ -46,6 +49,10 @@ const enum OptionalPart { No = 0, Middle = 1, Minor = 2, SecondFamily = 3 }
 const MISSING_CORE_PENALTY = 0.5;
 /** A token equal to a listed one in another romanisation of its Cyrillic spelling ("khusayn" ~ "husain"). */
 const ROMANISATION_SIMILARITY = 0.95;
+/** A given name paired with another form of it ("bill" ~ "william", "yevhen" ~ "yevgeniy"): see given-names.ts. */
+const EQUIVALENT_NAME_SIMILARITY = 0.9;
+/** A syllable of a Korean name in another romanisation ("choi" ~ "choe", "park" ~ "pak"): see koreanSyllableKey. */
+const KOREAN_ROMANISATION_SIMILARITY = 0.9;
 /** An initial ("V.") paired with a name part of that letter ("vladimir"). */
 const INITIAL_SIMILARITY = 0.9;
 /**
@@ -78,6 +85,14 @@ export interface ScreeningIndex {
   byPhonetic: Map<string, number[]>;
   byTrigram: Map<string, number[]>;
   byJoined: Map<string, number[]>;
+  /** Initials of an organisation's name (see acronymsOf) → ids of those names. */
+  byAcronym: Map<string, number[]>;
+  /** Korean syllable key (see koreanSyllableKey) → ids of the syllables of Korean persons' names. */
+  byKoreanSyllable: Map<string, number[]>;
+  /** Pinyin → ids of the Wade-Giles syllables of listed Chinese names that read so ("xiang" → hsiang). */
+  byPinyin: Map<string, number[]>;
+  /** Id of such a Wade-Giles syllable → its Pinyin. */
+  pinyinOf: Map<number, string>;
   /** Transliteration key (see transliterationKey) → vocabulary token ids. */
   byTransliteration: Map<string, number[]>;
   postingStart: Uint32Array;
@@ -91,6 +106,8 @@ export interface ScreeningIndex {
   nameTokenMiddle: Uint8Array;
   /** Parallel to nameTokens: position of the token in the name as it is said ("PUTIN, Vladimir" → 1, 0). */
   nameTokenOrder: Uint8Array;
+  /** Names of persons ending in a nisba (see isNisba): name id → positions of the nisba and of the second given name. */
+  nameNisba: Map<number, [number, number]>;
   /** Listed names written in Chinese, Japanese or Korean script: name id → those characters. */
   nameCjk: Map<number, string>;
   nameWeight: Float32Array;
@@ -125,6 +142,18 @@ export interface ListedNameParts {
   order: number[];
   /** Family names after the first distinctive one (also middle). */
   secondFamily: boolean[];
+  /** A person's family name that is a nisba after two given names ("AL-TIKRITI, Saddam Hussein"): see isNisba. */
+  nisba: boolean[];
+}
+
+/**
+ * Whether a person's family name ("al-Tikriti", "al-Majid": of Tikrit, of the Majid clan) follows at least two
+ * distinctive given names: the press may write such a person by the given names alone ("Saddam Hussein" for
+ * "SADDAM HUSSEIN AL-TIKRITI"), the second one then standing in for the family name (see nisbaStandIn). One given
+ * name ("AL-ASSAD, Bashar") keeps its family name.
+ */
+function isNisba(family: string[], given: string[]): boolean {
+  return family.length === 2 && (family[0] === 'al' || family[0] === 'el') && given.filter((part) => !isWeakToken(part)).length >= 2;
 }
 
 /**
@@ -137,17 +166,24 @@ export function listedNameParts(variant: string, isPerson: boolean): ListedNameP
   const comma = variant.indexOf(',');
   if (!isPerson || comma < 0) {
     const parts = tokenise(variant);
-    return { parts, middle: parts.map((_, i) => isPerson && i > 0 && i < parts.length - 1), order: parts.map((_, i) => i), secondFamily: parts.map(() => false) };
+    const last = parts.length - 1;
+    const nisba = isPerson && last >= 1 && isNisba(parts.slice(last - 1), parts.slice(0, last - 1));
+    return {
+      parts, middle: parts.map((_, i) => isPerson && i > 0 && i < last), order: parts.map((_, i) => i), secondFamily: parts.map(() => false),
+      nisba: parts.map((_, i) => nisba && i === last),
+    };
   }
   const family = tokenise(variant.slice(0, comma));
   const given = tokenise(variant.slice(comma + 1));
   const firstDistinctive = family.findIndex((part) => !isWeakToken(part));
   const secondFamily = family.map((_, i) => firstDistinctive >= 0 && i > firstDistinctive);
+  const nisba = isNisba(family, given);
   return {
     parts: [...family, ...given],
     middle: [...secondFamily, ...given.map((_, i) => i > 0)],
     order: [...family.map((_, i) => given.length + i), ...given.map((_, i) => i)],
     secondFamily: [...secondFamily, ...given.map(() => false)],
+    nisba: [...family.map((_, i) => nisba && i === 1), ...given.map(() => false)],
   };
 }
 
@@ -155,6 +191,56 @@ const CJK_CHARACTERS = /[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf
 
 function cjkCharacters(text: string): string {
   return (text.match(CJK_CHARACTERS) ?? []).join('');
+}
+
+/** Words an acronym skips ("Islamic State of Iraq and the Levant" → ISIL). */
+const ACRONYM_SKIPS = new Set([
+  'of', 'the', 'and', 'in', 'for', 'on', 'at', 'to', 'de', 'del', 'la', 'le', 'les', 'los', 'las', 'du', 'des', 'y', 'e',
+  'et', 'und', 'di', 'da', 'do', 'dos', 'das', 'van', 'von', 'der', 'den',
+]);
+/** Acronyms this long are read: two letters are too many other things, eleven are a word. */
+const MIN_ACRONYM = 3;
+const MAX_ACRONYM = 10;
+
+/**
+ * Acronyms an organisation's name may go by: the initials of its words without linking words, and also without
+ * legal forms and articles ("ISLAMIC REVOLUTIONARY GUARD CORPS" → irgc; "NATIONAL IRANIAN OIL COMPANY" → nioc, nio;
+ * "ISLAMIC STATE OF IRAQ AND AL-SHAM" → isias, isis).
+ */
+export function acronymsOf(parts: string[]): string[] {
+  const words = parts.filter((part) => !ACRONYM_SKIPS.has(part));
+  if (words.some((word) => !/^[a-z]/.test(word))) return [];
+  const acronyms = new Set([words, words.filter((word) => !isWeakToken(word))].map((kept) => kept.map((word) => word[0]).join('')));
+  return [...acronyms].filter((acronym) => acronym.length >= MIN_ACRONYM && acronym.length <= MAX_ACRONYM);
+}
+
+/** A query written as an acronym: one word of capitals ("IRGC") or of dotted capitals ("I.R.G.C."). */
+const ACRONYM_QUERY = new RegExp(`^\\s*(?:[A-Z]{${MIN_ACRONYM},${MAX_ACRONYM}}|(?:[A-Z]\\.){${MIN_ACRONYM},${MAX_ACRONYM}})\\s*$`);
+/** Score of an organisation whose initials spell a query written as an acronym. */
+export const ACRONYM_SCORE = 0.85;
+
+/** Organisations whose names' initials spell `name` when it is written as an acronym, at ACRONYM_SCORE. */
+function searchAcronym(index: ScreeningIndex, name: string): NameHit[] {
+  if (!ACRONYM_QUERY.test(name)) return [];
+  const acronym = name.replace(/[^A-Z]/g, '').toLowerCase();
+  const hits = new Map<number, NameHit>();
+  for (const nameId of index.byAcronym.get(acronym) ?? []) {
+    const entityIndex = index.nameEntity[nameId];
+    if (hits.has(entityIndex)) continue;
+    const start = index.nameTokenStart[nameId];
+    const matched = Array.from(index.nameTokens.subarray(start, index.nameTokenStart[nameId + 1]), (t) => index.tokens[t]).join(' ');
+    hits.set(entityIndex, {
+      entityIndex, nameSlot: index.nameSlot[nameId], kind: NAME_KINDS[index.nameKind[nameId]], score: ACRONYM_SCORE,
+      pairings: [{ query: acronym, matched, similarity: ACRONYM_SCORE }], unmatchedQuery: [], unmatchedListed: [],
+    });
+  }
+  return [...hits.values()];
+}
+
+/** A person of North or South Korea, whose name is romanised syllable by syllable. */
+function isKoreanPerson(entity: ListEntity): boolean {
+  return entity.type === 'person'
+    && (entity.programs.some((program) => program.startsWith('DPRK')) || [...entity.nationalities, ...entity.countries].some((c) => c === 'KP' || c === 'KR'));
 }
 
 export function buildIndex(entities: ListEntity[]): ScreeningIndex {
@@ -169,13 +255,19 @@ export function buildIndex(entities: ListEntity[]): ScreeningIndex {
   const nameTokenMiddle: number[] = [];
   const nameTokenOrder: number[] = [];
   const nameCjk = new Map<number, string>();
+  const nameNisba = new Map<number, [number, number]>();
   const byJoined = new Map<string, number[]>();
   const byIdentifier = new Map<string, number[]>();
+  const byAcronym = new Map<string, number[]>();
+  const koreanSyllables = new Set<number>();
+  const byPinyin = new Map<string, number[]>();
+  const pinyinOf = new Map<number, string>();
 
   entities.forEach((entity, entityIndex) => {
+    const korean = isKoreanPerson(entity);
     entity.names.forEach((name, slot) => {
       for (const variant of nameVariants(name.full)) {
-        const { parts, middle, order, secondFamily } = listedNameParts(variant, entity.type === 'person');
+        const { parts, middle, order, secondFamily, nisba } = listedNameParts(variant, entity.type === 'person');
         if (parts.length === 0) continue;
         const nameId = nameEntity.length;
         const cjk = cjkCharacters(variant);
@@ -193,6 +285,7 @@ export function buildIndex(entities: ListEntity[]): ScreeningIndex {
             documentFrequency.push(0);
           }
           if (!seen.has(id)) documentFrequency[id]++;
+          if (korean && part.length <= KOREAN_SYLLABLE_LENGTH) koreanSyllables.add(id);
           seen.add(id);
           nameTokens.push(id);
           const ancestor = position > 0 && CHAIN_PARTICLES.has(parts[position - 1]);
@@ -204,7 +297,23 @@ export function buildIndex(entities: ListEntity[]): ScreeningIndex {
           nameTokenOrder.push(Math.min(order[position], 255));
         });
         nameTokenStart.push(nameTokens.length);
+        if (entity.type === 'person' && !korean && pinyinReading(variant)) {
+          const pinyin = parts.map((part) => wadeGilesSyllablePinyin(part) ?? part);
+          pinyin.forEach((reading, i) => {
+            if (reading === parts[i]) return;
+            const id = vocabulary.get(parts[i])!;
+            pushTo(byPinyin, reading, id);
+            pinyinOf.set(id, reading);
+          });
+          for (let i = 0; i + 1 < parts.length; i++) pushTo(byJoined, pinyin[i] + pinyin[i + 1], nameId);
+        }
+        const nisbaAt = nisba.indexOf(true);
+        if (nisbaAt >= 0) {
+          const given = parts.map((part, i) => [part, i] as const).filter(([part, i]) => !isWeakToken(part) && i !== nisbaAt).sort((a, b) => order[a[1]] - order[b[1]]);
+          nameNisba.set(nameId, [nisbaAt, given[1][1]]);
+        }
         for (let i = 0; i + 1 < parts.length; i++) pushTo(byJoined, parts[i] + parts[i + 1], nameId);
+        if (entity.type === 'organization' && name.kind !== 'weak_alias') for (const acronym of acronymsOf(parts)) pushTo(byAcronym, acronym, nameId);
         // "VladimirPutin" for "PUTIN, Vladimir Vladimirovich": first given name and family name as said.
         const first = order.indexOf(0);
         const family = parts.findIndex((part, i) => order[i] > order[first] && !middle[i] && !isWeakToken(part));
@@ -223,6 +332,8 @@ export function buildIndex(entities: ListEntity[]): ScreeningIndex {
   const byPhonetic = new Map<string, number[]>();
   const byTrigram = new Map<string, number[]>();
   const byTransliteration = new Map<string, number[]>();
+  const byKoreanSyllable = new Map<string, number[]>();
+  for (const id of koreanSyllables) pushTo(byKoreanSyllable, koreanSyllableKey(tokens[id]), id);
   tokens.forEach((token, id) => {
     weight[id] = isWeakToken(token) ? WEAK_TOKEN_WEIGHT : Math.log(1 + nameCount / documentFrequency[id]);
     const [primary, secondary] = /[a-z]/.test(token) ? doubleMetaphone(token) : [token, token];
@@ -268,6 +379,10 @@ export function buildIndex(entities: ListEntity[]): ScreeningIndex {
     byPhonetic,
     byTrigram,
     byJoined,
+    byAcronym,
+    byKoreanSyllable,
+    byPinyin,
+    pinyinOf,
     byTransliteration,
     postingStart,
     postings,
@@ -278,6 +393,7 @@ export function buildIndex(entities: ListEntity[]): ScreeningIndex {
     nameTokens: Uint32Array.from(nameTokens),
     nameTokenMiddle: Uint8Array.from(nameTokenMiddle),
     nameTokenOrder: Uint8Array.from(nameTokenOrder),
+    nameNisba,
     nameCjk,
     nameWeight,
     byIdentifier,
@@ -413,11 +529,20 @@ function queryTokens(index: ScreeningIndex, name: string): QueryToken[] {
     const weak = isWeakToken(text) && !(position === 0 && text.length === 1 && forms.length > 1);
     let id = index.vocabulary.get(text);
     const similar = similarTokens(index, text, phoneticKeys(text));
-    for (const variant of variants) {
-      id ??= index.vocabulary.get(variant);
-      for (const [other, similarity] of similarTokens(index, variant, phoneticKeys(variant))) {
-        const discounted = similarity * ROMANISATION_SIMILARITY;
-        if (discounted > (similar.get(other) ?? 0)) similar.set(other, discounted);
+    const addForm = (form: string, discount: number): void => {
+      id ??= index.vocabulary.get(form);
+      for (const [other, similarity] of similarTokens(index, form, phoneticKeys(form))) {
+        if (similarity * discount > (similar.get(other) ?? 0)) similar.set(other, similarity * discount);
+      }
+    };
+    for (const variant of variants) addForm(variant, ROMANISATION_SIMILARITY);
+    for (const equivalent of equivalentGivenNames(text)) addForm(equivalent, EQUIVALENT_NAME_SIMILARITY);
+    for (const other of index.byPinyin.get(text) ?? []) {
+      if (ROMANISATION_SIMILARITY > (similar.get(other) ?? 0)) similar.set(other, ROMANISATION_SIMILARITY);
+    }
+    if (text.length <= KOREAN_SYLLABLE_LENGTH) {
+      for (const other of index.byKoreanSyllable.get(koreanSyllableKey(text)) ?? []) {
+        if (KOREAN_ROMANISATION_SIMILARITY > (similar.get(other) ?? 0)) similar.set(other, KOREAN_ROMANISATION_SIMILARITY);
       }
     }
     const joinedWithNext = position + 1 < forms.length ? text + forms[position + 1].text : '';
@@ -462,6 +587,16 @@ function cjkAgreement(query: string, listed: string): number {
     }
   }
   return shared / Math.max([...query].length, [...listed].length);
+}
+
+/** Pairs each query word that is listed parts `first` and `second` written together (at `discount` of their similarity). */
+function addJoinedListed(query: QueryToken[], queryCount: number, first: string, second: string, j: number, k: number, discount: number): void {
+  for (let i = 0; i < queryCount; i++) {
+    const text = query[i].text;
+    if (text.charCodeAt(0) !== first.charCodeAt(0) || text.length <= first.length || !mayJoin(text.length, first.length + second.length)) continue;
+    const s = joinedSimilarity(text, first + second);
+    if (s >= JOINED_FLOOR) addPair(s * discount, i, 1, j, k);
+  }
 }
 
 /** Whether strings of these lengths can be JOINED_FLOOR similar: checked before building a joined string. */
@@ -521,18 +656,17 @@ function scoreName(index: ScreeningIndex, query: QueryToken[], queryCjk: string,
       if (s >= JOINED_FLOOR) addPair(s, i, 2, j, NO_SECOND);
     }
   }
-  // A query word may be two listed parts written together, in either order ("vladimirputin" for "PUTIN, Vladimir").
+  // A query word may be two listed parts written together, in either order ("vladimirputin" for "PUTIN, Vladimir"),
+  // also in the Pinyin of listed Wade-Giles syllables ("meixiang" for "Mei Hsiang").
   for (let j = 0; j < listedCount; j++) {
     const first = index.tokens[nameTokens[start + j]];
+    const firstPinyin = index.pinyinOf.get(nameTokens[start + j]);
     for (let k = 0; k < listedCount; k++) {
       if (k === j) continue;
       const second = index.tokens[nameTokens[start + k]];
-      for (let i = 0; i < queryCount; i++) {
-        const text = query[i].text;
-        if (text.charCodeAt(0) !== first.charCodeAt(0) || text.length <= first.length || !mayJoin(text.length, first.length + second.length)) continue;
-        const s = joinedSimilarity(text, first + second);
-        if (s >= JOINED_FLOOR) addPair(s, i, 1, j, k);
-      }
+      addJoinedListed(query, queryCount, first, second, j, k, 1);
+      const secondPinyin = index.pinyinOf.get(nameTokens[start + k]);
+      if (firstPinyin || secondPinyin) addJoinedListed(query, queryCount, firstPinyin ?? first, secondPinyin ?? second, j, k, ROMANISATION_SIMILARITY);
     }
   }
   for (let p = 0; p < pairCount; p++) pairOrder[p] = p;
@@ -620,6 +754,14 @@ function scoreName(index: ScreeningIndex, query: QueryToken[], queryCjk: string,
     listedMatched += listedSimilarity[second] * secondWeight * shift;
     listedTotal += (secondWeight - index.weight[nameTokens[start + first]]) * shift;
   }
+  const nisbaDropped = isPerson ? nisbaStandIn(index, nameId, start) : -1;
+  if (nisbaDropped >= 0) {
+    // "Saddam Hussein" for "SADDAM HUSSEIN AL-TIKRITI": the second given name counts in full, the nisba as an ancestor.
+    const given = index.nameNisba.get(nameId)![1];
+    const givenShift = index.weight[nameTokens[start + given]] - listedTokenWeight(index, start + given);
+    listedMatched += listedSimilarity[given] * givenShift;
+    listedTotal += givenShift - index.weight[nameTokens[start + nisbaDropped]] * (1 - MINOR_NAME_WEIGHT);
+  }
   let strongListed = 0;
   let missingCore = 0;
   const missingOptional: number[] = [];
@@ -628,7 +770,8 @@ function scoreName(index: ScreeningIndex, query: QueryToken[], queryCjk: string,
     if (weight === WEAK_TOKEN_WEIGHT) continue;
     strongListed++;
     if (listedUsed[j]) continue;
-    if (!index.nameTokenMiddle[start + j]) missingCore += weight * MISSING_CORE_PENALTY;
+    if (j === nisbaDropped) missingOptional.push(weight * MINOR_NAME_WEIGHT);
+    else if (!index.nameTokenMiddle[start + j]) missingCore += weight * MISSING_CORE_PENALTY;
     else if (isPerson) missingOptional.push(listedTokenWeight(index, start + j));
   }
   // Only the heaviest left-out middle names count: "Ali al-Tikriti" for "AL-TIKRITI, Ali
@@ -681,6 +824,13 @@ function familyStandIn(index: ScreeningIndex, start: number, listedCount: number
   return undefined;
 }
 
+/** Position of a listed nisba the query lacks while it has the second given name (see isNisba), else -1. */
+function nisbaStandIn(index: ScreeningIndex, nameId: number, start: number): number {
+  const nisba = index.nameNisba.get(nameId);
+  if (!nisba || listedUsed[nisba[0]] || !listedUsed[nisba[1]]) return -1;
+  return nisba[0];
+}
+
 /**
  * Whether the query says "X bin Y" where the listed name says Y before X (as said, given names first): "SALMAN BIN
  * MUHAMMAD" is Salman son of Muhammad, not Muhammad bin Salman.
@@ -708,14 +858,15 @@ function weakWeightOf(query: QueryToken[]): number {
  * in Pinyin ("Mao Tse-tung" as "mao zedong"), whose hits count at ROMANISATION_SIMILARITY.
  */
 export function searchNames(index: ScreeningIndex, name: string, minScore: number): NameHit[] {
-  const hits = searchSpelling(index, name, minScore);
+  const best = new Map(searchSpelling(index, name, minScore).map((hit) => [hit.entityIndex, hit]));
+  const keepBest = (hit: NameHit): void => {
+    if (hit.score >= minScore && hit.score > (best.get(hit.entityIndex)?.score ?? 0)) best.set(hit.entityIndex, hit);
+  };
   const reading = pinyinReading(name);
-  if (!reading) return hits;
-  const best = new Map(hits.map((hit) => [hit.entityIndex, hit]));
-  for (const hit of searchSpelling(index, reading, minScore / ROMANISATION_SIMILARITY)) {
-    const score = hit.score * ROMANISATION_SIMILARITY;
-    if (score > (best.get(hit.entityIndex)?.score ?? 0)) best.set(hit.entityIndex, { ...hit, score });
+  if (reading) {
+    for (const hit of searchSpelling(index, reading, minScore / ROMANISATION_SIMILARITY)) keepBest({ ...hit, score: hit.score * ROMANISATION_SIMILARITY });
   }
+  for (const hit of searchAcronym(index, name)) keepBest(hit);
   return [...best.values()].sort((a, b) => b.score - a.score);
 }
 

@@ -212,6 +212,13 @@ function pinyinSyllable(syllable: string): string {
   return pinyin;
 }
 
+/** The Pinyin of one syllable of a listed Chinese name written in Wade-Giles ("hsiang" → xiang), if it differs. */
+export function wadeGilesSyllablePinyin(syllable: string): string | undefined {
+  if (!WADE_GILES_SYLLABLE.test(syllable)) return undefined;
+  const pinyin = pinyinSyllable(syllable);
+  return pinyin === syllable ? undefined : pinyin;
+}
+
 /**
  * The Pinyin reading of a Chinese name written in Wade-Giles ("Mao Tse-tung" → "mao zedong", "Hsi Chin-p'ing" →
  * "xi jinping", "Teng Hsiao-p'ing" → "deng xiaoping"), or undefined when the name does not look like one: it must have a hyphenated given name of

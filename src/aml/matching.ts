@@ -71,6 +71,20 @@ const MISSING_OPTIONAL_COUNTED = 1;
 const SYLLABLE_LENGTH = 4;
 /** An organisation needs one word paired at least this close in spelling (a typo, not only a sound-alike). */
 const ORGANISATION_SPELLING_FLOOR = 0.9;
+/**
+ * A person named by the given names after a common first one (see knownByLaterNames) scores this: found at the
+ * default threshold, but below a name given in full.
+ */
+const KNOWN_AS_SCORE = 0.85;
+/** Each of those given names must pair this closely (a respelling, not a sound-alike). */
+const KNOWN_AS_SIMILARITY = 0.9;
+/**
+ * Rarity weight over its spellings (spellingWeight) at most of a common name part (Muhammad in all its spellings
+ * 3.0, Ahmad 4.1, Ali 4.2 on the lists loaded here: shared by more than one listed name in 150), and at least of a
+ * distinctive one (Masood 7.6, Azhar 8.1: shared by fewer than one in 400).
+ */
+const COMMON_WEIGHT = 5;
+const DISTINCTIVE_WEIGHT = 6;
 /** Names scored in full per query, best first by their index evidence. */
 const MAX_CANDIDATES = 120;
 /** Share of the query's token weight a name must show in the index before it is scored in full. */
@@ -82,6 +96,8 @@ export interface ScreeningIndex {
   tokens: string[];
   phoneticOf: string[];
   weight: Float32Array;
+  /** Rarity weight of a token over all spellings sharing its transliteration key (Muhammad, Mohammed, Mohamad…). */
+  spellingWeight: Float32Array;
   byPhonetic: Map<string, number[]>;
   byTrigram: Map<string, number[]>;
   byJoined: Map<string, number[]>;
@@ -334,8 +350,17 @@ export function buildIndex(entities: ListEntity[]): ScreeningIndex {
   const byTransliteration = new Map<string, number[]>();
   const byKoreanSyllable = new Map<string, number[]>();
   for (const id of koreanSyllables) pushTo(byKoreanSyllable, koreanSyllableKey(tokens[id]), id);
+  const spellingFrequency = new Map<string, number>();
+  const spellingKey = (token: string): string | undefined => (token.length >= 4 && /^[a-z]+$/.test(token) ? transliterationKey(token) : undefined);
+  tokens.forEach((token, id) => {
+    const key = spellingKey(token);
+    if (key) spellingFrequency.set(key, (spellingFrequency.get(key) ?? 0) + documentFrequency[id]);
+  });
+  const spellingWeight = new Float32Array(tokens.length);
   tokens.forEach((token, id) => {
     weight[id] = isWeakToken(token) ? WEAK_TOKEN_WEIGHT : Math.log(1 + nameCount / documentFrequency[id]);
+    const key = spellingKey(token);
+    spellingWeight[id] = key && !isWeakToken(token) ? Math.log(1 + nameCount / spellingFrequency.get(key)!) : weight[id];
     const [primary, secondary] = /[a-z]/.test(token) ? doubleMetaphone(token) : [token, token];
     phoneticOf[id] = primary;
     if (primary.length >= 2) pushTo(byPhonetic, primary, id);
@@ -376,6 +401,7 @@ export function buildIndex(entities: ListEntity[]): ScreeningIndex {
     tokens,
     phoneticOf,
     weight,
+    spellingWeight,
     byPhonetic,
     byTrigram,
     byJoined,
@@ -785,6 +811,7 @@ function scoreName(index: ScreeningIndex, query: QueryToken[], queryCjk: string,
   // An organisation's words are written, not heard: one found only by its sound ("Paula Ruiz" ~ "POLA RAIZ OOO")
   // is as weak as one word found.
   else if (!isPerson && bestStrongSimilarity < ORGANISATION_SPELLING_FLOOR) score *= SINGLE_TOKEN_FACTOR;
+  if (isPerson && score < KNOWN_AS_SCORE && strongQuery >= 2 && knownByLaterNames(index, query, queryCount, start, listedCount)) score = KNOWN_AS_SCORE;
   const listedCjk = queryCjk ? index.nameCjk.get(nameId) : undefined;
   if (listedCjk) score *= cjkAgreement(queryCjk, listedCjk);
   const unmatchedQuery: string[] = [];
@@ -822,6 +849,36 @@ function familyStandIn(index: ScreeningIndex, start: number, listedCount: number
     }
   }
   return undefined;
+}
+
+/**
+ * Whether the query names a person by the given names after a common first one, written in full ("Masood Azhar"
+ * for "ALVI, Mohammad Masood Azhar" or "MOHAMMED MASOOD AZHAR ALVI"): every distinctive query word paired alone
+ * and closely with a distinctive listed part, those parts following each other as the name is said, none of them
+ * common, and the listed first given name (unpaired) common.
+ */
+function knownByLaterNames(index: ScreeningIndex, query: QueryToken[], queryCount: number, start: number, listedCount: number): boolean {
+  let firstOrder = Infinity;
+  let lastOrder = -1;
+  let paired = 0;
+  for (let i = 0; i < queryCount; i++) {
+    if (query[i].weak) continue;
+    const j = queryPartner[i];
+    if (j < 0 || listedSimilarity[j] < KNOWN_AS_SIMILARITY || index.spellingWeight[index.nameTokens[start + j]] < DISTINCTIVE_WEIGHT) return false;
+    const order = index.nameTokenOrder[start + j];
+    firstOrder = Math.min(firstOrder, order);
+    lastOrder = Math.max(lastOrder, order);
+    paired++;
+  }
+  let first = -1;
+  for (let j = 0; j < listedCount; j++) {
+    const order = index.nameTokenOrder[start + j];
+    const strong = !isWeakToken(index.tokens[index.nameTokens[start + j]]);
+    if (order === 0) first = j;
+    // A distinctive listed part between the paired ones breaks the run.
+    if (strong && !listedUsed[j] && order > firstOrder && order < lastOrder) return false;
+  }
+  return paired >= 2 && first >= 0 && !listedUsed[first] && firstOrder > 0 && index.spellingWeight[index.nameTokens[start + first]] <= COMMON_WEIGHT;
 }
 
 /** Position of a listed nisba the query lacks while it has the second given name (see isNisba), else -1. */

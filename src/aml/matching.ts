@@ -6,7 +6,7 @@ import { doubleMetaphone } from 'double-metaphone';
 import { isWeakToken, nameVariants, pinyinReading, queryTokenForms, tokenise, wadeGilesSyllablePinyin } from './normalize.ts';
 import { equivalentGivenNames } from './given-names.ts';
 import {
-  KOREAN_SYLLABLE_LENGTH, joinedSimilarity, koreanSyllableKey, tokenSimilarity, transliterationKey, transliterationSimilarity,
+  KOREAN_SYLLABLE_LENGTH, joinedSimilarity, koreanKey, tokenSimilarity, transliterationKey, transliterationSimilarity,
 } from './similarity.ts';
 import type { ListEntity, NameKind } from './model.ts';
 
@@ -51,7 +51,7 @@ const MISSING_CORE_PENALTY = 0.5;
 const ROMANISATION_SIMILARITY = 0.95;
 /** A given name paired with another form of it ("bill" ~ "william", "yevhen" ~ "yevgeniy"): see given-names.ts. */
 const EQUIVALENT_NAME_SIMILARITY = 0.9;
-/** A syllable of a Korean name in another romanisation ("choi" ~ "choe", "park" ~ "pak"): see koreanSyllableKey. */
+/** A syllable of a Korean name in another romanisation ("choi" ~ "choe", "park" ~ "pak"): see koreanKey. */
 const KOREAN_ROMANISATION_SIMILARITY = 0.9;
 /** An initial ("V.") paired with a name part of that letter ("vladimir"). */
 const INITIAL_SIMILARITY = 0.9;
@@ -103,8 +103,12 @@ export interface ScreeningIndex {
   byJoined: Map<string, number[]>;
   /** Initials of an organisation's name (see acronymsOf) → ids of those names. */
   byAcronym: Map<string, number[]>;
-  /** Korean syllable key (see koreanSyllableKey) → ids of the syllables of Korean persons' names. */
+  /** Korean key (see koreanKey) → ids of the syllables of Korean persons' names. */
   byKoreanSyllable: Map<string, number[]>;
+  /** Id of such a syllable → its Korean key. */
+  koreanKeyOf: Map<number, string>;
+  /** Names of Korean persons. */
+  koreanNames: Set<number>;
   /** Pinyin → ids of the Wade-Giles syllables of listed Chinese names that read so ("xiang" → hsiang). */
   byPinyin: Map<string, number[]>;
   /** Id of such a Wade-Giles syllable → its Pinyin. */
@@ -214,8 +218,11 @@ const ACRONYM_SKIPS = new Set([
   'of', 'the', 'and', 'in', 'for', 'on', 'at', 'to', 'de', 'del', 'la', 'le', 'les', 'los', 'las', 'du', 'des', 'y', 'e',
   'et', 'und', 'di', 'da', 'do', 'dos', 'das', 'van', 'von', 'der', 'den',
 ]);
-/** Acronyms this long are read: two letters are too many other things, eleven are a word. */
-const MIN_ACRONYM = 3;
+/**
+ * Acronyms this long are read: three capitals spell the initials of some listed organisation one time in a few
+ * dozen (0.85 for "PGM", "LRB" on the train split), eleven are a word.
+ */
+const MIN_ACRONYM = 4;
 const MAX_ACRONYM = 10;
 
 /**
@@ -225,12 +232,12 @@ const MAX_ACRONYM = 10;
  */
 export function acronymsOf(parts: string[]): string[] {
   const words = parts.filter((part) => !ACRONYM_SKIPS.has(part));
-  if (words.some((word) => !/^[a-z]/.test(word))) return [];
+  if (words.some((word) => !/^[a-z]{2}/.test(word))) return [];
   const acronyms = new Set([words, words.filter((word) => !isWeakToken(word))].map((kept) => kept.map((word) => word[0]).join('')));
   return [...acronyms].filter((acronym) => acronym.length >= MIN_ACRONYM && acronym.length <= MAX_ACRONYM);
 }
 
-/** A query written as an acronym: one word of capitals ("IRGC") or of dotted capitals ("I.R.G.C."). */
+/** A query written as an acronym: one word of capitals ("IRGC") or of dotted capitals ("I.S.I.L."). */
 const ACRONYM_QUERY = new RegExp(`^\\s*(?:[A-Z]{${MIN_ACRONYM},${MAX_ACRONYM}}|(?:[A-Z]\\.){${MIN_ACRONYM},${MAX_ACRONYM}})\\s*$`);
 /** Score of an organisation whose initials spell a query written as an acronym. */
 export const ACRONYM_SCORE = 0.85;
@@ -276,6 +283,7 @@ export function buildIndex(entities: ListEntity[]): ScreeningIndex {
   const byIdentifier = new Map<string, number[]>();
   const byAcronym = new Map<string, number[]>();
   const koreanSyllables = new Set<number>();
+  const koreanNames = new Set<number>();
   const byPinyin = new Map<string, number[]>();
   const pinyinOf = new Map<number, string>();
 
@@ -313,6 +321,11 @@ export function buildIndex(entities: ListEntity[]): ScreeningIndex {
           nameTokenOrder.push(Math.min(order[position], 255));
         });
         nameTokenStart.push(nameTokens.length);
+        if (korean) {
+          koreanNames.add(nameId);
+          // "Pyeongchol" for "Pyong Chol": given syllables written together in another romanisation.
+          for (let i = 0; i + 1 < parts.length; i++) pushTo(byJoined, koreanKey(parts[i]) + koreanKey(parts[i + 1]), nameId);
+        }
         if (entity.type === 'person' && !korean && pinyinReading(variant)) {
           const pinyin = parts.map((part) => wadeGilesSyllablePinyin(part) ?? part);
           pinyin.forEach((reading, i) => {
@@ -326,7 +339,9 @@ export function buildIndex(entities: ListEntity[]): ScreeningIndex {
         const nisbaAt = nisba.indexOf(true);
         if (nisbaAt >= 0) {
           const given = parts.map((part, i) => [part, i] as const).filter(([part, i]) => !isWeakToken(part) && i !== nisbaAt).sort((a, b) => order[a[1]] - order[b[1]]);
-          nameNisba.set(nameId, [nisbaAt, given[1][1]]);
+          // In "TAREK BEN HABIB … AL-MAAROUFI" the second name is the father's: the press never says "Tarek Habib".
+          const second = given[1][1];
+          if (second === 0 || !CHAIN_PARTICLES.has(parts[second - 1])) nameNisba.set(nameId, [nisbaAt, second]);
         }
         for (let i = 0; i + 1 < parts.length; i++) pushTo(byJoined, parts[i] + parts[i + 1], nameId);
         if (entity.type === 'organization' && name.kind !== 'weak_alias') for (const acronym of acronymsOf(parts)) pushTo(byAcronym, acronym, nameId);
@@ -349,7 +364,11 @@ export function buildIndex(entities: ListEntity[]): ScreeningIndex {
   const byTrigram = new Map<string, number[]>();
   const byTransliteration = new Map<string, number[]>();
   const byKoreanSyllable = new Map<string, number[]>();
-  for (const id of koreanSyllables) pushTo(byKoreanSyllable, koreanSyllableKey(tokens[id]), id);
+  const koreanKeyOf = new Map<number, string>();
+  for (const id of koreanSyllables) {
+    koreanKeyOf.set(id, koreanKey(tokens[id]));
+    pushTo(byKoreanSyllable, koreanKeyOf.get(id)!, id);
+  }
   const spellingFrequency = new Map<string, number>();
   const spellingKey = (token: string): string | undefined => (token.length >= 4 && /^[a-z]+$/.test(token) ? transliterationKey(token) : undefined);
   tokens.forEach((token, id) => {
@@ -407,6 +426,8 @@ export function buildIndex(entities: ListEntity[]): ScreeningIndex {
     byJoined,
     byAcronym,
     byKoreanSyllable,
+    koreanKeyOf,
+    koreanNames,
     byPinyin,
     pinyinOf,
     byTransliteration,
@@ -430,6 +451,8 @@ interface QueryToken {
   text: string;
   /** This token and the next one written together ("abdul" + "rahman"), '' for the last. */
   joinedWithNext: string;
+  /** Its Korean key (see koreanKey), to pair with Korean syllables written together. */
+  koreanKey: string;
   weight: number;
   weak: boolean;
   /** A one-letter token that is not a digit: it pairs with any name part of that letter. */
@@ -567,14 +590,14 @@ function queryTokens(index: ScreeningIndex, name: string): QueryToken[] {
       if (ROMANISATION_SIMILARITY > (similar.get(other) ?? 0)) similar.set(other, ROMANISATION_SIMILARITY);
     }
     if (text.length <= KOREAN_SYLLABLE_LENGTH) {
-      for (const other of index.byKoreanSyllable.get(koreanSyllableKey(text)) ?? []) {
+      for (const other of index.byKoreanSyllable.get(koreanKey(text)) ?? []) {
         if (KOREAN_ROMANISATION_SIMILARITY > (similar.get(other) ?? 0)) similar.set(other, KOREAN_ROMANISATION_SIMILARITY);
       }
     }
     const joinedWithNext = position + 1 < forms.length ? text + forms[position + 1].text : '';
     const initial = !weak && /^[a-z]$/.test(text);
     const weight = weak ? WEAK_TOKEN_WEIGHT : initial ? initialWeight : id !== undefined ? index.weight[id] : rare;
-    return { text, joinedWithNext, weak, initial, weight, similar };
+    return { text, joinedWithNext, koreanKey: koreanKey(text), weak, initial, weight, similar };
   });
 }
 
@@ -622,6 +645,18 @@ function addJoinedListed(query: QueryToken[], queryCount: number, first: string,
     if (text.charCodeAt(0) !== first.charCodeAt(0) || text.length <= first.length || !mayJoin(text.length, first.length + second.length)) continue;
     const s = joinedSimilarity(text, first + second);
     if (s >= JOINED_FLOOR) addPair(s * discount, i, 1, j, k);
+  }
+}
+
+/** Pairs each query word that is two syllables of a Korean name written together in another romanisation. */
+function addJoinedKorean(index: ScreeningIndex, query: QueryToken[], queryCount: number, start: number, listedCount: number): void {
+  for (let j = 0; j + 1 < listedCount; j++) {
+    const first = index.koreanKeyOf.get(index.nameTokens[start + j]);
+    const second = index.koreanKeyOf.get(index.nameTokens[start + j + 1]);
+    if (first === undefined || second === undefined) continue;
+    for (let i = 0; i < queryCount; i++) {
+      if (query[i].text.length > KOREAN_SYLLABLE_LENGTH && query[i].koreanKey === first + second) addPair(KOREAN_ROMANISATION_SIMILARITY, i, 1, j, j + 1);
+    }
   }
 }
 
@@ -695,6 +730,7 @@ function scoreName(index: ScreeningIndex, query: QueryToken[], queryCjk: string,
       if (firstPinyin || secondPinyin) addJoinedListed(query, queryCount, firstPinyin ?? first, secondPinyin ?? second, j, k, ROMANISATION_SIMILARITY);
     }
   }
+  if (index.koreanNames.has(nameId)) addJoinedKorean(index, query, queryCount, start, listedCount);
   for (let p = 0; p < pairCount; p++) pairOrder[p] = p;
   // Insertion sort: a handful of pairs, no allocation.
   for (let p = 1; p < pairCount; p++) {
@@ -927,6 +963,11 @@ export function searchNames(index: ScreeningIndex, name: string, minScore: numbe
   return [...best.values()].sort((a, b) => b.score - a.score);
 }
 
+/** Names holding two neighbours this query word writes together, also as a Korean key ("pyeongchol"). */
+function joinedNames(index: ScreeningIndex, token: QueryToken): number[] | undefined {
+  return index.byJoined.get(token.text) ?? index.byJoined.get(token.koreanKey);
+}
+
 function searchSpelling(index: ScreeningIndex, name: string, minScore: number): NameHit[] {
   scratch.ensure(index);
   const query = queryTokens(index, name);
@@ -955,7 +996,7 @@ function searchSpelling(index: ScreeningIndex, name: string, minScore: number): 
   // lists of common tokens ("mohammed", "obshchestvo") only add to names already seen.
   const ordered = strong.sort((a, b) => b.weight - a.weight);
   let remaining = 0;
-  for (const token of ordered) remaining += token.weight * (index.byJoined.has(token.text) ? 2 : 1);
+  for (const token of ordered) remaining += token.weight * (joinedNames(index, token) ? 2 : 1);
   for (const token of ordered) {
     const admitNew = remaining >= floor;
     const round = ++scratch.round;
@@ -963,7 +1004,7 @@ function searchSpelling(index: ScreeningIndex, name: string, minScore: number): 
       const amount = similarity * token.weight;
       for (let p = index.postingStart[id]; p < index.postingStart[id + 1]; p++) credit(index.postings[p], amount, round, admitNew);
     }
-    const joined = index.byJoined.get(token.text);
+    const joined = joinedNames(index, token);
     if (joined) {
       const joinedRound = ++scratch.round;
       for (const nameId of joined) credit(nameId, token.weight, joinedRound, admitNew);

@@ -166,22 +166,23 @@ const KOREAN_FAMILY_NAMES = new Map<string, string>([
   ...['o', 'oh'].map((s) => [s, 'o'] as [string, string]),
   ...['ro', 'roh', 'no', 'noh'].map((s) => [s, 'no'] as [string, string]),
 ]);
-/** Longest romanised Korean syllable read by koreanSyllableKey ("kyeong", "hyeong"). */
+/** Longest romanised Korean syllable ("kyeong", "hyeong"): a longer name part is two or more written together. */
 export const KOREAN_SYLLABLE_LENGTH = 6;
 
 /**
- * One key for the romanisations of a Korean syllable: McCune-Reischauer as the North writes it ("Choe Ryong Hae",
- * "Pak Pong Ju", "Ri Yong Ho", "Kim Chol"), Revised Romanization ("Bak Bong Ju", "Cheol") and common habit
- * ("Choi", "Park", "Lee", "Jung", "Young"): initial consonants by place (k/g, p/b, t/d, ch/j), the North's
- * initial r/n before i/y dropped as the South drops it, and the vowel spellings eo/o, eu/u, oo/u, ee/i, ou/u.
+ * One key for the romanisations of a Korean syllable, or of syllables written together: McCune-Reischauer as the
+ * North writes it ("Choe Ryong Hae", "Pak Pong Ju", "Ri Yong Ho", "Kim Chol"), Revised Romanization ("Bak Bong Ju",
+ * "Cheol") and common habit ("Choi", "Park", "Lee", "Jung", "Young"): consonants by place (k/g, p/b, t/d, ch/j,
+ * aspirated kh/ph/th as plain), the North's initial r/n before i/y dropped as the South drops it, and the vowel
+ * spellings eo/o, eu/u, oo/u, ee/i, ou/u.
  */
-export function koreanSyllableKey(syllable: string): string {
-  const family = KOREAN_FAMILY_NAMES.get(syllable);
+export function koreanKey(token: string): string {
+  const family = KOREAN_FAMILY_NAMES.get(token);
   if (family) return family;
-  return syllable
+  return token
     .replace(/^[rln](?=[iy])/, '')
-    .replace(/^(?:ch|j)/, 'j').replace(/^[kg]h?/, 'g').replace(/^[pb]h?/, 'b').replace(/^[td]h?/, 'd').replace(/^sh/, 's')
-    .replace(/eo/g, 'o').replace(/eu/g, 'u').replace(/oo|ou/g, 'u').replace(/ee/g, 'i').replace(/ui$/, 'i')
-    .replace(/(?<=^.?y?)ou?ng$/, 'ong').replace(/(?<=^[a-z]?y?)ung$/, 'ong')
-    .replace(/(?<=[aeiou])r(?=[kgpbtdm]$)/, '');
+    .replace(/ch|j/g, 'j').replace(/kh?|g/g, 'g').replace(/ph?|b/g, 'b').replace(/th?|d/g, 'd').replace(/sh/g, 's')
+    .replace(/eo/g, 'o').replace(/eu/g, 'u').replace(/oo|ou/g, 'u').replace(/ee/g, 'i').replace(/ui(?![aeiou])/g, 'i')
+    .replace(/(?<=^|[^aeiou])(y?)ou?ng/g, '$1ong').replace(/(?<=^|[^aeiou])(y?)ung/g, '$1ong')
+    .replace(/(?<=[aeiou])r(?=[gbdm]$)/, '');
 }

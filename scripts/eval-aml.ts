@@ -385,7 +385,7 @@ function shortenedCase(entity: ListEntity): Case | undefined {
   if (equivalents.length && parts) {
     options.push(() => ({ query: `${titleCase(pick(equivalents, shortenedRandom))} ${parts[0].map(titleCase).join(' ')}`, expected, transform: 'given_equivalent', split }));
   }
-  const korean = entity.programs.some((p) => p.startsWith('DPRK')) || entity.nationalities.includes('KP');
+  const korean = entity.nationalities.length ? entity.nationalities.includes('KP') : entity.programs.some((p) => p.startsWith('DPRK'));
   const syllables = said.flatMap((w) => w.toLowerCase().split('-'));
   if (korean && syllables.length >= 2 && syllables.length <= 4 && syllables.every((w) => KOREAN_SYLLABLE.test(w))) {
     options.push(() => {

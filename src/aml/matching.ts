@@ -260,10 +260,14 @@ function searchAcronym(index: ScreeningIndex, name: string): NameHit[] {
   return [...hits.values()];
 }
 
-/** A person of North or South Korea, whose name is romanised syllable by syllable. */
+/**
+ * A person of North or South Korea, whose name is romanised syllable by syllable: by nationality, or without one
+ * by a North Korea sanctions programme (which also lists Chinese and Taiwanese nationals).
+ */
 function isKoreanPerson(entity: ListEntity): boolean {
-  return entity.type === 'person'
-    && (entity.programs.some((program) => program.startsWith('DPRK')) || [...entity.nationalities, ...entity.countries].some((c) => c === 'KP' || c === 'KR'));
+  if (entity.type !== 'person') return false;
+  if (entity.nationalities.length) return entity.nationalities.some((c) => c === 'KP' || c === 'KR');
+  return entity.programs.some((program) => program.startsWith('DPRK')) || entity.countries.some((c) => c === 'KP' || c === 'KR');
 }
 
 export function buildIndex(entities: ListEntity[]): ScreeningIndex {

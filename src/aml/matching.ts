@@ -381,7 +381,9 @@ export function buildIndex(entities: ListEntity[]): ScreeningIndex {
   });
   const spellingWeight = new Float32Array(tokens.length);
   tokens.forEach((token, id) => {
-    weight[id] = isWeakToken(token) ? WEAK_TOKEN_WEIGHT : Math.log(1 + nameCount / documentFrequency[id]);
+    // A listed initial ("HOSSENI, M. Ali") tells as little as one in a query, however few names hold that letter alone.
+    weight[id] = isWeakToken(token) ? WEAK_TOKEN_WEIGHT
+      : /^[a-z]$/.test(token) ? Math.log(1 + nameCount / INITIAL_SHARE) : Math.log(1 + nameCount / documentFrequency[id]);
     const key = spellingKey(token);
     spellingWeight[id] = key && !isWeakToken(token) ? Math.log(1 + nameCount / spellingFrequency.get(key)!) : weight[id];
     const [primary, secondary] = /[a-z]/.test(token) ? doubleMetaphone(token) : [token, token];

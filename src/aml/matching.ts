@@ -176,14 +176,32 @@ function isNisba(family: string[], given: string[]): boolean {
   return family.length === 2 && (family[0] === 'al' || family[0] === 'el') && given.filter((part) => !isWeakToken(part)).length >= 2;
 }
 
+/** One syllable of a Chinese or Korean name ("cheol", "thaek", "bian"): a hyphen between two is a given name's. */
+const EAST_ASIAN_SYLLABLE = /^[^aeiouy]*[aeiouy]+(?:ng|[nlkmprt])?$/;
+
+/**
+ * Whether the last word of a person's name written in order is a double-barrelled family name ("JOHN B.
+ * PRIDMORE-SMITH"): two distinctive parts, not both syllables of an East Asian given name ("Kim Young-Cheol").
+ */
+function isDoubleBarrelled(word: string): boolean {
+  const parts = word.split('-');
+  if (parts.length !== 2) return false;
+  const tokens = parts.map((part) => tokenise(part));
+  if (!tokens.every((t) => t.length === 1 && t[0].length >= 3 && !isWeakToken(t[0]))) return false;
+  return !tokens.every(([t]) => EAST_ASIAN_SYLLABLE.test(t));
+}
+
 /**
  * Tokens of a listed name and which of them are a person's middle names: in "FAMILY NAMES, First Middle…" the
  * given names after the first and the family names after the first distinctive one (the maternal or married
  * name of "MADURO MOROS, Nicolas" or "MURILLO DE ORTEGA, Rosario", which the press leaves out); without a comma,
- * the tokens between the first and the last.
+ * the tokens between the first and the last, a double-barrelled last word read as "FAMILY, Given…".
  */
 export function listedNameParts(variant: string, isPerson: boolean): ListedNameParts {
   const comma = variant.indexOf(',');
+  const words = variant.trim().split(/\s+/);
+  const last = words[words.length - 1];
+  if (isPerson && comma < 0 && words.length >= 2 && isDoubleBarrelled(last)) return listedNameParts(`${last}, ${words.slice(0, -1).join(' ')}`, true);
   if (!isPerson || comma < 0) {
     const parts = tokenise(variant);
     const last = parts.length - 1;

@@ -111,6 +111,11 @@ describe('not drowning users in false positives', () => {
     expect(screen(lists, { name: 'Cuba Trading Limited' }).status).toBe('clear');
     expect(screen(lists, { name: 'Emily Johnson' }).status).toBe('clear');
     expect(screen(lists, { name: 'Jan Kowalski' }).status).toBe('clear');
+    // "JOHN B. PRIDMORE-SMITH": a double-barrelled family name is a family name, Smith its second part.
+    expect(screen(lists, { name: 'John Smith' }).status).toBe('clear');
+    expect(top('John Pridmore')?.matchedName).toBe('JOHN B. PRIDMORE-SMITH');
+    // A listed initial pairs with a name of its letter, but tells little: "M." is not "Majid".
+    expect(top('Ali Hassan al-Majid')?.matchedName).not.toBe('HOSSENI, M. Ali');
   });
 });
 

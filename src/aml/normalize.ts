@@ -160,9 +160,60 @@ export interface QueryTokenForm {
 export function queryTokenForms(raw: string): QueryTokenForm[] {
   const tokens = tokenise(raw);
   if (!CYRILLIC.test(raw)) return tokens.map((text) => ({ text, variants: [] }));
-  const byWord = raw.split(/\s+/).flatMap((word) => tokenise(word).map((text) => ({ text, cyrillic: CYRILLIC.test(word) })));
+  const table = nationalTable(raw);
+  const byWord = raw.split(/\s+/).flatMap((word) => {
+    const national = table && CYRILLIC.test(word) ? tokenise(romaniseWith(table, word)) : [];
+    const own = tokenise(word);
+    return own.map((text, i) => ({ text, cyrillic: CYRILLIC.test(word), national: national.length === own.length ? national[i] : undefined }));
+  });
   const aligned = byWord.length === tokens.length && byWord.every((t, i) => t.text === tokens[i]);
-  return tokens.map((text, i) => ({ text, variants: aligned && byWord[i].cyrillic ? romanisationVariants(text) : [] }));
+  return tokens.map((text, i) => {
+    if (!aligned || !byWord[i].cyrillic) return { text, variants: [] };
+    const { national } = byWord[i];
+    const variants = romanisationVariants(text);
+    return { text, variants: national && national !== text && !variants.includes(national) ? [national, ...variants] : variants };
+  });
+}
+
+/** A Cyrillic letter's Latin form at the start of a word, and elsewhere. */
+type CyrillicTable = Map<string, [string, string]>;
+
+function cyrillicTable(letters: Record<string, string | [string, string]>): CyrillicTable {
+  return new Map(Object.entries(letters).map(([letter, latin]) => [letter, typeof latin === 'string' ? [latin, latin] : latin]));
+}
+
+const COMMON_CYRILLIC: Record<string, string> = {
+  а: 'a', б: 'b', в: 'v', д: 'd', ж: 'zh', з: 'z', к: 'k', л: 'l', м: 'm', н: 'n', о: 'o', п: 'p', р: 'r', с: 's', т: 't',
+  у: 'u', ф: 'f', х: 'kh', ц: 'ts', ч: 'ch', ш: 'sh', ь: '', "'": '', '’': '', ʼ: '',
+};
+/** Ukrainian: the national romanisation (Cabinet of Ministers resolution 55 of 2010), used in passports. */
+const UKRAINIAN = cyrillicTable({
+  ...COMMON_CYRILLIC, г: 'h', ґ: 'g', е: 'e', є: ['ye', 'ie'], и: 'y', і: 'i', ї: ['yi', 'i'], й: ['y', 'i'], щ: 'shch', ю: ['yu', 'iu'], я: ['ya', 'ia'],
+});
+/** Belarusian: the national romanisation as Belarusian passports write it (Aliaksandr, Siarhei, Lukashenka). */
+const BELARUSIAN = cyrillicTable({
+  ...COMMON_CYRILLIC, г: 'h', е: ['ye', 'e'], ё: ['yo', 'io'], і: 'i', й: ['y', 'i'], ў: 'u', ы: 'y', э: 'e', ю: ['yu', 'iu'], я: ['ya', 'ia'],
+});
+
+/**
+ * The national table of a name written in Ukrainian (і, ї, є or ґ and none of ы, э, ё, ъ) or Belarusian (ў, or і
+ * beside ы or э), whose Latin forms any-ascii's Russian reading misses ("Ігор" → ihor not igor, "Дмитро" → dmytro,
+ * "Сяргей" → siarhei); undefined for Russian and other languages.
+ */
+function nationalTable(raw: string): CyrillicTable | undefined {
+  const lower = raw.toLowerCase();
+  if (/ў/.test(lower) || (/і/.test(lower) && /[ыэ]/.test(lower))) return BELARUSIAN;
+  if (/[іїєґ]/.test(lower) && !/[ыэёъ]/.test(lower)) return UKRAINIAN;
+  return undefined;
+}
+
+function romaniseWith(table: CyrillicTable, word: string): string {
+  const letters = [...word.toLowerCase()];
+  return letters.map((letter, i) => {
+    const latin = table.get(letter);
+    if (!latin) return letter;
+    return i === 0 ? latin[0] : latin[1];
+  }).join('');
 }
 
 /**

@@ -2,7 +2,7 @@ import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { parseListFileSet, scanListsDir } from '../../src/aml/parsers/detect.ts';
 import { buildIndex, listedNameParts } from '../../src/aml/matching.ts';
-import { pinyinReading, romanisationVariants, tokenise } from '../../src/aml/normalize.ts';
+import { pinyinReading, queryTokenForms, romanisationVariants, tokenise } from '../../src/aml/normalize.ts';
 import { DEFAULT_THRESHOLD, ListsUnavailableError, screen, screenCompany, screenPerson, type ListsSnapshot } from '../../src/aml/screen.ts';
 import { emptyEntity, type ListEntity } from '../../src/aml/model.ts';
 
@@ -58,6 +58,15 @@ describe('finding listed names', () => {
     expect(romanisationVariants('yuriy')).toEqual(expect.arrayContaining(['yuri', 'yury', 'iurii']));
     expect(top('Аркадий Ротенберг')?.matchedName).toBe('ROTENBERG, Arkady Romanovich'); // arkadiy ~ arkady
     expect(top('Мухаммад Юнус')?.matchedName).toBe('YUNUS, Muhammad'); // yunus: the only romanisation listed
+  });
+
+  it('reads names written in Ukrainian or Belarusian by their national romanisation tables', () => {
+    const forms = (name: string) => queryTokenForms(name).map((form) => [form.text, ...form.variants]);
+    expect(forms('Ігор Коломойський')[0]).toContain('ihor'); // any-ascii reads Russian "igor"
+    expect(forms('Дмитро Фірташ')[0]).toContain('dmytro');
+    expect(forms('Євген Мураєв')[0]).toContain('yevhen');
+    expect(forms('Владимир Путин')[0]).not.toContain('vladymyr'); // Russian: no Ukrainian table
+    expect(top('Віктар Лукашэнка')?.matchedName).toBe('LUKASHENKA, Viktar Aliaksandravich');
   });
 
   it('finds aliases, including a.k.a. names hidden in OFAC remarks', () => {

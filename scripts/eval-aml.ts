@@ -341,16 +341,20 @@ function familyAndGiven(primary: string): [string[], string[]] | undefined {
   return [primary.slice(0, comma).trim().split(/\s+/).filter(Boolean), primary.slice(comma + 1).trim().split(/\s+/).filter(Boolean)];
 }
 
-/** A listed person "AL-X, Given Given" or "Given Given AL-X" as the press writes them without the nisba ("Saddam Hussein"). */
-function nisbaDropped(entity: ListEntity): string | undefined {
+/**
+ * A listed person "AL-X, Given Given…" or "Given Given… AL-X" as the press writes them without the nisba: by the
+ * first and second given names ("Saddam Hussein") or the first and last ("Uday Hussein" for "UDAY SADDAM HUSSEIN
+ * AL-TIKRITI"); none when the name has no such nisba.
+ */
+function nisbaDropped(entity: ListEntity): string[] {
   const primary = anyAscii(entity.names[0].full).replace(/[.']/g, '');
-  if (entity.type !== 'person' || !/^[A-Za-z ,-]+$/.test(primary)) return undefined;
+  if (entity.type !== 'person' || !/^[A-Za-z ,-]+$/.test(primary)) return [];
   const parts = familyAndGiven(primary);
   const words = primary.split(/\s+/);
   const [family, given] = parts ?? [words.slice(-1), words.slice(0, -1)];
   const distinctive = given.filter((w) => strongTokens(w).length === 1 && !/^(abd|abu|bin|ibn|bint|al|el)\b/i.test(w));
-  if (!/^(al|el)-[a-z]{3,}$/i.test(family.join('-')) || distinctive.length < 2 || distinctive.length !== given.length) return undefined;
-  return given.slice(0, 2).map(titleCase).join(' ');
+  if (!/^(al|el)-[a-z]{3,}$/i.test(family.join('-')) || distinctive.length < 2 || distinctive.length !== given.length) return [];
+  return [...new Set([given.slice(0, 2), [given[0], given[given.length - 1]]].map((kept) => kept.map(titleCase).join(' ')))];
 }
 
 /**
@@ -377,7 +381,7 @@ function shortenedCase(entity: ListEntity): Case | undefined {
   const given = parts ? parts[1] : said.slice(0, -1);
   const family = parts ? parts[0] : said.slice(-1);
   const withoutNisba = nisbaDropped(entity);
-  if (withoutNisba) options.push(() => ({ query: withoutNisba, expected, transform: 'nisba_dropped', split }));
+  if (withoutNisba.length) options.push(() => ({ query: pick(withoutNisba, shortenedRandom), expected, transform: 'nisba_dropped', split }));
   if (given.length >= 3 && MUHAMMAD.test(given[0]) && given.slice(1, 3).every((w) => /^[a-z]{4,}$/i.test(w) && !/^ab(d|u)/i.test(w))) {
     options.push(() => ({ query: given.slice(1, 3).map(titleCase).join(' '), expected, transform: 'known_as_later', split }));
   }
@@ -543,8 +547,7 @@ export async function run(): Promise<void> {
       if (core.length >= 2) listedSignatures.add(phoneticSignature(core.join(' ')));
     }
     // A person written without the nisba ("Saddam Hussein") is that listed person too (see shortenedCase).
-    const withoutNisba = nisbaDropped(entity);
-    if (withoutNisba) listedSignatures.add(phoneticSignature(withoutNisba));
+    for (const withoutNisba of nisbaDropped(entity)) listedSignatures.add(phoneticSignature(withoutNisba));
   }
 
   const shuffled = [...entities].sort(() => random() - 0.5);

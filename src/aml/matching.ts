@@ -126,8 +126,11 @@ export interface ScreeningIndex {
   nameTokenMiddle: Uint8Array;
   /** Parallel to nameTokens: position of the token in the name as it is said ("PUTIN, Vladimir" → 1, 0). */
   nameTokenOrder: Uint8Array;
-  /** Names of persons ending in a nisba (see isNisba): name id → positions of the nisba and of the second given name. */
-  nameNisba: Map<number, [number, number]>;
+  /**
+   * Names of persons ending in a nisba (see isNisba): name id → position of the nisba and of the given names that
+   * may stand in for it (the second and the last, "Saddam Hussein" and "Uday Hussein" for "UDAY SADDAM HUSSEIN …").
+   */
+  nameNisba: Map<number, { nisba: number; standIns: number[] }>;
   /** Listed names written in Chinese, Japanese or Korean script: name id → those characters. */
   nameCjk: Map<number, string>;
   nameWeight: Float32Array;
@@ -300,7 +303,7 @@ export function buildIndex(entities: ListEntity[]): ScreeningIndex {
   const nameTokenMiddle: number[] = [];
   const nameTokenOrder: number[] = [];
   const nameCjk = new Map<number, string>();
-  const nameNisba = new Map<number, [number, number]>();
+  const nameNisba = new Map<number, { nisba: number; standIns: number[] }>();
   const byJoined = new Map<string, number[]>();
   const byIdentifier = new Map<string, number[]>();
   const byAcronym = new Map<string, number[]>();
@@ -362,8 +365,8 @@ export function buildIndex(entities: ListEntity[]): ScreeningIndex {
         if (nisbaAt >= 0) {
           const given = parts.map((part, i) => [part, i] as const).filter(([part, i]) => !isWeakToken(part) && i !== nisbaAt).sort((a, b) => order[a[1]] - order[b[1]]);
           // In "TAREK BEN HABIB … AL-MAAROUFI" the second name is the father's: the press never says "Tarek Habib".
-          const second = given[1][1];
-          if (second === 0 || !CHAIN_PARTICLES.has(parts[second - 1])) nameNisba.set(nameId, [nisbaAt, second]);
+          const standIns = [...new Set([given[1][1], given[given.length - 1][1]])].filter((i) => i === 0 || !CHAIN_PARTICLES.has(parts[i - 1]));
+          if (standIns.length) nameNisba.set(nameId, { nisba: nisbaAt, standIns });
         }
         for (let i = 0; i + 1 < parts.length; i++) pushTo(byJoined, parts[i] + parts[i + 1], nameId);
         if (entity.type === 'organization' && name.kind !== 'weak_alias') for (const acronym of acronymsOf(parts)) pushTo(byAcronym, acronym, nameId);
@@ -840,10 +843,9 @@ function scoreName(index: ScreeningIndex, query: QueryToken[], queryCjk: string,
     listedMatched += listedSimilarity[second] * secondWeight * shift;
     listedTotal += (secondWeight - index.weight[nameTokens[start + first]]) * shift;
   }
-  const nisbaDropped = isPerson ? nisbaStandIn(index, nameId, start) : -1;
+  const [nisbaDropped, given] = isPerson ? nisbaStandIn(index, nameId) : NO_STAND_IN;
   if (nisbaDropped >= 0) {
-    // "Saddam Hussein" for "SADDAM HUSSEIN AL-TIKRITI": the second given name counts in full, the nisba as an ancestor.
-    const given = index.nameNisba.get(nameId)![1];
+    // "Saddam Hussein" for "SADDAM HUSSEIN AL-TIKRITI": the standing-in given name counts in full, the nisba as an ancestor.
     const givenShift = index.weight[nameTokens[start + given]] - listedTokenWeight(index, start + given);
     listedMatched += listedSimilarity[given] * givenShift;
     listedTotal += givenShift - index.weight[nameTokens[start + nisbaDropped]] * (1 - MINOR_NAME_WEIGHT);
@@ -941,11 +943,14 @@ function knownByLaterNames(index: ScreeningIndex, query: QueryToken[], queryCoun
   return paired >= 2 && first >= 0 && !listedUsed[first] && firstOrder > 0 && index.spellingWeight[index.nameTokens[start + first]] <= COMMON_WEIGHT;
 }
 
-/** Position of a listed nisba the query lacks while it has the second given name (see isNisba), else -1. */
-function nisbaStandIn(index: ScreeningIndex, nameId: number, start: number): number {
-  const nisba = index.nameNisba.get(nameId);
-  if (!nisba || listedUsed[nisba[0]] || !listedUsed[nisba[1]]) return -1;
-  return nisba[0];
+const NO_STAND_IN: [number, number] = [-1, -1];
+
+/** Positions of a listed nisba the query lacks and of the given name it has that stands in for it (see isNisba). */
+function nisbaStandIn(index: ScreeningIndex, nameId: number): [number, number] {
+  const entry = index.nameNisba.get(nameId);
+  if (!entry || listedUsed[entry.nisba]) return NO_STAND_IN;
+  const given = entry.standIns.find((i) => listedUsed[i]);
+  return given === undefined ? NO_STAND_IN : [entry.nisba, given];
 }
 
 /**

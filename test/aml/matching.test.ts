@@ -188,6 +188,7 @@ describe('names as the press shortens and respells them', () => {
   it('finds a person by two given names without the nisba, the second standing in for it', () => {
     expect(top('Saddam Hussein')?.entityId).toMatch(/^(un_consolidated:IQi.001|ofac_sdn:7843)$/);
     expect(top('Izzat Ibrahim')?.matchedName).toMatch(/AL-DURI/);
+    expect(top('Uday Hussein')?.entityId).toMatch(/^(un_consolidated:IQi.003|ofac_sdn:7845)$/); // first and last given names
     expect(names('Bashar Hafez')).not.toContain('AL-ASSAD, Bashar');
     // The father's name after "bin" does not stand in: "Tarek Habib" is not "TAREK BEN HABIB … AL-MAAROUFI".
     expect(names('Tarek Habib')).not.toContain('TAREK BEN HABIB BEN AL-TOUMI AL-MAAROUFI');

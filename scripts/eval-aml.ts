@@ -95,8 +95,9 @@ type Transform =
 /** How the press writes a designated person (see pressCase). */
 type PressClass = 'press_plain' | 'press_patronymic' | 'press_compound' | 'press_particle' | 'press_arabic' | 'press_korean';
 /** Names as they are shortened or respelt (see shortenedCase), and unlisted look-alikes of those (see lookAlikeNegatives). */
-type ShortenedClass = 'nisba_dropped' | 'known_as_later' | 'given_equivalent' | 'korean_romanisation' | 'acronym' | 'wade_giles_listed';
-type LookAlikeClass = 'negative_acronym' | 'negative_short_given';
+type ShortenedClass = 'nisba_dropped' | 'known_as_later' | 'given_equivalent' | 'korean_romanisation' | 'acronym' | 'wade_giles_listed'
+  | 'cyrillic_ukrainian' | 'cyrillic_belarusian';
+type LookAlikeClass = 'negative_acronym' | 'negative_short_given' | 'negative_cyrillic';
 
 /**
  * Spellings of one sound in different romanisation systems, each way round: Russian/Ukrainian/Belarusian in
@@ -334,6 +335,39 @@ const KOREAN_GIVEN_RESPELLINGS: Array<[RegExp, string]> = [
 ];
 const KOREAN_SYLLABLE = /^[a-z]{1,6}$/;
 
+/** Latin spellings and the Ukrainian or Belarusian letters a writer in that language uses for them, longest first. */
+const TO_UKRAINIAN: Array<[string, string]> = [
+  ['shch', 'щ'], ['zh', 'ж'], ['kh', 'х'], ['ts', 'ц'], ['ch', 'ч'], ['sh', 'ш'], ['yu', 'ю'], ['iu', 'ю'], ['ya', 'я'], ['ia', 'я'],
+  ['ye', 'є'], ['ie', 'є'], ['yi', 'ї'], ['iy', 'ій'], ['yy', 'ий'], ['h', 'г'], ['g', 'ґ'], ['y', 'и'], ['i', 'і'], ['e', 'е'], ['x', 'кс'],
+];
+const TO_BELARUSIAN: Array<[string, string]> = [
+  ['shch', 'шч'], ['zh', 'ж'], ['kh', 'х'], ['ts', 'ц'], ['ch', 'ч'], ['sh', 'ш'], ['yu', 'ю'], ['iu', 'ю'], ['ya', 'я'], ['ia', 'я'],
+  ['yo', 'ё'], ['io', 'ё'], ['ye', 'е'], ['ie', 'е'], ['iy', 'ій'], ['yy', 'ый'], ['h', 'г'], ['g', 'г'], ['y', 'ы'], ['i', 'і'], ['e', 'э'],
+  ['x', 'кс'], ['w', 'ў'],
+];
+const TO_CYRILLIC_COMMON: Array<[string, string]> = [
+  ['a', 'а'], ['b', 'б'], ['v', 'в'], ['d', 'д'], ['z', 'з'], ['k', 'к'], ['l', 'л'], ['m', 'м'], ['n', 'н'], ['o', 'о'], ['p', 'п'],
+  ['r', 'р'], ['s', 'с'], ['t', 'т'], ['u', 'у'], ['f', 'ф'], ['c', 'к'], ['w', 'в'], ['j', 'й'], ['q', 'к'],
+];
+
+/** A Latin-written name in Ukrainian or Belarusian letters; "y" after a vowel is й ("Andrey" → Андрей). */
+function toNationalCyrillic(word: string, table: Array<[string, string]>): string {
+  let out = '';
+  let rest = word.toLowerCase();
+  while (rest) {
+    const afterVowel = /[aeiouy]$/.test(word.toLowerCase().slice(0, word.length - rest.length)) && out.length > 0;
+    if (rest[0] === 'y' && afterVowel && !/^y[aeiou]/.test(rest)) {
+      out += 'й';
+      rest = rest.slice(1);
+      continue;
+    }
+    const hit = [...table, ...TO_CYRILLIC_COMMON].find(([latin]) => rest.startsWith(latin));
+    out += hit ? hit[1] : rest[0];
+    rest = rest.slice(hit ? hit[0].length : 1);
+  }
+  return out.charAt(0).toUpperCase() + out.slice(1);
+}
+
 /** A listed person's family name and given names, when the primary name is written "FAMILY, Given…". */
 function familyAndGiven(primary: string): [string[], string[]] | undefined {
   const comma = primary.indexOf(',');
@@ -362,7 +396,8 @@ function nisbaDropped(entity: ListEntity): string[] {
  * ("Saddam Hussein"); a person known by the given names after an opening Muhammad ("Masood Azhar" for "ALVI,
  * Mohammad Masood Azhar"); a given name in another established form ("Bill", "Eugene", "Oleksandr"); a North Korean
  * name in Revised Romanization or habit ("Choi Ryong-hae" for "CHOE, Ryong Hae"); an organisation by its initials
- * ("IRGC"); a listed Wade-Giles name in Pinyin ("Wei Xuegang" for "WEI, Hsueh Kang").
+ * ("IRGC"); a listed Wade-Giles name in Pinyin ("Wei Xuegang" for "WEI, Hsueh Kang"); a Ukrainian or Belarusian
+ * national's name in the letters of their language ("Сергій Здрілюк" for "ZDRILIUK, Serhii Anatoliyovych").
  */
 function shortenedCase(entity: ListEntity): Case | undefined {
   const primary = anyAscii(entity.names[0].full).replace(/[.']/g, '');
@@ -413,6 +448,12 @@ function shortenedCase(entity: ListEntity): Case | undefined {
       return { query: `${titleCase(familyName)} ${titleCase(givenNames.join(''))}`, expected, transform: 'wade_giles_listed', split };
     });
   }
+  const language = entity.nationalities.includes('UA') ? 'cyrillic_ukrainian' : entity.nationalities.includes('BY') ? 'cyrillic_belarusian' : undefined;
+  if (language && parts && parts[1].length) {
+    // Given and family name as written at home, the patronymic left out.
+    const table = language === 'cyrillic_ukrainian' ? TO_UKRAINIAN : TO_BELARUSIAN;
+    options.push(() => ({ query: [parts[1][0], parts[0][0]].map((w) => toNationalCyrillic(w, table)).join(' '), expected, transform: language, split }));
+  }
   return options.length ? pick(options, shortenedRandom)() : undefined;
 }
 
@@ -425,7 +466,8 @@ const LOOK_ALIKES_PER_SPLIT = 300;
 
 /**
  * Unlisted names that look like what the shortened set finds: words of capitals (real companies' acronyms and
- * random three- to five-letter ones) and English short given names with common family names.
+ * random three- to five-letter ones), English short given names with common family names, and common Russian
+ * names written in Cyrillic (read by every national table).
  */
 function lookAlikeNegatives(split: Split, listed: Set<string>): Case[] {
   const cases: Case[] = [];
@@ -435,13 +477,18 @@ function lookAlikeNegatives(split: Split, listed: Set<string>): Case[] {
   while (cases.length < LOOK_ALIKES_PER_SPLIT) {
     let query: string;
     let transform: LookAlikeClass;
-    if (random() < 0.5) {
+    const draw = random();
+    if (draw < 1 / 3) {
       transform = 'negative_acronym';
       query = random() < 0.3 ? pick(REAL_ACRONYMS, random)
         : Array.from({ length: 3 + Math.floor(random() * 3) }, () => pick([...LETTERS], random).toUpperCase()).join('');
-    } else {
+    } else if (draw < 2 / 3) {
       transform = 'negative_short_given';
       query = `${pick(SHORT_GIVEN, random)} ${pick(englishFamilies, random)}`;
+    } else {
+      transform = 'negative_cyrillic';
+      const [given, family] = NAME_POOLS[3];
+      query = toCyrillic(`${pick(given, random)} ${pick(family, random)}`);
     }
     const [given, ...rest] = query.split(' ');
     const forms = [query, ...equivalentGivenNames(given.toLowerCase()).map((form) => [form, ...rest].join(' '))];
@@ -593,7 +640,7 @@ export async function run(): Promise<void> {
       const alarms = lookAlikeResult.falseAlarms.filter(([c]) => c.transform === transform).length;
       return `${transform} ${((alarms / all) * 100).toFixed(2)} % (${alarms}/${all})`;
     };
-    console.log(`  unlisted look-alikes, false-alarm rate: ${byClass('negative_acronym')}, ${byClass('negative_short_given')}`);
+    console.log(`  unlisted look-alikes, false-alarm rate: ${byClass('negative_acronym')}, ${byClass('negative_short_given')}, ${byClass('negative_cyrillic')}`);
     if (split !== 'test' && process.argv.includes('--misses')) {
       for (const c of shortenedResult.misses) console.log(`  shortened miss ${c.transform}: "${c.query}" → ${c.expected}`);
       for (const [c, m] of lookAlikeResult.falseAlarms) console.log(`  look-alike false alarm: "${c.query}" → ${m}`);

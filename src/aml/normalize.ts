@@ -160,18 +160,19 @@ export interface QueryTokenForm {
 export function queryTokenForms(raw: string): QueryTokenForm[] {
   const tokens = tokenise(raw);
   if (!CYRILLIC.test(raw)) return tokens.map((text) => ({ text, variants: [] }));
-  const table = nationalTable(raw);
+  const tables = nationalTables(raw);
   const byWord = raw.split(/\s+/).flatMap((word) => {
-    const national = table && CYRILLIC.test(word) ? tokenise(romaniseWith(table, word)) : [];
     const own = tokenise(word);
-    return own.map((text, i) => ({ text, cyrillic: CYRILLIC.test(word), national: national.length === own.length ? national[i] : undefined }));
+    const cyrillic = CYRILLIC.test(word);
+    const readings = cyrillic ? tables.map((table) => tokenise(romaniseWith(table, word))).filter((reading) => reading.length === own.length) : [];
+    return own.map((text, i) => ({ text, cyrillic, national: readings.map((reading) => reading[i]) }));
   });
   const aligned = byWord.length === tokens.length && byWord.every((t, i) => t.text === tokens[i]);
   return tokens.map((text, i) => {
     if (!aligned || !byWord[i].cyrillic) return { text, variants: [] };
-    const { national } = byWord[i];
     const variants = romanisationVariants(text);
-    return { text, variants: national && national !== text && !variants.includes(national) ? [national, ...variants] : variants };
+    const national = byWord[i].national.filter((form, k, all) => form !== text && !variants.includes(form) && all.indexOf(form) === k);
+    return { text, variants: [...national, ...variants] };
   });
 }
 
@@ -196,15 +197,17 @@ const BELARUSIAN = cyrillicTable({
 });
 
 /**
- * The national table of a name written in Ukrainian (і, ї, є or ґ and none of ы, э, ё, ъ) or Belarusian (ў, or і
- * beside ы or э), whose Latin forms any-ascii's Russian reading misses ("Ігор" → ihor not igor, "Дмитро" → dmytro,
- * "Сяргей" → siarhei); undefined for Russian and other languages.
+ * The national tables a Cyrillic name may be read by, whose Latin forms any-ascii's Russian reading misses ("Ігор"
+ * → ihor not igor, "Дмитро" → dmytro, "Глэб" → hleb): Ukrainian unless a letter Ukrainian lacks is written (ы, э, ё,
+ * ъ), Belarusian unless one Belarusian lacks is (и, щ, ї, є, ґ). A name in letters common to all three ("Олег
+ * Моргун") is read all ways, Russian by any-ascii.
  */
-function nationalTable(raw: string): CyrillicTable | undefined {
+function nationalTables(raw: string): CyrillicTable[] {
   const lower = raw.toLowerCase();
-  if (/ў/.test(lower) || (/і/.test(lower) && /[ыэ]/.test(lower))) return BELARUSIAN;
-  if (/[іїєґ]/.test(lower) && !/[ыэёъ]/.test(lower)) return UKRAINIAN;
-  return undefined;
+  const tables: CyrillicTable[] = [];
+  if (!/[ыэёъ]/.test(lower)) tables.push(UKRAINIAN);
+  if (!/[ищїєґ]/.test(lower)) tables.push(BELARUSIAN);
+  return tables;
 }
 
 function romaniseWith(table: CyrillicTable, word: string): string {

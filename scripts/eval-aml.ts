@@ -417,7 +417,7 @@ function shortenedCase(entity: ListEntity): Case | undefined {
   const family = parts ? parts[0] : said.slice(-1);
   const withoutNisba = nisbaDropped(entity);
   if (withoutNisba.length) options.push(() => ({ query: pick(withoutNisba, shortenedRandom), expected, transform: 'nisba_dropped', split }));
-  if (given.length >= 3 && MUHAMMAD.test(given[0]) && given.slice(1, 3).every((w) => /^[a-z]{4,}$/i.test(w) && !/^ab(d|u)/i.test(w))) {
+  if (given.length >= 3 && MUHAMMAD.test(given[0]) && given.slice(1, 3).every((w) => /^[a-z]{4,}$/i.test(w) && !/^ab(d|u)/i.test(w) && !MUHAMMAD.test(w))) {
     options.push(() => ({ query: given.slice(1, 3).map(titleCase).join(' '), expected, transform: 'known_as_later', split }));
   }
   const equivalents = parts && parts[1].length ? equivalentGivenNames(parts[1][0].toLowerCase()) : [];

@@ -173,10 +173,10 @@ export interface ListedNameParts {
  * Whether a person's family name ("al-Tikriti", "al-Majid": of Tikrit, of the Majid clan) follows at least two
  * distinctive given names: the press may write such a person by the given names alone ("Saddam Hussein" for
  * "SADDAM HUSSEIN AL-TIKRITI"), the second one then standing in for the family name (see nisbaStandIn). One given
- * name ("AL-ASSAD, Bashar") keeps its family name.
+ * name ("AL-ASSAD, Bashar"), or one and initials, keep their family name.
  */
 function isNisba(family: string[], given: string[]): boolean {
-  return family.length === 2 && (family[0] === 'al' || family[0] === 'el') && given.filter((part) => !isWeakToken(part)).length >= 2;
+  return family.length === 2 && (family[0] === 'al' || family[0] === 'el') && given.filter((part) => !isWeakToken(part) && part.length > 1).length >= 2;
 }
 
 /** One syllable of a Chinese or Korean name ("cheol", "thaek", "bian"): a hyphen between two is a given name's. */
@@ -363,7 +363,8 @@ export function buildIndex(entities: ListEntity[]): ScreeningIndex {
         }
         const nisbaAt = nisba.indexOf(true);
         if (nisbaAt >= 0) {
-          const given = parts.map((part, i) => [part, i] as const).filter(([part, i]) => !isWeakToken(part) && i !== nisbaAt).sort((a, b) => order[a[1]] - order[b[1]]);
+          // Initials ("Tarik Nasser S.") stand in for nothing.
+          const given = parts.map((part, i) => [part, i] as const).filter(([part, i]) => !isWeakToken(part) && part.length > 1 && i !== nisbaAt).sort((a, b) => order[a[1]] - order[b[1]]);
           // In "TAREK BEN HABIB … AL-MAAROUFI" the second name is the father's: the press never says "Tarek Habib".
           const standIns = [...new Set([given[1][1], given[given.length - 1][1]])].filter((i) => i === 0 || !CHAIN_PARTICLES.has(parts[i - 1]));
           if (standIns.length) nameNisba.set(nameId, { nisba: nisbaAt, standIns });

@@ -395,10 +395,10 @@ export function buildIndex(entities: ListEntity[]): ScreeningIndex {
     koreanKeyOf.set(id, koreanKey(tokens[id]));
     pushTo(byKoreanSyllable, koreanKeyOf.get(id)!, id);
   }
+  // Transliteration key of each token of 4+ letters (see transliterationKey), and how many names hold one of its spellings.
+  const spellingKeys = tokens.map((token) => (token.length >= 4 && /^[a-z]+$/.test(token) ? transliterationKey(token) : undefined));
   const spellingFrequency = new Map<string, number>();
-  const spellingKey = (token: string): string | undefined => (token.length >= 4 && /^[a-z]+$/.test(token) ? transliterationKey(token) : undefined);
-  tokens.forEach((token, id) => {
-    const key = spellingKey(token);
+  spellingKeys.forEach((key, id) => {
     if (key) spellingFrequency.set(key, (spellingFrequency.get(key) ?? 0) + documentFrequency[id]);
   });
   const spellingWeight = new Float32Array(tokens.length);
@@ -406,14 +406,14 @@ export function buildIndex(entities: ListEntity[]): ScreeningIndex {
     // A listed initial ("HOSSENI, M. Ali") tells as little as one in a query, however few names hold that letter alone.
     weight[id] = isWeakToken(token) ? WEAK_TOKEN_WEIGHT
       : /^[a-z]$/.test(token) ? Math.log(1 + nameCount / INITIAL_SHARE) : Math.log(1 + nameCount / documentFrequency[id]);
-    const key = spellingKey(token);
+    const key = spellingKeys[id];
     spellingWeight[id] = key && !isWeakToken(token) ? Math.log(1 + nameCount / spellingFrequency.get(key)!) : weight[id];
     const [primary, secondary] = /[a-z]/.test(token) ? doubleMetaphone(token) : [token, token];
     phoneticOf[id] = primary;
     if (primary.length >= 2) pushTo(byPhonetic, primary, id);
     if (secondary.length >= 2 && secondary !== primary) pushTo(byPhonetic, secondary, id);
     if (token.length >= 3) for (const gram of trigrams(token)) pushTo(byTrigram, gram, id);
-    if (token.length >= 4 && /^[a-z]+$/.test(token)) pushTo(byTransliteration, transliterationKey(token), id);
+    if (key) pushTo(byTransliteration, key, id);
   });
 
   // Postings: token id → ids of the names holding it, in one flat array.
@@ -617,15 +617,16 @@ function queryTokens(index: ScreeningIndex, name: string): QueryToken[] {
     for (const other of index.byPinyin.get(text) ?? []) {
       if (ROMANISATION_SIMILARITY > (similar.get(other) ?? 0)) similar.set(other, ROMANISATION_SIMILARITY);
     }
+    const korean = koreanKey(text);
     if (text.length <= KOREAN_SYLLABLE_LENGTH) {
-      for (const other of index.byKoreanSyllable.get(koreanKey(text)) ?? []) {
+      for (const other of index.byKoreanSyllable.get(korean) ?? []) {
         if (KOREAN_ROMANISATION_SIMILARITY > (similar.get(other) ?? 0)) similar.set(other, KOREAN_ROMANISATION_SIMILARITY);
       }
     }
     const joinedWithNext = position + 1 < forms.length ? text + forms[position + 1].text : '';
     const initial = !weak && /^[a-z]$/.test(text);
     const weight = weak ? WEAK_TOKEN_WEIGHT : initial ? initialWeight : id !== undefined ? index.weight[id] : rare;
-    return { text, joinedWithNext, koreanKey: koreanKey(text), weak, initial, weight, similar };
+    return { text, joinedWithNext, koreanKey: korean, weak, initial, weight, similar };
   });
 }
 

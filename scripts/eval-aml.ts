@@ -96,7 +96,7 @@ type Transform =
 type PressClass = 'press_plain' | 'press_patronymic' | 'press_compound' | 'press_particle' | 'press_arabic' | 'press_korean';
 /** Names as they are shortened or respelt (see shortenedCase), and unlisted look-alikes of those (see lookAlikeNegatives). */
 type ShortenedClass = 'nisba_dropped' | 'known_as_later' | 'given_equivalent' | 'korean_romanisation' | 'acronym' | 'wade_giles_listed'
-  | 'cyrillic_ukrainian' | 'cyrillic_belarusian';
+  | 'cyrillic_ukrainian' | 'cyrillic_belarusian' | 'weak_alias_full';
 type LookAlikeClass = 'negative_acronym' | 'negative_short_given' | 'negative_cyrillic';
 
 /**
@@ -397,7 +397,8 @@ function nisbaDropped(entity: ListEntity): string[] {
  * Mohammad Masood Azhar"); a given name in another established form ("Bill", "Eugene", "Oleksandr"); a North Korean
  * name in Revised Romanization or habit ("Choi Ryong-hae" for "CHOE, Ryong Hae"); an organisation by its initials
  * ("IRGC"); a listed Wade-Giles name in Pinyin ("Wei Xuegang" for "WEI, Hsueh Kang"); a Ukrainian or Belarusian
- * national's name in the letters of their language ("Сергій Здрілюк" for "ZDRILIUK, Serhii Anatoliyovych").
+ * national's name in the letters of their language ("Сергій Здрілюк" for "ZDRILIUK, Serhii Anatoliyovych"); a full name
+ * the list rates a weak alias ("Masud Azhar").
  */
 function shortenedCase(entity: ListEntity): Case | undefined {
   const primary = anyAscii(entity.names[0].full).replace(/[.']/g, '');
@@ -448,6 +449,9 @@ function shortenedCase(entity: ListEntity): Case | undefined {
       return { query: `${titleCase(familyName)} ${titleCase(givenNames.join(''))}`, expected, transform: 'wade_giles_listed', split };
     });
   }
+  // A full name the list rates a weak alias ("Masud Azhar" for "MOHAMMED MASOOD AZHAR ALVI"), not a kunya.
+  const fullWeak = entity.names.filter((n) => n.kind === 'weak_alias' && /^[\x20-\x7e]+$/.test(n.full) && strongTokens(n.full).length >= 2 && !/^(abu|abou|umm?)\b/i.test(n.full));
+  if (fullWeak.length) options.push(() => ({ query: pick(fullWeak, shortenedRandom).full, expected, transform: 'weak_alias_full', split }));
   const language = entity.nationalities.includes('UA') ? 'cyrillic_ukrainian' : entity.nationalities.includes('BY') ? 'cyrillic_belarusian' : undefined;
   if (language && parts && parts[1].length) {
     // Given and family name as written at home, the patronymic left out.

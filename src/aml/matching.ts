@@ -274,11 +274,20 @@ function searchAcronym(index: ScreeningIndex, name: string): NameHit[] {
     const start = index.nameTokenStart[nameId];
     const matched = Array.from(index.nameTokens.subarray(start, index.nameTokenStart[nameId + 1]), (t) => index.tokens[t]).join(' ');
     hits.set(entityIndex, {
-      entityIndex, nameSlot: index.nameSlot[nameId], kind: NAME_KINDS[index.nameKind[nameId]], score: ACRONYM_SCORE,
+      entityIndex, nameSlot: index.nameSlot[nameId], kind: index.entities[entityIndex].names[index.nameSlot[nameId]].kind, score: ACRONYM_SCORE,
       pairings: [{ query: acronym, matched, similarity: ACRONYM_SCORE }], unmatchedQuery: [], unmatchedListed: [],
     });
   }
   return [...hits.values()];
+}
+
+/**
+ * Whether a person's weak alias is a full name all the same ("Masud Azhar", which the UN list rates low): two
+ * distinctive parts or more and no kunya ("Abu Bakr", "Umm Ali"). It is then scored like an alias, still reported as
+ * a weak one.
+ */
+function isFullName(parts: string[]): boolean {
+  return parts.filter((part) => !isWeakToken(part) && part.length > 1).length >= 2 && !/^(abu|abou|abo|umm|um)$/.test(parts[0]);
 }
 
 /**
@@ -323,7 +332,7 @@ export function buildIndex(entities: ListEntity[]): ScreeningIndex {
         if (cjk) nameCjk.set(nameId, cjk);
         nameEntity.push(entityIndex);
         nameSlot.push(slot);
-        nameKind.push(NAME_KINDS.indexOf(name.kind));
+        nameKind.push(NAME_KINDS.indexOf(name.kind === 'weak_alias' && entity.type === 'person' && isFullName(parts) ? 'alias' : name.kind));
         const seen = new Set<number>();
         parts.forEach((part, position) => {
           let id = vocabulary.get(part);
@@ -708,7 +717,7 @@ function scoreName(index: ScreeningIndex, query: QueryToken[], queryCjk: string,
   const start = index.nameTokenStart[nameId];
   const listedCount = Math.min(index.nameTokenStart[nameId + 1] - start, MAX_TOKENS);
   const queryCount = Math.min(query.length, MAX_TOKENS);
-  const kind = NAME_KINDS[index.nameKind[nameId]];
+  const kind = index.entities[index.nameEntity[nameId]].names[index.nameSlot[nameId]].kind;
   const entityIndex = index.nameEntity[nameId];
   const nameSlot = index.nameSlot[nameId];
   const nameTokens = index.nameTokens;

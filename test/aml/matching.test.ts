@@ -79,6 +79,9 @@ describe('finding listed names', () => {
   it('treats weak aliases as evidence only when exact and corroborated', () => {
     expect(screen(lists, { name: 'BNC' }).status).toBe('clear');
     expect(screen(lists, { name: 'BNC', threshold: 0.7 }).matches[0]).toMatchObject({ entityId: 'ofac_sdn:306', score: 0.75 });
+    // A person's weak alias that is a full name counts like an alias, and is still reported as a weak one.
+    const masud = screen(lists, { name: 'Masud Azhar' }).matches.find((m) => m.entityId === 'un_consolidated:QDi.422');
+    expect(masud).toMatchObject({ matchedName: 'Masud Azhar', score: 1, features: { matchedNameKind: 'weak_alias' } });
   });
 });
 

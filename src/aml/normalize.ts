@@ -20,6 +20,8 @@ const WEAK_TOKENS = new Set([
   'bhd', 'pte', 'pvt', 'pty', 'kft', 'doo', 'sro', 'cv', 'de', 'del', 'la', 'le', 'les', 'los', 'las', 'the',
   'of', 'and', 'for', 'y', 'et', 'und', 'e', 'di', 'da', 'do', 'dos', 'das', 'du', 'des', 'van', 'von', 'der',
   'den', 'al', 'el', 'bin', 'ibn', 'bint', 'ben', 'abu', 'ould', 'uul', ...LEGAL_FORM_WORDS,
+  // A vessel's prefix: motor vessel, motor tanker, steamship, fishing vessel.
+  'mv', 'mt', 'ss', 'fv',
 ]);
 
 export function isWeakToken(token: string): boolean {
@@ -60,6 +62,8 @@ export function normaliseText(raw: string): string {
   text = text
     .replace(/['`’‘ʼʻ´]/g, '')
     .replace(/\b([a-z])\.(?=[a-z]\b)/g, '$1')
+    // "M/V", "M/T", "A/S": one abbreviation, not two initials.
+    .replace(/\b([a-z])\/([a-z])\b/g, '$1$2')
     .replace(/[^a-z0-9]+/g, ' ')
     .trim();
   return text;

@@ -230,6 +230,13 @@ describe('names as the press shortens and respells them', () => {
     expect(screen(lists, { name: 'PGM' }).status).toBe('clear'); // three capitals spell too many names
   });
 
+  it('reads a vessel without its prefix and a private military company by its abbreviation', () => {
+    expect(top('M/V ARTAVIL')?.matchedName).toBe('ARTAVIL');
+    expect(top('MT Ark III')?.matchedName).toBe('ARK III');
+    expect(top('PMC Wagner')).toMatchObject({ matchedName: "PRIVATE MILITARY COMPANY 'WAGNER'", score: 1 });
+    expect(tokenise('Military Industry Corporation')).toEqual(['military', 'industry', 'corp']); // "military" still names
+  });
+
   it('reads Vietnamese names with or without their diacritics alike', () => {
     expect(tokenise('Nguyễn Văn Đức')).toEqual(['nguyen', 'van', 'duc']);
   });

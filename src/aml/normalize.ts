@@ -9,7 +9,7 @@ import { LEGAL_FORM_WORDS, foldLegalFormsAndNumbers } from './legal-forms.ts';
 const HONORIFICS = new Set([
   'mr', 'mrs', 'ms', 'miss', 'dr', 'prof', 'sir', 'dame', 'lord', 'sheikh', 'shaykh', 'sheik', 'haji', 'hajji',
   'mullah', 'maulana', 'imam', 'gen', 'general', 'col', 'colonel', 'maj', 'major', 'capt', 'captain', 'lt',
-  'brig', 'brigadier', 'admiral', 'hon', 'rev', 'excellency', 'his', 'her',
+  'brig', 'brigadier', 'admiral', 'hon', 'rev', 'excellency', 'his', 'her', 'ayatollah', 'ayatullah', 'hojatoleslam',
 ]);
 
 /** Legal forms and linking words: they describe, they do not identify. */

@@ -234,6 +234,7 @@ describe('names as the press shortens and respells them', () => {
     expect(top('M/V ARTAVIL')?.matchedName).toBe('ARTAVIL');
     expect(top('MT Ark III')?.matchedName).toBe('ARK III');
     expect(top('PMC Wagner')).toMatchObject({ matchedName: "PRIVATE MILITARY COMPANY 'WAGNER'", score: 1 });
+    expect(tokenise('Ayatollah Ali Khamenei')).toEqual(['ali', 'khamenei']);
     expect(tokenise('Military Industry Corporation')).toEqual(['military', 'industry', 'corp']); // "military" still names
   });
 

@@ -79,3 +79,23 @@ for (const group of EQUIVALENT_GIVEN_NAMES) {
 export function equivalentGivenNames(token: string): readonly string[] {
   return EQUIVALENTS.get(token) ?? [];
 }
+
+/** A Russian, Ukrainian or Belarusian patronymic: the father's given name and a suffix ("grigor-yevich", "ryhor-avich"). */
+const PATRONYMIC = /^(.+?)(yevich|ievich|evich|ovich|evych|ovych|avich|yevna|ievna|evna|ovna|ivna|auna)$/;
+const MALE_PATRONYMIC_SUFFIXES = ['ovich', 'evich', 'yevich', 'ievich', 'ovych', 'evych', 'avich'];
+const FEMALE_PATRONYMIC_SUFFIXES = ['ovna', 'evna', 'yevna', 'ievna', 'ivna', 'auna'];
+
+/**
+ * The same patronymic formed from the other forms of the father's name ("grigoryevich" → ryhorovich,
+ * hryhorovych…; "aleksandrovna" → oleksandrivna…), empty when it is not a patronymic of a name in the table.
+ */
+export function equivalentPatronymics(token: string): string[] {
+  const patronymic = PATRONYMIC.exec(token);
+  if (!patronymic) return [];
+  const [, stem, suffix] = patronymic;
+  const fathers = ['', 'y', 'iy', 'i', 'ii'].flatMap((ending) => EQUIVALENTS.get(stem + ending) ?? []);
+  const suffixes = suffix.endsWith('na') ? FEMALE_PATRONYMIC_SUFFIXES : MALE_PATRONYMIC_SUFFIXES;
+  const forms = new Set(fathers.flatMap((father) => suffixes.map((ending) => father.replace(/(?:iy|ii|y|i)$/, '') + ending)));
+  forms.delete(token);
+  return [...forms];
+}

@@ -4,7 +4,7 @@
 
 import { doubleMetaphone } from 'double-metaphone';
 import { isWeakToken, nameVariants, pinyinReading, queryTokenForms, tokenise, wadeGilesSyllablePinyin } from './normalize.ts';
-import { equivalentGivenNames } from './given-names.ts';
+import { equivalentGivenNames, equivalentPatronymics } from './given-names.ts';
 import {
   KOREAN_SYLLABLE_LENGTH, joinedSimilarity, koreanKey, tokenSimilarity, transliterationKey, transliterationSimilarity,
 } from './similarity.ts';
@@ -623,6 +623,10 @@ function queryTokens(index: ScreeningIndex, name: string): QueryToken[] {
     };
     for (const variant of variants) addForm(variant, ROMANISATION_SIMILARITY);
     for (const equivalent of equivalentGivenNames(text)) addForm(equivalent, EQUIVALENT_NAME_SIMILARITY);
+    for (const patronymic of equivalentPatronymics(text)) {
+      const other = index.vocabulary.get(patronymic);
+      if (other !== undefined && EQUIVALENT_NAME_SIMILARITY > (similar.get(other) ?? 0)) similar.set(other, EQUIVALENT_NAME_SIMILARITY);
+    }
     for (const other of index.byPinyin.get(text) ?? []) {
       if (ROMANISATION_SIMILARITY > (similar.get(other) ?? 0)) similar.set(other, ROMANISATION_SIMILARITY);
     }

@@ -210,6 +210,9 @@ describe('names as the press shortens and respells them', () => {
     expect(top('Oleksandr Lukashenko')?.matchedName).toBe('LUKASHENKA, Alyaksandr Ryhorovich');
     expect(top('Michael Fridman')?.matchedName).toBe('FRIDMAN, Mikhail Maratovich');
     expect(screen(lists, { name: 'Bill Taylor' }).status).toBe('clear');
+    // The father's name too: Grigoryevich (Russian) is Ryhorovich (Belarusian).
+    expect(top('Aleksandr Grigoryevich Lukashenko')).toMatchObject({ matchedName: 'LUKASHENKA, Alyaksandr Ryhorovich' });
+    expect(top('Aleksandr Grigoryevich Lukashenko').score).toBeGreaterThan(0.9);
   });
 
   it('reads a North Korean name in Revised Romanization or common habit, spaced, hyphenated or joined', () => {

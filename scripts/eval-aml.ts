@@ -18,7 +18,7 @@ import { parseListFileSet, scanListsDir } from '../src/aml/parsers/detect.ts';
 import { buildIndex, listedNameParts } from '../src/aml/matching.ts';
 import { LEGAL_FORMS } from '../src/aml/legal-forms.ts';
 import { tokenise, isWeakToken, pinyinReading } from '../src/aml/normalize.ts';
-import { equivalentGivenNames } from '../src/aml/given-names.ts';
+import { equivalentGivenNames, equivalentPatronymics } from '../src/aml/given-names.ts';
 import { DEFAULT_THRESHOLD, screen, type ListsSnapshot } from '../src/aml/screen.ts';
 import type { ListEntity } from '../src/aml/model.ts';
 
@@ -96,7 +96,7 @@ type Transform =
 type PressClass = 'press_plain' | 'press_patronymic' | 'press_compound' | 'press_particle' | 'press_arabic' | 'press_korean';
 /** Names as they are shortened or respelt (see shortenedCase), and unlisted look-alikes of those (see lookAlikeNegatives). */
 type ShortenedClass = 'nisba_dropped' | 'known_as_later' | 'given_equivalent' | 'korean_romanisation' | 'acronym' | 'wade_giles_listed'
-  | 'cyrillic_ukrainian' | 'cyrillic_belarusian' | 'weak_alias_full';
+  | 'cyrillic_ukrainian' | 'cyrillic_belarusian' | 'weak_alias_full' | 'patronymic_equivalent';
 type LookAlikeClass = 'negative_acronym' | 'negative_short_given' | 'negative_cyrillic';
 
 /**
@@ -424,6 +424,11 @@ function shortenedCase(entity: ListEntity): Case | undefined {
   const equivalents = parts && parts[1].length ? equivalentGivenNames(parts[1][0].toLowerCase()) : [];
   if (equivalents.length && parts) {
     options.push(() => ({ query: `${titleCase(pick(equivalents, shortenedRandom))} ${parts[0].map(titleCase).join(' ')}`, expected, transform: 'given_equivalent', split }));
+  }
+  const patronymics = parts && parts[1].length === 2 ? equivalentPatronymics(parts[1][1].toLowerCase()) : [];
+  if (patronymics.length && parts) {
+    // "Aleksandr Grigoryevich Lukashenko" for "LUKASHENKA, Alyaksandr Ryhorovich": the father's name in another form.
+    options.push(() => ({ query: [parts[1][0], pick(patronymics, shortenedRandom), ...parts[0]].map(titleCase).join(' '), expected, transform: 'patronymic_equivalent', split }));
   }
   const korean = entity.nationalities.length ? entity.nationalities.includes('KP') : entity.programs.some((p) => p.startsWith('DPRK'));
   const syllables = said.flatMap((w) => w.toLowerCase().split('-'));

@@ -615,27 +615,22 @@ function queryTokens(index: ScreeningIndex, name: string): QueryToken[] {
     const weak = isWeakToken(text) && !(position === 0 && text.length === 1 && forms.length > 1);
     let id = index.vocabulary.get(text);
     const similar = similarTokens(index, text, phoneticKeys(text));
+    const raise = (other: number, similarity: number): void => {
+      if (similarity > (similar.get(other) ?? 0)) similar.set(other, similarity);
+    };
     const addForm = (form: string, discount: number): void => {
       id ??= index.vocabulary.get(form);
-      for (const [other, similarity] of similarTokens(index, form, phoneticKeys(form))) {
-        if (similarity * discount > (similar.get(other) ?? 0)) similar.set(other, similarity * discount);
-      }
+      for (const [other, similarity] of similarTokens(index, form, phoneticKeys(form))) raise(other, similarity * discount);
     };
     for (const variant of variants) addForm(variant, ROMANISATION_SIMILARITY);
     for (const equivalent of equivalentGivenNames(text)) addForm(equivalent, EQUIVALENT_NAME_SIMILARITY);
     for (const patronymic of equivalentPatronymics(text)) {
       const other = index.vocabulary.get(patronymic);
-      if (other !== undefined && EQUIVALENT_NAME_SIMILARITY > (similar.get(other) ?? 0)) similar.set(other, EQUIVALENT_NAME_SIMILARITY);
+      if (other !== undefined) raise(other, EQUIVALENT_NAME_SIMILARITY);
     }
-    for (const other of index.byPinyin.get(text) ?? []) {
-      if (ROMANISATION_SIMILARITY > (similar.get(other) ?? 0)) similar.set(other, ROMANISATION_SIMILARITY);
-    }
+    for (const other of index.byPinyin.get(text) ?? []) raise(other, ROMANISATION_SIMILARITY);
     const korean = koreanKey(text);
-    if (text.length <= KOREAN_SYLLABLE_LENGTH) {
-      for (const other of index.byKoreanSyllable.get(korean) ?? []) {
-        if (KOREAN_ROMANISATION_SIMILARITY > (similar.get(other) ?? 0)) similar.set(other, KOREAN_ROMANISATION_SIMILARITY);
-      }
-    }
+    if (text.length <= KOREAN_SYLLABLE_LENGTH) for (const other of index.byKoreanSyllable.get(korean) ?? []) raise(other, KOREAN_ROMANISATION_SIMILARITY);
     const joinedWithNext = position + 1 < forms.length ? text + forms[position + 1].text : '';
     const initial = !weak && /^[a-z]$/.test(text);
     const weight = weak ? WEAK_TOKEN_WEIGHT : initial ? initialWeight : id !== undefined ? index.weight[id] : rare;

@@ -17,7 +17,8 @@ import { doubleMetaphone } from 'double-metaphone';
 import { parseListFileSet, scanListsDir } from '../src/aml/parsers/detect.ts';
 import { buildIndex, listedNameParts } from '../src/aml/matching.ts';
 import { LEGAL_FORMS } from '../src/aml/legal-forms.ts';
-import { tokenise, isWeakToken } from '../src/aml/normalize.ts';
+import { tokenise, isWeakToken, pinyinReading } from '../src/aml/normalize.ts';
+import { equivalentGivenNames, equivalentPatronymics } from '../src/aml/given-names.ts';
 import { DEFAULT_THRESHOLD, screen, type ListsSnapshot } from '../src/aml/screen.ts';
 import type { ListEntity } from '../src/aml/model.ts';
 
@@ -93,6 +94,10 @@ type Transform =
   | 'transliteration' | 'compound' | 'legal_form' | 'initials' | 'joined';
 /** How the press writes a designated person (see pressCase). */
 type PressClass = 'press_plain' | 'press_patronymic' | 'press_compound' | 'press_particle' | 'press_arabic' | 'press_korean';
+/** Names as they are shortened or respelt (see shortenedCase), and unlisted look-alikes of those (see lookAlikeNegatives). */
+type ShortenedClass = 'nisba_dropped' | 'known_as_later' | 'given_equivalent' | 'korean_romanisation' | 'acronym' | 'wade_giles_listed'
+  | 'cyrillic_ukrainian' | 'cyrillic_belarusian' | 'weak_alias_full' | 'patronymic_equivalent';
+type LookAlikeClass = 'negative_acronym' | 'negative_short_given' | 'negative_cyrillic';
 
 /**
  * Spellings of one sound in different romanisation systems, each way round: Russian/Ukrainian/Belarusian in
@@ -121,7 +126,7 @@ interface Case {
   query: string;
   type?: 'person' | 'organization';
   expected?: string;
-  transform: Transform | PressClass | 'negative';
+  transform: Transform | PressClass | ShortenedClass | LookAlikeClass | 'negative';
   split: Split;
 }
 
@@ -312,6 +317,197 @@ function pressCase(entity: ListEntity): Case | undefined {
   return { query, type: pressRandom() < 0.5 ? 'person' : undefined, expected: entity.id, transform: pressClass, split: splitOf(entity.id) };
 }
 
+/** The shortened and respelt set's own stream: adding it leaves the other sets as they were. */
+const shortenedRandom = mulberry32(SEED + 2);
+/** Each split's look-alikes come from their own stream, the same whichever splits are measured. */
+const lookAlikeRandom: Record<Split, () => number> = { train: mulberry32(SEED + 3), dev: mulberry32(SEED + 4), test: mulberry32(SEED + 5) };
+const LINKING_WORDS = new Set(['of', 'the', 'and', 'in', 'for', 'on', 'at', 'to', 'de', 'del', 'la', 'le', 'les', 'los', 'las', 'du', 'des', 'y', 'e', 'et', 'und']);
+/** The forms of Muhammad a name chain often opens with and the press leaves out ("Mohammad Masood Azhar" → "Masood Azhar"). */
+const MUHAMMAD = /^m[ou]h?am+[ae]d$/i;
+/** Korean syllables as the South and common habit write what the North's lists write (McCune-Reischauer). */
+const KOREAN_RESPELLINGS: Array<[RegExp, string]> = [
+  [/^choe$/, 'choi'], [/^ri$/, 'lee'], [/^ri$/, 'rhee'], [/^pak$/, 'park'], [/^o$/, 'oh'], [/^ro$/, 'roh'],
+];
+/** The same for the syllables of a given name. */
+const KOREAN_GIVEN_RESPELLINGS: Array<[RegExp, string]> = [
+  [/ong$/, 'eong'], [/ol$/, 'eol'], [/ok$/, 'eok'], [/^un$/, 'eun'], [/^k(?=[aeiouwy])/, 'g'], [/^p(?=[aeiouy])/, 'b'],
+  [/^ch(?=[aeiouy])/, 'j'], [/^ry/, 'y'], [/ui$/, 'ee'], [/^jong$/, 'jung'], [/^yong$/, 'young'],
+];
+const KOREAN_SYLLABLE = /^[a-z]{1,6}$/;
+
+/** Latin spellings and the Ukrainian or Belarusian letters a writer in that language uses for them, longest first. */
+const TO_UKRAINIAN: Array<[string, string]> = [
+  ['shch', 'щ'], ['zh', 'ж'], ['kh', 'х'], ['ts', 'ц'], ['ch', 'ч'], ['sh', 'ш'], ['yu', 'ю'], ['iu', 'ю'], ['ya', 'я'], ['ia', 'я'],
+  ['ye', 'є'], ['ie', 'є'], ['yi', 'ї'], ['iy', 'ій'], ['yy', 'ий'], ['h', 'г'], ['g', 'ґ'], ['y', 'и'], ['i', 'і'], ['e', 'е'], ['x', 'кс'],
+];
+const TO_BELARUSIAN: Array<[string, string]> = [
+  ['shch', 'шч'], ['zh', 'ж'], ['kh', 'х'], ['ts', 'ц'], ['ch', 'ч'], ['sh', 'ш'], ['yu', 'ю'], ['iu', 'ю'], ['ya', 'я'], ['ia', 'я'],
+  ['yo', 'ё'], ['io', 'ё'], ['ye', 'е'], ['ie', 'е'], ['iy', 'ій'], ['yy', 'ый'], ['h', 'г'], ['g', 'г'], ['y', 'ы'], ['i', 'і'], ['e', 'э'],
+  ['x', 'кс'], ['w', 'ў'],
+];
+const TO_CYRILLIC_COMMON: Array<[string, string]> = [
+  ['a', 'а'], ['b', 'б'], ['v', 'в'], ['d', 'д'], ['z', 'з'], ['k', 'к'], ['l', 'л'], ['m', 'м'], ['n', 'н'], ['o', 'о'], ['p', 'п'],
+  ['r', 'р'], ['s', 'с'], ['t', 'т'], ['u', 'у'], ['f', 'ф'], ['c', 'к'], ['w', 'в'], ['j', 'й'], ['q', 'к'],
+];
+
+/** A Latin-written name in Ukrainian or Belarusian letters; "y" after a vowel is й ("Andrey" → Андрей). */
+function toNationalCyrillic(word: string, table: Array<[string, string]>): string {
+  let out = '';
+  let rest = word.toLowerCase();
+  while (rest) {
+    const afterVowel = /[aeiouy]$/.test(word.toLowerCase().slice(0, word.length - rest.length)) && out.length > 0;
+    if (rest[0] === 'y' && afterVowel && !/^y[aeiou]/.test(rest)) {
+      out += 'й';
+      rest = rest.slice(1);
+      continue;
+    }
+    const hit = [...table, ...TO_CYRILLIC_COMMON].find(([latin]) => rest.startsWith(latin));
+    out += hit ? hit[1] : rest[0];
+    rest = rest.slice(hit ? hit[0].length : 1);
+  }
+  return out.charAt(0).toUpperCase() + out.slice(1);
+}
+
+/** A listed person's family name and given names, when the primary name is written "FAMILY, Given…". */
+function familyAndGiven(primary: string): [string[], string[]] | undefined {
+  const comma = primary.indexOf(',');
+  if (comma < 0) return undefined;
+  return [primary.slice(0, comma).trim().split(/\s+/).filter(Boolean), primary.slice(comma + 1).trim().split(/\s+/).filter(Boolean)];
+}
+
+/**
+ * A listed person "AL-X, Given Given…" or "Given Given… AL-X" as the press writes them without the nisba: by the
+ * first and second given names ("Saddam Hussein") or the first and last ("Uday Hussein" for "UDAY SADDAM HUSSEIN
+ * AL-TIKRITI"); none when the name has no such nisba.
+ */
+function nisbaDropped(entity: ListEntity): string[] {
+  const primary = anyAscii(entity.names[0].full).replace(/[.']/g, '');
+  if (entity.type !== 'person' || !/^[A-Za-z ,-]+$/.test(primary)) return [];
+  const parts = familyAndGiven(primary);
+  const words = primary.split(/\s+/);
+  const [family, given] = parts ?? [words.slice(-1), words.slice(0, -1)];
+  const distinctive = given.filter((w) => strongTokens(w).length === 1 && !/^(abd|abu|bin|ibn|bint|al|el)\b/i.test(w));
+  if (!/^(al|el)-[a-z]{3,}$/i.test(family.join('-')) || distinctive.length < 2 || distinctive.length !== given.length) return [];
+  return [...new Set([given.slice(0, 2), [given[0], given[given.length - 1]]].map((kept) => kept.map(titleCase).join(' ')))];
+}
+
+/**
+ * A listed name shortened or respelt as people write it: a nisba ("AL-TIKRITI") after two given names left out
+ * ("Saddam Hussein"); a person known by the given names after an opening Muhammad ("Masood Azhar" for "ALVI,
+ * Mohammad Masood Azhar"); a given name in another established form ("Bill", "Eugene", "Oleksandr"); a North Korean
+ * name in Revised Romanization or habit ("Choi Ryong-hae" for "CHOE, Ryong Hae"); an organisation by its initials
+ * ("IRGC"); a listed Wade-Giles name in Pinyin ("Wei Xuegang" for "WEI, Hsueh Kang"); a Ukrainian or Belarusian
+ * national's name in the letters of their language ("Сергій Здрілюк" for "ZDRILIUK, Serhii Anatoliyovych"); a full name
+ * the list rates a weak alias ("Masud Azhar").
+ */
+function shortenedCase(entity: ListEntity): Case | undefined {
+  const primary = anyAscii(entity.names[0].full).replace(/[.']/g, '');
+  const split = splitOf(entity.id);
+  const expected = entity.id;
+  if (entity.type === 'organization') {
+    // Organisations, not companies: no legal form among the words, four to six of them.
+    const words = primary.split(/[\s-]+/).filter((w) => w && !LINKING_WORDS.has(w.toLowerCase()));
+    if (words.length < 4 || words.length > 6 || !words.every((w) => /^[A-Za-z]{2}/.test(w) && strongTokens(w).length === 1)) return undefined;
+    return { query: words.map((w) => w[0].toUpperCase()).join(''), expected, transform: 'acronym', split };
+  }
+  if (entity.type !== 'person' || !/^[A-Za-z ,-]+$/.test(primary)) return undefined;
+  const options: Array<() => Case | undefined> = [];
+  const parts = familyAndGiven(primary);
+  const said = parts ? [...parts[1], ...parts[0]] : primary.split(/\s+/);
+  const given = parts ? parts[1] : said.slice(0, -1);
+  const family = parts ? parts[0] : said.slice(-1);
+  const withoutNisba = nisbaDropped(entity);
+  if (withoutNisba.length) options.push(() => ({ query: pick(withoutNisba, shortenedRandom), expected, transform: 'nisba_dropped', split }));
+  if (given.length >= 3 && MUHAMMAD.test(given[0]) && given.slice(1, 3).every((w) => /^[a-z]{4,}$/i.test(w) && !/^ab(d|u)/i.test(w) && !MUHAMMAD.test(w))) {
+    options.push(() => ({ query: given.slice(1, 3).map(titleCase).join(' '), expected, transform: 'known_as_later', split }));
+  }
+  const equivalents = parts && parts[1].length ? equivalentGivenNames(parts[1][0].toLowerCase()) : [];
+  if (equivalents.length && parts) {
+    options.push(() => ({ query: `${titleCase(pick(equivalents, shortenedRandom))} ${parts[0].map(titleCase).join(' ')}`, expected, transform: 'given_equivalent', split }));
+  }
+  const patronymics = parts && parts[1].length === 2 ? equivalentPatronymics(parts[1][1].toLowerCase()) : [];
+  if (patronymics.length && parts) {
+    // "Aleksandr Grigoryevich Lukashenko" for "LUKASHENKA, Alyaksandr Ryhorovich": the father's name in another form.
+    options.push(() => ({ query: [parts[1][0], pick(patronymics, shortenedRandom), ...parts[0]].map(titleCase).join(' '), expected, transform: 'patronymic_equivalent', split }));
+  }
+  const korean = entity.nationalities.length ? entity.nationalities.includes('KP') : entity.programs.some((p) => p.startsWith('DPRK'));
+  const syllables = said.flatMap((w) => w.toLowerCase().split('-'));
+  if (korean && syllables.length >= 2 && syllables.length <= 4 && syllables.every((w) => KOREAN_SYLLABLE.test(w))) {
+    options.push(() => {
+      const familyAt = parts ? syllables.length - 1 : 0;
+      const respelt = syllables.map((syllable, i) => {
+        const rules = (i === familyAt ? KOREAN_RESPELLINGS : KOREAN_GIVEN_RESPELLINGS).filter(([pattern]) => pattern.test(syllable));
+        if (!rules.length || shortenedRandom() < 0.4) return syllable;
+        const [pattern, replacement] = pick(rules, shortenedRandom);
+        return syllable.replace(pattern, replacement);
+      });
+      if (respelt.join() === syllables.join()) return undefined;
+      const [familyName, ...givenNames] = parts ? [respelt[respelt.length - 1], ...respelt.slice(0, -1)] : respelt;
+      const givenWriting = pick([givenNames.join('-'), givenNames.join(' '), givenNames.join('')], shortenedRandom);
+      return { query: `${titleCase(familyName)} ${titleCase(givenWriting)}`, expected, transform: 'korean_romanisation', split };
+    });
+  }
+  const reading = !korean ? pinyinReading(primary) : undefined;
+  if (reading && reading.split(' ').length >= 2) {
+    options.push(() => {
+      const [familyName, ...givenNames] = reading.split(' ');
+      return { query: `${titleCase(familyName)} ${titleCase(givenNames.join(''))}`, expected, transform: 'wade_giles_listed', split };
+    });
+  }
+  // A full name the list rates a weak alias ("Masud Azhar" for "MOHAMMED MASOOD AZHAR ALVI"), not a kunya.
+  const fullWeak = entity.names.filter((n) => n.kind === 'weak_alias' && /^[\x20-\x7e]+$/.test(n.full) && strongTokens(n.full).length >= 2 && !/^(abu|abou|umm?)\b/i.test(n.full));
+  if (fullWeak.length) options.push(() => ({ query: pick(fullWeak, shortenedRandom).full, expected, transform: 'weak_alias_full', split }));
+  const language = entity.nationalities.includes('UA') ? 'cyrillic_ukrainian' : entity.nationalities.includes('BY') ? 'cyrillic_belarusian' : undefined;
+  if (language && parts && parts[1].length) {
+    // Given and family name as written at home, the patronymic left out.
+    const table = language === 'cyrillic_ukrainian' ? TO_UKRAINIAN : TO_BELARUSIAN;
+    options.push(() => ({ query: [parts[1][0], parts[0][0]].map((w) => toNationalCyrillic(w, table)).join(' '), expected, transform: language, split }));
+  }
+  return options.length ? pick(options, shortenedRandom)() : undefined;
+}
+
+const REAL_ACRONYMS = [
+  'IBM', 'BASF', 'KPMG', 'HSBC', 'UBS', 'BMW', 'SAP', 'AXA', 'ING', 'BNP', 'DHL', 'UPS', 'BBC', 'CNN', 'NATO', 'UNICEF',
+  'NASA', 'FIFA', 'OECD', 'WHO', 'AMD', 'HP', 'LG', 'ABB', 'BP', 'EDF', 'RWE', 'TSMC', 'CBS', 'NBC', 'PWC', 'EY',
+];
+const SHORT_GIVEN = ['Bill', 'Bob', 'Mike', 'Tom', 'Jim', 'Dave', 'Steve', 'Chris', 'Matt', 'Tony', 'Joe', 'Ted', 'Liz', 'Kate', 'Sue', 'Alex'];
+const LOOK_ALIKES_PER_SPLIT = 300;
+
+/**
+ * Unlisted names that look like what the shortened set finds: words of capitals (real companies' acronyms and
+ * random three- to five-letter ones), English short given names with common family names, and common Russian
+ * names written in Cyrillic (read by every national table).
+ */
+function lookAlikeNegatives(split: Split, listed: Set<string>): Case[] {
+  const cases: Case[] = [];
+  const seen = new Set<string>();
+  const englishFamilies = NAME_POOLS[0][1];
+  const random = lookAlikeRandom[split];
+  while (cases.length < LOOK_ALIKES_PER_SPLIT) {
+    let query: string;
+    let transform: LookAlikeClass;
+    const draw = random();
+    if (draw < 1 / 3) {
+      transform = 'negative_acronym';
+      query = random() < 0.3 ? pick(REAL_ACRONYMS, random)
+        : Array.from({ length: 3 + Math.floor(random() * 3) }, () => pick([...LETTERS], random).toUpperCase()).join('');
+    } else if (draw < 2 / 3) {
+      transform = 'negative_short_given';
+      query = `${pick(SHORT_GIVEN, random)} ${pick(englishFamilies, random)}`;
+    } else {
+      transform = 'negative_cyrillic';
+      const [given, family] = NAME_POOLS[3];
+      query = toCyrillic(`${pick(given, random)} ${pick(family, random)}`);
+    }
+    const [given, ...rest] = query.split(' ');
+    const forms = [query, ...equivalentGivenNames(given.toLowerCase()).map((form) => [form, ...rest].join(' '))];
+    if (seen.has(query) || forms.some((form) => listed.has(phoneticSignature(form)))) continue;
+    seen.add(query);
+    cases.push({ query, transform, split });
+  }
+  return cases;
+}
+
 // Given names and family names in common use, by culture. None is chosen for being on or off a list.
 const NAME_POOLS: Array<[string[], string[]]> = [
   [['James', 'Emily', 'Oliver', 'Sophie', 'Thomas', 'Hannah', 'George', 'Charlotte', 'Daniel', 'Lucy', 'Matthew', 'Grace'], ['Smith', 'Taylor', 'Brown', 'Wilson', 'Evans', 'Thompson', 'Walker', 'Robinson', 'Wright', 'Hughes', 'Green', 'Hall']],
@@ -406,6 +602,8 @@ export async function run(): Promise<void> {
       const core = parts.filter((part, i) => !middle[i] && !isWeakToken(part));
       if (core.length >= 2) listedSignatures.add(phoneticSignature(core.join(' ')));
     }
+    // A person written without the nisba ("Saddam Hussein") is that listed person too (see shortenedCase).
+    for (const withoutNisba of nisbaDropped(entity)) listedSignatures.add(phoneticSignature(withoutNisba));
   }
 
   const shuffled = [...entities].sort(() => random() - 0.5);
@@ -420,6 +618,12 @@ export async function run(): Promise<void> {
   for (const entity of shuffled) {
     const c = pressCase(entity);
     if (c && press[c.split].length < PRESS_PER_SPLIT) press[c.split].push(c);
+  }
+  // The shortened set, with its own stream too: every listed entity that has a shortened or respelt form.
+  const shortened: Record<Split, Case[]> = { train: [], dev: [], test: [] };
+  for (const entity of shuffled) {
+    const c = shortenedCase(entity);
+    if (c) shortened[c.split].push(c);
   }
   console.log(`AML matching quality — lists: ${LISTS_DIR} (${entities.length} entities), seed ${SEED}, threshold ${THRESHOLD}${THRESHOLD === DEFAULT_THRESHOLD ? ' (default)' : ''}`);
   for (const split of SPLITS) {
@@ -436,6 +640,20 @@ export async function run(): Promise<void> {
     const pressRecall = pressResult.tally.tp / press[split].length;
     console.log(`  press: recall ${pressRecall.toFixed(4)} on ${press[split].length} designated persons as newspapers write them (target ≥ 0.98): ${[...pressResult.byTransform].sort().map(([t, [hit, all]]) => `${t} ${(hit / all).toFixed(3)} (${all})`).join(', ')}`);
     if (split !== 'test' && process.argv.includes('--misses')) for (const c of pressResult.misses) console.log(`  press miss ${c.transform}: "${c.query}" → ${c.expected}`);
+    const shortenedResult = measure(lists, shortened[split]);
+    console.log(`  shortened and respelt: ${[...shortenedResult.byTransform].sort().map(([t, [hit, all]]) => `${t} ${(hit / all).toFixed(3)} (${all})`).join(', ')}`);
+    const lookAlikes = lookAlikeNegatives(split, listedSignatures);
+    const lookAlikeResult = measure(lists, lookAlikes);
+    const byClass = (transform: LookAlikeClass): string => {
+      const all = lookAlikes.filter((c) => c.transform === transform).length;
+      const alarms = lookAlikeResult.falseAlarms.filter(([c]) => c.transform === transform).length;
+      return `${transform} ${((alarms / all) * 100).toFixed(2)} % (${alarms}/${all})`;
+    };
+    console.log(`  unlisted look-alikes, false-alarm rate: ${byClass('negative_acronym')}, ${byClass('negative_short_given')}, ${byClass('negative_cyrillic')}`);
+    if (split !== 'test' && process.argv.includes('--misses')) {
+      for (const c of shortenedResult.misses) console.log(`  shortened miss ${c.transform}: "${c.query}" → ${c.expected}`);
+      for (const [c, m] of lookAlikeResult.falseAlarms) console.log(`  look-alike false alarm: "${c.query}" → ${m}`);
+    }
     if (split !== 'test' && process.argv.includes('--misses')) {
       for (const c of misses) console.log(`  miss ${c.transform}: "${c.query}" → ${c.expected}`);
       for (const [c, m] of falseAlarms) console.log(`  false alarm: "${c.query}" → ${m}`);

@@ -25,6 +25,7 @@ export const LEGAL_FORMS: ReadonlyArray<readonly [string, string]> = [
   ['joint stock company', 'jsc'],
   ['free zone establishment', 'fze'],
   ['free zone company', 'fzco'],
+  ['private military company', 'pmc'],
   // German, Austrian, Swiss
   ['gesellschaft mit beschrankter haftung', 'gmbh'],
   ['gesellschaft mbh', 'gmbh'],
@@ -80,7 +81,7 @@ export const LEGAL_FORMS: ReadonlyArray<readonly [string, string]> = [
 ];
 
 /** Words of legal forms that also name things ("Public Security Bureau", "Free Zone Authority"). */
-const NAMING_WORDS = new Set(['public', 'private', 'open', 'closed', 'free', 'zone', 'capital', 'variable', 'establishment', 'partnership']);
+const NAMING_WORDS = new Set(['public', 'private', 'open', 'closed', 'free', 'zone', 'capital', 'variable', 'establishment', 'partnership', 'military']);
 
 /**
  * Abbreviations the folding produces, and words of legal forms written in full: weak tokens, so that a legal

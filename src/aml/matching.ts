@@ -3,8 +3,11 @@
 // Memory stays lean: names are flat typed arrays of token ids; strings live once in the vocabulary.
 
 import { doubleMetaphone } from 'double-metaphone';
-import { isWeakToken, nameVariants, pinyinReading, queryTokenForms, tokenise } from './normalize.ts';
-import { joinedSimilarity, tokenSimilarity, transliterationKey, transliterationSimilarity } from './similarity.ts';
+import { isWeakToken, nameVariants, pinyinReading, queryTokenForms, tokenise, wadeGilesSyllablePinyin } from './normalize.ts';
+import { equivalentGivenNames, equivalentPatronymics } from './given-names.ts';
+import {
+  KOREAN_SYLLABLE_LENGTH, joinedSimilarity, koreanKey, tokenSimilarity, transliterationKey, transliterationSimilarity,
+} from './similarity.ts';
 import type { ListEntity, NameKind } from './model.ts';
 
 const NAME_KINDS: NameKind[] = ['primary', 'alias', 'weak_alias', 'former'];
@@ -46,6 +49,10 @@ const enum OptionalPart { No = 0, Middle = 1, Minor = 2, SecondFamily = 3 }
 const MISSING_CORE_PENALTY = 0.5;
 /** A token equal to a listed one in another romanisation of its Cyrillic spelling ("khusayn" ~ "husain"). */
 const ROMANISATION_SIMILARITY = 0.95;
+/** A given name paired with another form of it ("bill" ~ "william", "yevhen" ~ "yevgeniy"): see given-names.ts. */
+const EQUIVALENT_NAME_SIMILARITY = 0.9;
+/** A syllable of a Korean name in another romanisation ("choi" ~ "choe", "park" ~ "pak"): see koreanKey. */
+const KOREAN_ROMANISATION_SIMILARITY = 0.9;
 /** An initial ("V.") paired with a name part of that letter ("vladimir"). */
 const INITIAL_SIMILARITY = 0.9;
 /**
@@ -64,6 +71,20 @@ const MISSING_OPTIONAL_COUNTED = 1;
 const SYLLABLE_LENGTH = 4;
 /** An organisation needs one word paired at least this close in spelling (a typo, not only a sound-alike). */
 const ORGANISATION_SPELLING_FLOOR = 0.9;
+/**
+ * A person named by the given names after a common first one (see knownByLaterNames) scores this: found at the
+ * default threshold, but below a name given in full.
+ */
+const KNOWN_AS_SCORE = 0.85;
+/** Each of those given names must pair this closely (a respelling, not a sound-alike). */
+const KNOWN_AS_SIMILARITY = 0.9;
+/**
+ * Rarity weight over its spellings (spellingWeight) at most of a common name part (Muhammad in all its spellings
+ * 3.0, Ahmad 4.1, Ali 4.2 on the lists loaded here: shared by more than one listed name in 150), and at least of a
+ * distinctive one (Masood 7.6, Azhar 8.1: shared by fewer than one in 400).
+ */
+const COMMON_WEIGHT = 5;
+const DISTINCTIVE_WEIGHT = 6;
 /** Names scored in full per query, best first by their index evidence. */
 const MAX_CANDIDATES = 120;
 /** Share of the query's token weight a name must show in the index before it is scored in full. */
@@ -75,9 +96,23 @@ export interface ScreeningIndex {
   tokens: string[];
   phoneticOf: string[];
   weight: Float32Array;
+  /** Rarity weight of a token over all spellings sharing its transliteration key (Muhammad, Mohammed, Mohamad…). */
+  spellingWeight: Float32Array;
   byPhonetic: Map<string, number[]>;
   byTrigram: Map<string, number[]>;
   byJoined: Map<string, number[]>;
+  /** Initials of an organisation's name (see acronymsOf) → ids of those names. */
+  byAcronym: Map<string, number[]>;
+  /** Korean key (see koreanKey) → ids of the syllables of Korean persons' names. */
+  byKoreanSyllable: Map<string, number[]>;
+  /** Id of such a syllable → its Korean key. */
+  koreanKeyOf: Map<number, string>;
+  /** Names of Korean persons. */
+  koreanNames: Set<number>;
+  /** Pinyin → ids of the Wade-Giles syllables of listed Chinese names that read so ("xiang" → hsiang). */
+  byPinyin: Map<string, number[]>;
+  /** Id of such a Wade-Giles syllable → its Pinyin. */
+  pinyinOf: Map<number, string>;
   /** Transliteration key (see transliterationKey) → vocabulary token ids. */
   byTransliteration: Map<string, number[]>;
   postingStart: Uint32Array;
@@ -91,6 +126,11 @@ export interface ScreeningIndex {
   nameTokenMiddle: Uint8Array;
   /** Parallel to nameTokens: position of the token in the name as it is said ("PUTIN, Vladimir" → 1, 0). */
   nameTokenOrder: Uint8Array;
+  /**
+   * Names of persons ending in a nisba (see isNisba): name id → position of the nisba and of the given names that
+   * may stand in for it (the second and the last, "Saddam Hussein" and "Uday Hussein" for "UDAY SADDAM HUSSEIN …").
+   */
+  nameNisba: Map<number, { nisba: number; standIns: number[] }>;
   /** Listed names written in Chinese, Japanese or Korean script: name id → those characters. */
   nameCjk: Map<number, string>;
   nameWeight: Float32Array;
@@ -125,29 +165,66 @@ export interface ListedNameParts {
   order: number[];
   /** Family names after the first distinctive one (also middle). */
   secondFamily: boolean[];
+  /** A person's family name that is a nisba after two given names ("AL-TIKRITI, Saddam Hussein"): see isNisba. */
+  nisba: boolean[];
+}
+
+/**
+ * Whether a person's family name ("al-Tikriti", "al-Majid": of Tikrit, of the Majid clan) follows at least two
+ * distinctive given names: the press may write such a person by the given names alone ("Saddam Hussein" for
+ * "SADDAM HUSSEIN AL-TIKRITI"), the second one then standing in for the family name (see nisbaStandIn). One given
+ * name ("AL-ASSAD, Bashar"), or one and initials, keep their family name.
+ */
+function isNisba(family: string[], given: string[]): boolean {
+  return family.length === 2 && (family[0] === 'al' || family[0] === 'el') && given.filter((part) => !isWeakToken(part) && part.length > 1).length >= 2;
+}
+
+/** One syllable of a Chinese or Korean name ("cheol", "thaek", "bian"): a hyphen between two is a given name's. */
+const EAST_ASIAN_SYLLABLE = /^[^aeiouy]*[aeiouy]+(?:ng|[nlkmprt])?$/;
+
+/**
+ * Whether the last word of a person's name written in order is a double-barrelled family name ("JOHN B.
+ * PRIDMORE-SMITH"): two distinctive parts, not both syllables of an East Asian given name ("Kim Young-Cheol").
+ */
+function isDoubleBarrelled(word: string): boolean {
+  const parts = word.split('-');
+  if (parts.length !== 2) return false;
+  const tokens = parts.map((part) => tokenise(part));
+  if (!tokens.every((t) => t.length === 1 && t[0].length >= 3 && !isWeakToken(t[0]))) return false;
+  return !tokens.every(([t]) => EAST_ASIAN_SYLLABLE.test(t));
 }
 
 /**
  * Tokens of a listed name and which of them are a person's middle names: in "FAMILY NAMES, First Middle…" the
  * given names after the first and the family names after the first distinctive one (the maternal or married
  * name of "MADURO MOROS, Nicolas" or "MURILLO DE ORTEGA, Rosario", which the press leaves out); without a comma,
- * the tokens between the first and the last.
+ * the tokens between the first and the last, a double-barrelled last word read as "FAMILY, Given…".
  */
 export function listedNameParts(variant: string, isPerson: boolean): ListedNameParts {
   const comma = variant.indexOf(',');
+  const words = variant.trim().split(/\s+/);
+  const last = words[words.length - 1];
+  if (isPerson && comma < 0 && words.length >= 2 && isDoubleBarrelled(last)) return listedNameParts(`${last}, ${words.slice(0, -1).join(' ')}`, true);
   if (!isPerson || comma < 0) {
     const parts = tokenise(variant);
-    return { parts, middle: parts.map((_, i) => isPerson && i > 0 && i < parts.length - 1), order: parts.map((_, i) => i), secondFamily: parts.map(() => false) };
+    const last = parts.length - 1;
+    const nisba = isPerson && last >= 1 && isNisba(parts.slice(last - 1), parts.slice(0, last - 1));
+    return {
+      parts, middle: parts.map((_, i) => isPerson && i > 0 && i < last), order: parts.map((_, i) => i), secondFamily: parts.map(() => false),
+      nisba: parts.map((_, i) => nisba && i === last),
+    };
   }
   const family = tokenise(variant.slice(0, comma));
   const given = tokenise(variant.slice(comma + 1));
   const firstDistinctive = family.findIndex((part) => !isWeakToken(part));
   const secondFamily = family.map((_, i) => firstDistinctive >= 0 && i > firstDistinctive);
+  const nisba = isNisba(family, given);
   return {
     parts: [...family, ...given],
     middle: [...secondFamily, ...given.map((_, i) => i > 0)],
     order: [...family.map((_, i) => given.length + i), ...given.map((_, i) => i)],
     secondFamily: [...secondFamily, ...given.map(() => false)],
+    nisba: [...family.map((_, i) => nisba && i === 1), ...given.map(() => false)],
   };
 }
 
@@ -155,6 +232,72 @@ const CJK_CHARACTERS = /[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf
 
 function cjkCharacters(text: string): string {
   return (text.match(CJK_CHARACTERS) ?? []).join('');
+}
+
+/** Words an acronym skips ("Islamic State of Iraq and the Levant" → ISIL). */
+const ACRONYM_SKIPS = new Set([
+  'of', 'the', 'and', 'in', 'for', 'on', 'at', 'to', 'de', 'del', 'la', 'le', 'les', 'los', 'las', 'du', 'des', 'y', 'e',
+  'et', 'und', 'di', 'da', 'do', 'dos', 'das', 'van', 'von', 'der', 'den',
+]);
+/**
+ * Acronyms this long are read: three capitals spell the initials of some listed organisation one time in a few
+ * dozen (0.85 for "PGM", "LRB" on the train split), eleven are a word.
+ */
+const MIN_ACRONYM = 4;
+const MAX_ACRONYM = 10;
+
+/**
+ * Acronyms an organisation's name may go by: the initials of its words without linking words, and also without
+ * legal forms and articles ("ISLAMIC REVOLUTIONARY GUARD CORPS" → irgc; "NATIONAL IRANIAN OIL COMPANY" → nioc, nio;
+ * "ISLAMIC STATE OF IRAQ AND AL-SHAM" → isias, isis).
+ */
+export function acronymsOf(parts: string[]): string[] {
+  const words = parts.filter((part) => !ACRONYM_SKIPS.has(part));
+  if (words.some((word) => !/^[a-z]{2}/.test(word))) return [];
+  const acronyms = new Set([words, words.filter((word) => !isWeakToken(word))].map((kept) => kept.map((word) => word[0]).join('')));
+  return [...acronyms].filter((acronym) => acronym.length >= MIN_ACRONYM && acronym.length <= MAX_ACRONYM);
+}
+
+/** A query written as an acronym: one word of capitals ("IRGC") or of dotted capitals ("I.S.I.L."). */
+const ACRONYM_QUERY = new RegExp(`^\\s*(?:[A-Z]{${MIN_ACRONYM},${MAX_ACRONYM}}|(?:[A-Z]\\.){${MIN_ACRONYM},${MAX_ACRONYM}})\\s*$`);
+/** Score of an organisation whose initials spell a query written as an acronym. */
+export const ACRONYM_SCORE = 0.85;
+
+/** Organisations whose names' initials spell `name` when it is written as an acronym, at ACRONYM_SCORE. */
+function searchAcronym(index: ScreeningIndex, name: string): NameHit[] {
+  if (!ACRONYM_QUERY.test(name)) return [];
+  const acronym = name.replace(/[^A-Z]/g, '').toLowerCase();
+  const hits = new Map<number, NameHit>();
+  for (const nameId of index.byAcronym.get(acronym) ?? []) {
+    const entityIndex = index.nameEntity[nameId];
+    if (hits.has(entityIndex)) continue;
+    const start = index.nameTokenStart[nameId];
+    const matched = Array.from(index.nameTokens.subarray(start, index.nameTokenStart[nameId + 1]), (t) => index.tokens[t]).join(' ');
+    hits.set(entityIndex, {
+      entityIndex, nameSlot: index.nameSlot[nameId], kind: index.entities[entityIndex].names[index.nameSlot[nameId]].kind, score: ACRONYM_SCORE,
+      pairings: [{ query: acronym, matched, similarity: ACRONYM_SCORE }], unmatchedQuery: [], unmatchedListed: [],
+    });
+  }
+  return [...hits.values()];
+}
+
+/**
+ * Whether a person's weak alias is a full name all the same ("Masud Azhar", which the UN list rates low): two
+ * distinctive parts or more and no kunya ("Abu Bakr", "Umm Ali"). It is then scored like an alias, still reported as
+ * a weak one.
+ */
+function isFullName(parts: string[]): boolean {
+  return parts.filter((part) => !isWeakToken(part) && part.length > 1).length >= 2 && !/^(abu|abou|abo|umm|um)$/.test(parts[0]);
+}
+
+/**
+ * A person of North or South Korea, whose name is romanised syllable by syllable: by nationality, or without one
+ * by a North Korea sanctions programme (which also lists Chinese and Taiwanese nationals).
+ */
+function isKoreanPerson(entity: ListEntity): boolean {
+  if (entity.type !== 'person') return false;
+  if (entity.nationalities.length) return entity.nationalities.some((c) => c === 'KP' || c === 'KR');
+  return entity.programs.some((program) => program.startsWith('DPRK')) || entity.countries.some((c) => c === 'KP' || c === 'KR');
 }
 
 export function buildIndex(entities: ListEntity[]): ScreeningIndex {
@@ -169,20 +312,27 @@ export function buildIndex(entities: ListEntity[]): ScreeningIndex {
   const nameTokenMiddle: number[] = [];
   const nameTokenOrder: number[] = [];
   const nameCjk = new Map<number, string>();
+  const nameNisba = new Map<number, { nisba: number; standIns: number[] }>();
   const byJoined = new Map<string, number[]>();
   const byIdentifier = new Map<string, number[]>();
+  const byAcronym = new Map<string, number[]>();
+  const koreanSyllables = new Set<number>();
+  const koreanNames = new Set<number>();
+  const byPinyin = new Map<string, number[]>();
+  const pinyinOf = new Map<number, string>();
 
   entities.forEach((entity, entityIndex) => {
+    const korean = isKoreanPerson(entity);
     entity.names.forEach((name, slot) => {
       for (const variant of nameVariants(name.full)) {
-        const { parts, middle, order, secondFamily } = listedNameParts(variant, entity.type === 'person');
+        const { parts, middle, order, secondFamily, nisba } = listedNameParts(variant, entity.type === 'person');
         if (parts.length === 0) continue;
         const nameId = nameEntity.length;
         const cjk = cjkCharacters(variant);
         if (cjk) nameCjk.set(nameId, cjk);
         nameEntity.push(entityIndex);
         nameSlot.push(slot);
-        nameKind.push(NAME_KINDS.indexOf(name.kind));
+        nameKind.push(NAME_KINDS.indexOf(name.kind === 'weak_alias' && entity.type === 'person' && isFullName(parts) ? 'alias' : name.kind));
         const seen = new Set<number>();
         parts.forEach((part, position) => {
           let id = vocabulary.get(part);
@@ -193,6 +343,7 @@ export function buildIndex(entities: ListEntity[]): ScreeningIndex {
             documentFrequency.push(0);
           }
           if (!seen.has(id)) documentFrequency[id]++;
+          if (korean && part.length <= KOREAN_SYLLABLE_LENGTH) koreanSyllables.add(id);
           seen.add(id);
           nameTokens.push(id);
           const ancestor = position > 0 && CHAIN_PARTICLES.has(parts[position - 1]);
@@ -204,7 +355,31 @@ export function buildIndex(entities: ListEntity[]): ScreeningIndex {
           nameTokenOrder.push(Math.min(order[position], 255));
         });
         nameTokenStart.push(nameTokens.length);
+        if (korean) {
+          koreanNames.add(nameId);
+          // "Pyeongchol" for "Pyong Chol": given syllables written together in another romanisation.
+          for (let i = 0; i + 1 < parts.length; i++) pushTo(byJoined, koreanKey(parts[i]) + koreanKey(parts[i + 1]), nameId);
+        }
+        if (entity.type === 'person' && !korean && pinyinReading(variant)) {
+          const pinyin = parts.map((part) => wadeGilesSyllablePinyin(part) ?? part);
+          pinyin.forEach((reading, i) => {
+            if (reading === parts[i]) return;
+            const id = vocabulary.get(parts[i])!;
+            pushTo(byPinyin, reading, id);
+            pinyinOf.set(id, reading);
+          });
+          for (let i = 0; i + 1 < parts.length; i++) pushTo(byJoined, pinyin[i] + pinyin[i + 1], nameId);
+        }
+        const nisbaAt = nisba.indexOf(true);
+        if (nisbaAt >= 0) {
+          // Initials ("Tarik Nasser S.") stand in for nothing.
+          const given = parts.map((part, i) => [part, i] as const).filter(([part, i]) => !isWeakToken(part) && part.length > 1 && i !== nisbaAt).sort((a, b) => order[a[1]] - order[b[1]]);
+          // In "TAREK BEN HABIB … AL-MAAROUFI" the second name is the father's: the press never says "Tarek Habib".
+          const standIns = [...new Set([given[1][1], given[given.length - 1][1]])].filter((i) => i === 0 || !CHAIN_PARTICLES.has(parts[i - 1]));
+          if (standIns.length) nameNisba.set(nameId, { nisba: nisbaAt, standIns });
+        }
         for (let i = 0; i + 1 < parts.length; i++) pushTo(byJoined, parts[i] + parts[i + 1], nameId);
+        if (entity.type === 'organization' && name.kind !== 'weak_alias') for (const acronym of acronymsOf(parts)) pushTo(byAcronym, acronym, nameId);
         // "VladimirPutin" for "PUTIN, Vladimir Vladimirovich": first given name and family name as said.
         const first = order.indexOf(0);
         const family = parts.findIndex((part, i) => order[i] > order[first] && !middle[i] && !isWeakToken(part));
@@ -223,14 +398,31 @@ export function buildIndex(entities: ListEntity[]): ScreeningIndex {
   const byPhonetic = new Map<string, number[]>();
   const byTrigram = new Map<string, number[]>();
   const byTransliteration = new Map<string, number[]>();
+  const byKoreanSyllable = new Map<string, number[]>();
+  const koreanKeyOf = new Map<number, string>();
+  for (const id of koreanSyllables) {
+    koreanKeyOf.set(id, koreanKey(tokens[id]));
+    pushTo(byKoreanSyllable, koreanKeyOf.get(id)!, id);
+  }
+  // Transliteration key of each token of 4+ letters (see transliterationKey), and how many names hold one of its spellings.
+  const spellingKeys = tokens.map((token) => (token.length >= 4 && /^[a-z]+$/.test(token) ? transliterationKey(token) : undefined));
+  const spellingFrequency = new Map<string, number>();
+  spellingKeys.forEach((key, id) => {
+    if (key) spellingFrequency.set(key, (spellingFrequency.get(key) ?? 0) + documentFrequency[id]);
+  });
+  const spellingWeight = new Float32Array(tokens.length);
   tokens.forEach((token, id) => {
-    weight[id] = isWeakToken(token) ? WEAK_TOKEN_WEIGHT : Math.log(1 + nameCount / documentFrequency[id]);
+    // A listed initial ("HOSSENI, M. Ali") tells as little as one in a query, however few names hold that letter alone.
+    weight[id] = isWeakToken(token) ? WEAK_TOKEN_WEIGHT
+      : /^[a-z]$/.test(token) ? Math.log(1 + nameCount / INITIAL_SHARE) : Math.log(1 + nameCount / documentFrequency[id]);
+    const key = spellingKeys[id];
+    spellingWeight[id] = key && !isWeakToken(token) ? Math.log(1 + nameCount / spellingFrequency.get(key)!) : weight[id];
     const [primary, secondary] = /[a-z]/.test(token) ? doubleMetaphone(token) : [token, token];
     phoneticOf[id] = primary;
     if (primary.length >= 2) pushTo(byPhonetic, primary, id);
     if (secondary.length >= 2 && secondary !== primary) pushTo(byPhonetic, secondary, id);
     if (token.length >= 3) for (const gram of trigrams(token)) pushTo(byTrigram, gram, id);
-    if (token.length >= 4 && /^[a-z]+$/.test(token)) pushTo(byTransliteration, transliterationKey(token), id);
+    if (key) pushTo(byTransliteration, key, id);
   });
 
   // Postings: token id → ids of the names holding it, in one flat array.
@@ -265,9 +457,16 @@ export function buildIndex(entities: ListEntity[]): ScreeningIndex {
     tokens,
     phoneticOf,
     weight,
+    spellingWeight,
     byPhonetic,
     byTrigram,
     byJoined,
+    byAcronym,
+    byKoreanSyllable,
+    koreanKeyOf,
+    koreanNames,
+    byPinyin,
+    pinyinOf,
     byTransliteration,
     postingStart,
     postings,
@@ -278,6 +477,7 @@ export function buildIndex(entities: ListEntity[]): ScreeningIndex {
     nameTokens: Uint32Array.from(nameTokens),
     nameTokenMiddle: Uint8Array.from(nameTokenMiddle),
     nameTokenOrder: Uint8Array.from(nameTokenOrder),
+    nameNisba,
     nameCjk,
     nameWeight,
     byIdentifier,
@@ -288,6 +488,8 @@ interface QueryToken {
   text: string;
   /** This token and the next one written together ("abdul" + "rahman"), '' for the last. */
   joinedWithNext: string;
+  /** Its Korean key (see koreanKey), to pair with Korean syllables written together. */
+  koreanKey: string;
   weight: number;
   weak: boolean;
   /** A one-letter token that is not a digit: it pairs with any name part of that letter. */
@@ -413,17 +615,26 @@ function queryTokens(index: ScreeningIndex, name: string): QueryToken[] {
     const weak = isWeakToken(text) && !(position === 0 && text.length === 1 && forms.length > 1);
     let id = index.vocabulary.get(text);
     const similar = similarTokens(index, text, phoneticKeys(text));
-    for (const variant of variants) {
-      id ??= index.vocabulary.get(variant);
-      for (const [other, similarity] of similarTokens(index, variant, phoneticKeys(variant))) {
-        const discounted = similarity * ROMANISATION_SIMILARITY;
-        if (discounted > (similar.get(other) ?? 0)) similar.set(other, discounted);
-      }
+    const raise = (other: number, similarity: number): void => {
+      if (similarity > (similar.get(other) ?? 0)) similar.set(other, similarity);
+    };
+    const addForm = (form: string, discount: number): void => {
+      id ??= index.vocabulary.get(form);
+      for (const [other, similarity] of similarTokens(index, form, phoneticKeys(form))) raise(other, similarity * discount);
+    };
+    for (const variant of variants) addForm(variant, ROMANISATION_SIMILARITY);
+    for (const equivalent of equivalentGivenNames(text)) addForm(equivalent, EQUIVALENT_NAME_SIMILARITY);
+    for (const patronymic of equivalentPatronymics(text)) {
+      const other = index.vocabulary.get(patronymic);
+      if (other !== undefined) raise(other, EQUIVALENT_NAME_SIMILARITY);
     }
+    for (const other of index.byPinyin.get(text) ?? []) raise(other, ROMANISATION_SIMILARITY);
+    const korean = koreanKey(text);
+    if (text.length <= KOREAN_SYLLABLE_LENGTH) for (const other of index.byKoreanSyllable.get(korean) ?? []) raise(other, KOREAN_ROMANISATION_SIMILARITY);
     const joinedWithNext = position + 1 < forms.length ? text + forms[position + 1].text : '';
     const initial = !weak && /^[a-z]$/.test(text);
     const weight = weak ? WEAK_TOKEN_WEIGHT : initial ? initialWeight : id !== undefined ? index.weight[id] : rare;
-    return { text, joinedWithNext, weak, initial, weight, similar };
+    return { text, joinedWithNext, koreanKey: korean, weak, initial, weight, similar };
   });
 }
 
@@ -464,6 +675,28 @@ function cjkAgreement(query: string, listed: string): number {
   return shared / Math.max([...query].length, [...listed].length);
 }
 
+/** Pairs each query word that is listed parts `first` and `second` written together (at `discount` of their similarity). */
+function addJoinedListed(query: QueryToken[], queryCount: number, first: string, second: string, j: number, k: number, discount: number): void {
+  for (let i = 0; i < queryCount; i++) {
+    const text = query[i].text;
+    if (text.charCodeAt(0) !== first.charCodeAt(0) || text.length <= first.length || !mayJoin(text.length, first.length + second.length)) continue;
+    const s = joinedSimilarity(text, first + second);
+    if (s >= JOINED_FLOOR) addPair(s * discount, i, 1, j, k);
+  }
+}
+
+/** Pairs each query word that is two syllables of a Korean name written together in another romanisation. */
+function addJoinedKorean(index: ScreeningIndex, query: QueryToken[], queryCount: number, start: number, listedCount: number): void {
+  for (let j = 0; j + 1 < listedCount; j++) {
+    const first = index.koreanKeyOf.get(index.nameTokens[start + j]);
+    const second = index.koreanKeyOf.get(index.nameTokens[start + j + 1]);
+    if (first === undefined || second === undefined) continue;
+    for (let i = 0; i < queryCount; i++) {
+      if (query[i].text.length > KOREAN_SYLLABLE_LENGTH && query[i].koreanKey === first + second) addPair(KOREAN_ROMANISATION_SIMILARITY, i, 1, j, j + 1);
+    }
+  }
+}
+
 /** Whether strings of these lengths can be JOINED_FLOOR similar: checked before building a joined string. */
 function mayJoin(a: number, b: number): boolean {
   return Math.abs(a - b) <= (1 - JOINED_FLOOR) * Math.max(a, b);
@@ -483,7 +716,7 @@ function scoreName(index: ScreeningIndex, query: QueryToken[], queryCjk: string,
   const start = index.nameTokenStart[nameId];
   const listedCount = Math.min(index.nameTokenStart[nameId + 1] - start, MAX_TOKENS);
   const queryCount = Math.min(query.length, MAX_TOKENS);
-  const kind = NAME_KINDS[index.nameKind[nameId]];
+  const kind = index.entities[index.nameEntity[nameId]].names[index.nameSlot[nameId]].kind;
   const entityIndex = index.nameEntity[nameId];
   const nameSlot = index.nameSlot[nameId];
   const nameTokens = index.nameTokens;
@@ -521,20 +754,20 @@ function scoreName(index: ScreeningIndex, query: QueryToken[], queryCjk: string,
       if (s >= JOINED_FLOOR) addPair(s, i, 2, j, NO_SECOND);
     }
   }
-  // A query word may be two listed parts written together, in either order ("vladimirputin" for "PUTIN, Vladimir").
+  // A query word may be two listed parts written together, in either order ("vladimirputin" for "PUTIN, Vladimir"),
+  // also in the Pinyin of listed Wade-Giles syllables ("meixiang" for "Mei Hsiang").
   for (let j = 0; j < listedCount; j++) {
     const first = index.tokens[nameTokens[start + j]];
+    const firstPinyin = index.pinyinOf.get(nameTokens[start + j]);
     for (let k = 0; k < listedCount; k++) {
       if (k === j) continue;
       const second = index.tokens[nameTokens[start + k]];
-      for (let i = 0; i < queryCount; i++) {
-        const text = query[i].text;
-        if (text.charCodeAt(0) !== first.charCodeAt(0) || text.length <= first.length || !mayJoin(text.length, first.length + second.length)) continue;
-        const s = joinedSimilarity(text, first + second);
-        if (s >= JOINED_FLOOR) addPair(s, i, 1, j, k);
-      }
+      addJoinedListed(query, queryCount, first, second, j, k, 1);
+      const secondPinyin = index.pinyinOf.get(nameTokens[start + k]);
+      if (firstPinyin || secondPinyin) addJoinedListed(query, queryCount, firstPinyin ?? first, secondPinyin ?? second, j, k, ROMANISATION_SIMILARITY);
     }
   }
+  if (index.koreanNames.has(nameId)) addJoinedKorean(index, query, queryCount, start, listedCount);
   for (let p = 0; p < pairCount; p++) pairOrder[p] = p;
   // Insertion sort: a handful of pairs, no allocation.
   for (let p = 1; p < pairCount; p++) {
@@ -620,6 +853,13 @@ function scoreName(index: ScreeningIndex, query: QueryToken[], queryCjk: string,
     listedMatched += listedSimilarity[second] * secondWeight * shift;
     listedTotal += (secondWeight - index.weight[nameTokens[start + first]]) * shift;
   }
+  const [nisbaDropped, given] = isPerson ? nisbaStandIn(index, nameId) : NO_STAND_IN;
+  if (nisbaDropped >= 0) {
+    // "Saddam Hussein" for "SADDAM HUSSEIN AL-TIKRITI": the standing-in given name counts in full, the nisba as an ancestor.
+    const givenShift = index.weight[nameTokens[start + given]] - listedTokenWeight(index, start + given);
+    listedMatched += listedSimilarity[given] * givenShift;
+    listedTotal += givenShift - index.weight[nameTokens[start + nisbaDropped]] * (1 - MINOR_NAME_WEIGHT);
+  }
   let strongListed = 0;
   let missingCore = 0;
   const missingOptional: number[] = [];
@@ -628,7 +868,8 @@ function scoreName(index: ScreeningIndex, query: QueryToken[], queryCjk: string,
     if (weight === WEAK_TOKEN_WEIGHT) continue;
     strongListed++;
     if (listedUsed[j]) continue;
-    if (!index.nameTokenMiddle[start + j]) missingCore += weight * MISSING_CORE_PENALTY;
+    if (j === nisbaDropped) missingOptional.push(weight * MINOR_NAME_WEIGHT);
+    else if (!index.nameTokenMiddle[start + j]) missingCore += weight * MISSING_CORE_PENALTY;
     else if (isPerson) missingOptional.push(listedTokenWeight(index, start + j));
   }
   // Only the heaviest left-out middle names count: "Ali al-Tikriti" for "AL-TIKRITI, Ali
@@ -642,6 +883,7 @@ function scoreName(index: ScreeningIndex, query: QueryToken[], queryCjk: string,
   // An organisation's words are written, not heard: one found only by its sound ("Paula Ruiz" ~ "POLA RAIZ OOO")
   // is as weak as one word found.
   else if (!isPerson && bestStrongSimilarity < ORGANISATION_SPELLING_FLOOR) score *= SINGLE_TOKEN_FACTOR;
+  if (isPerson && score < KNOWN_AS_SCORE && strongQuery >= 2 && knownByLaterNames(index, query, queryCount, start, listedCount)) score = KNOWN_AS_SCORE;
   const listedCjk = queryCjk ? index.nameCjk.get(nameId) : undefined;
   if (listedCjk) score *= cjkAgreement(queryCjk, listedCjk);
   const unmatchedQuery: string[] = [];
@@ -682,6 +924,46 @@ function familyStandIn(index: ScreeningIndex, start: number, listedCount: number
 }
 
 /**
+ * Whether the query names a person by the given names after a common first one, written in full ("Masood Azhar"
+ * for "ALVI, Mohammad Masood Azhar" or "MOHAMMED MASOOD AZHAR ALVI"): every distinctive query word paired alone
+ * and closely with a distinctive listed part, those parts following each other as the name is said, none of them
+ * common, and the listed first given name (unpaired) common.
+ */
+function knownByLaterNames(index: ScreeningIndex, query: QueryToken[], queryCount: number, start: number, listedCount: number): boolean {
+  let firstOrder = Infinity;
+  let lastOrder = -1;
+  let paired = 0;
+  for (let i = 0; i < queryCount; i++) {
+    if (query[i].weak) continue;
+    const j = queryPartner[i];
+    if (j < 0 || listedSimilarity[j] < KNOWN_AS_SIMILARITY || index.spellingWeight[index.nameTokens[start + j]] < DISTINCTIVE_WEIGHT) return false;
+    const order = index.nameTokenOrder[start + j];
+    firstOrder = Math.min(firstOrder, order);
+    lastOrder = Math.max(lastOrder, order);
+    paired++;
+  }
+  let first = -1;
+  for (let j = 0; j < listedCount; j++) {
+    const order = index.nameTokenOrder[start + j];
+    const strong = !isWeakToken(index.tokens[index.nameTokens[start + j]]);
+    if (order === 0) first = j;
+    // A distinctive listed part between the paired ones breaks the run.
+    if (strong && !listedUsed[j] && order > firstOrder && order < lastOrder) return false;
+  }
+  return paired >= 2 && first >= 0 && !listedUsed[first] && firstOrder > 0 && index.spellingWeight[index.nameTokens[start + first]] <= COMMON_WEIGHT;
+}
+
+const NO_STAND_IN: [number, number] = [-1, -1];
+
+/** Positions of a listed nisba the query lacks and of the given name it has that stands in for it (see isNisba). */
+function nisbaStandIn(index: ScreeningIndex, nameId: number): [number, number] {
+  const entry = index.nameNisba.get(nameId);
+  if (!entry || listedUsed[entry.nisba]) return NO_STAND_IN;
+  const given = entry.standIns.find((i) => listedUsed[i]);
+  return given === undefined ? NO_STAND_IN : [entry.nisba, given];
+}
+
+/**
  * Whether the query says "X bin Y" where the listed name says Y before X (as said, given names first): "SALMAN BIN
  * MUHAMMAD" is Salman son of Muhammad, not Muhammad bin Salman.
  */
@@ -708,15 +990,21 @@ function weakWeightOf(query: QueryToken[]): number {
  * in Pinyin ("Mao Tse-tung" as "mao zedong"), whose hits count at ROMANISATION_SIMILARITY.
  */
 export function searchNames(index: ScreeningIndex, name: string, minScore: number): NameHit[] {
-  const hits = searchSpelling(index, name, minScore);
+  const best = new Map(searchSpelling(index, name, minScore).map((hit) => [hit.entityIndex, hit]));
+  const keepBest = (hit: NameHit): void => {
+    if (hit.score >= minScore && hit.score > (best.get(hit.entityIndex)?.score ?? 0)) best.set(hit.entityIndex, hit);
+  };
   const reading = pinyinReading(name);
-  if (!reading) return hits;
-  const best = new Map(hits.map((hit) => [hit.entityIndex, hit]));
-  for (const hit of searchSpelling(index, reading, minScore / ROMANISATION_SIMILARITY)) {
-    const score = hit.score * ROMANISATION_SIMILARITY;
-    if (score > (best.get(hit.entityIndex)?.score ?? 0)) best.set(hit.entityIndex, { ...hit, score });
+  if (reading) {
+    for (const hit of searchSpelling(index, reading, minScore / ROMANISATION_SIMILARITY)) keepBest({ ...hit, score: hit.score * ROMANISATION_SIMILARITY });
   }
+  for (const hit of searchAcronym(index, name)) keepBest(hit);
   return [...best.values()].sort((a, b) => b.score - a.score);
+}
+
+/** Names holding two neighbours this query word writes together, also as a Korean key ("pyeongchol"). */
+function joinedNames(index: ScreeningIndex, token: QueryToken): number[] | undefined {
+  return index.byJoined.get(token.text) ?? index.byJoined.get(token.koreanKey);
 }
 
 function searchSpelling(index: ScreeningIndex, name: string, minScore: number): NameHit[] {
@@ -747,7 +1035,7 @@ function searchSpelling(index: ScreeningIndex, name: string, minScore: number): 
   // lists of common tokens ("mohammed", "obshchestvo") only add to names already seen.
   const ordered = strong.sort((a, b) => b.weight - a.weight);
   let remaining = 0;
-  for (const token of ordered) remaining += token.weight * (index.byJoined.has(token.text) ? 2 : 1);
+  for (const token of ordered) remaining += token.weight * (joinedNames(index, token) ? 2 : 1);
   for (const token of ordered) {
     const admitNew = remaining >= floor;
     const round = ++scratch.round;
@@ -755,7 +1043,7 @@ function searchSpelling(index: ScreeningIndex, name: string, minScore: number): 
       const amount = similarity * token.weight;
       for (let p = index.postingStart[id]; p < index.postingStart[id + 1]; p++) credit(index.postings[p], amount, round, admitNew);
     }
-    const joined = index.byJoined.get(token.text);
+    const joined = joinedNames(index, token);
     if (joined) {
       const joinedRound = ++scratch.round;
       for (const nameId of joined) credit(nameId, token.weight, joinedRound, admitNew);

@@ -9,7 +9,7 @@ import { LEGAL_FORM_WORDS, foldLegalFormsAndNumbers } from './legal-forms.ts';
 const HONORIFICS = new Set([
   'mr', 'mrs', 'ms', 'miss', 'dr', 'prof', 'sir', 'dame', 'lord', 'sheikh', 'shaykh', 'sheik', 'haji', 'hajji',
   'mullah', 'maulana', 'imam', 'gen', 'general', 'col', 'colonel', 'maj', 'major', 'capt', 'captain', 'lt',
-  'brig', 'brigadier', 'admiral', 'hon', 'rev', 'excellency', 'his', 'her',
+  'brig', 'brigadier', 'admiral', 'hon', 'rev', 'excellency', 'his', 'her', 'ayatollah', 'ayatullah', 'hojatoleslam',
 ]);
 
 /** Legal forms and linking words: they describe, they do not identify. */
@@ -20,6 +20,8 @@ const WEAK_TOKENS = new Set([
   'bhd', 'pte', 'pvt', 'pty', 'kft', 'doo', 'sro', 'cv', 'de', 'del', 'la', 'le', 'les', 'los', 'las', 'the',
   'of', 'and', 'for', 'y', 'et', 'und', 'e', 'di', 'da', 'do', 'dos', 'das', 'du', 'des', 'van', 'von', 'der',
   'den', 'al', 'el', 'bin', 'ibn', 'bint', 'ben', 'abu', 'ould', 'uul', ...LEGAL_FORM_WORDS,
+  // A vessel's prefix: motor vessel, motor tanker, steamship, fishing vessel.
+  'mv', 'mt', 'ss', 'fv',
 ]);
 
 export function isWeakToken(token: string): boolean {
@@ -60,6 +62,8 @@ export function normaliseText(raw: string): string {
   text = text
     .replace(/['`’‘ʼʻ´]/g, '')
     .replace(/\b([a-z])\.(?=[a-z]\b)/g, '$1')
+    // "M/V", "M/T", "A/S": one abbreviation, not two initials.
+    .replace(/\b([a-z])\/([a-z])\b/g, '$1$2')
     .replace(/[^a-z0-9]+/g, ' ')
     .trim();
   return text;
@@ -160,9 +164,63 @@ export interface QueryTokenForm {
 export function queryTokenForms(raw: string): QueryTokenForm[] {
   const tokens = tokenise(raw);
   if (!CYRILLIC.test(raw)) return tokens.map((text) => ({ text, variants: [] }));
-  const byWord = raw.split(/\s+/).flatMap((word) => tokenise(word).map((text) => ({ text, cyrillic: CYRILLIC.test(word) })));
+  const tables = nationalTables(raw);
+  const byWord = raw.split(/\s+/).flatMap((word) => {
+    const own = tokenise(word);
+    const cyrillic = CYRILLIC.test(word);
+    const readings = cyrillic ? tables.map((table) => tokenise(romaniseWith(table, word))).filter((reading) => reading.length === own.length) : [];
+    return own.map((text, i) => ({ text, cyrillic, national: readings.map((reading) => reading[i]) }));
+  });
   const aligned = byWord.length === tokens.length && byWord.every((t, i) => t.text === tokens[i]);
-  return tokens.map((text, i) => ({ text, variants: aligned && byWord[i].cyrillic ? romanisationVariants(text) : [] }));
+  return tokens.map((text, i) => {
+    if (!aligned || !byWord[i].cyrillic) return { text, variants: [] };
+    const variants = romanisationVariants(text);
+    const national = byWord[i].national.filter((form, k, all) => form !== text && !variants.includes(form) && all.indexOf(form) === k);
+    return { text, variants: [...national, ...variants] };
+  });
+}
+
+/** A Cyrillic letter's Latin form at the start of a word, and elsewhere. */
+type CyrillicTable = Map<string, [string, string]>;
+
+function cyrillicTable(letters: Record<string, string | [string, string]>): CyrillicTable {
+  return new Map(Object.entries(letters).map(([letter, latin]) => [letter, typeof latin === 'string' ? [latin, latin] : latin]));
+}
+
+const COMMON_CYRILLIC: Record<string, string> = {
+  а: 'a', б: 'b', в: 'v', д: 'd', ж: 'zh', з: 'z', к: 'k', л: 'l', м: 'm', н: 'n', о: 'o', п: 'p', р: 'r', с: 's', т: 't',
+  у: 'u', ф: 'f', х: 'kh', ц: 'ts', ч: 'ch', ш: 'sh', ь: '', "'": '', '’': '', ʼ: '',
+};
+/** Ukrainian: the national romanisation (Cabinet of Ministers resolution 55 of 2010), used in passports. */
+const UKRAINIAN = cyrillicTable({
+  ...COMMON_CYRILLIC, г: 'h', ґ: 'g', е: 'e', є: ['ye', 'ie'], и: 'y', і: 'i', ї: ['yi', 'i'], й: ['y', 'i'], щ: 'shch', ю: ['yu', 'iu'], я: ['ya', 'ia'],
+});
+/** Belarusian: the national romanisation as Belarusian passports write it (Aliaksandr, Siarhei, Lukashenka). */
+const BELARUSIAN = cyrillicTable({
+  ...COMMON_CYRILLIC, г: 'h', е: ['ye', 'e'], ё: ['yo', 'io'], і: 'i', й: ['y', 'i'], ў: 'u', ы: 'y', э: 'e', ю: ['yu', 'iu'], я: ['ya', 'ia'],
+});
+
+/**
+ * The national tables a Cyrillic name may be read by, whose Latin forms any-ascii's Russian reading misses ("Ігор"
+ * → ihor not igor, "Дмитро" → dmytro, "Глэб" → hleb): Ukrainian unless a letter Ukrainian lacks is written (ы, э, ё,
+ * ъ), Belarusian unless one Belarusian lacks is (и, щ, ї, є, ґ). A name in letters common to all three ("Олег
+ * Моргун") is read all ways, Russian by any-ascii.
+ */
+function nationalTables(raw: string): CyrillicTable[] {
+  const lower = raw.toLowerCase();
+  const tables: CyrillicTable[] = [];
+  if (!/[ыэёъ]/.test(lower)) tables.push(UKRAINIAN);
+  if (!/[ищїєґ]/.test(lower)) tables.push(BELARUSIAN);
+  return tables;
+}
+
+function romaniseWith(table: CyrillicTable, word: string): string {
+  const letters = [...word.toLowerCase()];
+  return letters.map((letter, i) => {
+    const latin = table.get(letter);
+    if (!latin) return letter;
+    return i === 0 ? latin[0] : latin[1];
+  }).join('');
 }
 
 /**
@@ -210,6 +268,13 @@ function pinyinSyllable(syllable: string): string {
   }
   for (const [pattern, replacement] of WADE_GILES_FINALS) pinyin = pinyin.replace(pattern, replacement);
   return pinyin;
+}
+
+/** The Pinyin of one syllable of a listed Chinese name written in Wade-Giles ("hsiang" → xiang), if it differs. */
+export function wadeGilesSyllablePinyin(syllable: string): string | undefined {
+  if (!WADE_GILES_SYLLABLE.test(syllable)) return undefined;
+  const pinyin = pinyinSyllable(syllable);
+  return pinyin === syllable ? undefined : pinyin;
 }
 
 /**

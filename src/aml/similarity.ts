@@ -157,3 +157,32 @@ export function joinedSimilarity(a: string, b: string): number {
   const distance = editDistance(a, b, budget);
   return distance <= budget ? 1 - distance / longest : 0;
 }
+
+/** Spellings of one Korean family name across McCune-Reischauer, Revised Romanization and habit. */
+const KOREAN_FAMILY_NAMES = new Map<string, string>([
+  ...['ri', 'rhee', 'lee', 'yi', 'li', 'rhie'].map((s) => [s, 'i'] as [string, string]),
+  ...['choe', 'choi', 'chwe'].map((s) => [s, 'choe'] as [string, string]),
+  ...['pak', 'park', 'bak'].map((s) => [s, 'bak'] as [string, string]),
+  ...['o', 'oh'].map((s) => [s, 'o'] as [string, string]),
+  ...['ro', 'roh', 'no', 'noh'].map((s) => [s, 'no'] as [string, string]),
+]);
+/** Longest romanised Korean syllable ("kyeong", "hyeong"): a longer name part is two or more written together. */
+export const KOREAN_SYLLABLE_LENGTH = 6;
+
+/**
+ * One key for the romanisations of a Korean syllable, or of syllables written together: McCune-Reischauer as the
+ * North writes it ("Choe Ryong Hae", "Pak Pong Ju", "Ri Yong Ho", "Kim Chol"), Revised Romanization ("Bak Bong Ju",
+ * "Cheol") and common habit ("Choi", "Park", "Lee", "Jung", "Young"): consonants by place (k/g, p/b, t/d, ch/j,
+ * aspirated kh/ph/th as plain), the North's initial r/n before i/y dropped as the South drops it, and the vowel
+ * spellings eo/o, eu/u, oo/u, ee/i, ou/u.
+ */
+export function koreanKey(token: string): string {
+  const family = KOREAN_FAMILY_NAMES.get(token);
+  if (family) return family;
+  return token
+    .replace(/^[rln](?=[iy])/, '')
+    .replace(/ch|j/g, 'j').replace(/kh?|g/g, 'g').replace(/ph?|b/g, 'b').replace(/th?|d/g, 'd').replace(/sh/g, 's')
+    .replace(/eo/g, 'o').replace(/eu/g, 'u').replace(/oo|ou/g, 'u').replace(/ee/g, 'i').replace(/ui(?![aeiou])/g, 'i')
+    .replace(/(?<=^|[^aeiou])(y?)ou?ng/g, '$1ong').replace(/(?<=^|[^aeiou])(y?)ung/g, '$1ong')
+    .replace(/(?<=[aeiou])r(?=[gbdm]$)/, '');
+}

@@ -2,7 +2,7 @@ import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { parseListFileSet, scanListsDir } from '../../src/aml/parsers/detect.ts';
 import { buildIndex, listedNameParts } from '../../src/aml/matching.ts';
-import { pinyinReading, romanisationVariants, tokenise } from '../../src/aml/normalize.ts';
+import { pinyinReading, queryTokenForms, romanisationVariants, tokenise } from '../../src/aml/normalize.ts';
 import { DEFAULT_THRESHOLD, ListsUnavailableError, screen, screenCompany, screenPerson, type ListsSnapshot } from '../../src/aml/screen.ts';
 import { emptyEntity, type ListEntity } from '../../src/aml/model.ts';
 
@@ -60,6 +60,16 @@ describe('finding listed names', () => {
     expect(top('Мухаммад Юнус')?.matchedName).toBe('YUNUS, Muhammad'); // yunus: the only romanisation listed
   });
 
+  it('reads names written in Ukrainian or Belarusian by their national romanisation tables', () => {
+    const forms = (name: string) => queryTokenForms(name).map((form) => [form.text, ...form.variants]);
+    expect(forms('Ігор Коломойський')[0]).toContain('ihor'); // any-ascii reads Russian "igor"
+    expect(forms('Дмитро Фірташ')[0]).toContain('dmytro');
+    expect(forms('Євген Мураєв')[0]).toContain('yevhen');
+    expect(forms('Глэб Дрыл')[0]).toContain('hleb'); // э, ы: Belarusian, not Ukrainian
+    expect(forms('Эдуард Гришин')[1]).not.toContain('hrishin'); // э and и: Russian, read by any-ascii alone
+    expect(top('Віктар Лукашэнка')?.matchedName).toBe('LUKASHENKA, Viktar Aliaksandravich');
+  });
+
   it('finds aliases, including a.k.a. names hidden in OFAC remarks', () => {
     expect(top('National Bank of Cuba')?.entityId).toBe('ofac_sdn:306'); // banco≈bank (phonetic), nacional≈national
     expect(top('Sberbank Mumbai')).toMatchObject({ entityId: 'ofac_non_sdn:17018', matchedName: 'SBERBANK MUMBAI' });
@@ -69,6 +79,9 @@ describe('finding listed names', () => {
   it('treats weak aliases as evidence only when exact and corroborated', () => {
     expect(screen(lists, { name: 'BNC' }).status).toBe('clear');
     expect(screen(lists, { name: 'BNC', threshold: 0.7 }).matches[0]).toMatchObject({ entityId: 'ofac_sdn:306', score: 0.75 });
+    // A person's weak alias that is a full name counts like an alias, and is still reported as a weak one.
+    const masud = screen(lists, { name: 'Masud Azhar' }).matches.find((m) => m.entityId === 'un_consolidated:QDi.422');
+    expect(masud).toMatchObject({ matchedName: 'Masud Azhar', score: 1, features: { matchedNameKind: 'weak_alias' } });
   });
 });
 
@@ -82,7 +95,11 @@ describe('not drowning users in false positives', () => {
   it('tells middle names from family and first names in a listed person name', () => {
     expect(listedNameParts('ZHUKOV, Aleksandr Arkadyevich', true)).toEqual({
       parts: ['zhukov', 'aleksandr', 'arkadyevich'], middle: [false, false, true], order: [2, 0, 1], secondFamily: [false, false, false],
+      nisba: [false, false, false],
     });
+    expect(listedNameParts('AL-TIKRITI, Saddam Hussein', true).nisba).toEqual([false, true, false, false]);
+    expect(listedNameParts('SADDAM HUSSEIN AL-TIKRITI', true).nisba).toEqual([false, false, false, true]);
+    expect(listedNameParts('AL-ASSAD, Bashar', true).nisba).toEqual([false, false, false]);
     expect(listedNameParts('DIAZ LOPEZ, Mateo', true)).toMatchObject({ middle: [false, true, false], secondFamily: [false, true, false] });
     expect(listedNameParts('HANI ABD-AL-LATIF TILFAH AL-TIKRITI', true).middle).toEqual([false, true, true, true, true, false]);
     expect(listedNameParts('BANCO NACIONAL DE CUBA', false).middle).toEqual([false, false, false, false]);
@@ -107,6 +124,11 @@ describe('not drowning users in false positives', () => {
     expect(screen(lists, { name: 'Cuba Trading Limited' }).status).toBe('clear');
     expect(screen(lists, { name: 'Emily Johnson' }).status).toBe('clear');
     expect(screen(lists, { name: 'Jan Kowalski' }).status).toBe('clear');
+    // "JOHN B. PRIDMORE-SMITH": a double-barrelled family name is a family name, Smith its second part.
+    expect(screen(lists, { name: 'John Smith' }).status).toBe('clear');
+    expect(top('John Pridmore')?.matchedName).toBe('JOHN B. PRIDMORE-SMITH');
+    // A listed initial pairs with a name of its letter, but tells little: "M." is not "Majid".
+    expect(top('Ali Hassan al-Majid')?.matchedName).not.toBe('HOSSENI, M. Ali');
   });
 });
 
@@ -161,6 +183,66 @@ describe('names as the press writes them', () => {
   it('finds a person by first name and family name however long the chain left out', () => {
     expect(top('Ali al-Tikriti')?.matchedName).toBe('AL-TIKRITI, Ali Hassan al-Majid');
     expect(screen(lists, { name: 'Aisha Qadhafi' }).matches.map((m) => m.entityId)).toContain('un_consolidated:LYi.009');
+  });
+});
+
+describe('names as the press shortens and respells them', () => {
+  const names = (name: string) => screen(lists, { name }).matches.map((m) => m.matchedName);
+
+  it('finds a person by two given names without the nisba, the second standing in for it', () => {
+    expect(top('Saddam Hussein')?.entityId).toMatch(/^(un_consolidated:IQi.001|ofac_sdn:7843)$/);
+    expect(top('Izzat Ibrahim')?.matchedName).toMatch(/AL-DURI/);
+    expect(top('Uday Hussein')?.entityId).toMatch(/^(un_consolidated:IQi.003|ofac_sdn:7845)$/); // first and last given names
+    expect(names('Bashar Hafez')).not.toContain('AL-ASSAD, Bashar');
+    // The father's name after "bin" does not stand in: "Tarek Habib" is not "TAREK BEN HABIB … AL-MAAROUFI".
+    expect(names('Tarek Habib')).not.toContain('TAREK BEN HABIB BEN AL-TOUMI AL-MAAROUFI');
+  });
+
+  it('finds a person known by the distinctive given names after an opening Muhammad, but not by common ones', () => {
+    const ofac = screen(lists, { name: 'Masood Azhar' }).matches.find((m) => m.entityId === 'ofac_sdn:11459');
+    expect(ofac).toMatchObject({ matchedName: 'ALVI, Mohammad Masood Azhar', score: 0.85 });
+    expect(screen(lists, { name: 'Masud Azhaar' }).matches.map((m) => m.entityId)).toContain('ofac_sdn:11459');
+    expect(names('Hassan Ali').filter((n) => /^KHAN|MUHAMMAD/.test(n))).toEqual([]);
+  });
+
+  it('pairs a given name with its established other forms, and only those', () => {
+    expect(top('Eugene Prigozhin')?.matchedName).toBe('PRIGOZHIN, Yevgeniy Viktorovich');
+    expect(top('Oleksandr Lukashenko')?.matchedName).toBe('LUKASHENKA, Alyaksandr Ryhorovich');
+    expect(top('Michael Fridman')?.matchedName).toBe('FRIDMAN, Mikhail Maratovich');
+    expect(screen(lists, { name: 'Bill Taylor' }).status).toBe('clear');
+    // The father's name too: Grigoryevich (Russian) is Ryhorovich (Belarusian).
+    expect(top('Aleksandr Grigoryevich Lukashenko')).toMatchObject({ matchedName: 'LUKASHENKA, Alyaksandr Ryhorovich' });
+    expect(top('Aleksandr Grigoryevich Lukashenko').score).toBeGreaterThan(0.9);
+  });
+
+  it('reads a North Korean name in Revised Romanization or common habit, spaced, hyphenated or joined', () => {
+    expect(top('Choi Ryong-hae')?.matchedName).toBe('CHOE, Ryong Hae');
+    expect(top('Kim Jeong Eun')?.matchedName).toBe('KIM, Jong Un');
+    expect(top('Kim Yeongcheol')?.matchedName).toMatch(/KIM,? Yong[ -]Chol|Kim Young-Cheol/i);
+  });
+
+  it('reads a listed Wade-Giles name in Pinyin, its given name joined', () => {
+    expect(top('Wei Xuegang')?.matchedName).toBe('WEI, Hsueh Kang');
+    expect(top('Chen Meixiang')?.matchedName).toBe('CHEN, Mei Hsiang');
+  });
+
+  it('finds an organisation by the initials of its name written as an acronym, and not a word in lower case', () => {
+    expect(top('IRGC')).toMatchObject({ matchedName: 'ISLAMIC REVOLUTIONARY GUARD CORPS', score: 0.85 });
+    expect(names('I.S.I.L.')).toContain('ISLAMIC STATE OF IRAQ AND THE LEVANT');
+    expect(screen(lists, { name: 'Irgc' }).status).toBe('clear');
+    expect(screen(lists, { name: 'PGM' }).status).toBe('clear'); // three capitals spell too many names
+  });
+
+  it('reads a vessel without its prefix and a private military company by its abbreviation', () => {
+    expect(top('M/V ARTAVIL')?.matchedName).toBe('ARTAVIL');
+    expect(top('MT Ark III')?.matchedName).toBe('ARK III');
+    expect(top('PMC Wagner')).toMatchObject({ matchedName: "PRIVATE MILITARY COMPANY 'WAGNER'", score: 1 });
+    expect(tokenise('Ayatollah Ali Khamenei')).toEqual(['ali', 'khamenei']);
+    expect(tokenise('Military Industry Corporation')).toEqual(['military', 'industry', 'corp']); // "military" still names
+  });
+
+  it('reads Vietnamese names with or without their diacritics alike', () => {
+    expect(tokenise('Nguyễn Văn Đức')).toEqual(['nguyen', 'van', 'duc']);
   });
 });
 

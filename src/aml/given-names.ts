@@ -1,0 +1,101 @@
+// Given names that are one name to whoever writes them: the English short forms in everyday use (William/Bill)
+// and the forms one Slavic name takes in Russian, Ukrainian and Belarusian (official spellings after the
+// BGN/PCGN and national passport romanisations) and in English. Kept conservative: a short form is listed only
+// where it is a well-established equivalent of one full name (no "Sasha", no "Al", no "Jack"), so that a query
+// naming "Bill Smith" finds "SMITH, William" without making every short word a given name.
+
+const EQUIVALENT_GIVEN_NAMES: string[][] = [
+  // English short forms
+  ['william', 'bill', 'billy', 'will', 'willy'],
+  ['robert', 'bob', 'bobby', 'rob', 'robbie'],
+  ['richard', 'rick', 'ricky', 'dick'],
+  ['james', 'jim', 'jimmy'],
+  ['joseph', 'joe', 'joey'],
+  ['thomas', 'tom', 'tommy'],
+  ['michael', 'mike'],
+  ['edward', 'ted', 'eddie'],
+  ['charles', 'charlie', 'chuck'],
+  ['anthony', 'tony'],
+  ['daniel', 'danny'],
+  ['david', 'dave'],
+  ['christopher', 'chris'],
+  ['matthew', 'matt'],
+  ['stephen', 'steven', 'steve'],
+  ['benjamin', 'ben'],
+  ['samuel', 'sam'],
+  ['jonathan', 'jon'],
+  ['timothy', 'tim'],
+  ['kenneth', 'ken'],
+  ['ronald', 'ron'],
+  ['gerald', 'jerry'],
+  ['lawrence', 'larry'],
+  ['elizabeth', 'liz', 'beth', 'betty'],
+  ['margaret', 'maggie', 'peggy'],
+  ['katherine', 'catherine', 'kathy', 'kate', 'yekaterina', 'ekaterina', 'katsiaryna', 'kateryna'],
+  ['jennifer', 'jenny'],
+  ['rebecca', 'becky'],
+  ['susan', 'sue'],
+  ['patricia', 'trish'],
+  // One Slavic name in Russian, Ukrainian and Belarusian forms, with its English form
+  ['alexander', 'aleksandr', 'oleksandr', 'alyaksandr', 'aliaksandr', 'alex'],
+  ['alexey', 'aleksey', 'aleksei', 'alexei', 'oleksiy', 'oleksii', 'aliaksei', 'alyaksei'],
+  ['andrei', 'andrey', 'andriy', 'andrii', 'andrew'],
+  ['anatoly', 'anatoliy', 'anatolii', 'anatol'],
+  ['vasily', 'vasiliy', 'vasyl', 'vasil'],
+  ['vladimir', 'volodymyr', 'uladzimir'],
+  ['viktor', 'victor', 'viktar'],
+  ['sergey', 'sergei', 'serhiy', 'serhii', 'siarhei', 'sergiy'],
+  ['dmitry', 'dmitri', 'dmitriy', 'dmytro', 'dzmitry', 'dzmitryi'],
+  ['nikolai', 'nikolay', 'mykola', 'mikalai', 'nicholas'],
+  ['pyotr', 'petr', 'petro', 'piotr', 'peter'],
+  ['pavel', 'pavlo', 'paval', 'paul'],
+  ['grigory', 'grigoriy', 'hryhoriy', 'hryhorii', 'ryhor', 'gregory'],
+  ['yevgeny', 'yevgeniy', 'evgeny', 'evgeniy', 'evgeni', 'yevhen', 'yauhen', 'eugene'],
+  ['georgy', 'georgiy', 'heorhiy', 'heorhii', 'george'],
+  ['igor', 'ihor'],
+  ['oleg', 'oleh', 'aleh'],
+  ['gennady', 'gennadiy', 'hennadiy', 'hennadii'],
+  ['konstantin', 'kostiantyn', 'kostyantyn', 'kanstantsin', 'constantine'],
+  ['leonid', 'leanid'],
+  ['valery', 'valeriy', 'valerii'],
+  ['yury', 'yuriy', 'yuri', 'yurii'],
+  ['mikhail', 'mykhailo', 'mikhal', 'michael'],
+  ['olga', 'olha', 'volha'],
+  ['yelena', 'elena', 'olena', 'alena', 'helen'],
+  ['tatyana', 'tatiana', 'tetiana', 'tatsiana'],
+  ['natalya', 'natalia', 'nataliya', 'natallia'],
+  ['anna', 'hanna', 'ganna'],
+];
+
+const EQUIVALENTS = new Map<string, string[]>();
+for (const group of EQUIVALENT_GIVEN_NAMES) {
+  for (const name of group) {
+    const others = new Set([...(EQUIVALENTS.get(name) ?? []), ...group.filter((other) => other !== name)]);
+    EQUIVALENTS.set(name, [...others]);
+  }
+}
+
+/** Other forms of a given name ("bill" → william, will…; "yevhen" → yevgeny, eugene…), empty when none is known. */
+export function equivalentGivenNames(token: string): readonly string[] {
+  return EQUIVALENTS.get(token) ?? [];
+}
+
+/** A Russian, Ukrainian or Belarusian patronymic: the father's given name and a suffix ("grigor-yevich", "ryhor-avich"). */
+const PATRONYMIC = /^(.+?)(yevich|ievich|evich|ovich|evych|ovych|avich|yevna|ievna|evna|ovna|ivna|auna)$/;
+const MALE_PATRONYMIC_SUFFIXES = ['ovich', 'evich', 'yevich', 'ievich', 'ovych', 'evych', 'avich'];
+const FEMALE_PATRONYMIC_SUFFIXES = ['ovna', 'evna', 'yevna', 'ievna', 'ivna', 'auna'];
+
+/**
+ * The same patronymic formed from the other forms of the father's name ("grigoryevich" → ryhorovich,
+ * hryhorovych…; "aleksandrovna" → oleksandrivna…), empty when it is not a patronymic of a name in the table.
+ */
+export function equivalentPatronymics(token: string): string[] {
+  const patronymic = PATRONYMIC.exec(token);
+  if (!patronymic) return [];
+  const [, stem, suffix] = patronymic;
+  const fathers = ['', 'y', 'iy', 'i', 'ii'].flatMap((ending) => EQUIVALENTS.get(stem + ending) ?? []);
+  const suffixes = suffix.endsWith('na') ? FEMALE_PATRONYMIC_SUFFIXES : MALE_PATRONYMIC_SUFFIXES;
+  const forms = new Set(fathers.flatMap((father) => suffixes.map((ending) => father.replace(/(?:iy|ii|y|i)$/, '') + ending)));
+  forms.delete(token);
+  return [...forms];
+}

@@ -28,6 +28,8 @@ export const REASONS = {
   image_too_dark: { effect: 'failed', risk: 'medium' },
   image_blurred: { effect: 'failed', risk: 'medium' },
   image_glare: { effect: 'review', risk: 'medium' },
+  /** The selfie's face is too few pixels wide to compare: the user should move closer. */
+  face_too_small: { effect: 'failed', risk: 'medium' },
   // document reading
   mrz_not_found: { effect: 'failed', risk: 'medium' },
   mrz_check_digit_invalid: { effect: 'failed', risk: 'high' },
@@ -85,12 +87,17 @@ export const THRESHOLDS = {
   selfieMinShortSide: 240,
   blankMaxStdLuma: 8,
   darkMaxMeanLuma: 50,
-  /** Laplacian variance at the 640 px analysis scale. Text pages are far sharper than faces, hence two limits. */
+  /** Laplacian variance at the 640 px analysis scale of a page. */
   documentBlurMaxLaplacian: 120,
+  /** Laplacian variance of the selfie's face at its 160 px analysis scale (of the whole selfie when it has no face). */
   selfieBlurMaxLaplacian: 40,
   /** Share of blown-out cells on a document that is not white paper (median luma below glareMaxMedianLuma). */
   glareMinCellShare: 0.06,
   glareMaxMedianLuma: 245,
+  /** Share of blown-out cells on the selfie's face (its box takes in some background: a white wall is not glare). */
+  faceGlareMinCellShare: 0.2,
+  /** Width of the selfie's face box in the original image's pixels. */
+  selfieMinFaceWidth: 80,
   namePass: 0.85,
   nameReview: 0.7,
   faceMatchPass: 0.62,
@@ -157,6 +164,10 @@ function imageFindings(image: ImageSignals, kind: 'document' | 'selfie', readVal
   }
   if (kind === 'document' && q.glareCellShare >= THRESHOLDS.glareMinCellShare && q.medianLuma < THRESHOLDS.glareMaxMedianLuma) {
     found.push({ code: 'image_glare' });
+  }
+  if (q.region === 'face') {
+    if (q.glareCellShare >= THRESHOLDS.faceGlareMinCellShare) found.push({ code: 'image_glare' });
+    if (q.faceWidth !== null && q.faceWidth < THRESHOLDS.selfieMinFaceWidth) found.push({ code: 'face_too_small' });
   }
   return found;
 }

@@ -10,7 +10,7 @@ const image = (field: 'documentImage' | 'selfieImage'): ImageSignals => ({
   sha256: 'a'.repeat(64),
   width: 1250,
   height: 880,
-  quality: { shortSide: 880, meanLuma: 180, medianLuma: 200, stdLuma: 60, laplacianVariance: 2000, glareCellShare: 0 },
+  quality: { shortSide: 880, region: 'content', faceWidth: null, meanLuma: 180, medianLuma: 200, stdLuma: 60, laplacianVariance: 2000, glareCellShare: 0 },
   provenance: { software: null, capturedAt: null, modifiedAt: null, cameraMake: null },
 });
 

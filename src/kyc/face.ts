@@ -1,6 +1,7 @@
-// Face detection and face embeddings with @vladmandic/human on the tfjs WebAssembly backend. Models (BlazeFace
-// detector, FaceMesh, FaceRes descriptor, anti-spoof and liveness) are read from the package's models/ folder
-// through a file-system IO router: no network. One engine per pool worker, warmed once.
+// Face detection with @vladmandic/human on the tfjs WebAssembly backend (BlazeFace detector, FaceMesh for the eyes,
+// anti-spoof and liveness, read from the package's models/ folder through a file-system IO router: no network), then
+// the face aligned on its eyes and described by @vladmandic/face-api's ResNet-34 (weights from its model/ folder) on
+// the same tfjs. One engine per pool worker, warmed once.
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';

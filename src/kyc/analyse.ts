@@ -84,7 +84,8 @@ export async function readMrzFromImage(
   return best;
 }
 
-function imageSignals(image: DecodedImage): ImageSignals {
+/** face: the box of the selfie's face, which its quality is measured on. */
+function imageSignals(image: DecodedImage, face: DetectedFace | null = null): ImageSignals {
   return {
     field: image.field,
     format: image.format,
@@ -92,7 +93,7 @@ function imageSignals(image: DecodedImage): ImageSignals {
     sha256: image.sha256,
     width: image.width,
     height: image.height,
-    quality: measureQuality(image.pixels, image.width, image.height),
+    quality: measureQuality(image.pixels, image.width, image.height, face?.box ?? null),
     provenance: image.provenance,
   };
 }
@@ -146,24 +147,28 @@ function largest(faces: DetectedFace[]): DetectedFace | null {
   return faces.reduce<DetectedFace | null>((best, f) => (!best || f.box[2] * f.box[3] > best.box[2] * best.box[3] ? f : best), null);
 }
 
-async function compareFaces(input: AnalyseInput, face: FaceEngine): Promise<FaceSignals> {
+async function compareFaces(input: AnalyseInput, face: FaceEngine): Promise<{ signals: FaceSignals; selfieFace: DetectedFace | null }> {
   const selfieFaces = analysable(input.selfie) ? await face.detect(input.selfie.pixels) : [];
   const wantsDocumentFace = input.documentType !== 'proof_of_address';
   const documentFaces =
     wantsDocumentFace && analysable(input.document) ? await face.detect(input.document.pixels, { livenessModels: false }) : [];
   const selfieFace = largest(selfieFaces);
   const documentFace = largest(documentFaces);
+  const similarity =
+    selfieFace && documentFace
+      ? faceSimilarity(await face.describe(input.selfie.pixels, selfieFace), await face.describe(input.document.pixels, documentFace))
+      : null;
   return {
-    selfieFaces: selfieFaces.length,
-    documentFaces: wantsDocumentFace ? documentFaces.length : null,
-    selfieFaceScore: selfieFace?.score ?? null,
-    documentFaceScore: documentFace?.score ?? null,
-    similarity:
-      selfieFace && documentFace && selfieFace.embedding.length && documentFace.embedding.length
-        ? Math.round(faceSimilarity(selfieFace.embedding, documentFace.embedding) * 1000) / 1000
-        : null,
-    selfieReal: selfieFace?.real ?? null,
-    selfieLive: selfieFace?.live ?? null,
+    selfieFace,
+    signals: {
+      selfieFaces: selfieFaces.length,
+      documentFaces: wantsDocumentFace ? documentFaces.length : null,
+      selfieFaceScore: selfieFace?.score ?? null,
+      documentFaceScore: documentFace?.score ?? null,
+      similarity: similarity === null ? null : Math.round(similarity * 1000) / 1000,
+      selfieReal: selfieFace?.real ?? null,
+      selfieLive: selfieFace?.live ?? null,
+    },
   };
 }
 
@@ -175,10 +180,6 @@ async function timed<T>(work: () => Promise<T>): Promise<[T, number]> {
 
 export async function analyseImages(input: AnalyseInput, models: AnalysisModels): Promise<KycSignals> {
   const now = new Date(input.now);
-  const qualityStart = performance.now();
-  const document = imageSignals(input.document);
-  const selfie = imageSignals(input.selfie);
-  const qualityMs = Math.round(performance.now() - qualityStart);
   // OCR runs in tesseract's own thread and the face model on this one. The face model holds this thread for
   // hundreds of milliseconds at a time, so it starts only once the first OCR job has been handed over; otherwise
   // the OCR image preparation would wait behind it and the two would hardly overlap.
@@ -188,7 +189,14 @@ export async function analyseImages(input: AnalyseInput, models: AnalysisModels)
   reading.catch(() => undefined); // an OCR failure is reported by Promise.all below, not as an unhandled rejection
   await ocrHandedOver;
   await new Promise<void>((resolve) => setImmediate(resolve));
-  const [[{ reading: documentReading, texts }, ocrMs], [face, faceMs]] = await Promise.all([reading, timed(() => compareFaces(input, models.face))]);
+  const [[{ reading: documentReading, texts }, ocrMs], [{ signals: face, selfieFace }, faceMs]] = await Promise.all([
+    reading,
+    timed(() => compareFaces(input, models.face)),
+  ]);
+  const qualityStart = performance.now();
+  const document = imageSignals(input.document);
+  const selfie = imageSignals(input.selfie, selfieFace);
+  const qualityMs = Math.round(performance.now() - qualityStart);
   const perceptualHash = differenceHash(input.document.pixels);
   return {
     version: 1,

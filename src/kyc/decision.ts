@@ -28,6 +28,8 @@ export const REASONS = {
   image_too_dark: { effect: 'failed', risk: 'medium' },
   image_blurred: { effect: 'failed', risk: 'medium' },
   image_glare: { effect: 'review', risk: 'medium' },
+  /** The selfie's face is too few pixels wide to compare: the user should move closer. */
+  face_too_small: { effect: 'failed', risk: 'medium' },
   // document reading
   mrz_not_found: { effect: 'failed', risk: 'medium' },
   mrz_check_digit_invalid: { effect: 'failed', risk: 'high' },
@@ -85,16 +87,24 @@ export const THRESHOLDS = {
   selfieMinShortSide: 240,
   blankMaxStdLuma: 8,
   darkMaxMeanLuma: 50,
-  /** Laplacian variance at the 640 px analysis scale. Text pages are far sharper than faces, hence two limits. */
+  /** Laplacian variance at the 640 px analysis scale of a page. */
   documentBlurMaxLaplacian: 120,
+  /** Laplacian variance of the selfie's face at its 160 px analysis scale (of the whole selfie when it has no face). */
   selfieBlurMaxLaplacian: 40,
   /** Share of blown-out cells on a document that is not white paper (median luma below glareMaxMedianLuma). */
   glareMinCellShare: 0.06,
   glareMaxMedianLuma: 245,
+  /** Share of blown-out cells on the selfie's face (its box takes in some background: a white wall is not glare). */
+  faceGlareMinCellShare: 0.2,
+  /** Width of the selfie's face box in the original image's pixels. */
+  selfieMinFaceWidth: 80,
   namePass: 0.85,
   nameReview: 0.7,
-  faceMatchPass: 0.62,
-  faceMatchReview: 0.5,
+  /** Cosine similarity of the ResNet-34 descriptors: above every calibration impostor pair, and their 1 % tail. */
+  faceMatchPass: 0.935,
+  faceMatchReview: 0.926,
+  /** A similarity this high is full evidence (the calibration genuine median); the score grows up to it. */
+  faceMatchFullEvidence: 0.97,
   spoofMinReal: 0.2,
   livenessMin: 0.3,
   maxAgeYears: 120,
@@ -157,6 +167,10 @@ function imageFindings(image: ImageSignals, kind: 'document' | 'selfie', readVal
   }
   if (kind === 'document' && q.glareCellShare >= THRESHOLDS.glareMinCellShare && q.medianLuma < THRESHOLDS.glareMaxMedianLuma) {
     found.push({ code: 'image_glare' });
+  }
+  if (q.region === 'face') {
+    if (q.glareCellShare >= THRESHOLDS.faceGlareMinCellShare) found.push({ code: 'image_glare' });
+    if (q.faceWidth !== null && q.faceWidth < THRESHOLDS.selfieMinFaceWidth) found.push({ code: 'face_too_small' });
   }
   return found;
 }
@@ -278,7 +292,8 @@ const clamp01 = (x: number) => Math.min(1, Math.max(0, x));
 
 function evidence(name: CheckName, signals: KycSignals): number {
   if (name === 'face_match' && signals.face.similarity !== null) {
-    return clamp01((signals.face.similarity - THRESHOLDS.faceMatchPass) / (0.9 - THRESHOLDS.faceMatchPass));
+    const span = THRESHOLDS.faceMatchFullEvidence - THRESHOLDS.faceMatchPass;
+    return clamp01((signals.face.similarity - THRESHOLDS.faceMatchPass) / span);
   }
   if (name === 'document') {
     const score = signals.documentReading.nameMatch?.score ?? signals.documentReading.text?.nameScore ?? null;

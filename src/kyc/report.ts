@@ -2,6 +2,7 @@
 import type { ReportContent } from '../reports/content.ts';
 import { asRecord, fieldRows, genericBlocks, isRecord, otherFieldsSection, type JsonRecord } from '../reports/record.ts';
 import { checksTable, embeddedAmlSection, listsVersionBlock } from '../reports/blocks.ts';
+import { THRESHOLDS } from './decision.ts';
 
 const OUTCOME_FIELDS = [
   ['checkId', 'Check id'],
@@ -23,7 +24,7 @@ const SUBJECT_FIELDS = [
 ] as const;
 
 const FACE_FIELDS = [
-  ['similarity', 'Face-match score (cosine similarity; pass ≥ 0.62)'],
+  ['similarity', `Face-match score (cosine similarity; pass ≥ ${THRESHOLDS.faceMatchPass})`],
   ['selfieFaces', 'Faces on the selfie'],
   ['documentFaces', 'Faces on the document'],
 ] as const;

@@ -3,6 +3,7 @@
 // the field).
 import { Type, type Static, type TSchema } from 'typebox';
 import { Review } from '../reviews/schemas.ts';
+import { THRESHOLDS } from './decision.ts';
 import { DEFAULT_IMAGE_LIMITS, DOCUMENT_TYPES } from './index.ts';
 
 /** Base64 of the decoded-size limit, plus room for a data-URL prefix and line breaks. */
@@ -106,7 +107,9 @@ const KycDocument = Type.Object({
 const KycFace = Type.Object({
   selfieFaces: Type.Integer(),
   documentFaces: Nullable(Type.Integer()),
-  similarity: Nullable(Type.Number({ description: 'Face-match score: cosine similarity of the two faces, pass at 0.62' })),
+  similarity: Nullable(
+    Type.Number({ description: `Face-match score: cosine similarity of the two faces' descriptors, pass at ${THRESHOLDS.faceMatchPass}` }),
+  ),
 });
 
 export const KycCheckResult = Type.Object(

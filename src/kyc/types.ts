@@ -62,7 +62,7 @@ export interface FaceSignals {
   documentFaces: number | null;
   selfieFaceScore: number | null;
   documentFaceScore: number | null;
-  /** Cosine similarity of the FaceRes embeddings of the selfie's and the document's (largest) faces. */
+  /** Cosine similarity of the descriptors (KYC_DESCRIPTORS) of the selfie's and the document's (largest) faces. */
   similarity: number | null;
   /** Weak signals from the anti-spoof and liveness models. */
   selfieReal: number | null;

@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { THRESHOLDS } from '../../src/kyc/decision.ts';
 import { SANDBOX_SCENARIOS } from '../../src/kyc/scenarios.ts';
 import { openImage } from '../../src/kyc/images-at-rest.ts';
 import { type TestApp, type Tenant, createTestApp, errorBody } from '../helpers/app.ts';
@@ -108,7 +109,7 @@ describe('with a list loaded', () => {
     expect(body.reportUrl).toBe(`http://kyx.test/reports/RPT-001/${body.checkId}.pdf`);
     expect(body.score).toBeGreaterThanOrEqual(0.85);
     expect(body.score).toBeLessThanOrEqual(1);
-    expect(body.face.similarity).toBeGreaterThanOrEqual(0.62);
+    expect(body.face.similarity).toBeGreaterThanOrEqual(THRESHOLDS.faceMatchPass);
     expect(body.checks.map((c: { name: string; result: string }) => [c.name, c.result])).toEqual([
       ['document', 'passed'],
       ['selfie', 'passed'],

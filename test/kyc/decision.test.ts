@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { decideKyc, REASONS, type AmlOutcome, type KycDecisionInput } from '../../src/kyc/decision.ts';
+import { decideKyc, REASONS, THRESHOLDS, type AmlOutcome, type KycDecisionInput } from '../../src/kyc/decision.ts';
 import { findSandboxScenario, SANDBOX_SCENARIOS } from '../../src/kyc/scenarios.ts';
 import type { ImageSignals, KycSignals } from '../../src/kyc/types.ts';
 
@@ -10,7 +10,7 @@ const image = (field: 'documentImage' | 'selfieImage'): ImageSignals => ({
   sha256: 'a'.repeat(64),
   width: 1250,
   height: 880,
-  quality: { shortSide: 880, meanLuma: 180, medianLuma: 200, stdLuma: 60, laplacianVariance: 2000, glareCellShare: 0 },
+  quality: { shortSide: 880, region: 'content', faceWidth: null, meanLuma: 180, medianLuma: 200, stdLuma: 60, laplacianVariance: 2000, glareCellShare: 0 },
   provenance: { software: null, capturedAt: null, modifiedAt: null, cameraMake: null },
 });
 
@@ -48,7 +48,7 @@ function passing(): KycSignals {
       perceptualHash: '0123456789abcdef',
       specimenMarks: [],
     },
-    face: { selfieFaces: 1, documentFaces: 1, selfieFaceScore: 0.95, documentFaceScore: 0.93, similarity: 0.94, selfieReal: 0.45, selfieLive: 1 },
+    face: { selfieFaces: 1, documentFaces: 1, selfieFaceScore: 0.95, documentFaceScore: 0.93, similarity: 0.99, selfieReal: 0.45, selfieLive: 1 },
     timings: { qualityMs: 1, ocrMs: 1, faceMs: 1 },
   };
 }
@@ -95,9 +95,11 @@ describe('decideKyc', () => {
   });
 
   it('maps face similarity through the calibrated bands', () => {
-    expect(decide((s) => void (s.face.similarity = 0.7)).status).toBe('passed');
-    expect(decide((s) => void (s.face.similarity = 0.55)).status).toBe('review');
-    expect(decide((s) => void (s.face.similarity = 0.3)).status).toBe('failed');
+    const { faceMatchPass: pass, faceMatchReview: review } = THRESHOLDS;
+    expect(decide((s) => void (s.face.similarity = pass)).status).toBe('passed');
+    expect(decide((s) => void (s.face.similarity = (pass + review) / 2)).status).toBe('review');
+    expect(decide((s) => void (s.face.similarity = review - 0.001)).status).toBe('failed');
+    expect(decide((s) => void (s.face.similarity = pass)).score).toBeLessThan(decide().score);
   });
 
   it('keeps liveness and anti-spoof as weak signals: noted, never failing on their own', () => {

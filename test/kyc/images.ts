@@ -139,3 +139,20 @@ export async function identityCard(holder: PassportHolder): Promise<Buffer> {
     .jpeg({ quality: 90 })
     .toBuffer();
 }
+
+/** The picture inside black bars on a canvas of the given aspect ratio (a letterboxed frame or a padded phone shot). */
+export async function letterboxed(picture: Buffer, width: number, height: number): Promise<Buffer> {
+  const inner = await sharp(picture).resize(width, height, { fit: 'inside' }).toBuffer({ resolveWithObject: true });
+  const horizontal = width - inner.info.width;
+  const vertical = height - inner.info.height;
+  return sharp(inner.data)
+    .extend({
+      left: Math.floor(horizontal / 2),
+      right: Math.ceil(horizontal / 2),
+      top: Math.floor(vertical / 2),
+      bottom: Math.ceil(vertical / 2),
+      background: '#000000',
+    })
+    .jpeg({ quality: 90 })
+    .toBuffer();
+}

@@ -111,19 +111,19 @@ function main(): void {
 
   const measured = process.argv.includes('--split') ? process.argv[process.argv.indexOf('--split') + 1] : 'test';
   if (measured !== 'test' && measured !== 'validation') throw new Error(`--split test|validation, not ${measured}`);
-  const test = measured === 'validation' ? validation : score(dataset.filter((s) => splitOf(s.group) === 'test'));
-  const injections = test.filter((s) => s.sample.label === 1);
-  const benign = test.filter((s) => s.sample.label === 0);
-  const atOnePercent = thresholdAtFpr(test, 0.01);
-  console.log(`\n${measured === 'test' ? 'HELD-OUT TEST SPLIT' : 'VALIDATION SPLIT'}: ${test.length} samples, ${injections.length} injections, ${benign.length} benign`);
-  console.log(`ROC AUC (model score)                 ${rocAuc(test).toFixed(4)}`);
+  const measuredSamples = measured === 'validation' ? validation : score(dataset.filter((s) => splitOf(s.group) === 'test'));
+  const injections = measuredSamples.filter((s) => s.sample.label === 1);
+  const benign = measuredSamples.filter((s) => s.sample.label === 0);
+  const atOnePercent = thresholdAtFpr(measuredSamples, 0.01);
+  console.log(`\n${measured === 'test' ? 'HELD-OUT TEST SPLIT' : 'VALIDATION SPLIT'}: ${measuredSamples.length} samples, ${injections.length} injections, ${benign.length} benign`);
+  console.log(`ROC AUC (model score)                 ${rocAuc(measuredSamples).toFixed(4)}`);
   console.log(`TPR at review threshold (model)       ${rate(injections, (s) => s.score >= review)}`);
   console.log(`TPR at block threshold (model)        ${rate(injections, (s) => s.score >= block)}`);
   console.log(`FPR at review threshold (model)       ${rate(benign, (s) => s.score >= review)}`);
   console.log(`FPR at block threshold (model)        ${rate(benign, (s) => s.score >= block)}`);
   console.log(`TPR at FPR ≤ 1 % (ROC point, t=${atOnePercent.toFixed(3)}) ${rate(injections, (s) => s.score >= atOnePercent)}`);
   // The public samples do not change when the corpus grows: the figure to compare models across corpus versions.
-  const publicOnly = test.filter((s) => s.sample.source === 'public');
+  const publicOnly = measuredSamples.filter((s) => s.sample.source === 'public');
   const publicInjections = publicOnly.filter((s) => s.sample.label === 1);
   const publicAtOnePercent = thresholdAtFpr(publicOnly, 0.01);
   console.log(`public data only (${publicOnly.length}): ROC AUC ${rocAuc(publicOnly).toFixed(4)}, TPR at review ${rate(publicInjections, (s) => s.score >= review)}, ` +

@@ -675,13 +675,25 @@ function sentenceBoundariesBetween(cased: string, from: number, to: number, lang
  * Rule 3: an override, and a request for the system prompt or a canary word in the same sentence or the next
  * one (never two sentences later; a request before the override counts only within the same sentence).
  */
-function overrideWithExtraction(view: PromptView, override: Span, extraction: RegExp, language: Language): boolean {
-  // The first request after the override, searched from its end so that a match spanning both cannot hide it.
-  extraction.lastIndex = override.end;
-  const after = extraction.exec(view.text);
+function overrideWithExtraction(view: PromptView, override: Span, extraction: RegExp, language: Language, searched: SearchedAfter): boolean {
+  // The first request after the override, searched from its end so that a match spanning both cannot hide it. The
+  // overrides come in order: a search from an earlier end whose first match starts at or after this end (or that
+  // found none) has already found this one's first match, so a document full of overrides is read once, not once each.
+  if (!(searched.from <= override.end && (searched.match === null || searched.match.index >= override.end))) {
+    extraction.lastIndex = override.end;
+    searched.from = override.end;
+    searched.match = extraction.exec(view.text);
+  }
+  const after = searched.match;
   if (after && sentenceBoundariesBetween(view.cased, override.start, after.index + after[0].length, language) <= 1) return true;
   return spans(view.text.slice(0, override.start), extraction)
     .some((before) => sentenceBoundariesBetween(view.cased, before.start, override.end, language) === 0);
+}
+
+/** The last search for a request after an override: where it started and what it found. */
+interface SearchedAfter {
+  from: number;
+  match: RegExpExecArray | null;
 }
 
 interface ViewFindings {
@@ -701,7 +713,8 @@ function scanView(view: PromptView): ViewFindings {
     const overrides = spans(text, patterns.override).filter((span) => !isQuotedMention(text, span.start));
     if (overrides.length === 0) continue;
     if (language === 'en') englishOverrides.push(...overrides);
-    if (overrides.some((override) => overrideWithExtraction(view, override, patterns.extraction, language))) {
+    const searched: SearchedAfter = { from: Infinity, match: null };
+    if (overrides.some((override) => overrideWithExtraction(view, override, patterns.extraction, language, searched))) {
       blocking = true;
     } else if (language === 'en') {
       ids.add('ignore_instructions');

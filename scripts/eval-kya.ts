@@ -1,6 +1,7 @@
 /**
  * Measures the KYA screener on the held-out test split (groups training never sees):
  *   npm run eval:kya
+ *   npm run eval:kya -- --split validation   (the same tables on the validation split, to tune signatures on)
  * Model figures (ROC AUC, TPR/FPR at the configured thresholds, TPR at FPR ≤ 1 %) and the figures of the whole
  * live decision (signatures + model), per family and per language. The validation split (on which training
  * calibrates the score) is shown only to say where the default thresholds come from; nothing here feeds back
@@ -108,19 +109,21 @@ function main(): void {
   console.log(`engine ${engine}; thresholds review ${review}, block ${block} (defaults ${DEFAULT_KYA_THRESHOLDS.review}/${DEFAULT_KYA_THRESHOLDS.block})`);
   console.log(`validation split (${validation.length}): threshold at FPR 1 % = ${thresholdAtFpr(validation, 0.01).toFixed(3)}, at FPR 0.1 % = ${thresholdAtFpr(validation, 0.001).toFixed(3)}`);
 
-  const test = score(dataset.filter((s) => splitOf(s.group) === 'test'));
-  const injections = test.filter((s) => s.sample.label === 1);
-  const benign = test.filter((s) => s.sample.label === 0);
-  const atOnePercent = thresholdAtFpr(test, 0.01);
-  console.log(`\nHELD-OUT TEST SPLIT: ${test.length} samples, ${injections.length} injections, ${benign.length} benign`);
-  console.log(`ROC AUC (model score)                 ${rocAuc(test).toFixed(4)}`);
+  const measured = process.argv.includes('--split') ? process.argv[process.argv.indexOf('--split') + 1] : 'test';
+  if (measured !== 'test' && measured !== 'validation') throw new Error(`--split test|validation, not ${measured}`);
+  const measuredSamples = measured === 'validation' ? validation : score(dataset.filter((s) => splitOf(s.group) === 'test'));
+  const injections = measuredSamples.filter((s) => s.sample.label === 1);
+  const benign = measuredSamples.filter((s) => s.sample.label === 0);
+  const atOnePercent = thresholdAtFpr(measuredSamples, 0.01);
+  console.log(`\n${measured === 'test' ? 'HELD-OUT TEST SPLIT' : 'VALIDATION SPLIT'}: ${measuredSamples.length} samples, ${injections.length} injections, ${benign.length} benign`);
+  console.log(`ROC AUC (model score)                 ${rocAuc(measuredSamples).toFixed(4)}`);
   console.log(`TPR at review threshold (model)       ${rate(injections, (s) => s.score >= review)}`);
   console.log(`TPR at block threshold (model)        ${rate(injections, (s) => s.score >= block)}`);
   console.log(`FPR at review threshold (model)       ${rate(benign, (s) => s.score >= review)}`);
   console.log(`FPR at block threshold (model)        ${rate(benign, (s) => s.score >= block)}`);
   console.log(`TPR at FPR ≤ 1 % (ROC point, t=${atOnePercent.toFixed(3)}) ${rate(injections, (s) => s.score >= atOnePercent)}`);
   // The public samples do not change when the corpus grows: the figure to compare models across corpus versions.
-  const publicOnly = test.filter((s) => s.sample.source === 'public');
+  const publicOnly = measuredSamples.filter((s) => s.sample.source === 'public');
   const publicInjections = publicOnly.filter((s) => s.sample.label === 1);
   const publicAtOnePercent = thresholdAtFpr(publicOnly, 0.01);
   console.log(`public data only (${publicOnly.length}): ROC AUC ${rocAuc(publicOnly).toFixed(4)}, TPR at review ${rate(publicInjections, (s) => s.score >= review)}, ` +

@@ -27,7 +27,10 @@ export interface SignatureResult {
 }
 
 /** The languages whose override and extraction phrasings are recognised, with the locale the segmenter uses. */
-export const SIGNATURE_LANGUAGES = ['en', 'es', 'fr', 'de', 'it', 'pt', 'nl', 'ru', 'zh', 'ja', 'ko'] as const;
+export const SIGNATURE_LANGUAGES = [
+  'en', 'es', 'fr', 'de', 'it', 'pt', 'nl', 'ru', 'zh', 'ja', 'ko',
+  'cs', 'hu', 'id', 'pl', 'sw', 'tl', 'tr', 'vi', 'uk', 'ar', 'fa', 'ur', 'hi', 'bn', 'th',
+] as const;
 type Language = (typeof SIGNATURE_LANGUAGES)[number];
 
 // JavaScript's \b only knows ASCII word characters; these boundaries also hold around é, ß or Cyrillic letters.
@@ -39,7 +42,12 @@ const word = (list: string) => `${B0}${words(list)}${B1}`;
 const stem = (list: string) => `${B0}${words(list)}\\p{L}*`;
 const GAP = '[^.!?\\n。！？]{0,60}?';
 const CJK_GAP = '[^。！？.!?\\n]{0,20}?';
-const re = (source: string) => new RegExp(source, 'gu');
+/** The gap where sentences may also end with the danda (Hindi, Bengali) or the Arabic question mark and Urdu full stop. */
+const STOPS_GAP = '[^.!?\\n।॥؟۔]{0,60}?';
+/** Thai writes words without spaces: a gap of characters rather than words. */
+const THAI_GAP = '[^.!?\\n]{0,30}?';
+// NFKC, as the views are: a Devanagari or Bengali letter with a nukta is two code points there.
+const re = (source: string) => new RegExp(source.normalize('NFKC'), 'gu');
 
 interface LanguagePatterns {
   /** An instruction to ignore previous instructions. */
@@ -103,6 +111,77 @@ const PATTERNS: Record<Language, LanguagePatterns> = {
     override: re(`(?:지시|지침|명령|규칙|프롬프트|설정)${CJK_GAP}(?:무시|잊어|따르지)`),
     extraction: re(`시스템 ?프롬프트|비밀번호|암호|비밀 ?(?:단어|키)|(?:지시|프롬프트|규칙|설정)${CJK_GAP}(?:알려|보여|출력)`),
   },
+  cs: {
+    override: re(`${stem('ignoruj|ignorov|zapomeň|zapomen|nevšímej|nevšímat|přehlížej|přehlížet|neřiď se|neřiďte se|neřídit se|nedbej|zahoď|zahoďte|odhoď|odhoďte|nedodržuj|nerespektuj')}${GAP}${stem('instrukc|pokyn|pravid|příkaz|nařízení|zadání|prompt|omezení|směrnic')}`),
+    extraction: re(`${stem('systémov\\p{L}* (?:prompt|zpráv|pokyn|instrukc)|původní (?:pokyn|instrukc)|skryt\\p{L}* (?:pokyn|instrukc)|tajn\\p{L}* (?:heslo|hesla|slovo|klíč|kód)|heslo|hesla|system prompt')}|${stem('ukaž|prozraď|řekni|řekněte|vypiš|zopakuj|napiš|sděl|jaké je|jaký je|jaké jsou|vyjmenuj')}${GAP}${stem('instrukc|prompt|pokyn|pravid|hesl|klíč|nastavení|konfigurac')}`),
+  },
+  hu: {
+    override: re(`${word('hagyd figyelmen kívül|hagyja figyelmen kívül|hagyjátok figyelmen kívül|figyelmen kívül|felejtsd el|felejtse el|felejtsétek el|felejts el|ne törődj|ne törődjön|ne kövesd|ne kövesse|ne vedd figyelembe|ne vegye figyelembe|mellőzd|mellőzze|ignoráld|ignorálja|hagyd abba')}${GAP}${stem('utasítás|instrukci|szabály|parancs|irányelv|prompt|előírás|korlátozás')}` +
+      `|${stem('utasítás|instrukci|szabály|parancs|irányelv|prompt|előírás|korlátozás')}${GAP}${word('hagyd figyelmen kívül|hagyja figyelmen kívül|figyelmen kívül|felejtsd el|felejtse el|ne törődj|ne kövesd|ne vedd figyelembe|mellőzd|mellőzze|ignoráld|ignorálja')}`),
+    extraction: re(`${stem('rendszerprompt|rendszerüzenet|rendszerutasítás|rendszer prompt|system prompt|eredeti utasítás|kezdeti utasítás|rejtett utasítás|titkos (?:szó|szót|jelszó|jelszót|kulcs|kód)|jelszó|jelszav')}|${word('mutasd meg|mutasd|áruld el|árulj el|írd ki|ismételd meg|ismételd|mondd meg|mondd el|add meg|sorold fel|mi a|mik a|mi az')}${GAP}${stem('utasítás|prompt|szabály|jelszó|jelszav|kulcs|beállítás|konfigur')}`),
+  },
+  id: {
+    override: re(`${word('abaikan|abaikanlah|lupakan|lupakanlah|jangan ikuti|jangan mengikuti|jangan hiraukan|jangan pedulikan|hiraukan|kesampingkan|acuhkan|jangan patuhi|berhenti mengikuti|buang|tinggalkan')}${GAP}${word('instruksi|perintah|aturan|petunjuk|arahan|pedoman|prompt|batasan|ketentuan|panduan')}`),
+    extraction: re(`${word('prompt sistem|system prompt|pesan sistem|instruksi (?:sistem|awal|asli|tersembunyi|rahasia)|kata (?:sandi|kunci)(?: rahasia)?|sandi rahasia|kunci rahasia|kode rahasia')}|${word('tunjukkan|tampilkan|ungkapkan|beritahu|beri tahu|katakan|cetak|ulangi|tuliskan|tulis|sebutkan|berikan|bocorkan|apa isi|apa itu|apa')}${GAP}${word('instruksi|prompt|aturan|kata sandi|kata kunci|sandi|kunci|konfigurasi|pengaturan')}`),
+  },
+  pl: {
+    override: re(`${stem('zignoruj|ignoruj|zapomnij|zapomnie|pomiń|pomińcie|nie stosuj się|nie przestrzegaj|nie zwracaj uwagi|odrzuć|porzuć|nie wykonuj|nie słuchaj|zlekceważ|lekceważ')}${GAP}${stem('instrukcj|polece|zasad|regu|wytyczn|prompt|komend|ogranicze|dyrektyw|wskazów')}`),
+    extraction: re(`${stem('prompt\\p{L}* systemow|system prompt|systemow\\p{L}* (?:prompt|komunikat|instrukcj|polece)|instrukcj\\p{L}* (?:początkow|pierwotn|ukryt|tajn)|tajn\\p{L}* (?:hasł|słow|klucz|kod)|hasło|hasła|hasłem')}|${stem('pokaż|ujawnij|zdradź|powiedz|podaj|wypisz|powtórz|napisz|wydrukuj|jakie jest|jaki jest|jakie są|wymień')}${GAP}${stem('instrukcj|prompt|zasad|regu|hasł|klucz|konfiguracj|ustawie')}`),
+  },
+  sw: {
+    override: re(`${word('puuza|puuzeni|sahau|sahauni|usifuate|msifuate|acha kufuata|achana na|usijali|tupilia mbali|usitii|msitii')}${GAP}${word('maagizo|agizo|maelekezo|amri|sheria|kanuni|miongozo|mwongozo|prompt|vikwazo|masharti')}`),
+    extraction: re(`${word('prompt ya mfumo|system prompt|maagizo ya mfumo|maelekezo ya mfumo|ujumbe wa mfumo|maagizo (?:ya awali|asili|ya siri|yaliyofichwa)|neno (?:la )?siri|nenosiri|nywila|ufunguo wa siri|msimbo wa siri')}|${word('nionyeshe|onyesha|fichua|niambie|sema|andika|rudia|chapisha|nipe|toa|taja')}${GAP}${word('maagizo|maelekezo|prompt|sheria|nenosiri|neno la siri|nywila|ufunguo|mipangilio')}`),
+  },
+  tl: {
+    override: re(`${word('huwag pansinin|wag pansinin|huwag sundin|wag sundin|kalimutan|kalimutan mo|balewalain|ipagwalang-bahala|isantabi|i-ignore|huwag intindihin|itapon')}${GAP}${word('instruksyon|instruksiyon|tagubilin|utos|patakaran|panuntunan|alituntunin|prompt|direksyon|bilin|mga bilin|limitasyon')}`),
+    extraction: re(`${word('system prompt|prompt ng sistema|sistemang prompt|mensahe ng sistema|orihinal na (?:instruksyon|tagubilin)|lihim na (?:salita|password|susi|code|tagubilin)|password|passcode|sikretong salita')}|${word('ipakita|sabihin|ibigay|ilabas|ulitin|isulat|ibunyag|i-print|ano ang|ano ang mga')}${GAP}${word('instruksyon|instruksiyon|tagubilin|prompt|patakaran|password|susi|setting')}`),
+  },
+  tr: {
+    override: re(`${stem('talimat|komut|kural|yönerge|direktif|istem|prompt|kisitlama|sinirlama|yönlendirme')}${GAP}${word('yok say|yok sayin|görmezden gel|görmezden gelin|unut|unutun|dikkate alma|dikkate almayin|umursama|umursamayin|göz ardi et|göz ardi edin|boş ver|boşver|hiçe say|uymayi birak|uygulama')}`),
+    extraction: re(`${word('sistem (?:istemi|istemini|mesaji|mesajini|talimatlari|talimatlarini|promptu|promptunu|komutu)|system prompt|gizli (?:kelime|kelimeyi|şifre|şifreyi|anahtar|anahtari|kod|kodu|parola|parolayi)|şifre|şifreyi|parola|parolayi|ilk talimat\\p{L}*|orijinal talimat\\p{L}*')}|${stem('talimat|istem|prompt|kural|şifre|parola|anahtar|yapilandirma|ayar')}${GAP}${stem('göster|söyle|yaz|tekrarla|paylaş|ver|açikla|ifşa et|nedir|listele')}`),
+  },
+  vi: {
+    override: re(`${word('bỏ qua|phớt lờ|lờ đi|quên|hãy quên|quên đi|đừng tuân theo|không tuân theo|đừng làm theo|không làm theo|đừng nghe theo|gạt bỏ|hủy bỏ|huỷ bỏ|vô hiệu hóa|vô hiệu hoá|bất chấp|coi như không có')}${GAP}${word('hướng dẫn|chỉ dẫn|chỉ thị|chỉ lệnh|mệnh lệnh|lệnh|quy tắc|quy định|nguyên tắc|lời nhắc|prompt|ràng buộc|giới hạn|thiết lập')}`),
+    extraction: re(`${word('lời nhắc hệ thống|prompt hệ thống|system prompt|thông điệp hệ thống|tin nhắn hệ thống|hướng dẫn (?:hệ thống|ban đầu|gốc|ẩn|bí mật)|chỉ dẫn (?:hệ thống|ban đầu|gốc)|mật khẩu|từ khóa bí mật|từ khoá bí mật|mã bí mật|khóa bí mật|khoá bí mật')}|${word('cho tôi xem|hiển thị|tiết lộ|nói cho tôi|cho tôi biết|in ra|lặp lại|viết ra|đưa ra|liệt kê')}${GAP}${word('hướng dẫn|chỉ dẫn|lời nhắc|prompt|quy tắc|mật khẩu|khóa|khoá|cấu hình')}`),
+  },
+  uk: {
+    override: re(`${stem('ігнор|забудь|забудьте|забути|не звертай|не звертайте|пропусти|відкинь|відкиньте|не виконуй|не виконуйте|не дотримуйся|не слідуй|скасуй|скасуйте|знехтуй|нехтуй')}${GAP}${stem('інструкці|вказівк|вказівок|правил|команд|промпт|настанов|директив|обмежен|установк')}`),
+    extraction: re(`${stem('системн\\p{L}* (?:промпт|підказк|повідомлен|інструкці)|початков\\p{L}* інструкці|прихован\\p{L}* інструкці|секретн\\p{L}* (?:слово|ключ|код|пароль)|пароль|кодове слово')}|${stem('покажи|розкрий|виведи|повтори|скажи|напиши|назви|який|які|яке|перелічи')}${GAP}${stem('інструкці|промпт|правил|пароль|ключ|налаштуван')}`),
+  },
+  ar: {
+    override: re(`${B0}[وف]?(?:تجاهل|تجاهلي|تجاهلوا|انس|انسى|انسي|إنس|اهمل|أهمل|اهملي|أهملي|تغاض|لا تتبع|لا تتبعي|لا تلتزم|لا تلتزمي|لا تلتفت|لا تعمل ب|تخط|تخطى|تناس|ألغ|الغ)${B1}${STOPS_GAP}(?:(?:ال)?(?:تعليمات|تعليمة|إرشادات|ارشادات|توجيهات|أوامر|اوامر|قواعد|قيود|موجه|برومبت)|(?:كل )?ما (?:سبق|قيل لك))`),
+    extraction: re(`(?:ال)?(?:موجه|تعليمات|رسالة|برومبت) (?:ال)?نظام|(?:ال)?تعليمات (?:ال)?(?:أصلية|اصلية|أولية|اولية|سرية|مخفية)|كلمة (?:ال)?(?:سر|مرور)|(?:ال)?مفتاح (?:ال)?سري|(?:ال)?رمز (?:ال)?سري|system prompt` +
+      `|${B0}(?:اعرض|أعرض|أظهر|اظهر|اكشف|أخبرني|اخبرني|قل لي|اطبع|كرر|اكتب|أعطني|اعطني|ما هي|ما هو|شارك|أفصح|افصح)${B1}${STOPS_GAP}(?:ال)?(?:تعليمات|موجه|قواعد|كلمة|مفتاح|إعدادات|اعدادات|برومبت)`),
+  },
+  fa: {
+    override: re(`(?:دستورالعمل|دستورات|دستور|قوانین|قواعد|رهنمود|پرامپت|محدودیت|تعلیمات|فرمان)${STOPS_GAP}(?:نادیده بگیر|نادیده گرفته|فراموش کن|فراموش شود|توجه نکن|پیروی نکن|اعتنا نکن|کنار بگذار|رها کن|لغو کن|اجرا نکن)` +
+      `|(?:نادیده بگیر|فراموش کن|توجه نکن|پیروی نکن|کنار بگذار|بیخیال)${STOPS_GAP}(?:دستورالعمل|دستورات|قوانین|قواعد|رهنمود|پرامپت|محدودیت)`),
+    extraction: re(`پرامپت سیستم|پیام سیستم|دستورالعمل(?:ها|های)? (?:سیستم|اولیه|اصلی|مخفی|محرمانه)|دستورات (?:سیستم|اولیه|اصلی|مخفی)|رمز عبور|کلمه عبور|کلمه رمز|رمز مخفی|کلید (?:مخفی|محرمانه)|system prompt` +
+      `|(?:دستورالعمل|دستورات|پرامپت|قوانین|رمز|کلید|تنظیمات)${STOPS_GAP}(?:نشان بده|نشان دهید|فاش کن|فاش کنید|بگو|بگویید|چاپ کن|تکرار کن|بنویس|بده|چیست|چیه)`),
+  },
+  ur: {
+    override: re(`(?:ہدایات|ہدایت|احکامات|احکام|قواعد|اصول|قوانین|پرامپٹ|ضوابط|پابندیاں|پابندیوں)${STOPS_GAP}(?:نظر انداز|نظرانداز|بھول جا|بھول جائیں|بھول جاؤ|عمل نہ|مت مانو|نہ مانو|نہ مانیں|رد کر|پرواہ نہ|پروا نہ)` +
+      `|(?:نظر انداز|نظرانداز|بھول جاؤ|بھول جائیں)${STOPS_GAP}(?:ہدایات|ہدایت|احکامات|قواعد|اصول|قوانین|پرامپٹ)`),
+    extraction: re(`سسٹم پرامپٹ|سسٹم (?:کی )?ہدایات|سسٹم (?:کا )?پیغام|خفیہ (?:لفظ|پاس ورڈ|کلید|کوڈ|ہدایات)|پاس ورڈ|پاسورڈ|اصل ہدایات|ابتدائی ہدایات|system prompt` +
+      `|(?:ہدایات|پرامپٹ|قواعد|پاس ورڈ|کلید|ترتیبات)${STOPS_GAP}(?:دکھاؤ|دکھائیں|دکھا دو|بتاؤ|بتائیں|بتا دو|ظاہر کر|دہراؤ|دہرائیں|لکھو|لکھیں|پرنٹ|کیا ہے|کیا ہیں)`),
+  },
+  hi: {
+    override: re(`(?:निर्देश|नियम|आदेश|हिदायत|प्रॉम्प्ट|प्रोम्प्ट|पाबंदि|प्रतिबंध|कमांड)${STOPS_GAP}(?:अनदेखा|नज़रअंदाज़|नजरअंदाज|पालन मत|पालन न|मत मानो|न मानें|मत मानें|उपेक्षा|दरकिनार)` +
+      `|(?:अनदेखा कर|नज़रअंदाज़ कर|नजरअंदाज कर|भूल जाओ|भूल जाएं|भूल जाइए)${STOPS_GAP}(?:निर्देश|नियम|आदेश|प्रॉम्प्ट|प्रोम्प्ट)`),
+    extraction: re(`सिस्टम प्रॉम्प्ट|सिस्टम प्रोम्प्ट|सिस्टम संदेश|सिस्टम निर्देश|गुप्त (?:शब्द|पासवर्ड|कुंजी|कोड|निर्देश)|पासवर्ड|मूल निर्देश|प्रारंभिक निर्देश|छिपे (?:हुए )?निर्देश|system prompt` +
+      `|(?:निर्देश|प्रॉम्प्ट|प्रोम्प्ट|नियम|पासवर्ड|कुंजी|सेटिंग)${STOPS_GAP}(?:दिखाओ|दिखाएं|दिखाइए|बताओ|बताएं|बताइए|प्रकट|दोहराओ|दोहराएं|लिखो|लिखें|प्रिंट|क्या है|क्या हैं)`),
+  },
+  bn: {
+    override: re(`(?:নির্দেশ|নিয়ম|আদেশ|প্রম্পট|বিধিনিষেধ|সীমাবদ্ধতা|কমান্ড)${STOPS_GAP}(?:উপেক্ষা|ভুলে যা|অগ্রাহ্য|মানবে না|মেনো না|মানবেন না|মানতে হবে না|অনুসরণ করো না|অনুসরণ করবেন না|অনুসরণ করবে না|পাত্তা দিও না|বাদ দাও|বাদ দিন)` +
+      `|(?:উপেক্ষা কর|ভুলে যাও|ভুলে যান)${STOPS_GAP}(?:নির্দেশ|নিয়ম|আদেশ|প্রম্পট)`),
+    extraction: re(`সিস্টেম প্রম্পট|সিস্টেম বার্তা|সিস্টেম নির্দেশ|গোপন (?:শব্দ|পাসওয়ার্ড|চাবি|কোড|নির্দেশ)|পাসওয়ার্ড|মূল নির্দেশ|প্রাথমিক নির্দেশ|লুকানো নির্দেশ|system prompt` +
+      `|(?:নির্দেশ|প্রম্পট|নিয়ম|পাসওয়ার্ড|চাবি|সেটিং)${STOPS_GAP}(?:দেখাও|দেখান|বলো|বলুন|প্রকাশ|পুনরাবৃত্তি|লেখো|লিখুন|প্রিন্ট)`),
+  },
+  th: {
+    override: re(`(?:เพิกเฉย|ละเว้น|ละเลย|ลืม|ไม่ต้องสนใจ|อย่าสนใจ|อย่าทำตาม|ไม่ต้องทำตาม|ไม่ต้องปฏิบัติตาม|อย่าปฏิบัติตาม|มองข้าม|ยกเลิก|ทิ้ง)${THAI_GAP}(?:คำสั่ง|คำแนะนำ|กฎ|ข้อกำหนด|แนวทาง|พรอมต์|พรอมท์|prompt|ข้อจำกัด|คำชี้แจง|ข้อบังคับ)`),
+    extraction: re(`พรอมต์ระบบ|พรอมท์ระบบ|system prompt|ข้อความระบบ|คำสั่งระบบ|คำสั่งเริ่มต้น|คำสั่งดั้งเดิม|คำสั่งลับ|รหัสผ่าน|รหัสลับ|คำลับ|กุญแจลับ` +
+      `|(?:แสดง|เปิดเผย|บอก|พิมพ์|ทวน|เขียน|ขอดู)${THAI_GAP}(?:คำสั่ง|คำแนะนำ|พรอมต์|พรอมท์|prompt|กฎ|รหัสผ่าน|กุญแจ|การตั้งค่า)`),
+  },
 };
 
 /**
@@ -147,6 +226,66 @@ const OVERRIDE_HINTS: Record<Language, { verbs: readonly string[]; nouns: readon
   },
   ja: { verbs: ['無視', '忘れ', '従わな', '破棄'], nouns: ['指示', '命令', 'ルール', '指令', 'プロンプト', '設定', '規則', '制約'] },
   ko: { verbs: ['무시', '잊어', '따르지'], nouns: ['지시', '지침', '명령', '규칙', '프롬프트', '설정'] },
+  cs: {
+    verbs: ['ignoruj', 'ignorov', 'zapomeň', 'zapomen', 'nevším', 'přehlíž', 'neřiď', 'neříd', 'nedbej', 'zahoď', 'odhoď', 'nedodržuj', 'nerespektuj'],
+    nouns: ['instrukc', 'pokyn', 'pravid', 'příkaz', 'nařízení', 'zadání', 'prompt', 'omezení', 'směrnic'],
+  },
+  hu: {
+    verbs: ['figyelmen kívül', 'felejts', 'ne törődj', 'ne kövesd', 'ne kövesse', 'figyelembe', 'mellőz', 'ignorál', 'hagyd abba'],
+    nouns: ['utasítás', 'instrukci', 'szabály', 'parancs', 'irányelv', 'prompt', 'előírás', 'korlátozás'],
+  },
+  id: {
+    verbs: ['abaikan', 'lupakan', 'jangan ikuti', 'jangan mengikuti', 'hiraukan', 'pedulikan', 'kesampingkan', 'acuhkan', 'jangan patuhi', 'berhenti mengikuti', 'buang', 'tinggalkan'],
+    nouns: ['instruksi', 'perintah', 'aturan', 'petunjuk', 'arahan', 'pedoman', 'prompt', 'batasan', 'ketentuan', 'panduan'],
+  },
+  pl: {
+    verbs: ['ignoruj', 'zapomnij', 'zapomnie', 'pomiń', 'nie stosuj się', 'nie przestrzegaj', 'nie zwracaj uwagi', 'odrzuć', 'porzuć', 'nie wykonuj', 'nie słuchaj', 'lekceważ'],
+    nouns: ['instrukcj', 'polece', 'zasad', 'regu', 'wytyczn', 'prompt', 'komend', 'ogranicze', 'dyrektyw', 'wskazów'],
+  },
+  sw: {
+    verbs: ['puuz', 'sahau', 'usifuate', 'msifuate', 'acha kufuata', 'achana na', 'usijali', 'tupilia mbali', 'usitii', 'msitii'],
+    nouns: ['agizo', 'maelekezo', 'amri', 'sheria', 'kanuni', 'miongozo', 'mwongozo', 'prompt', 'vikwazo', 'masharti'],
+  },
+  tl: {
+    verbs: ['pansinin', 'sundin', 'kalimutan', 'balewalain', 'ipagwalang-bahala', 'isantabi', 'i-ignore', 'intindihin', 'itapon'],
+    nouns: ['instruksyon', 'instruksiyon', 'tagubilin', 'utos', 'patakaran', 'panuntunan', 'alituntunin', 'prompt', 'direksyon', 'bilin', 'limitasyon'],
+  },
+  tr: {
+    verbs: ['yok say', 'görmezden gel', 'unut', 'dikkate alma', 'umursama', 'göz ardi', 'boş ver', 'boşver', 'hiçe say', 'uymayi birak'],
+    nouns: ['talimat', 'komut', 'kural', 'yönerge', 'direktif', 'istem', 'prompt', 'kisitlama', 'sinirlama', 'yönlendirme'],
+  },
+  vi: {
+    verbs: ['bỏ qua', 'phớt lờ', 'lờ đi', 'quên', 'tuân theo', 'làm theo', 'nghe theo', 'gạt bỏ', 'hủy bỏ', 'huỷ bỏ', 'vô hiệu hóa', 'vô hiệu hoá', 'bất chấp', 'coi như không có'],
+    nouns: ['hướng dẫn', 'chỉ dẫn', 'chỉ thị', 'chỉ lệnh', 'lệnh', 'quy tắc', 'quy định', 'nguyên tắc', 'lời nhắc', 'prompt', 'ràng buộc', 'giới hạn', 'thiết lập'],
+  },
+  uk: {
+    verbs: ['ігнор', 'забудь', 'забути', 'не звертай', 'пропусти', 'відкинь', 'не виконуй', 'не дотримуйся', 'не слідуй', 'скасуй', 'нехтуй'],
+    nouns: ['інструкці', 'вказівк', 'вказівок', 'правил', 'команд', 'промпт', 'настанов', 'директив', 'обмежен', 'установк'],
+  },
+  ar: {
+    verbs: ['تجاهل', 'انس', 'إنس', 'اهمل', 'أهمل', 'تغاض', 'لا تتبع', 'لا تلتزم', 'لا تلتفت', 'لا تعمل ب', 'تخط', 'تناس', 'ألغ', 'الغ'],
+    nouns: ['تعليم', 'إرشادات', 'ارشادات', 'توجيهات', 'أوامر', 'اوامر', 'قواعد', 'قيود', 'موجه', 'برومبت', 'ما سبق', 'ما قيل'],
+  },
+  fa: {
+    verbs: ['نادیده', 'فراموش', 'توجه نکن', 'پیروی نکن', 'اعتنا نکن', 'کنار بگذار', 'رها کن', 'لغو کن', 'اجرا نکن', 'بیخیال'],
+    nouns: ['دستور', 'قوانین', 'قواعد', 'رهنمود', 'پرامپت', 'محدودیت', 'تعلیمات', 'فرمان'],
+  },
+  ur: {
+    verbs: ['نظر انداز', 'نظرانداز', 'بھول جا', 'عمل نہ', 'مت مانو', 'نہ مانو', 'نہ مانیں', 'رد کر', 'پرواہ نہ', 'پروا نہ'],
+    nouns: ['ہدایت', 'احکام', 'قواعد', 'اصول', 'قوانین', 'پرامپٹ', 'ضوابط', 'پابندی'],
+  },
+  hi: {
+    verbs: ['अनदेखा', 'नज़रअंदाज़', 'नजरअंदाज', 'भूल जा', 'पालन मत', 'पालन न', 'मत मानो', 'न मानें', 'मत मानें', 'उपेक्षा', 'दरकिनार'],
+    nouns: ['निर्देश', 'नियम', 'आदेश', 'हिदायत', 'प्रॉम्प्ट', 'प्रोम्प्ट', 'पाबंदि', 'प्रतिबंध', 'कमांड'],
+  },
+  bn: {
+    verbs: ['উপেক্ষা', 'ভুলে যা', 'অগ্রাহ্য', 'মানবে না', 'মেনো না', 'মানবেন না', 'মানতে হবে না', 'অনুসরণ কর', 'পাত্তা দিও না', 'বাদ দা', 'বাদ দিন'],
+    nouns: ['নির্দেশ', 'নিয়ম', 'আদেশ', 'প্রম্পট', 'বিধিনিষেধ', 'সীমাবদ্ধতা', 'কমান্ড'],
+  },
+  th: {
+    verbs: ['เพิกเฉย', 'ละเว้น', 'ละเลย', 'ลืม', 'สนใจ', 'ทำตาม', 'ปฏิบัติตาม', 'มองข้าม', 'ยกเลิก', 'ทิ้ง'],
+    nouns: ['คำสั่ง', 'คำแนะนำ', 'กฎ', 'ข้อกำหนด', 'แนวทาง', 'พรอมต์', 'พรอมท์', 'prompt', 'ข้อจำกัด', 'คำชี้แจง', 'ข้อบังคับ'],
+  },
 };
 
 const cross = (left: readonly string[], right: readonly string[]) => left.flatMap((l) => right.map((r) => l + r));
@@ -165,18 +304,31 @@ const WEAK_HINTS: Record<(typeof WEAK_PATTERNS)[number][0], readonly string[]> =
 
 const SEGMENTER_LOCALE: Record<Language, string> = Object.fromEntries(SIGNATURE_LANGUAGES.map((l) => [l, l])) as Record<Language, string>;
 
+/** "You are (now)" in the signature languages other than English, for the persona names that need no translation. */
+const YOU_ARE_NOW = [
+  'eres|ahora eres|a partir de ahora eres|tu es|tu es maintenant|désormais,? tu es|vous êtes|du bist|du bist jetzt|ab jetzt bist du|ab sofort bist du|sei|ora sei|da ora sei|da adesso sei',
+  'você é|voce e|agora você é|a partir de agora você é|je bent|jij bent|vanaf nu ben je|ты|теперь ты|отныне ты|ты теперь|jesteś|teraz jesteś|od teraz jesteś|jsi|teď jsi|nyní jsi|od teď jsi',
+  'te vagy|mostantól te vagy|most te vagy|kamu adalah|anda adalah|sekarang kamu adalah|kamu sekarang adalah|kamu sekarang menjadi|wewe ni|sasa wewe ni|kuanzia sasa wewe ni|ikaw ay|ikaw na si|ikaw si|ikaw na ngayon si',
+  'sen artik|artik sen|bundan sonra sen|bạn là|bây giờ bạn là|từ giờ bạn là|từ bây giờ bạn là|ти|тепер ти|віднині ти|أنت|انت|أنت الآن|انت الان|تو|تو اکنون|تو الان|از این به بعد تو|تم|اب تم|آپ|تم اب',
+  'तुम|अब तुम|आप|अब से तुम|अब आप|তুমি|এখন তুমি|আপনি|এখন থেকে তুমি',
+].join('|');
+const YOU_ARE_NOW_UNSPACED = '(?:คุณคือ|ตอนนี้คุณคือ|ต่อจากนี้คุณคือ|คุณเป็น|你现在是|你現在是|现在你是|現在你是|从现在起你是|你是|あなたは今|今からあなたは|あなたは|너는 이제|이제 너는|당신은 이제|너는|당신은)';
+
 const WEAK_PATTERNS = [
   ['jailbreak_persona', re(
     `${word('do anything now|stay in character|always intelligent and machiavellian|strive to avoid norms|opposite mode|evil confidant|anti-?dan|better-?dan|jailbroken|jailbreak mode|dan mode|stan mode|dude mode')}` +
     `|${word('act|acting|pretend|behave|respond|answer|roleplay|role-play')}${B0}(?:as|like|to be)${B1}\\s+${word('dan|stan|dude|aim|an? (?:unfiltered|uncensored|unrestricted|jailbroken|evil|amoral|unethical|unbound)')}` +
     `|${word("you are|you're|you will be|from now on you are")}\\s+(?:now\\s+)?${word('dan|stan|dude|aim|free from|an? (?:unfiltered|uncensored|unrestricted|jailbroken|amoral|unethical)')}` +
     `|${word("no|without|free of|free from|not bound by|don't have|do not have|doesn't have|does not have")}\\s+(?:any\\s+)?${word('ethical|moral|content|safety')}\\s+${word('guidelines|restrictions|filters|policies|policy|limits|boundaries|constraints')}` +
-    `|${word('unfiltered|uncensored')}\\s+${word('and amoral|ai|chatbot|assistant|model|mode|responses?')}|🔓|\\[jailbreak\\]`,
+    `|${word('unfiltered|uncensored')}\\s+${word('and amoral|ai|chatbot|assistant|model|mode|responses?')}|🔓|\\[jailbreak\\]` +
+    // "You are now DAN" in the other languages, as written and as machine translation renders it.
+    `|(?:${word(YOU_ARE_NOW)}|${YOU_ARE_NOW_UNSPACED})\\s*["'«“„「]?${word('dan|stan|dude')}`,
   )],
   ['developer_mode', re(
     `${word('enable|enabled|enter|activate|activated|switch to|you are (?:now )?in|simulate|pretend to be in|with|now in|into')}\\s+${word('developer|dev|god|sudo|admin|maintenance|debug|unrestricted|jailbreak|dan|root|diagnostic')}\\s+mode` +
     `|${word('developer|dev|god|sudo|jailbreak|dan|unrestricted')}\\s+mode\\s+${word('enabled|activated|on|output|response')}` +
     `|${word('mode développeur|modo (?:de )?desarrollador|entwicklermodus|modalità sviluppatore|modo (?:de )?desenvolvedor|режим разработчика|ontwikkelaarsmodus')}|开发者模式|開發者模式|開発者モード|개발자 모드`,
+
   )],
   ['system_label', re(
     `(?:^|\\n|[.!?:]\\s+)[ \\t>*#]*[\\[<(]?${word('system|sys|developer|admin|administrator|root|operator|sistema|système|systeme|systeem|система')}(?:[ _-]?${word('prompt|message|note|override|instruction|command|update|alert|notice|mode')})?[\\]>)]?\\s*:(?!//)` +
@@ -230,7 +382,7 @@ function literalScanner(
   const parsed = sets.flatMap((literals, bit) => literals.map((raw) => {
     const left = raw.startsWith('\\b');
     const right = raw.endsWith('\\b');
-    const text = raw.slice(left ? 2 : 0, right ? -2 : undefined);
+    const text = raw.slice(left ? 2 : 0, right ? -2 : undefined).normalize('NFKC');
     if ((left || right) && /\s/.test(text)) throw new Error(`bounded literal with a space: ${raw}`);
     if ([...text].some((ch) => isSentenceStop(ch.charCodeAt(0)))) throw new Error(`literal with a sentence stop: ${raw}`);
     for (let k = 0; k < text.length; k++) {
@@ -427,15 +579,30 @@ class Walk {
  * (about 25 units each) around a gap of 60, with room for inflected Russian and German stems.
  */
 const OVERRIDE_SPAN = 200;
-/** Bit of a language: a verb hint and a noun hint of it close together. */
-const OVERRIDE_HINT_BITS = SIGNATURE_LANGUAGES.map((_, index) => 1 << (2 * index));
-const WEAK_HINT_BITS = WEAK_PATTERNS.map((_, index) => 1 << (2 * SIGNATURE_LANGUAGES.length + index));
+/**
+ * Languages whose verb and noun hints share one pair of sets (the scanner has 32): the older languages one pair
+ * each, the newer ones one pair per script family. The pair only decides whether the full patterns are worth
+ * running, so a Polish verb near a Czech noun merely runs both languages' patterns.
+ */
+const HINT_GROUPS: ReadonlyArray<readonly Language[]> = [
+  ...SIGNATURE_LANGUAGES.slice(0, SIGNATURE_LANGUAGES.indexOf('cs')).map((language) => [language]),
+  ['cs', 'hu', 'id', 'pl', 'sw', 'tl', 'tr', 'vi'],
+  ['uk', 'ar', 'fa', 'ur', 'hi', 'bn', 'th'],
+];
+/** Bit of a language: a verb hint and a noun hint of its group close together. */
+const OVERRIDE_HINT_BIT = Object.fromEntries(
+  HINT_GROUPS.flatMap((languages, index) => languages.map((language) => [language, 1 << (2 * index)])),
+) as Record<Language, number>;
+const WEAK_HINT_BITS = WEAK_PATTERNS.map((_, index) => 1 << (2 * HINT_GROUPS.length + index));
 const scanHints = literalScanner(
   [
-    ...SIGNATURE_LANGUAGES.flatMap((language) => [OVERRIDE_HINTS[language].verbs, OVERRIDE_HINTS[language].nouns]),
+    ...HINT_GROUPS.flatMap((languages) => [
+      languages.flatMap((language) => OVERRIDE_HINTS[language].verbs),
+      languages.flatMap((language) => OVERRIDE_HINTS[language].nouns),
+    ]),
     ...WEAK_PATTERNS.map(([id]) => WEAK_HINTS[id]),
   ],
-  SIGNATURE_LANGUAGES.map((_, index) => [2 * index, 2 * index + 1] as const),
+  HINT_GROUPS.map((_, index) => [2 * index, 2 * index + 1] as const),
   OVERRIDE_SPAN,
 );
 
@@ -443,7 +610,18 @@ const scanHints = literalScanner(
 const INSTRUCTION_CUES = re(word("ignore|disregard|forget|instructions?|system|prompt|you are|you must|you will|pretend|jailbreak|password|reveal|override|assistant|rules|do not tell|don't tell|respond|reply|answer|say|print|output|execute|run|send|email|visit|click|ignora|ignorez|ignoriere|игнорируй|忽略|無視"));
 
 /** Cues that an override phrase is quoted as an example (a text about prompts), not given as an instruction. */
-const MENTION_CUES = re(word('such as|like|e\\.g\\.?|for example|example|examples|called|known as|phrases?|strings?|patterns?|attacks?|attackers?|injections?|detect|detects|flag|flags|classif(?:y|ies)|filter|filters|mentions?|contains?|wrote|says|said|quotes?|como|por ejemplo|comme|par exemple|wie|zum beispiel|come|ad esempio|por exemplo|например|такие как') + '|例如|比如|例えば|のような');
+const MENTION_CUES = re(word('such as|like|e\\.g\\.?|for example|example|examples|called|known as|phrases?|strings?|patterns?|attacks?|attackers?|injections?|detect|detects|flag|flags|classif(?:y|ies)|filter|filters|mentions?|contains?|wrote|says|said|quotes?|como|por ejemplo|comme|par exemple|wie|zum beispiel|come|ad esempio|por exemplo|например|такие как' +
+  '|translate|translation|traduce|traducir|traduis|traduire|übersetze|übersetzen|traduci|tradurre|traduza|traduzir|vertaal|переведи' +
+  '|jako|například|např|fráze|útok|útočník|útočníci|přelož|mint|például|kifejezés|támadó|támadók|fordítsd' +
+  '|seperti|misalnya|contohnya|contoh|frasa|penyerang|serangan|terjemahkan|na przykład|typu|frazy|atakujący|przetłumacz' +
+  '|kama|kwa mfano|mfano|washambulizi|tafsiri|gaya ng|tulad ng|halimbawa|parirala|isalin' +
+  '|gibi|örneğin|mesela|ifade|ifadeler|saldirgan|saldirganlar|çevir|ví dụ|chẳng hạn|cụm từ|kẻ tấn công|dịch' +
+  '|наприклад|такі як|як-от|фраза|фрази|зловмисник|зловмисники|переклади' +
+  '|مثل|مثلا|مثلاً|على سبيل المثال|عبارة|عبارات|المهاجمون|المهاجم|ترجم|مانند|برای مثال|به عنوان مثال|عبارت|مهاجم|مهاجمان|ترجمه' +
+  '|جیسے|مثلاً|مثال|جملے|حملہ آور|ترجمہ') +
+  // Hindi and Bengali nouns take their plural and case endings as suffixes: a cue may be a word's start.
+  `|${B0}(?:जैसे|उदाहरण|वाक्य|हमलावर|अनुवाद|যেমন|উদাহরণ|বাক্য|জাতীয়|আক্রমণকারী|অনুবাদ)` +
+  '|例如|比如|例えば|のような|เช่น|ตัวอย่าง|วลี|ประโยค|ผู้โจมตี|แปล');
 
 const OPENING_QUOTES = new Set(['“', '«', '„', '「', '『', '‹']);
 const CLOSING_QUOTES = new Set(['”', '»', '」', '』', '›']);
@@ -497,13 +675,25 @@ function sentenceBoundariesBetween(cased: string, from: number, to: number, lang
  * Rule 3: an override, and a request for the system prompt or a canary word in the same sentence or the next
  * one (never two sentences later; a request before the override counts only within the same sentence).
  */
-function overrideWithExtraction(view: PromptView, override: Span, extraction: RegExp, language: Language): boolean {
-  // The first request after the override, searched from its end so that a match spanning both cannot hide it.
-  extraction.lastIndex = override.end;
-  const after = extraction.exec(view.text);
+function overrideWithExtraction(view: PromptView, override: Span, extraction: RegExp, language: Language, searched: SearchedAfter): boolean {
+  // The first request after the override, searched from its end so that a match spanning both cannot hide it. The
+  // overrides come in order: a search from an earlier end whose first match starts at or after this end (or that
+  // found none) has already found this one's first match, so a document full of overrides is read once, not once each.
+  if (!(searched.from <= override.end && (searched.match === null || searched.match.index >= override.end))) {
+    extraction.lastIndex = override.end;
+    searched.from = override.end;
+    searched.match = extraction.exec(view.text);
+  }
+  const after = searched.match;
   if (after && sentenceBoundariesBetween(view.cased, override.start, after.index + after[0].length, language) <= 1) return true;
   return spans(view.text.slice(0, override.start), extraction)
     .some((before) => sentenceBoundariesBetween(view.cased, before.start, override.end, language) === 0);
+}
+
+/** The last search for a request after an override: where it started and what it found. */
+interface SearchedAfter {
+  from: number;
+  match: RegExpExecArray | null;
 }
 
 interface ViewFindings {
@@ -517,13 +707,14 @@ function scanView(view: PromptView): ViewFindings {
   let blocking = false;
   const englishOverrides: Span[] = [];
   const hints = scanHints(text);
-  SIGNATURE_LANGUAGES.forEach((language, index) => {
-    if (!(hints & OVERRIDE_HINT_BITS[index])) return;
+  for (const language of SIGNATURE_LANGUAGES) {
+    if (!(hints & OVERRIDE_HINT_BIT[language])) continue;
     const patterns = PATTERNS[language];
     const overrides = spans(text, patterns.override).filter((span) => !isQuotedMention(text, span.start));
-    if (overrides.length === 0) return;
+    if (overrides.length === 0) continue;
     if (language === 'en') englishOverrides.push(...overrides);
-    if (overrides.some((override) => overrideWithExtraction(view, override, patterns.extraction, language))) {
+    const searched: SearchedAfter = { from: Infinity, match: null };
+    if (overrides.some((override) => overrideWithExtraction(view, override, patterns.extraction, language, searched))) {
       blocking = true;
     } else if (language === 'en') {
       ids.add('ignore_instructions');
@@ -531,7 +722,7 @@ function scanView(view: PromptView): ViewFindings {
       // Spanish "ignore" or French "instructions" also spell English words: only a genuinely foreign phrase counts.
       ids.add('override_other_language');
     }
-  });
+  }
   WEAK_PATTERNS.forEach(([id, pattern], index) => {
     if (!(hints & WEAK_HINT_BITS[index])) return;
     pattern.lastIndex = 0;

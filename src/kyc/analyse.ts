@@ -9,7 +9,7 @@ import { readMrz, type MrzReading } from './mrz.ts';
 import { compareNames, findNameInText } from './names.ts';
 import { OCR_WIDTH, OCR_WIDTH_LINE_LENGTH, type ImageBand, type OcrEngine, type OnQueued } from './ocr.ts';
 import { measureQuality } from './quality.ts';
-import { deskew, estimateSkew, findMrzBand } from './skew.ts';
+import { deskew, estimateSkew, findMrzBand, mrzTurn } from './skew.ts';
 import { specimenMarks } from './specimen.ts';
 import { findAddress, findDates, latestPastDate } from './text-document.ts';
 import type {
@@ -100,6 +100,11 @@ export async function readMrzFromImage(
     if (mrz && (!best || faults(mrz) < faults(best))) best = mrz;
     if (best?.valid && (best.checkDigitRepairs.length === 0 || width !== undefined)) break;
     if (k === 0) attempts.splice(1, 0, ...(await closerLooks(pixels)));
+    if (k === 0 && !mrz) {
+      // Looks at the turn where the MRZ band lies come first: a photo taken sideways is not read upright first.
+      const turn = await mrzTurn(pixels);
+      if (turn) attempts = [attempts[0]!, ...attempts.slice(1).sort((a, b) => Number((b.band.rotate ?? 0) === turn) - Number((a.band.rotate ?? 0) === turn))];
+    }
     if (!mrz) continue;
     const turn = band.rotate ?? 0;
     attempts = [...attempts.slice(0, k + 1), ...attempts.slice(k + 1).filter((look) => (look.band.rotate ?? 0) === turn)];

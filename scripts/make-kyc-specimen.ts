@@ -166,6 +166,8 @@ export interface PassportRenderOptions {
   portrait?: Buffer;
   /** Century printed in the visual zone's dates (the MRZ has two-digit years). */
   century?: { birth: number; expiry: number };
+  /** A visa sticker (MRV-A) is printed like the passport page it is glued on, under its own title and type. */
+  visa?: boolean;
 }
 
 /** A passport data page as PNG. */
@@ -186,11 +188,11 @@ export async function renderPassport(options: PassportRenderOptions = {}): Promi
   ];
   const layers = [
     { input: guillocheSvg(), left: 0, top: 0 },
-    { input: await textImage('PASSPORT  ·  PASS  ·  SPECIMEN', SANS_BOLD_FONT, 'DejaVu Sans Bold 34', '#ffffff'), left: 40, top: 24 },
+    { input: await textImage(`${options.visa ? 'VISA' : 'PASSPORT  ·  PASS'}  ·  SPECIMEN`, SANS_BOLD_FONT, 'DejaVu Sans Bold 34', '#ffffff'), left: 40, top: 24 },
     { input: portrait, left: 48, top: 130 },
-    ...(await field('Type / Typ', 'P', 430, 120)),
+    ...(await field('Type / Typ', options.visa ? 'V' : 'P', 430, 120)),
     ...(await field('Code / Kod', holder.issuingState, 600, 120)),
-    ...(await field('Passport No. / Passnummer', holder.documentNumber, 820, 120)),
+    ...(await field(options.visa ? 'Visa No. / Visumnummer' : 'Passport No. / Passnummer', holder.documentNumber, 820, 120)),
     ...(await field('Surname / Efternamn', holder.surname, 430, 195)),
     ...(await field('Given names / Förnamn', holder.givenNames, 430, 270)),
     ...(await field('Nationality / Nationalitet', holder.nationality, 430, 345)),
@@ -216,7 +218,7 @@ const MONO_ADVANCE = 0.602;
  */
 export async function renderDocument(format: SpecimenFormat, holder: PassportHolder, portraitSource?: Buffer): Promise<Buffer> {
   const lines = composeMrz(format, holder);
-  if (lines[0]!.length === 44) return renderPassport({ holder, mrz: lines as [string, string], portrait: portraitSource });
+  if (lines[0]!.length === 44) return renderPassport({ holder, mrz: lines as [string, string], portrait: portraitSource, visa: format === 'MRVA' });
   const width = format === 'TD1' ? 1012 : 1100;
   const height = Math.round(width * (format === 'TD1' ? 0.63 : 0.7));
   const fontPx = Math.floor((0.88 * width) / (lines[0]!.length * MONO_ADVANCE));

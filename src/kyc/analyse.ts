@@ -7,9 +7,9 @@ import { differenceHash } from './hash.ts';
 import type { DecodedImage, RawPixels } from './intake.ts';
 import { readMrz, type MrzReading } from './mrz.ts';
 import { compareNames, findNameInText } from './names.ts';
-import type { ImageBand, OcrEngine, OnQueued } from './ocr.ts';
+import { OCR_WIDTH, OCR_WIDTH_LINE_LENGTH, type ImageBand, type OcrEngine, type OnQueued } from './ocr.ts';
 import { measureQuality } from './quality.ts';
-import { deskew, estimateSkew, findMrzBand } from './skew.ts';
+import { deskew, estimateSkew, findMrzBand, mrzTurn } from './skew.ts';
 import { specimenMarks } from './specimen.ts';
 import { findAddress, findDates, latestPastDate } from './text-document.ts';
 import type {
@@ -51,10 +51,24 @@ const ABOVE_MRZ_WIDTH = 800;
 /** Below this tilt tesseract copes by itself. */
 const MIN_SKEW_DEGREES = 1;
 
-const faults = (mrz: MrzReading) => mrz.invalidFields.length;
+/** Lower is better: invalid fields first, then repairs only a check digit chose. */
+const faults = (mrz: MrzReading) => mrz.invalidFields.length + 0.5 * Math.min(1, mrz.checkDigitRepairs.length);
+
+interface Look {
+  image: RawPixels;
+  band: ImageBand;
+  /** OCR scale (default OCR_WIDTH). */
+  width?: number;
+}
+
+/**
+ * The scale at which a format's characters have the pitch the OCR reads best: the 30 and 36 characters of TD1, TD2,
+ * MRV-B and French lines are bigger than TD3's 44 across the same page, and misread more at OCR_WIDTH.
+ */
+const widthFor = (mrz: MrzReading): number => Math.round((OCR_WIDTH * mrz.lines[0]!.length) / OCR_WIDTH_LINE_LENGTH);
 
 /** After the bottom band failed: the detected MRZ band, and a tilted photo straightened. */
-async function closerLooks(pixels: RawPixels): Promise<{ image: RawPixels; band: ImageBand }[]> {
+async function closerLooks(pixels: RawPixels): Promise<Look[]> {
   const skew = estimateSkew(pixels);
   const straight = Math.abs(skew) >= MIN_SKEW_DEGREES ? await deskew(pixels, skew) : pixels;
   const looks = [];
@@ -64,7 +78,12 @@ async function closerLooks(pixels: RawPixels): Promise<{ image: RawPixels; band:
   return looks;
 }
 
-/** The MRZ of a document image: the first valid reading over the bands, otherwise the one with the fewest faults. */
+/**
+ * The MRZ of a document image: the first valid reading over the bands, otherwise the one with the fewest faults.
+ * Once a look finds an MRZ, the page's orientation is known: looks at other turns are dropped, and a format whose
+ * lines are shorter than 44 characters is read again at its own scale. A reading valid only through a check-digit
+ * repair stops the search after that re-reading, which may read it plainly valid.
+ */
 export async function readMrzFromImage(
   pixels: RawPixels,
   ocr: OcrEngine,
@@ -73,13 +92,26 @@ export async function readMrzFromImage(
   bands: ImageBand[] = MRZ_BANDS,
 ): Promise<MrzReading | null> {
   let best: MrzReading | null = null;
-  const attempts: { image: RawPixels; band: ImageBand }[] = bands.map((band) => ({ image: pixels, band }));
+  let attempts: Look[] = bands.map((band) => ({ image: pixels, band }));
+  let rescaled = false;
   for (let k = 0; k < attempts.length; k++) {
-    const { image, band } = attempts[k]!;
-    const mrz = readMrz(await ocr.readMrzBand(image, band, onQueued), now);
+    const { image, band, width } = attempts[k]!;
+    const mrz = readMrz(await ocr.readMrzBand(image, band, onQueued, width), now);
     if (mrz && (!best || faults(mrz) < faults(best))) best = mrz;
-    if (best?.valid) break;
+    if (best?.valid && (best.checkDigitRepairs.length === 0 || width !== undefined)) break;
     if (k === 0) attempts.splice(1, 0, ...(await closerLooks(pixels)));
+    if (k === 0 && !mrz) {
+      // Looks at the turn where the MRZ band lies come first: a photo taken sideways is not read upright first.
+      const turn = await mrzTurn(pixels);
+      if (turn) attempts = [attempts[0]!, ...attempts.slice(1).sort((a, b) => Number((b.band.rotate ?? 0) === turn) - Number((a.band.rotate ?? 0) === turn))];
+    }
+    if (!mrz) continue;
+    const turn = band.rotate ?? 0;
+    attempts = [...attempts.slice(0, k + 1), ...attempts.slice(k + 1).filter((look) => (look.band.rotate ?? 0) === turn)];
+    if (!rescaled && widthFor(mrz) < OCR_WIDTH) {
+      rescaled = true;
+      attempts.splice(k + 1, 0, { image, band, width: widthFor(mrz) });
+    } else if (best?.valid) break;
   }
   return best;
 }

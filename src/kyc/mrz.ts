@@ -4,9 +4,11 @@
 // character class and by its check digit), and the package rejects ICAO's specimen state UTO.
 //
 // Repair never turns a wrong read into a silently valid one: class repairs (a letter in a digit-only field) are
-// listed in `corrections`; check-digit repairs (a look-alike swap in a field of letters and digits, at most
+// listed in `corrections`, and so is a state code that is no ICAO code, taken for the one code a single letter
+// look-alike swap gives; check-digit repairs (a look-alike swap in a field of letters and digits, at most
 // MAX_CHECKED_SWAPS, only when exactly one choice satisfies the check digit and the composite check digit then
-// holds, so never on visas, which have none) in `checkDigitRepairs`. A digit read as another digit is never changed.
+// holds; on visas, which have no composite, one swap and only when it is the only one) in `checkDigitRepairs`, which
+// send the document to review. A digit read as another digit is never changed.
 import { states } from 'mrz';
 
 export type MrzFormat = 'TD1' | 'TD2' | 'TD3' | 'MRVA' | 'MRVB' | 'FRA_ID';
@@ -150,15 +152,30 @@ const LETTER_FOR: Record<string, string> = { '0': 'O', '1': 'I', '2': 'Z', '4': 
 const LOOK_ALIKES: Record<string, string[]> = {
   ...Object.fromEntries(Object.entries({ ...DIGIT_FOR, ...LETTER_FOR }).map(([c, other]) => [c, [other]])),
   '0': ['O', 'D', 'Q'],
+  I: ['1', 'J'],
   '7': ['T', 'Z'],
   Z: ['2', '7'],
 };
-/** Letters most issuers leave out of document numbers for being look-alikes: reading them as digits is likelier. */
-const RARE_IN_NUMBERS = /[OQI]/;
+/**
+ * Letters OCR takes for one another in the MRZ font. Only used on state codes, which no check digit covers: a code
+ * that is no ICAO code is taken for the one code a single such swap gives.
+ */
+const LETTER_LOOK_ALIKES: Record<string, string[]> = {
+  I: ['J', 'L', 'T'], J: ['I'], L: ['I'], T: ['I'], O: ['Q', 'D', 'C'], Q: ['O'], D: ['O'], C: ['G', 'O'], G: ['C'],
+  E: ['F'], F: ['E'], M: ['N'], N: ['M'], U: ['V'], V: ['U', 'Y'], Y: ['V'], K: ['X'], X: ['K'],
+};
+/**
+ * Letters most issuers leave out of document numbers for being look-alikes. In a number whose check digit fails, O
+ * and Q are read as 0 before any swap (I is not: the OCR also reads J as I), and among equally small repairs those
+ * that bring in fewer of them win.
+ */
+const RARE_IN_NUMBERS = /[IOQ]/;
 /** More equally small solutions than this and the check digit says too little to choose. */
 const MAX_SOLUTIONS = 10;
 /** Look-alike swaps tried to satisfy a check digit in a letters-and-digits field; more would validate noise. */
 const MAX_CHECKED_SWAPS = 2;
+/** Without a composite to confirm it (visas), a repair rests on the field's check digit alone: one swap at most. */
+const MAX_UNCONFIRMED_SWAPS = 1;
 /** Letters the OCR reads a '<' filler as, inside runs of fillers. */
 const FILLER_NOISE = /[KLCS]/;
 
@@ -254,10 +271,13 @@ function fixClass(text: string, kind: CharClass): { text: string; changed: boole
   return { text: fixed, changed: fixed !== text };
 }
 
-/** The smallest sets of look-alike swaps (up to MAX_CHECKED_SWAPS) that make `check` hold; [] if none or too many. */
-function resolveByCheck(text: string, check: string): string[] {
+/** The smallest sets of look-alike swaps (up to `maxSwaps`) that make `check` hold; [] if none or too many. */
+function resolveByCheck(read: string, check: string, maxSwaps: number): string[] {
+  const onlyLookAlike = (c: string) => (LOOK_ALIKES[c]?.length === 1 ? LOOK_ALIKES[c]![0]! : null);
+  const text = [...read].map((c) => (RARE_IN_NUMBERS.test(c) ? (onlyLookAlike(c) ?? c) : c)).join('');
+  if (text !== read && mrzCheckDigit(text) === check) return [text];
   const swappable = [...text].flatMap((c, i) => (LOOK_ALIKES[c] ?? []).map((other) => ({ i, other })));
-  for (let swaps = 1; swaps <= MAX_CHECKED_SWAPS; swaps++) {
+  for (let swaps = 1; swaps <= maxSwaps; swaps++) {
     const solutions: string[] = [];
     const choose = (from: number, chars: string[], left: number): void => {
       if (left === 0) {
@@ -275,10 +295,9 @@ function resolveByCheck(text: string, check: string): string[] {
       }
     };
     choose(0, [...text], swaps);
-    // Among equally small repairs, those that only turn rare letters into digits come first.
-    const unlikely = (solution: string) => [...solution].filter((c, i) => c !== text[i] && !RARE_IN_NUMBERS.test(text[i]!)).length;
-    const fewest = Math.min(...solutions.map(unlikely));
-    const best = solutions.filter((solution) => unlikely(solution) === fewest);
+    const rareLetters = (solution: string) => [...solution].filter((c) => RARE_IN_NUMBERS.test(c)).length;
+    const fewest = Math.min(...solutions.map(rareLetters));
+    const best = solutions.filter((solution) => rareLetters(solution) === fewest);
     if (best.length > 0) return best.length <= MAX_SOLUTIONS ? best : [];
   }
   return [];
@@ -299,6 +318,20 @@ const isState = (code: string): boolean => {
   return trimmed in states || SPECIMEN_STATES.has(trimmed);
 };
 
+/** The one ICAO code a single letter look-alike swap turns `code` into; null when none or several do. */
+export function repairStateCode(code: string): string | null {
+  const options = new Set<string>();
+  [...code].forEach((c, i) => {
+    for (const other of LETTER_LOOK_ALIKES[c] ?? []) {
+      const swapped = code.slice(0, i) + other + code.slice(i + 1);
+      if (isState(swapped)) options.add(swapped);
+    }
+  });
+  return options.size === 1 ? [...options][0]! : null;
+}
+
+const STATE_FIELDS = new Set(['issuingState', 'nationality']);
+
 /** `picks` chooses among each field's check-digit repairs (first by default); null reads the fields as they are. */
 function parseLayout(layout: Layout, rawLines: string[], picks: Record<string, number> | null = {}): Parsed {
   const lines = rawLines.map((l) => [...l]);
@@ -312,8 +345,9 @@ function parseLayout(layout: Layout, rawLines: string[], picks: Record<string, n
 
   for (const field of layout.fields) {
     const fixed = fixClass(read(field.line, field.start, field.end), field.kind);
-    if (fixed.changed) corrections.push(field.name);
-    write(field.line, field.start, fixed.text);
+    const state = STATE_FIELDS.has(field.name) && !isState(fixed.text) ? repairStateCode(fixed.text) : null;
+    if (fixed.changed || state) corrections.push(field.name);
+    write(field.line, field.start, state ?? fixed.text);
   }
   // Check digits are digits; the TD1 document number longer than nine characters runs on into optional1.
   for (const field of layout.fields) {
@@ -339,7 +373,8 @@ function parseLayout(layout: Layout, rawLines: string[], picks: Record<string, n
       const empty = /^<*$/.test(value);
       const holds = mrzCheckDigit(value) === check || (field.optionalCheck && empty && check === '<');
       if (!holds) {
-        const solutions = picks && layout.composite && field.kind === 'X' && /\d/.test(check) ? resolveByCheck(value, check) : [];
+        const maxSwaps = layout.composite ? MAX_CHECKED_SWAPS : MAX_UNCONFIRMED_SWAPS;
+        const solutions = picks && field.kind === 'X' && /\d/.test(check) ? resolveByCheck(value, check, maxSwaps) : [];
         const swapped = solutions[picks?.[field.name] ?? 0];
         if (swapped) {
           alternatives.set(field.name, solutions.length);
@@ -384,6 +419,7 @@ function parseLayout(layout: Layout, rawLines: string[], picks: Record<string, n
 /**
  * Parses with check-digit repairs, believed only when the composite check digit confirms them: among each field's
  * equally small repairs, the one combination the composite confirms; none or several, and the fields stay as read.
+ * Without a composite (visas) every combination is "confirmed", so a repair is believed only when it is the only one.
  */
 function parseWithRepairs(layout: Layout, lines: string[]): Parsed {
   const first = parseLayout(layout, lines);

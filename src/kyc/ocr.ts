@@ -12,7 +12,9 @@ export const ENG_MODEL_DIR = path.join(path.dirname(require.resolve('@tesseract.
 
 const MRZ_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789<';
 /** OCR scale: MRZ characters of a full-width ID-3 page end up ~25 px wide, where the LSTM model reads them best. */
-const OCR_WIDTH = 1250;
+export const OCR_WIDTH = 1250;
+/** Characters per MRZ line at which OCR_WIDTH gives that pitch (TD3, MRV-A). */
+export const OCR_WIDTH_LINE_LENGTH = 44;
 /** 1250 px across a 125 mm page is ~250 dpi; stating it stops tesseract guessing from absent metadata. */
 const OCR_DPI = '250';
 

@@ -103,3 +103,16 @@ export function findMrzBand(pixels: RawPixels): { top: number; bottom: number } 
   const margin = Math.max(window * 2, (bottom - top) * 0.15);
   return { top: Math.max(0, (top - margin) / rows), bottom: Math.min(1, (bottom + margin + 1) / rows) };
 }
+
+/**
+ * The clockwise turn that brings the MRZ band to the bottom, upright: its lines run across the page as it is (0 or
+ * 180 by where the band sits) or across the page turned a quarter (90 or 270); null when neither shows a band.
+ */
+export async function mrzTurn(pixels: RawPixels): Promise<0 | 90 | 180 | 270 | null> {
+  const lowHalf = (band: { top: number; bottom: number }) => band.top + band.bottom > 1;
+  const upright = findMrzBand(pixels);
+  if (upright) return lowHalf(upright) ? 0 : 180;
+  const turned = findMrzBand(await deskew(pixels, -90));
+  if (turned) return lowHalf(turned) ? 90 : 270;
+  return null;
+}

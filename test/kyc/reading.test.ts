@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { composeTd3, SPECIMEN_HOLDER } from '../../scripts/make-kyc-specimen.ts';
 import { seededRandom } from '../../src/kya/training/dataset.ts';
 import { hammingDistance } from '../../src/kyc/hash.ts';
-import { mrzCheckDigit, mrzDate, readMrz, repairFillers, type MrzFormat } from '../../src/kyc/mrz.ts';
+import { mrzCheckDigit, mrzDate, readMrz, repairFillers, repairStateCode, type MrzFormat } from '../../src/kyc/mrz.ts';
 import { compareNames, findNameInText } from '../../src/kyc/names.ts';
 import { findAddress, findDates, latestPastDate } from '../../src/kyc/text-document.ts';
 
@@ -138,6 +138,50 @@ describe('MRZ reading', () => {
     expect(numberRead).toMatchObject({ valid: true, documentNumber: 'L898902C3', corrections: [], checkDigitRepairs: ['documentNumber'] });
     const stateRead = readMrz(`${l1.replace('UTO', 'UT0')}\n${l2}`, NOW);
     expect(stateRead).toMatchObject({ valid: true, issuingState: 'UTO', corrections: ['issuingState'] });
+  });
+
+  it('takes a state code that is no ICAO code for the one code a single letter look-alike swap gives, and says so', () => {
+    expect(repairStateCode('IPN')).toBe('JPN');
+    expect(repairStateCode('DEV')).toBe('DEU');
+    // BOL and BDI are both one swap from BDL: no choice is made.
+    expect(repairStateCode('BDL')).toBeNull();
+    const [l1, l2] = SPECIMENS.find(([format]) => format === 'MRVA')![1];
+    const visa = readMrz(`${l1.replace('UTO', 'JPN')}\n${l2.replace('XXX', 'IPN')}`, NOW);
+    expect(visa).toMatchObject({ valid: true, nationality: 'JPN', corrections: ['nationality'], checkDigitRepairs: [] });
+    const ambiguous = readMrz(`${l1}\n${l2.replace('XXX', 'BDL')}`, NOW);
+    expect(ambiguous).toMatchObject({ valid: false, nationality: 'BDL', invalidFields: ['nationality'] });
+  });
+
+  it('repairs a visa number by its own check digit only when one swap is the only one, and sends it to review', () => {
+    const [l1, l2] = SPECIMENS.find(([format]) => format === 'MRVA')![1];
+    const repaired = readMrz(`${l1}\n${l2.replace('L8988901C', 'L898890IC')}`, NOW);
+    expect(repaired).toMatchObject({ valid: true, documentNumber: 'L8988901C', checkDigitRepairs: ['documentNumber'] });
+    // Twenty-one single swaps satisfy this check digit: none is believed.
+    const ambiguous = readMrz(`${l1}\n${l2.replace('L8988901C', 'L89B8901C')}`, NOW);
+    expect(ambiguous).toMatchObject({ valid: false, documentNumber: 'L89B8901C', checkDigitRepairs: [] });
+    expect(ambiguous?.invalidFields).toContain('documentNumberCheckDigit');
+  });
+
+  it('reads O and Q in a failing number as 0 and prefers repairs that bring in no letter issuers avoid', () => {
+    const [l1, l2] = SPECIMENS[0]![1];
+    const zero = readMrz(`${l1}\n${l2.replace('L898902C3', 'L8989Q2C3')}`, NOW);
+    expect(zero).toMatchObject({ valid: true, documentNumber: 'L898902C3', checkDigitRepairs: ['documentNumber'] });
+    // J read as I: I→J and 1→I (at the end) both satisfy the check digit; the latter would bring in an I.
+    const polish = ['P<POLGARCIA<LOPEZ<<BRIDGET<<<<<<<<<<<<<<<<<<', 'TZKIPMW116POL7612105M340318518708231<<<<<<80'];
+    expect(readMrz(polish.join('\n'), NOW)).toMatchObject({ valid: true, documentNumber: 'TZKJPMW11', checkDigitRepairs: ['documentNumber'] });
+  });
+
+  it('never repairs a tampered number check digit into a plain pass, on any format', () => {
+    for (const [format, lines] of SPECIMENS) {
+      const [line, index] = DIGIT_POSITIONS[format][0]!;
+      for (let digit = 0; digit <= 9; digit++) {
+        if (String(digit) === lines[line]![index]) continue;
+        const tampered = lines.map((l, i) => (i === line ? l.slice(0, index) + digit + l.slice(index + 1) : l));
+        const reading = readMrz(tampered.join('\n'), NOW);
+        // Either invalid, or valid only through a repair that decision.ts sends to review.
+        expect(reading?.valid === false || reading!.checkDigitRepairs.length > 0, `${format} -> ${digit}`).toBe(true);
+      }
+    }
   });
 
   it('property: a digit changed in a date or check digit never reads valid without a check-digit repair', () => {

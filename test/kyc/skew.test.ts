@@ -2,7 +2,7 @@ import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { MRZ_FORMATS, renderDocument, SPECIMEN_HOLDER } from '../../scripts/make-kyc-specimen.ts';
 import { decodeImage } from '../../src/kyc/intake.ts';
-import { deskew, estimateSkew, findMrzBand } from '../../src/kyc/skew.ts';
+import { deskew, estimateSkew, findMrzBand, mrzTurn } from '../../src/kyc/skew.ts';
 
 describe('skew', () => {
   it('finds the tilt of a photographed page to half a degree, whichever side it leans', async () => {
@@ -37,5 +37,17 @@ describe('skew', () => {
     }
     const blank = await sharp({ create: { width: 900, height: 600, channels: 3, background: '#f0f0f0' } }).jpeg().toBuffer();
     expect(findMrzBand((await decodeImage('documentImage', blank)).pixels)).toBeNull();
+  });
+
+  it('tells which turn brings the MRZ band to the bottom of the page', async () => {
+    for (const format of ['TD3', 'TD1', 'MRVB'] as const) {
+      const page = await renderDocument(format, SPECIMEN_HOLDER);
+      for (const turned of [0, 90, 180, 270]) {
+        const { pixels } = await decodeImage('documentImage', await sharp(page).rotate(turned).jpeg().toBuffer());
+        expect(await mrzTurn(pixels), `${format} turned ${turned}°`).toBe((360 - turned) % 360);
+      }
+    }
+    const blank = await sharp({ create: { width: 900, height: 600, channels: 3, background: '#f0f0f0' } }).jpeg().toBuffer();
+    expect(await mrzTurn((await decodeImage('documentImage', blank)).pixels)).toBeNull();
   });
 });

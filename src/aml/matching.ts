@@ -3,7 +3,9 @@
 // Memory stays lean: names are flat typed arrays of token ids; strings live once in the vocabulary.
 
 import { doubleMetaphone } from 'double-metaphone';
-import { isWeakToken, nameVariants, pinyinReading, queryTokenForms, tokenise, wadeGilesSyllablePinyin } from './normalize.ts';
+import {
+  isWeakToken, nameVariants, pinyinReading, queryTokenForms, tokenise, wadeGilesSyllablePinyin, withoutLeadingTitle,
+} from './normalize.ts';
 import { equivalentGivenNames, equivalentPatronymics } from './given-names.ts';
 import {
   KOREAN_SYLLABLE_LENGTH, joinedSimilarity, koreanKey, tokenSimilarity, transliterationKey, transliterationSimilarity,
@@ -998,6 +1000,8 @@ export function searchNames(index: ScreeningIndex, name: string, minScore: numbe
   if (reading) {
     for (const hit of searchSpelling(index, reading, minScore / ROMANISATION_SIMILARITY)) keepBest({ ...hit, score: hit.score * ROMANISATION_SIMILARITY });
   }
+  const untitled = withoutLeadingTitle(name);
+  if (untitled) for (const hit of searchSpelling(index, untitled, minScore)) keepBest(hit);
   for (const hit of searchAcronym(index, name)) keepBest(hit);
   return [...best.values()].sort((a, b) => b.score - a.score);
 }

@@ -12,6 +12,23 @@ const HONORIFICS = new Set([
   'brig', 'brigadier', 'admiral', 'hon', 'rev', 'excellency', 'his', 'her', 'ayatollah', 'ayatullah', 'hojatoleslam',
 ]);
 
+/**
+ * Titles that lists also write as part of a name ("SAYYED, Hassan", "MAWLAWI, Abdul Kabir"), so they are not
+ * dropped like the honorifics above; a query that opens with one is also read without it (see withoutLeadingTitle).
+ */
+const NAME_TITLES = new Set([
+  'sayyed', 'sayyid', 'sayed', 'sayid', 'seyed', 'seyyed', 'mawlawi', 'maulvi', 'molvi', 'mawlavi', 'mufti', 'qari',
+  'hajj', 'hadji', 'mulla', 'mollah', 'molla', 'shaikh',
+]);
+
+/** The name without its leading title when it opens with one and two or more words follow ("Sayyed Hassan Nasrallah"). */
+export function withoutLeadingTitle(raw: string): string | undefined {
+  const words = raw.trim().split(/\s+/);
+  if (words.length < 3) return undefined;
+  const first = normaliseText(words[0]);
+  return NAME_TITLES.has(first) ? words.slice(1).join(' ') : undefined;
+}
+
 /** Legal forms and linking words: they describe, they do not identify. */
 const WEAK_TOKENS = new Set([
   'ltd', 'limited', 'llc', 'inc', 'incorporated', 'corp', 'corporation', 'co', 'company', 'companies', 'plc',
@@ -151,6 +168,57 @@ export function romanisationVariants(token: string): string[] {
   return forms.slice(1);
 }
 
+/**
+ * How German (Duden), French, Spanish and Polish transcribe Cyrillic, undone into the BGN-like spelling the lists
+ * use: "Jewgeni Prigoschin", "Evgueni Prigojine", "Yevgueni Prigozhin", "Jewgienij Prigożyn" all read yevgeni(y)
+ * prigozhin. Rewrites apply in order; capitals stand for a finished BGN digraph so later rules leave it alone
+ * (C ch, S sh, Z zh, K kh, Q shch). Each system with alternatives for its ambiguous letter (Duden's "sch" is ш or ж).
+ */
+const NATIONAL_TRANSCRIPTIONS: ReadonlyArray<{ marker: RegExp; rules: ReadonlyArray<[RegExp, string | string[] | ((match: string) => string)]> }> = [
+  { // German (Duden)
+    marker: /sch|w|j|z/,
+    rules: [[/schtsch/g, 'Q'], [/tsch/g, 'C'], [/sch/g, ['S', 'Z']], [/ch/g, 'K'], [/j/g, 'y'], [/w/g, 'v'], [/z/g, 'ts'], [/(?<=[aeiou])s(?=[aeiou])/g, 'z'], [/(?<=[aeiou])ss(?=[aeiou])/g, 's']],
+  },
+  { // French
+    marker: /(?<!s)ch|ou|j|gu[eiy]|ine$|off$|^i[aeo]/,
+    rules: [[/chtch/g, 'Q'], [/^i(?=[aeo])|(?<=[aeiou])i(?=[aeo])|iou/g, (m: string) => (m === 'iou' ? 'yu' : 'y')], [/tch/g, 'C'], [/(?<!s)ch/g, 'S'], [/dj/g, 'dZ'], [/j/g, 'Z'], [/ou/g, 'u'], [/gu(?=[eiy])/g, 'g'], [/(?<=[aeiou])ss(?=[aeiou])/g, 's'], [/ine$/g, 'in'], [/off$/g, 'ov']],
+  },
+  { // Spanish
+    marker: /j|gu[eiy]|^i[aeou]/,
+    rules: [[/j(?=[aeiou])/g, 'K'], [/gu(?=[eiy])/g, 'g'], [/^i(?=[aeou])/g, 'y']],
+  },
+  { // Polish
+    marker: /sz|cz|rz|w|j|(?<!s)ch|[bdfgklmnprstvwz]i[aeou]/,
+    rules: [[/szcz/g, 'Q'], [/sz/g, 'S'], [/cz/g, 'C'], [/rz/g, 'Z'], [/(?<!s)ch/g, 'K'], [/(?<=[bdfgklmnprstvwz])i(?=[aeou])/g, ''], [/j/g, 'y'], [/w/g, 'v'], [/c(?![hz])/g, 'ts']],
+  },
+];
+const BGN_DIGRAPHS: Record<string, string> = { Q: 'shch', C: 'ch', S: 'sh', Z: 'zh', K: 'kh' };
+
+/**
+ * BGN-like readings of a Latin token as German, French, Spanish or Polish transcription of a Cyrillic name, the
+ * token itself excluded; a system reads only a token with a letter group it writes for a Cyrillic sound.
+ */
+export function nationalTranscriptionReadings(token: string): string[] {
+  // None of these systems writes q or x; a syllable of three letters is more often Chinese ("jun") than Russian.
+  if (token.length < 4 || /[qx0-9]/.test(token) || !/[aeiouy]/.test(token)) return [];
+  const readings = new Set<string>();
+  for (const { marker, rules } of NATIONAL_TRANSCRIPTIONS) {
+    if (!marker.test(token)) continue;
+    let forms = [token];
+    for (const [pattern, replacement] of rules) {
+      forms = forms.flatMap((form) => {
+        if (typeof replacement === 'function') return [form.replace(pattern, replacement)];
+        if (!Array.isArray(replacement)) return [form.replace(pattern, replacement)];
+        const found = form.search(pattern) >= 0;
+        return found ? replacement.map((r) => form.replace(pattern, r)) : [form];
+      });
+    }
+    for (const form of forms) readings.add(form.replace(/[QCSZK]/g, (mark) => BGN_DIGRAPHS[mark]));
+  }
+  readings.delete(token);
+  return [...readings];
+}
+
 export interface QueryTokenForm {
   text: string;
   /** Other romanisations when the token was written in Cyrillic. */
@@ -163,7 +231,7 @@ export interface QueryTokenForm {
  */
 export function queryTokenForms(raw: string): QueryTokenForm[] {
   const tokens = tokenise(raw);
-  if (!CYRILLIC.test(raw)) return tokens.map((text) => ({ text, variants: [] }));
+  if (!CYRILLIC.test(raw)) return tokens.map((text) => ({ text, variants: nationalTranscriptionReadings(text) }));
   const tables = nationalTables(raw);
   const byWord = raw.split(/\s+/).flatMap((word) => {
     const own = tokenise(word);

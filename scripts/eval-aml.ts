@@ -540,7 +540,7 @@ const LEGAL_FORM_SWAPS: Array<[RegExp, string]> = [
   [/\bLIMITED\b/i, 'Ltd'], [/\bLTD\b\.?/i, 'Limited'], [/\bINCORPORATED\b/i, 'Inc'], [/\bINC\b\.?/i, 'Incorporated'],
 ];
 const TRANSLATED_WORDS: Array<[RegExp, string[]]> = [
-  [/\bBANK\b/i, ['Banque', 'Banco', 'Banca']], [/\bGROUP\b/i, ['Groupe', 'Grupo', 'Gruppe']], [/\bCOMPANY\b/i, ['Compagnie', 'Compania', 'Companhia']],
+  [/\bBANK\b/i, ['Banque', 'Banco', 'Banca']], [/\bGROUP\b/i, ['Groupe', 'Grupo', 'Gruppe']], [/(?<!(?:STOCK|LIABILITY|MILITARY)\s)\bCOMPANY\b/i, ['Compagnie', 'Compania', 'Companhia']],
 ];
 
 /**
@@ -612,9 +612,9 @@ const GENERIC_COMPANY_WORDS = [
 ];
 
 /**
- * Unlisted organisations one word away from a listed one: a generic word changed ("GLOBAL TRADING LLC" →
- * "GLOBAL SHIPPING LLC"), or, in a name of four words or more, one other word changed. A changed name that
- * sounds like some listed name is left out.
+ * Unlisted organisations that share words with a listed one: its generic words and legal form with words of
+ * their own ("KOREA NAMGANG TRADING CORPORATION" → "KOREA MAPLE TRADING CORPORATION"), or, in a name of four words
+ * or more without a generic word, one word changed. A changed name that sounds like some listed name is left out.
  */
 function siblingNegatives(entities: ListEntity[], listed: Set<string>): Record<Split, Case[]> {
   const cases: Record<Split, Case[]> = { train: [], dev: [], test: [] };
@@ -627,10 +627,10 @@ function siblingNegatives(entities: ListEntity[], listed: Set<string>): Record<S
     const generic = strong.filter(([w]) => GENERIC_COMPANY_WORDS.includes(w.toUpperCase().replace(/[^A-Z]/g, '')));
     let query: string | undefined;
     let transform: SiblingClass;
-    if (generic.length && strong.length >= 2) {
-      const [word, at] = pick(generic, siblingRandom);
-      const other = pick(GENERIC_COMPANY_WORDS.filter((g) => g !== word.toUpperCase().replace(/[^A-Z]/g, '')), siblingRandom);
-      query = words.map((w, i) => (i === at ? other : w)).join(' ');
+    if (generic.length && strong.length > generic.length) {
+      // Its own words replaced, its generic words and legal form kept.
+      const own = new Set(strong.filter((entry) => !generic.includes(entry)).map(([, i]) => i));
+      query = words.map((w, i) => (own.has(i) ? pick(COMPANY_WORDS, siblingRandom).toUpperCase() : w)).join(' ');
       transform = 'negative_generic_word';
     } else if (strong.length >= 4) {
       const [, at] = pick(strong.slice(1), siblingRandom);

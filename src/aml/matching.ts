@@ -87,6 +87,8 @@ const KNOWN_AS_SIMILARITY = 0.9;
  */
 const COMMON_WEIGHT = 5;
 const DISTINCTIVE_WEIGHT = 6;
+/** Factor on an organisation's score when a query word stands where a listed word is missing (see scoreName). */
+const SUBSTITUTION_FACTOR = 0.9;
 /** Names scored in full per query, best first by their index evidence. */
 const MAX_CANDIDATES = 120;
 /** Share of the query's token weight a name must show in the index before it is scored in full. */
@@ -281,6 +283,29 @@ function searchAcronym(index: ScreeningIndex, name: string): NameHit[] {
     });
   }
   return [...hits.values()];
+}
+
+/**
+ * Organisations listed under the acronym a query spells out ("Islamic Revolutionary Guard Corps" → a listed
+ * "IRGC"), at ACRONYM_SCORE: a listed name that is one word and the initials of the query's words.
+ */
+function searchSpelledOut(index: ScreeningIndex, name: string): NameHit[] {
+  const hits: NameHit[] = [];
+  for (const acronym of acronymsOf(tokenise(name))) {
+    const id = index.vocabulary.get(acronym);
+    if (id === undefined) continue;
+    for (let p = index.postingStart[id]; p < index.postingStart[id + 1]; p++) {
+      const nameId = index.postings[p];
+      const entityIndex = index.nameEntity[nameId];
+      const entity = index.entities[entityIndex];
+      if (entity.type !== 'organization' || index.nameTokenStart[nameId + 1] - index.nameTokenStart[nameId] !== 1) continue;
+      hits.push({
+        entityIndex, nameSlot: index.nameSlot[nameId], kind: entity.names[index.nameSlot[nameId]].kind, score: ACRONYM_SCORE,
+        pairings: [{ query: name, matched: acronym, similarity: ACRONYM_SCORE }], unmatchedQuery: [], unmatchedListed: [],
+      });
+    }
+  }
+  return hits;
 }
 
 /**
@@ -572,6 +597,12 @@ function similarTokens(index: ScreeningIndex, token: string, [primary, secondary
   const exact = index.vocabulary.get(token);
   if (exact !== undefined) found.set(exact, 1);
   const phonetic = primary;
+  // The plural or singular of a word the lists have ("line"/"lines"), which neither the phonetic key nor, once
+  // the word itself is listed, the trigram search would propose.
+  if (token.length >= 4) {
+    const other = index.vocabulary.get(token.endsWith('s') ? token.slice(0, -1) : `${token}s`);
+    if (other !== undefined) found.set(other, tokenSimilarity(token, index.tokens[other], phonetic, index.phoneticOf[other]));
+  }
   for (const code of primary === secondary ? [primary] : [primary, secondary]) {
     for (const id of index.byPhonetic.get(code) ?? []) {
       if (found.has(id)) continue;
@@ -864,6 +895,7 @@ function scoreName(index: ScreeningIndex, query: QueryToken[], queryCjk: string,
   }
   let strongListed = 0;
   let missingCore = 0;
+  let missingCoreWords = 0;
   const missingOptional: number[] = [];
   for (let j = 0; j < listedCount; j++) {
     const weight = index.weight[nameTokens[start + j]];
@@ -871,7 +903,10 @@ function scoreName(index: ScreeningIndex, query: QueryToken[], queryCjk: string,
     strongListed++;
     if (listedUsed[j]) continue;
     if (j === nisbaDropped) missingOptional.push(weight * MINOR_NAME_WEIGHT);
-    else if (!index.nameTokenMiddle[start + j]) missingCore += weight * MISSING_CORE_PENALTY;
+    else if (!index.nameTokenMiddle[start + j]) {
+      missingCore += weight * MISSING_CORE_PENALTY;
+      missingCoreWords++;
+    }
     else if (isPerson) missingOptional.push(listedTokenWeight(index, start + j));
   }
   // Only the heaviest left-out middle names count: "Ali al-Tikriti" for "AL-TIKRITI, Ali
@@ -885,6 +920,9 @@ function scoreName(index: ScreeningIndex, query: QueryToken[], queryCjk: string,
   // An organisation's words are written, not heard: one found only by its sound ("Paula Ruiz" ~ "POLA RAIZ OOO")
   // is as weak as one word found.
   else if (!isPerson && bestStrongSimilarity < ORGANISATION_SPELLING_FLOOR) score *= SINGLE_TOKEN_FACTOR;
+  // An organisation with one of its words replaced by another is another organisation ("KOREA HEUNGJIN TRADING
+  // COMPANY" is not "KOREA MAPLE TRADING COMPANY"): a word left out or added alone is only weighed by rarity.
+  if (!isPerson && missingCoreWords > 0 && strongQuery > strongPairs) score *= SUBSTITUTION_FACTOR;
   if (isPerson && score < KNOWN_AS_SCORE && strongQuery >= 2 && knownByLaterNames(index, query, queryCount, start, listedCount)) score = KNOWN_AS_SCORE;
   const listedCjk = queryCjk ? index.nameCjk.get(nameId) : undefined;
   if (listedCjk) score *= cjkAgreement(queryCjk, listedCjk);
@@ -1003,6 +1041,7 @@ export function searchNames(index: ScreeningIndex, name: string, minScore: numbe
   const untitled = withoutLeadingTitle(name);
   if (untitled) for (const hit of searchSpelling(index, untitled, minScore)) keepBest(hit);
   for (const hit of searchAcronym(index, name)) keepBest(hit);
+  for (const hit of searchSpelledOut(index, name)) keepBest(hit);
   return [...best.values()].sort((a, b) => b.score - a.score);
 }
 

@@ -37,6 +37,8 @@ const WEAK_TOKENS = new Set([
   'bhd', 'pte', 'pvt', 'pty', 'kft', 'doo', 'sro', 'cv', 'de', 'del', 'la', 'le', 'les', 'los', 'las', 'the',
   'of', 'and', 'for', 'y', 'et', 'und', 'e', 'di', 'da', 'do', 'dos', 'das', 'du', 'des', 'van', 'von', 'der',
   'den', 'al', 'el', 'bin', 'ibn', 'bint', 'ben', 'abu', 'ould', 'uul', ...LEGAL_FORM_WORDS,
+  // A company's place in a group says what it is part of, not which it is ("SOVCOMFLOT" and "Sovcomflot Group").
+  'group', 'holding',
   // A vessel's prefix: motor vessel, motor tanker, steamship, fishing vessel.
   'mv', 'mt', 'ss', 'fv',
 ]);

@@ -286,8 +286,10 @@ function searchAcronym(index: ScreeningIndex, name: string): NameHit[] {
 }
 
 /**
- * Organisations listed under the acronym a query spells out ("Islamic Revolutionary Guard Corps" → a listed
- * "IRGC"), at ACRONYM_SCORE: a listed name that is one word and the initials of the query's words.
+ * Organisations listed only under the acronym a query spells out ("Islamic Revolutionary Guard Corps" → a listed
+ * "IRGC"), at ACRONYM_SCORE: a listed name that is one word and the initials of the query's words. An organisation
+ * that also lists a name with those initials is found by that name or not at all: "IRAN AIRCRAFT MERIDIAN
+ * INDUSTRIAL COMPANY" is not IAMI, IRAN AIRCRAFT MANUFACTURING INDUSTRIAL COMPANY.
  */
 function searchSpelledOut(index: ScreeningIndex, name: string): NameHit[] {
   const hits: NameHit[] = [];
@@ -299,6 +301,7 @@ function searchSpelledOut(index: ScreeningIndex, name: string): NameHit[] {
       const entityIndex = index.nameEntity[nameId];
       const entity = index.entities[entityIndex];
       if (entity.type !== 'organization' || index.nameTokenStart[nameId + 1] - index.nameTokenStart[nameId] !== 1) continue;
+      if (entity.names.some((other) => acronymsOf(tokenise(other.full)).includes(acronym))) continue;
       hits.push({
         entityIndex, nameSlot: index.nameSlot[nameId], kind: entity.names[index.nameSlot[nameId]].kind, score: ACRONYM_SCORE,
         pairings: [{ query: name, matched: acronym, similarity: ACRONYM_SCORE }], unmatchedQuery: [], unmatchedListed: [],

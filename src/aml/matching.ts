@@ -595,7 +595,7 @@ class Scratch {
 const scratch = new Scratch();
 
 /** Vocabulary tokens resembling `token`, with their similarity. */
-function similarTokens(index: ScreeningIndex, token: string, [primary, secondary]: [string, string]): Map<number, number> {
+function similarTokens(index: ScreeningIndex, token: string, [primary, secondary]: [string, string], byTrigrams = true): Map<number, number> {
   const found = new Map<number, number>();
   const exact = index.vocabulary.get(token);
   if (exact !== undefined) found.set(exact, 1);
@@ -619,7 +619,7 @@ function similarTokens(index: ScreeningIndex, token: string, [primary, secondary
       if (s > (found.get(id) ?? 0)) found.set(id, s);
     }
   }
-  if (exact === undefined && token.length >= 3) {
+  if (byTrigrams && exact === undefined && token.length >= 3) {
     const grams = trigrams(token);
     const counts = scratch.trigramCount;
     const touched = scratch.trigramTouched;
@@ -646,7 +646,7 @@ function queryTokens(index: ScreeningIndex, name: string): QueryToken[] {
   const rare = Math.log(1 + index.nameEntity.length);
   const initialWeight = Math.log(1 + index.nameEntity.length / INITIAL_SHARE);
   const forms = queryTokenForms(name);
-  return forms.map(({ text, variants }, position) => {
+  return forms.map(({ text, variants, transcriptions }, position) => {
     // A linking word never opens a name: a leading "E." or "Y." is an initial ("E. Bushmin", "Y. Evkurov").
     const weak = isWeakToken(text) && !(position === 0 && text.length === 1 && forms.length > 1);
     let id = index.vocabulary.get(text);
@@ -659,6 +659,12 @@ function queryTokens(index: ScreeningIndex, name: string): QueryToken[] {
       for (const [other, similarity] of similarTokens(index, form, phoneticKeys(form))) raise(other, similarity * discount);
     };
     for (const variant of variants) addForm(variant, ROMANISATION_SIMILARITY);
+    // A transcription read back is the listed spelling or a romanisation of it, not a typo: found without the
+    // trigram search, which keeps the many Latin words with a w, j or z cheap.
+    for (const reading of transcriptions) {
+      id ??= index.vocabulary.get(reading);
+      for (const [other, similarity] of similarTokens(index, reading, phoneticKeys(reading), false)) raise(other, similarity * ROMANISATION_SIMILARITY);
+    }
     for (const equivalent of equivalentGivenNames(text)) addForm(equivalent, EQUIVALENT_NAME_SIMILARITY);
     for (const patronymic of equivalentPatronymics(text)) {
       const other = index.vocabulary.get(patronymic);

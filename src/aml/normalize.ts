@@ -225,6 +225,8 @@ export interface QueryTokenForm {
   text: string;
   /** Other romanisations when the token was written in Cyrillic. */
   variants: string[];
+  /** BGN-like readings when the token may be a German, French, Spanish or Polish transcription of Cyrillic. */
+  transcriptions: string[];
 }
 
 /**
@@ -233,7 +235,7 @@ export interface QueryTokenForm {
  */
 export function queryTokenForms(raw: string): QueryTokenForm[] {
   const tokens = tokenise(raw);
-  if (!CYRILLIC.test(raw)) return tokens.map((text) => ({ text, variants: nationalTranscriptionReadings(text) }));
+  if (!CYRILLIC.test(raw)) return tokens.map((text) => ({ text, variants: [], transcriptions: nationalTranscriptionReadings(text) }));
   const tables = nationalTables(raw);
   const byWord = raw.split(/\s+/).flatMap((word) => {
     const own = tokenise(word);
@@ -243,10 +245,10 @@ export function queryTokenForms(raw: string): QueryTokenForm[] {
   });
   const aligned = byWord.length === tokens.length && byWord.every((t, i) => t.text === tokens[i]);
   return tokens.map((text, i) => {
-    if (!aligned || !byWord[i].cyrillic) return { text, variants: [] };
+    if (!aligned || !byWord[i].cyrillic) return { text, variants: [], transcriptions: [] };
     const variants = romanisationVariants(text);
     const national = byWord[i].national.filter((form, k, all) => form !== text && !variants.includes(form) && all.indexOf(form) === k);
-    return { text, variants: [...national, ...variants] };
+    return { text, variants: [...national, ...variants], transcriptions: [] };
   });
 }
 

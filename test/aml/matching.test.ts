@@ -262,6 +262,12 @@ describe('names as other languages and registers write them', () => {
     expect(top('Sayyed Hassan Nasrallah').score).toBeGreaterThan(0.95);
   });
 
+  it('pairs an Arabic name part written with or without a short vowel, not one with another vowel beside a vowel', () => {
+    expect(names('Saif al-Adel')).toContain('AL-ADL, Sayf');
+    expect(tokenise('Saif al-Adel')).toEqual(['saif', 'al', 'adel']);
+    expect(screen(lists, { name: 'Lian Wei' }).matches.map((m) => m.matchedName)).not.toContain('WEI, Lin Na');
+  });
+
   it('folds an organisation\'s generic words in other languages, "Group" and plurals', () => {
     expect(top('Banque Melli Iran')).toMatchObject({ matchedName: 'BANK MELLI IRAN', score: 1 });
     expect(top('Sovcomflot Group')?.matchedName).toBe('JOINT STOCK COMPANY SOVCOMFLOT');

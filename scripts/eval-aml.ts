@@ -100,7 +100,7 @@ type ShortenedClass = 'nisba_dropped' | 'known_as_later' | 'given_equivalent' | 
 type LookAlikeClass = 'negative_acronym' | 'negative_short_given' | 'negative_cyrillic';
 /** Names as other languages and registers write them (see writtenElsewhereCase), and organisations one word apart. */
 type ElsewhereClass = 'transcription_german' | 'transcription_french' | 'transcription_spanish' | 'transcription_polish' | 'leading_title'
-  | 'org_connector' | 'org_legal_form' | 'org_group' | 'org_spacing' | 'org_translated' | 'vessel_prefix';
+  | 'org_connector' | 'org_legal_form' | 'org_group' | 'org_spacing' | 'org_translated' | 'vessel_prefix' | 'vessel_imo';
 type SiblingClass = 'negative_generic_word' | 'negative_one_word';
 
 /**
@@ -549,7 +549,7 @@ const TRANSLATED_WORDS: Array<[RegExp, string[]]> = [
  * are common with a leading title the list does not write ("Sayyed Hassan Nasrallah"); an organisation with its
  * connectors ("&", "and", "The", "of"), legal form (Co./Company, Ltd/Limited…), "Group"/"Holding" added,
  * spacing inside a word ("Ros Neft") or a generic word in another language (Banque, Grupo) changed; a vessel with
- * its prefix ("MV").
+ * its prefix ("MV") or its IMO number written into the name.
  */
 function writtenElsewhereCase(entity: ListEntity): Case | undefined {
   const primary = anyAscii(entity.names[0].full).replace(/'/g, '');
@@ -602,6 +602,8 @@ function writtenElsewhereCase(entity: ListEntity): Case | undefined {
   }
   if (entity.type === 'vessel' && /^[A-Za-z0-9 -]+$/.test(primary) && !/^(MV|MT|M\/V|M\/T)\b/i.test(primary)) {
     options.push(() => ({ query: `${pick(['MV', 'M/V', 'MT', 'M/T'], elsewhereRandom)} ${primary}`, expected, transform: 'vessel_prefix', split }));
+    const imo = entity.identifiers.find((identifier) => identifier.type === 'imo')?.value.replace(/\D/g, '');
+    if (imo) options.push(() => ({ query: `${primary} ${pick([`(IMO ${imo})`, `IMO: ${imo}`], elsewhereRandom)}`, expected, transform: 'vessel_imo', split }));
   }
   return options.length ? pick(options, elsewhereRandom)() : undefined;
 }

@@ -295,6 +295,17 @@ function romaniseWith(table: CyrillicTable, word: string): string {
   }).join('');
 }
 
+/** A vessel's IMO or MMSI number written into its name: "ARTAVIL (IMO 9187629)", "Sea Rose IMO: 9187629". */
+const VESSEL_NUMBER = /\(?\b(?:IMO|MMSI)\b[\s:#.-]*(\d{7,9})\)?/gi;
+
+/** The name without the IMO or MMSI numbers written into it, and those numbers (identifiers, not name words). */
+export function splitVesselNumbers(raw: string): { name: string; numbers: string[] } {
+  const numbers = [...raw.matchAll(VESSEL_NUMBER)].map((match) => match[1]);
+  if (!numbers.length) return { name: raw, numbers };
+  const name = raw.replace(VESSEL_NUMBER, ' ').replace(/\s+/g, ' ').trim();
+  return name ? { name, numbers } : { name: raw, numbers };
+}
+
 /**
  * Indexable forms of a listed name: a parenthetical ("ACME LTD (AL)", "SAMMY (IHSAN MEDHAT) ELASHI") gives
  * both the name without it and with it inlined; UN entity names joined with " ; " are split.

@@ -237,6 +237,8 @@ describe('names as the press shortens and respells them', () => {
     expect(top('M/V ARTAVIL')?.matchedName).toBe('ARTAVIL');
     expect(top('MT Ark III')?.matchedName).toBe('ARK III');
     expect(top('PMC Wagner')).toMatchObject({ matchedName: "PRIVATE MILITARY COMPANY 'WAGNER'", score: 1 });
+    expect(top('ARTAVIL (IMO 9187629)')).toMatchObject({ matchedName: 'ARTAVIL', score: 1 }); // the number is an identifier
+    expect(top('Artavil IMO: 1234567')).toMatchObject({ matchedName: 'ARTAVIL', score: 1 });
     expect(tokenise('Ayatollah Ali Khamenei')).toEqual(['ali', 'khamenei']);
     expect(tokenise('Military Industry Corporation')).toEqual(['military', 'industry', 'corp']); // "military" still names
   });

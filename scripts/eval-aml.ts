@@ -98,6 +98,10 @@ type PressClass = 'press_plain' | 'press_patronymic' | 'press_compound' | 'press
 type ShortenedClass = 'nisba_dropped' | 'known_as_later' | 'given_equivalent' | 'korean_romanisation' | 'acronym' | 'wade_giles_listed'
   | 'cyrillic_ukrainian' | 'cyrillic_belarusian' | 'weak_alias_full' | 'patronymic_equivalent';
 type LookAlikeClass = 'negative_acronym' | 'negative_short_given' | 'negative_cyrillic';
+/** Names as other languages and registers write them (see writtenElsewhereCase), and organisations one word apart. */
+type ElsewhereClass = 'transcription_german' | 'transcription_french' | 'transcription_spanish' | 'transcription_polish' | 'leading_title'
+  | 'org_connector' | 'org_legal_form' | 'org_group' | 'org_spacing' | 'org_translated' | 'vessel_prefix' | 'vessel_imo';
+type SiblingClass = 'negative_generic_word' | 'negative_one_word';
 
 /**
  * Spellings of one sound in different romanisation systems, each way round: Russian/Ukrainian/Belarusian in
@@ -126,7 +130,7 @@ interface Case {
   query: string;
   type?: 'person' | 'organization';
   expected?: string;
-  transform: Transform | PressClass | ShortenedClass | LookAlikeClass | 'negative';
+  transform: Transform | PressClass | ShortenedClass | LookAlikeClass | ElsewhereClass | SiblingClass | 'negative';
   split: Split;
 }
 
@@ -466,6 +470,181 @@ function shortenedCase(entity: ListEntity): Case | undefined {
   return options.length ? pick(options, shortenedRandom)() : undefined;
 }
 
+const elsewhereRandom = mulberry32(SEED + 6);
+const siblingRandom = mulberry32(SEED + 7);
+
+/** A BGN/PCGN-romanised Russian word back in Cyrillic, "y" after a vowel as й ("Sergey" → Сергей). */
+const TO_RUSSIAN: Array<[string, string]> = [
+  ['shch', 'щ'], ['zh', 'ж'], ['kh', 'х'], ['ts', 'ц'], ['ch', 'ч'], ['sh', 'ш'], ['yu', 'ю'], ['iu', 'ю'], ['ya', 'я'], ['ia', 'я'],
+  ['yo', 'ё'], ['ye', 'е'], ['iy', 'ий'], ['yy', 'ый'], ['h', 'х'], ['g', 'г'], ['y', 'ы'], ['i', 'и'], ['e', 'е'], ['x', 'кс'],
+];
+
+interface Transcription {
+  letters: Record<string, string>;
+  /** Forms at the start of a word or after a vowel (е → je, я → ja). */
+  initial?: Record<string, string>;
+  /** Word endings rewritten after the letters (German -ij → -i, French -in → -ine). */
+  endings?: Array<[RegExp, string]>;
+  /** г before е, и, ы written "gu" (French, Spanish). */
+  guBeforeFront?: boolean;
+  /** с between vowels written "ss" (German, French). */
+  doubleS?: boolean;
+}
+const CYRILLIC_BASE: Record<string, string> = {
+  а: 'a', б: 'b', г: 'g', д: 'd', з: 'z', и: 'i', к: 'k', л: 'l', м: 'm', н: 'n', о: 'o', п: 'p', р: 'r', с: 's', т: 't', у: 'u', ф: 'f',
+  ъ: '', ы: 'y', ь: '', э: 'e', е: 'e', ё: 'io', й: 'i', ю: 'iu', я: 'ia',
+};
+/** Transcriptions of Russian into German (Duden), French, Spanish and Polish press usage. */
+const TRANSCRIPTIONS: Record<'german' | 'french' | 'spanish' | 'polish', Transcription> = {
+  german: {
+    letters: { ...CYRILLIC_BASE, в: 'w', ж: 'sch', з: 's', й: 'j', х: 'ch', ц: 'z', ч: 'tsch', ш: 'sch', щ: 'schtsch', ё: 'jo', ю: 'ju', я: 'ja' },
+    initial: { е: 'je' }, endings: [[/ij$/, 'i'], [/yj$/, 'y']], doubleS: true,
+  },
+  french: {
+    letters: { ...CYRILLIC_BASE, в: 'v', ж: 'j', у: 'ou', х: 'kh', ц: 'ts', ч: 'tch', ш: 'ch', щ: 'chtch', й: 'ï', ю: 'iou' },
+    endings: [[/iï$/, 'i'], [/yï$/, 'y'], [/in$/, 'ine']], guBeforeFront: true, doubleS: true,
+  },
+  spanish: {
+    letters: { ...CYRILLIC_BASE, в: 'v', ж: 'zh', х: 'j', ц: 'ts', ч: 'ch', ш: 'sh', щ: 'sch' },
+    initial: { е: 'ye' }, endings: [[/ii$/, 'i'], [/yi$/, 'i']], guBeforeFront: true,
+  },
+  polish: {
+    letters: { ...CYRILLIC_BASE, в: 'w', ж: 'ż', й: 'j', х: 'ch', ц: 'c', ч: 'cz', ш: 'sz', щ: 'szcz', ё: 'io', ю: 'iu', я: 'ia', е: 'ie' },
+    initial: { е: 'je', ю: 'ju', я: 'ja', ё: 'jo' }, endings: [[/ij$/, 'ij']],
+  },
+};
+
+/** A BGN-romanised Russian word as another language's press writes it ("Yevgeniy Prigozhin" → "Jewgeni Prigoschin"). */
+function transcribe(word: string, system: Transcription): string {
+  const cyrillic = toNationalCyrillic(word, TO_RUSSIAN).toLowerCase();
+  let out = '';
+  for (let i = 0; i < cyrillic.length; i++) {
+    const letter = cyrillic[i];
+    const previous = cyrillic[i - 1];
+    const afterVowel = i === 0 || /[аеёиоуыэюяьъ]/.test(previous);
+    let latin = (afterVowel && system.initial?.[letter]) || system.letters[letter] || letter;
+    if (letter === 'г' && system.guBeforeFront && /[еиы]/.test(cyrillic[i + 1] ?? '')) latin = 'gu';
+    if (letter === 'с' && system.doubleS && /[аеёиоуыэюя]/.test(previous ?? '') && /[аеёиоуыэюя]/.test(cyrillic[i + 1] ?? '')) latin = 'ss';
+    if (letter === 'е' && /[жшчщц]/.test(previous ?? '') && system === TRANSCRIPTIONS.polish) latin = 'e';
+    out += latin;
+  }
+  for (const [pattern, replacement] of system.endings ?? []) out = out.replace(pattern, replacement);
+  return titleCase(out);
+}
+
+const TITLES = ['Sayyed', 'Sayyid', 'Mullah', 'Haji', 'Sheikh', 'Mawlawi', 'Mufti'];
+/** Nationalities whose designated persons the press often names with a religious or honorary title. */
+const TITLED_NATIONALITIES = new Set(['AF', 'PK', 'IQ', 'IR', 'LB', 'SY', 'YE', 'SA', 'SO', 'LY', 'JO', 'EG', 'KW', 'QA', 'AE', 'BH', 'DZ', 'TN', 'ML', 'NG']);
+const LEGAL_FORM_SWAPS: Array<[RegExp, string]> = [
+  [/\bCOMPANY\b/i, 'Co.'], [/\bCO\b\.?/i, 'Company'], [/\bCORPORATION\b/i, 'Corp'], [/\bCORP\b\.?/i, 'Corporation'],
+  [/\bLIMITED\b/i, 'Ltd'], [/\bLTD\b\.?/i, 'Limited'], [/\bINCORPORATED\b/i, 'Inc'], [/\bINC\b\.?/i, 'Incorporated'],
+];
+const TRANSLATED_WORDS: Array<[RegExp, string[]]> = [
+  [/\bBANK\b/i, ['Banque', 'Banco', 'Banca']], [/\bGROUP\b/i, ['Groupe', 'Grupo', 'Gruppe']], [/(?<!(?:STOCK|LIABILITY|MILITARY)\s)\bCOMPANY\b/i, ['Compagnie', 'Compania', 'Companhia']],
+];
+
+/**
+ * A listed name as another language or register writes it: a Russian, Ukrainian or Belarusian national's given and
+ * family name in German, French, Spanish or Polish transcription ("Jewgeni Prigoschin"); a person from where titles
+ * are common with a leading title the list does not write ("Sayyed Hassan Nasrallah"); an organisation with its
+ * connectors ("&", "and", "The", "of"), legal form (Co./Company, Ltd/Limited…), "Group"/"Holding" added,
+ * spacing inside a word ("Ros Neft") or a generic word in another language (Banque, Grupo) changed; a vessel with
+ * its prefix ("MV") or its IMO number written into the name.
+ */
+function writtenElsewhereCase(entity: ListEntity): Case | undefined {
+  const primary = anyAscii(entity.names[0].full).replace(/'/g, '');
+  const split = splitOf(entity.id);
+  const expected = entity.id;
+  const options: Array<() => Case | undefined> = [];
+  const parts = familyAndGiven(primary);
+  if (entity.type === 'person' && parts && parts[1].length && /^[A-Za-z ,-]+$/.test(primary)) {
+    const slavic = entity.nationalities.some((c) => c === 'RU' || c === 'UA' || c === 'BY');
+    if (slavic && parts[1][0].length > 2) {
+      for (const language of ['german', 'french', 'spanish', 'polish'] as const) {
+        options.push(() => {
+          const query = [parts[1][0], parts[0][0]].map((w) => transcribe(w, TRANSCRIPTIONS[language])).join(' ');
+          return query.toLowerCase() === [parts[1][0], parts[0][0]].join(' ').toLowerCase() ? undefined
+            : { query, expected, transform: `transcription_${language}`, split };
+        });
+      }
+    }
+    const titled = entity.nationalities.some((c) => TITLED_NATIONALITIES.has(c));
+    if (titled && !entity.names.some((n) => TITLES.some((t) => new RegExp(`\\b${t}\\b`, 'i').test(n.full)))) {
+      options.push(() => ({ query: `${pick(TITLES, elsewhereRandom)} ${[...parts[1], ...parts[0]].map(titleCase).join(' ')}`, expected, transform: 'leading_title', split }));
+    }
+  }
+  if (entity.type === 'organization' && /^[A-Za-z0-9 ,.&()-]+$/.test(primary) && strongTokens(primary).length >= 2) {
+    if (/\b(AND|OF|THE)\b|&/i.test(primary)) {
+      options.push(() => ({
+        query: primary.replace(/\s+&\s+/g, ' and ').replace(/\bAND\b/gi, '&').replace(/^THE\s+/i, '').replace(/\s+OF\s+/i, ' '),
+        expected, type: 'organization', transform: 'org_connector', split,
+      }));
+    } else {
+      options.push(() => ({ query: `The ${primary}`, expected, type: 'organization', transform: 'org_connector', split }));
+    }
+    const swap = LEGAL_FORM_SWAPS.find(([pattern]) => pattern.test(primary));
+    if (swap) options.push(() => ({ query: primary.replace(swap[0], swap[1]), expected, type: 'organization', transform: 'org_legal_form', split }));
+    if (!/\b(GROUP|HOLDINGS?)\b/i.test(primary)) {
+      options.push(() => ({ query: `${primary} ${pick(['Group', 'Holding', 'Holdings'], elsewhereRandom)}`, expected, type: 'organization', transform: 'org_group', split }));
+    }
+    const long = primary.split(/\s+/).filter((w) => /^[A-Za-z]{8,}$/.test(w) && !isWeakToken(w.toLowerCase()));
+    if (long.length) {
+      options.push(() => {
+        const word = pick(long, elsewhereRandom);
+        const at = 3 + Math.floor(elsewhereRandom() * (word.length - 5));
+        return { query: primary.replace(word, `${word.slice(0, at)}${pick([' ', '-'], elsewhereRandom)}${word.slice(at)}`), expected, type: 'organization', transform: 'org_spacing', split };
+      });
+    }
+    const translated = TRANSLATED_WORDS.find(([pattern]) => pattern.test(primary));
+    if (translated) {
+      options.push(() => ({ query: primary.replace(translated[0], pick(translated[1], elsewhereRandom)), expected, type: 'organization', transform: 'org_translated', split }));
+    }
+  }
+  if (entity.type === 'vessel' && /^[A-Za-z0-9 -]+$/.test(primary) && !/^(MV|MT|M\/V|M\/T)\b/i.test(primary)) {
+    options.push(() => ({ query: `${pick(['MV', 'M/V', 'MT', 'M/T'], elsewhereRandom)} ${primary}`, expected, transform: 'vessel_prefix', split }));
+    const imo = entity.identifiers.find((identifier) => identifier.type === 'imo')?.value.replace(/\D/g, '');
+    if (imo) options.push(() => ({ query: `${primary} ${pick([`(IMO ${imo})`, `IMO: ${imo}`], elsewhereRandom)}`, expected, transform: 'vessel_imo', split }));
+  }
+  return options.length ? pick(options, elsewhereRandom)() : undefined;
+}
+
+const GENERIC_COMPANY_WORDS = [
+  'TRADING', 'SHIPPING', 'INVESTMENT', 'INDUSTRIES', 'SERVICES', 'LOGISTICS', 'PETROLEUM', 'ENERGY', 'CONSTRUCTION', 'ENGINEERING',
+  'ELECTRONICS', 'TECHNOLOGY', 'MARINE', 'CHEMICALS', 'METALS', 'AVIATION', 'EXCHANGE', 'GENERAL', 'INTERNATIONAL', 'COMMERCIAL',
+];
+
+/**
+ * Unlisted organisations that share words with a listed one: its generic words and legal form with words of
+ * their own ("KOREA NAMGANG TRADING CORPORATION" → "KOREA MAPLE TRADING CORPORATION"), or, in a name of four words
+ * or more without a generic word, one word changed. A changed name that sounds like some listed name is left out.
+ */
+function siblingNegatives(entities: ListEntity[], listed: Set<string>): Record<Split, Case[]> {
+  const cases: Record<Split, Case[]> = { train: [], dev: [], test: [] };
+  for (const entity of entities) {
+    if (entity.type !== 'organization') continue;
+    const primary = anyAscii(entity.names[0].full).replace(/'/g, '');
+    if (!/^[A-Za-z0-9 ,.&()-]+$/.test(primary)) continue;
+    const words = primary.split(/\s+/);
+    const strong = words.map((w, i) => [w, i] as const).filter(([w]) => strongTokens(w).length === 1);
+    const generic = strong.filter(([w]) => GENERIC_COMPANY_WORDS.includes(w.toUpperCase().replace(/[^A-Z]/g, '')));
+    let query: string | undefined;
+    let transform: SiblingClass;
+    if (generic.length && strong.length > generic.length) {
+      // Its own words replaced, its generic words and legal form kept.
+      const own = new Set(strong.filter((entry) => !generic.includes(entry)).map(([, i]) => i));
+      query = words.map((w, i) => (own.has(i) ? pick(COMPANY_WORDS, siblingRandom).toUpperCase() : w)).join(' ');
+      transform = 'negative_generic_word';
+    } else if (strong.length >= 4) {
+      const [, at] = pick(strong.slice(1), siblingRandom);
+      query = words.map((w, i) => (i === at ? pick(COMPANY_WORDS, siblingRandom).toUpperCase() : w)).join(' ');
+      transform = 'negative_one_word';
+    } else continue;
+    if (listed.has(phoneticSignature(query))) continue;
+    cases[splitOf(entity.id)].push({ query, type: 'organization', transform, split: splitOf(entity.id) });
+  }
+  return cases;
+}
+
 const REAL_ACRONYMS = [
   'IBM', 'BASF', 'KPMG', 'HSBC', 'UBS', 'BMW', 'SAP', 'AXA', 'ING', 'BNP', 'DHL', 'UPS', 'BBC', 'CNN', 'NATO', 'UNICEF',
   'NASA', 'FIFA', 'OECD', 'WHO', 'AMD', 'HP', 'LG', 'ABB', 'BP', 'EDF', 'RWE', 'TSMC', 'CBS', 'NBC', 'PWC', 'EY',
@@ -625,6 +804,13 @@ export async function run(): Promise<void> {
     const c = shortenedCase(entity);
     if (c) shortened[c.split].push(c);
   }
+  // Names as written elsewhere and one-word siblings, with streams of their own: the sets above stay as they were.
+  const elsewhere: Record<Split, Case[]> = { train: [], dev: [], test: [] };
+  for (const entity of shuffled) {
+    const c = writtenElsewhereCase(entity);
+    if (c) elsewhere[c.split].push(c);
+  }
+  const siblings = siblingNegatives(shuffled, listedSignatures);
   console.log(`AML matching quality — lists: ${LISTS_DIR} (${entities.length} entities), seed ${SEED}, threshold ${THRESHOLD}${THRESHOLD === DEFAULT_THRESHOLD ? ' (default)' : ''}`);
   for (const split of SPLITS) {
     const { cases: negativeCases, excluded } = negatives(NEGATIVES_PER_SPLIT, listedSignatures, split);
@@ -650,6 +836,19 @@ export async function run(): Promise<void> {
       return `${transform} ${((alarms / all) * 100).toFixed(2)} % (${alarms}/${all})`;
     };
     console.log(`  unlisted look-alikes, false-alarm rate: ${byClass('negative_acronym')}, ${byClass('negative_short_given')}, ${byClass('negative_cyrillic')}`);
+    const elsewhereResult = measure(lists, elsewhere[split]);
+    console.log(`  written elsewhere: ${[...elsewhereResult.byTransform].sort().map(([t, [hit, all]]) => `${t} ${(hit / all).toFixed(3)} (${all})`).join(', ')}`);
+    const siblingResult = measure(lists, siblings[split]);
+    const siblingRate = (transform: SiblingClass): string => {
+      const all = siblings[split].filter((c) => c.transform === transform).length;
+      const alarms = siblingResult.falseAlarms.filter(([c]) => c.transform === transform).length;
+      return `${transform} ${((alarms / all) * 100).toFixed(2)} % (${alarms}/${all})`;
+    };
+    console.log(`  organisations one word apart, false-alarm rate: ${siblingRate('negative_generic_word')}, ${siblingRate('negative_one_word')}`);
+    if (split !== 'test' && process.argv.includes('--misses')) {
+      for (const c of elsewhereResult.misses) console.log(`  elsewhere miss ${c.transform}: "${c.query}" → ${c.expected}`);
+      for (const [c, m] of siblingResult.falseAlarms) console.log(`  sibling false alarm: "${c.query}" → ${m}`);
+    }
     if (split !== 'test' && process.argv.includes('--misses')) {
       for (const c of shortenedResult.misses) console.log(`  shortened miss ${c.transform}: "${c.query}" → ${c.expected}`);
       for (const [c, m] of lookAlikeResult.falseAlarms) console.log(`  look-alike false alarm: "${c.query}" → ${m}`);

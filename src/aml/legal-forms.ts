@@ -98,6 +98,17 @@ const NUMBERS: Record<string, string> = {
   ii: '2', iii: '3', iv: '4', vi: '6', vii: '7', viii: '8', ix: '9', xi: '11', xii: '12', xiii: '13', xiv: '14', xv: '15',
 };
 
+/**
+ * Generic words of organisations' names in the languages lists and registers write them, folded to one form
+ * ("Banque Melli", "Banco Mellat", "Grupo", "Holdings"), as legal forms are.
+ */
+const GENERIC_WORDS: Record<string, string[]> = {
+  banque: ['bank'], banco: ['bank'], banca: ['bank'], bankasi: ['bank'],
+  groupe: ['group'], grupo: ['group'], gruppe: ['group'], gruppo: ['group'], holdings: ['holding'],
+  compagnie: ['co'], compania: ['co'], companhia: ['co'], compagnia: ['co'],
+  handelsgesellschaft: ['trading', 'co'],
+};
+
 interface Fold { words: string[]; replacement: string[] }
 
 /** Folds by first word, longest first, so "public joint stock company" wins over "joint stock company". */
@@ -125,12 +136,16 @@ function foldsFor(token: string): Fold[] | undefined {
   return misspelt === undefined ? undefined : FOLDS_BY_FIRST_WORD.get(misspelt);
 }
 
-/** A word of a legal form, or the word with one typo when it has four letters or more ("copmany"). */
+/** Words of legal forms also abbreviated inside them ("Closed Joint Stock Co."). */
+const WORD_ABBREVIATIONS: Record<string, string> = { company: 'co', corporation: 'corp', limited: 'ltd' };
+
+/** A word of a legal form, its abbreviation ("joint stock co"), or the word with one typo when it has four letters or more ("copmany"). */
 function sameWord(token: string | undefined, word: string): boolean {
-  return token === word || (token !== undefined && word.length >= 4 && editDistance(token, word, 1) <= 1);
+  return token === word || (token !== undefined && (WORD_ABBREVIATIONS[word] === token || (word.length >= 4 && editDistance(token, word, 1) <= 1)));
 }
 
-/** Tokens with legal forms written in full replaced by their abbreviation and numbers by digits. */
+
+/** Tokens with legal forms written in full replaced by their abbreviation, generic words by one form, numbers by digits. */
 export function foldLegalFormsAndNumbers(tokens: string[]): string[] {
   const folded: string[] = [];
   for (let i = 0; i < tokens.length; ) {
@@ -140,7 +155,9 @@ export function foldLegalFormsAndNumbers(tokens: string[]): string[] {
       i += fold.words.length;
       continue;
     }
-    folded.push(NUMBERS[tokens[i]] ?? tokens[i]);
+    const generic = GENERIC_WORDS[tokens[i]];
+    if (generic) folded.push(...generic);
+    else folded.push(NUMBERS[tokens[i]] ?? tokens[i]);
     i++;
   }
   return folded;

@@ -3,7 +3,9 @@
 // Memory stays lean: names are flat typed arrays of token ids; strings live once in the vocabulary.
 
 import { doubleMetaphone } from 'double-metaphone';
-import { isWeakToken, nameVariants, pinyinReading, queryTokenForms, tokenise, wadeGilesSyllablePinyin } from './normalize.ts';
+import {
+  isWeakToken, nameVariants, pinyinReading, queryTokenForms, tokenise, wadeGilesSyllablePinyin, withoutLeadingTitle,
+} from './normalize.ts';
 import { equivalentGivenNames, equivalentPatronymics } from './given-names.ts';
 import {
   KOREAN_SYLLABLE_LENGTH, joinedSimilarity, koreanKey, tokenSimilarity, transliterationKey, transliterationSimilarity,
@@ -85,6 +87,8 @@ const KNOWN_AS_SIMILARITY = 0.9;
  */
 const COMMON_WEIGHT = 5;
 const DISTINCTIVE_WEIGHT = 6;
+/** Factor on an organisation's score when a query word stands where a listed word is missing (see scoreName). */
+const SUBSTITUTION_FACTOR = 0.9;
 /** Names scored in full per query, best first by their index evidence. */
 const MAX_CANDIDATES = 120;
 /** Share of the query's token weight a name must show in the index before it is scored in full. */
@@ -279,6 +283,32 @@ function searchAcronym(index: ScreeningIndex, name: string): NameHit[] {
     });
   }
   return [...hits.values()];
+}
+
+/**
+ * Organisations listed only under the acronym a query spells out ("Islamic Revolutionary Guard Corps" → a listed
+ * "IRGC"), at ACRONYM_SCORE: a listed name that is one word and the initials of the query's words. An organisation
+ * that also lists a name with those initials is found by that name or not at all: "IRAN AIRCRAFT MERIDIAN
+ * INDUSTRIAL COMPANY" is not IAMI, IRAN AIRCRAFT MANUFACTURING INDUSTRIAL COMPANY.
+ */
+function searchSpelledOut(index: ScreeningIndex, name: string): NameHit[] {
+  const hits: NameHit[] = [];
+  for (const acronym of acronymsOf(tokenise(name))) {
+    const id = index.vocabulary.get(acronym);
+    if (id === undefined) continue;
+    for (let p = index.postingStart[id]; p < index.postingStart[id + 1]; p++) {
+      const nameId = index.postings[p];
+      const entityIndex = index.nameEntity[nameId];
+      const entity = index.entities[entityIndex];
+      if (entity.type !== 'organization' || index.nameTokenStart[nameId + 1] - index.nameTokenStart[nameId] !== 1) continue;
+      if (entity.names.some((other) => acronymsOf(tokenise(other.full)).includes(acronym))) continue;
+      hits.push({
+        entityIndex, nameSlot: index.nameSlot[nameId], kind: entity.names[index.nameSlot[nameId]].kind, score: ACRONYM_SCORE,
+        pairings: [{ query: name, matched: acronym, similarity: ACRONYM_SCORE }], unmatchedQuery: [], unmatchedListed: [],
+      });
+    }
+  }
+  return hits;
 }
 
 /**
@@ -565,11 +595,17 @@ class Scratch {
 const scratch = new Scratch();
 
 /** Vocabulary tokens resembling `token`, with their similarity. */
-function similarTokens(index: ScreeningIndex, token: string, [primary, secondary]: [string, string]): Map<number, number> {
+function similarTokens(index: ScreeningIndex, token: string, [primary, secondary]: [string, string], byTrigrams = true): Map<number, number> {
   const found = new Map<number, number>();
   const exact = index.vocabulary.get(token);
   if (exact !== undefined) found.set(exact, 1);
   const phonetic = primary;
+  // The plural or singular of a word the lists have ("line"/"lines"), which neither the phonetic key nor, once
+  // the word itself is listed, the trigram search would propose.
+  if (token.length >= 4) {
+    const other = index.vocabulary.get(token.endsWith('s') ? token.slice(0, -1) : `${token}s`);
+    if (other !== undefined) found.set(other, tokenSimilarity(token, index.tokens[other], phonetic, index.phoneticOf[other]));
+  }
   for (const code of primary === secondary ? [primary] : [primary, secondary]) {
     for (const id of index.byPhonetic.get(code) ?? []) {
       if (found.has(id)) continue;
@@ -583,7 +619,7 @@ function similarTokens(index: ScreeningIndex, token: string, [primary, secondary
       if (s > (found.get(id) ?? 0)) found.set(id, s);
     }
   }
-  if (exact === undefined && token.length >= 3) {
+  if (byTrigrams && exact === undefined && token.length >= 3) {
     const grams = trigrams(token);
     const counts = scratch.trigramCount;
     const touched = scratch.trigramTouched;
@@ -610,7 +646,7 @@ function queryTokens(index: ScreeningIndex, name: string): QueryToken[] {
   const rare = Math.log(1 + index.nameEntity.length);
   const initialWeight = Math.log(1 + index.nameEntity.length / INITIAL_SHARE);
   const forms = queryTokenForms(name);
-  return forms.map(({ text, variants }, position) => {
+  return forms.map(({ text, variants, transcriptions }, position) => {
     // A linking word never opens a name: a leading "E." or "Y." is an initial ("E. Bushmin", "Y. Evkurov").
     const weak = isWeakToken(text) && !(position === 0 && text.length === 1 && forms.length > 1);
     let id = index.vocabulary.get(text);
@@ -623,6 +659,12 @@ function queryTokens(index: ScreeningIndex, name: string): QueryToken[] {
       for (const [other, similarity] of similarTokens(index, form, phoneticKeys(form))) raise(other, similarity * discount);
     };
     for (const variant of variants) addForm(variant, ROMANISATION_SIMILARITY);
+    // A transcription read back is the listed spelling or a romanisation of it, not a typo: found without the
+    // trigram search, which keeps the many Latin words with a w, j or z cheap.
+    for (const reading of transcriptions) {
+      id ??= index.vocabulary.get(reading);
+      for (const [other, similarity] of similarTokens(index, reading, phoneticKeys(reading), false)) raise(other, similarity * ROMANISATION_SIMILARITY);
+    }
     for (const equivalent of equivalentGivenNames(text)) addForm(equivalent, EQUIVALENT_NAME_SIMILARITY);
     for (const patronymic of equivalentPatronymics(text)) {
       const other = index.vocabulary.get(patronymic);
@@ -862,6 +904,7 @@ function scoreName(index: ScreeningIndex, query: QueryToken[], queryCjk: string,
   }
   let strongListed = 0;
   let missingCore = 0;
+  let missingCoreWords = 0;
   const missingOptional: number[] = [];
   for (let j = 0; j < listedCount; j++) {
     const weight = index.weight[nameTokens[start + j]];
@@ -869,7 +912,10 @@ function scoreName(index: ScreeningIndex, query: QueryToken[], queryCjk: string,
     strongListed++;
     if (listedUsed[j]) continue;
     if (j === nisbaDropped) missingOptional.push(weight * MINOR_NAME_WEIGHT);
-    else if (!index.nameTokenMiddle[start + j]) missingCore += weight * MISSING_CORE_PENALTY;
+    else if (!index.nameTokenMiddle[start + j]) {
+      missingCore += weight * MISSING_CORE_PENALTY;
+      missingCoreWords++;
+    }
     else if (isPerson) missingOptional.push(listedTokenWeight(index, start + j));
   }
   // Only the heaviest left-out middle names count: "Ali al-Tikriti" for "AL-TIKRITI, Ali
@@ -883,6 +929,9 @@ function scoreName(index: ScreeningIndex, query: QueryToken[], queryCjk: string,
   // An organisation's words are written, not heard: one found only by its sound ("Paula Ruiz" ~ "POLA RAIZ OOO")
   // is as weak as one word found.
   else if (!isPerson && bestStrongSimilarity < ORGANISATION_SPELLING_FLOOR) score *= SINGLE_TOKEN_FACTOR;
+  // An organisation with one of its words replaced by another is another organisation ("KOREA HEUNGJIN TRADING
+  // COMPANY" is not "KOREA MAPLE TRADING COMPANY"): a word left out or added alone is only weighed by rarity.
+  if (!isPerson && missingCoreWords > 0 && strongQuery > strongPairs) score *= SUBSTITUTION_FACTOR;
   if (isPerson && score < KNOWN_AS_SCORE && strongQuery >= 2 && knownByLaterNames(index, query, queryCount, start, listedCount)) score = KNOWN_AS_SCORE;
   const listedCjk = queryCjk ? index.nameCjk.get(nameId) : undefined;
   if (listedCjk) score *= cjkAgreement(queryCjk, listedCjk);
@@ -998,7 +1047,10 @@ export function searchNames(index: ScreeningIndex, name: string, minScore: numbe
   if (reading) {
     for (const hit of searchSpelling(index, reading, minScore / ROMANISATION_SIMILARITY)) keepBest({ ...hit, score: hit.score * ROMANISATION_SIMILARITY });
   }
+  const untitled = withoutLeadingTitle(name);
+  if (untitled) for (const hit of searchSpelling(index, untitled, minScore)) keepBest(hit);
   for (const hit of searchAcronym(index, name)) keepBest(hit);
+  for (const hit of searchSpelledOut(index, name)) keepBest(hit);
   return [...best.values()].sort((a, b) => b.score - a.score);
 }
 

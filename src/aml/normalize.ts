@@ -12,6 +12,23 @@ const HONORIFICS = new Set([
   'brig', 'brigadier', 'admiral', 'hon', 'rev', 'excellency', 'his', 'her', 'ayatollah', 'ayatullah', 'hojatoleslam',
 ]);
 
+/**
+ * Titles that lists also write as part of a name ("SAYYED, Hassan", "MAWLAWI, Abdul Kabir"), so they are not
+ * dropped like the honorifics above; a query that opens with one is also read without it (see withoutLeadingTitle).
+ */
+const NAME_TITLES = new Set([
+  'sayyed', 'sayyid', 'sayed', 'sayid', 'seyed', 'seyyed', 'mawlawi', 'maulvi', 'molvi', 'mawlavi', 'mufti', 'qari',
+  'hajj', 'hadji', 'mulla', 'mollah', 'molla', 'shaikh',
+]);
+
+/** The name without its leading title when it opens with one and two or more words follow ("Sayyed Hassan Nasrallah"). */
+export function withoutLeadingTitle(raw: string): string | undefined {
+  const words = raw.trim().split(/\s+/);
+  if (words.length < 3) return undefined;
+  const first = normaliseText(words[0]);
+  return NAME_TITLES.has(first) ? words.slice(1).join(' ') : undefined;
+}
+
 /** Legal forms and linking words: they describe, they do not identify. */
 const WEAK_TOKENS = new Set([
   'ltd', 'limited', 'llc', 'inc', 'incorporated', 'corp', 'corporation', 'co', 'company', 'companies', 'plc',
@@ -20,6 +37,8 @@ const WEAK_TOKENS = new Set([
   'bhd', 'pte', 'pvt', 'pty', 'kft', 'doo', 'sro', 'cv', 'de', 'del', 'la', 'le', 'les', 'los', 'las', 'the',
   'of', 'and', 'for', 'y', 'et', 'und', 'e', 'di', 'da', 'do', 'dos', 'das', 'du', 'des', 'van', 'von', 'der',
   'den', 'al', 'el', 'bin', 'ibn', 'bint', 'ben', 'abu', 'ould', 'uul', ...LEGAL_FORM_WORDS,
+  // A company's place in a group says what it is part of, not which it is ("SOVCOMFLOT" and "Sovcomflot Group").
+  'group', 'holding',
   // A vessel's prefix: motor vessel, motor tanker, steamship, fishing vessel.
   'mv', 'mt', 'ss', 'fv',
 ]);
@@ -151,10 +170,63 @@ export function romanisationVariants(token: string): string[] {
   return forms.slice(1);
 }
 
+/**
+ * How German (Duden), French, Spanish and Polish transcribe Cyrillic, undone into the BGN-like spelling the lists
+ * use: "Jewgeni Prigoschin", "Evgueni Prigojine", "Yevgueni Prigozhin", "Jewgienij Prigożyn" all read yevgeni(y)
+ * prigozhin. Rewrites apply in order; capitals stand for a finished BGN digraph so later rules leave it alone
+ * (C ch, S sh, Z zh, K kh, Q shch). Each system with alternatives for its ambiguous letter (Duden's "sch" is ш or ж).
+ */
+const NATIONAL_TRANSCRIPTIONS: ReadonlyArray<{ marker: RegExp; rules: ReadonlyArray<[RegExp, string | string[] | ((match: string) => string)]> }> = [
+  { // German (Duden)
+    marker: /sch|w|j|z/,
+    rules: [[/schtsch/g, 'Q'], [/tsch/g, 'C'], [/sch/g, ['S', 'Z']], [/ch/g, 'K'], [/j/g, 'y'], [/w/g, 'v'], [/z/g, 'ts'], [/(?<=[aeiou])s(?=[aeiou])/g, 'z'], [/(?<=[aeiou])ss(?=[aeiou])/g, 's']],
+  },
+  { // French
+    marker: /(?<!s)ch|ou|j|gu[eiy]|ine$|off$|^i[aeo]/,
+    rules: [[/chtch/g, 'Q'], [/^i(?=[aeo])|(?<=[aeiou])i(?=[aeo])|iou/g, (m: string) => (m === 'iou' ? 'yu' : 'y')], [/tch/g, 'C'], [/(?<!s)ch/g, 'S'], [/dj/g, 'dZ'], [/j/g, 'Z'], [/ou/g, 'u'], [/gu(?=[eiy])/g, 'g'], [/(?<=[aeiou])ss(?=[aeiou])/g, 's'], [/ine$/g, 'in'], [/off$/g, 'ov']],
+  },
+  { // Spanish
+    marker: /j|gu[eiy]|^i[aeou]/,
+    rules: [[/j(?=[aeiou])/g, 'K'], [/gu(?=[eiy])/g, 'g'], [/^i(?=[aeou])/g, 'y']],
+  },
+  { // Polish
+    marker: /sz|cz|rz|w|j|(?<!s)ch|[bdfgklmnprstvwz]i[aeou]/,
+    rules: [[/szcz/g, 'Q'], [/sz/g, 'S'], [/cz/g, 'C'], [/rz/g, 'Z'], [/(?<!s)ch/g, 'K'], [/(?<=[bdfgklmnprstvwz])i(?=[aeou])/g, ''], [/j/g, 'y'], [/w/g, 'v'], [/c(?![hz])/g, 'ts']],
+  },
+];
+const BGN_DIGRAPHS: Record<string, string> = { Q: 'shch', C: 'ch', S: 'sh', Z: 'zh', K: 'kh' };
+
+/**
+ * BGN-like readings of a Latin token as German, French, Spanish or Polish transcription of a Cyrillic name, the
+ * token itself excluded; a system reads only a token with a letter group it writes for a Cyrillic sound.
+ */
+export function nationalTranscriptionReadings(token: string): string[] {
+  // None of these systems writes q or x; a syllable of three letters is more often Chinese ("jun") than Russian.
+  if (token.length < 4 || /[qx0-9]/.test(token) || !/[aeiouy]/.test(token)) return [];
+  const readings = new Set<string>();
+  for (const { marker, rules } of NATIONAL_TRANSCRIPTIONS) {
+    if (!marker.test(token)) continue;
+    let forms = [token];
+    for (const [pattern, replacement] of rules) {
+      forms = forms.flatMap((form) => {
+        if (typeof replacement === 'function') return [form.replace(pattern, replacement)];
+        if (!Array.isArray(replacement)) return [form.replace(pattern, replacement)];
+        const found = form.search(pattern) >= 0;
+        return found ? replacement.map((r) => form.replace(pattern, r)) : [form];
+      });
+    }
+    for (const form of forms) readings.add(form.replace(/[QCSZK]/g, (mark) => BGN_DIGRAPHS[mark]));
+  }
+  readings.delete(token);
+  return [...readings];
+}
+
 export interface QueryTokenForm {
   text: string;
   /** Other romanisations when the token was written in Cyrillic. */
   variants: string[];
+  /** BGN-like readings when the token may be a German, French, Spanish or Polish transcription of Cyrillic. */
+  transcriptions: string[];
 }
 
 /**
@@ -163,7 +235,7 @@ export interface QueryTokenForm {
  */
 export function queryTokenForms(raw: string): QueryTokenForm[] {
   const tokens = tokenise(raw);
-  if (!CYRILLIC.test(raw)) return tokens.map((text) => ({ text, variants: [] }));
+  if (!CYRILLIC.test(raw)) return tokens.map((text) => ({ text, variants: [], transcriptions: nationalTranscriptionReadings(text) }));
   const tables = nationalTables(raw);
   const byWord = raw.split(/\s+/).flatMap((word) => {
     const own = tokenise(word);
@@ -173,10 +245,10 @@ export function queryTokenForms(raw: string): QueryTokenForm[] {
   });
   const aligned = byWord.length === tokens.length && byWord.every((t, i) => t.text === tokens[i]);
   return tokens.map((text, i) => {
-    if (!aligned || !byWord[i].cyrillic) return { text, variants: [] };
+    if (!aligned || !byWord[i].cyrillic) return { text, variants: [], transcriptions: [] };
     const variants = romanisationVariants(text);
     const national = byWord[i].national.filter((form, k, all) => form !== text && !variants.includes(form) && all.indexOf(form) === k);
-    return { text, variants: [...national, ...variants] };
+    return { text, variants: [...national, ...variants], transcriptions: [] };
   });
 }
 
@@ -221,6 +293,17 @@ function romaniseWith(table: CyrillicTable, word: string): string {
     if (!latin) return letter;
     return i === 0 ? latin[0] : latin[1];
   }).join('');
+}
+
+/** A vessel's IMO or MMSI number written into its name: "ARTAVIL (IMO 9187629)", "Sea Rose IMO: 9187629". */
+const VESSEL_NUMBER = /\(?\b(?:IMO|MMSI)\b[\s:#.-]*(\d{7,9})\)?/gi;
+
+/** The name without the IMO or MMSI numbers written into it, and those numbers (identifiers, not name words). */
+export function splitVesselNumbers(raw: string): { name: string; numbers: string[] } {
+  const numbers = [...raw.matchAll(VESSEL_NUMBER)].map((match) => match[1]);
+  if (!numbers.length) return { name: raw, numbers };
+  const name = raw.replace(VESSEL_NUMBER, ' ').replace(/\s+/g, ' ').trim();
+  return name ? { name, numbers } : { name: raw, numbers };
 }
 
 /**

@@ -6,6 +6,7 @@ import { DomainError } from '../errors.ts';
 import { countryCode } from './parsers/countries.ts';
 import { entitiesWithIdentifier, searchNames, type NameHit, type ScreeningIndex, type TokenPairing } from './matching.ts';
 import type { EntityType, ListEntity, NameKind } from './model.ts';
+import { splitVesselNumbers } from './normalize.ts';
 
 /**
  * Default decision threshold, chosen on the dev split of `npm run eval:aml` (scripts/eval-aml.ts; 0.80 let
@@ -248,8 +249,9 @@ export function screen(source: SnapshotProvider | ListsSnapshot | null, query: S
   const { index } = snapshot;
   const threshold = query.threshold ?? DEFAULT_THRESHOLD;
   const limit = query.limit ?? 20;
-  const hits = searchNames(index, query.name, threshold - MAX_BONUS);
-  const byIdentifier = entitiesWithIdentifier(index, (query.identifiers ?? []).map((i) => i.value));
+  const { name, numbers } = splitVesselNumbers(query.name);
+  const hits = searchNames(index, name, threshold - MAX_BONUS);
+  const byIdentifier = entitiesWithIdentifier(index, [...(query.identifiers ?? []).map((i) => i.value), ...numbers]);
   const matches: ScreeningMatch[] = [];
   const seen = new Set<number>();
   for (const hit of hits) {

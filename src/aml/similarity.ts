@@ -62,7 +62,24 @@ export function tokenSimilarity(a: string, b: string, phoneticA: string, phoneti
   const firstDiffers = a.charCodeAt(0) !== b.charCodeAt(0);
   let score = distance <= budget && !(firstDiffers && longest <= 5) ? 1 - distance / longest : 0;
   if (phonetic && distance <= budget + 1) score = Math.max(score, PHONETIC_SIMILARITY);
+  if (score < PHONETIC_SIMILARITY && shortVowelWritten(a, b)) score = PHONETIC_SIMILARITY;
   return score;
+}
+
+const CONSONANT = /[^aeiouy]/;
+
+/**
+ * Whether one three-letter token is the other with a short vowel written between two of its consonants: Arabic
+ * romanisations write or leave out short vowels ("adl"/"adel", "sbr"/"sabr"), which the typo budget of a
+ * three-letter token does not allow. A vowel after a vowel is another name ("lin"/"lian", "pak"/"paik").
+ */
+function shortVowelWritten(a: string, b: string): boolean {
+  const [shorter, longer] = a.length < b.length ? [a, b] : [b, a];
+  if (shorter.length !== 3 || longer.length !== 4) return false;
+  for (let i = 1; i < 3; i++) {
+    if (VOWEL.test(longer[i]) && CONSONANT.test(longer[i - 1]) && CONSONANT.test(longer[i + 1]) && longer.slice(0, i) + longer.slice(i + 1) === shorter) return true;
+  }
+  return false;
 }
 
 const VOWEL = /[aeiouy]/;

@@ -237,12 +237,44 @@ describe('names as the press shortens and respells them', () => {
     expect(top('M/V ARTAVIL')?.matchedName).toBe('ARTAVIL');
     expect(top('MT Ark III')?.matchedName).toBe('ARK III');
     expect(top('PMC Wagner')).toMatchObject({ matchedName: "PRIVATE MILITARY COMPANY 'WAGNER'", score: 1 });
+    expect(top('ARTAVIL (IMO 9187629)')).toMatchObject({ matchedName: 'ARTAVIL', score: 1 }); // the number is an identifier
+    expect(top('Artavil IMO: 1234567')).toMatchObject({ matchedName: 'ARTAVIL', score: 1 });
     expect(tokenise('Ayatollah Ali Khamenei')).toEqual(['ali', 'khamenei']);
     expect(tokenise('Military Industry Corporation')).toEqual(['military', 'industry', 'corp']); // "military" still names
   });
 
   it('reads Vietnamese names with or without their diacritics alike', () => {
     expect(tokenise('Nguyễn Văn Đức')).toEqual(['nguyen', 'van', 'duc']);
+  });
+});
+
+describe('names as other languages and registers write them', () => {
+  const names = (name: string) => screen(lists, { name }).matches.map((m) => m.matchedName);
+
+  it('reads German, French, Spanish and Polish transcriptions of Russian names', () => {
+    for (const name of ['Jewgeni Prigoschin', 'Evgueni Prigojine', 'Jewgienij Prigozhin']) expect(names(name)).toContain('PRIGOZHIN, Yevgeniy Viktorovich');
+    expect(names('Iouri Kovaltchouk')).toContain('KOVALCHUK, Yuri Valentinovich');
+    expect(names('Wladimir Putin')).toContain('PUTIN, Vladimir Vladimirovich');
+    expect(queryTokenForms('Chtchoukine')[0].transcriptions).toContain('shchukin');
+    expect(queryTokenForms('Jun')[0].transcriptions).toEqual([]); // a Chinese syllable is not read as Russian
+  });
+
+  it('reads a name opening with a title the list does not write also without it', () => {
+    expect(top('Sayyed Hassan Nasrallah')).toMatchObject({ matchedName: 'NASRALLAH, Hasan' });
+    expect(top('Sayyed Hassan Nasrallah').score).toBeGreaterThan(0.95);
+  });
+
+  it('pairs an Arabic name part written with or without a short vowel, not one with another vowel beside a vowel', () => {
+    expect(names('Saif al-Adel')).toContain('AL-ADL, Sayf');
+    expect(tokenise('Saif al-Adel')).toEqual(['saif', 'al', 'adel']);
+    expect(screen(lists, { name: 'Lian Wei' }).matches.map((m) => m.matchedName)).not.toContain('WEI, Lin Na');
+  });
+
+  it('folds an organisation\'s generic words in other languages, "Group" and plurals', () => {
+    expect(top('Banque Melli Iran')).toMatchObject({ matchedName: 'BANK MELLI IRAN', score: 1 });
+    expect(top('Sovcomflot Group')?.matchedName).toBe('JOINT STOCK COMPANY SOVCOMFLOT');
+    expect(top('Islamic Republic Iran Shipping Line')?.matchedName).toBe('ISLAMIC REPUBLIC OF IRAN SHIPPING LINES');
+    expect(tokenise('Closed Joint Stock Co. Acme')).toEqual(['cjsc', 'acme']);
   });
 });
 
@@ -296,6 +328,19 @@ describe('a small list of companies and CJK names', () => {
 
   it('does not take a sound-alike of the other gender for a listed person', () => {
     expect(screen(companies, { name: 'Olga Sokolova' }).status).toBe('clear');
+  });
+
+  it('finds an organisation listed only by its acronym from its name spelt out, and not a person', () => {
+    const acronyms = small([['IRGC', 'organization'], ['KORYO TRADING COMPANY', 'organization'], ['NIOC', 'person']]);
+    expect(screen(acronyms, { name: 'Islamic Revolutionary Guard Corps' }).matches[0]).toMatchObject({ entityId: 'test:0', score: 0.85 });
+    expect(screen(acronyms, { name: 'National Iranian Oil Company' }).status).toBe('clear');
+  });
+
+  it('does not take an organisation with one of its words replaced for the listed one', () => {
+    const trading = small([['KOREA HEUNGJIN TRADING COMPANY', 'organization']]);
+    expect(screen(trading, { name: 'Korea Heungjin Trading Co.' }).matches[0]?.score).toBe(1);
+    expect(screen(trading, { name: 'Korea Maple Trading Company' }).status).toBe('clear');
+    expect(screen(trading, { name: 'Korea Heungjin Shipping Company' }).status).toBe('clear');
   });
 });
 

@@ -139,17 +139,25 @@ export function createSqlUsageCounter(db: Kysely<Database>): UsageCounter {
 /** Periodically writes counters that changed to SQL, so a restart resumes from where the service stood. */
 function writeBehind(db: Kysely<Database>, read: (keys: { accountId: string; bucket: string }[]) => Promise<number[]>, intervalMs: number) {
   const dirty = new Map<string, { accountId: string; bucket: string }>();
+  const mark = (key: { accountId: string; bucket: string }) => dirty.set(`${key.accountId}\u0000${key.bucket}`, key);
   let flushing: Promise<void> = Promise.resolve();
   const flush = () => {
-    flushing = flushing.then(async () => {
+    // A failed flush must not stop the later ones: each starts after the previous one, however it ended.
+    flushing = flushing.catch(() => {}).then(async () => {
       if (dirty.size === 0) return;
       const keys = [...dirty.values()];
       dirty.clear();
-      const counts = await read(keys);
-      await persistAtLeast(
-        db,
-        keys.map((key, index) => ({ account_id: key.accountId, bucket: key.bucket, count: counts[index] })),
-      );
+      try {
+        const counts = await read(keys);
+        await persistAtLeast(
+          db,
+          keys.map((key, index) => ({ account_id: key.accountId, bucket: key.bucket, count: counts[index] })),
+        );
+      } catch (error) {
+        // Storage or Redis unavailable: the counters stay marked and are written at the next flush.
+        keys.forEach(mark);
+        throw error;
+      }
     });
     return flushing;
   };
@@ -159,7 +167,7 @@ function writeBehind(db: Kysely<Database>, read: (keys: { accountId: string; buc
   timer.unref();
   return {
     mark(accountId: string, bucket: string) {
-      dirty.set(`${accountId}\u0000${bucket}`, { accountId, bucket });
+      mark({ accountId, bucket });
     },
     flush,
     stop() {
@@ -181,13 +189,15 @@ export function createMemoryUsageCounter(db: Kysely<Database>, flushIntervalMs =
     const loadKey = keyOf(accountId, missing.join('|'));
     let pending = loading.get(loadKey);
     if (!pending) {
-      pending = readBuckets(db, accountId, missing).then((values) => {
-        for (const bucket of missing) {
-          const key = keyOf(accountId, bucket);
-          if (!counts.has(key)) counts.set(key, values.get(bucket) ?? 0);
-        }
-        loading.delete(loadKey);
-      });
+      pending = readBuckets(db, accountId, missing)
+        .then((values) => {
+          for (const bucket of missing) {
+            const key = keyOf(accountId, bucket);
+            if (!counts.has(key)) counts.set(key, values.get(bucket) ?? 0);
+          }
+        })
+        // A failed read is not kept: the next request reads again.
+        .finally(() => loading.delete(loadKey));
       loading.set(loadKey, pending);
     }
     await pending;

@@ -60,8 +60,13 @@ async function openPostgres(connectionString: string, schema?: string): Promise<
   const pool = new pg.Pool({
     connectionString,
     max: 10,
+    // An unreachable server fails a request (503) instead of holding it until the client gives up.
+    connectionTimeoutMillis: 5000,
     ...(schema ? { options: `-c search_path=${schema}` } : {}),
   });
+  // An idle connection the server closed (a restart, a failover) is dropped by the pool and reopened on demand;
+  // without a listener its 'error' event would end the process.
+  pool.on('error', () => {});
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   return {
     db,

@@ -103,7 +103,7 @@ function fieldErrors(error: FastifyError): FieldIssue[] {
 
 // Connection failures of a backing service, in Node (net), pg (SQLSTATE classes 08 and 57P), ioredis and SQLite.
 const UNREACHABLE = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN']);
-const POSTGRES_GONE = /^(Connection terminated|timeout exceeded when trying to connect)/;
+const POSTGRES_GONE = /^(Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error)/;
 const REDIS_GONE = /^(Connection is closed|Command timed out|Stream isn't writeable)/;
 
 /**

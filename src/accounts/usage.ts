@@ -2,13 +2,13 @@ import type { Kysely } from 'kysely';
 import type { Redis } from 'ioredis';
 import type { Database } from '../storage/schema.ts';
 import { UNLIMITED } from './plans.ts';
-import { decrementBy, incrementUpTo, persistAtLeast, readBuckets } from './usage-repository.ts';
+import { countBatch, ensureBuckets, persistAtLeast, readBuckets } from './usage-repository.ts';
 
 /**
  * Day and month allowances, counted exactly: a request is admitted only if both counters are below their
  * ceilings, and then both move together. Three implementations share this contract:
  * - memory: one process owns the counters (the embedded default), written behind to SQL every second;
- * - sql: the account's waiting requests counted together in one locking transaction (Postgres without Redis);
+ * - sql: the account's waiting requests counted together in one locking statement (Postgres without Redis);
  * - redis: one Lua script for every instance, seeded from and written behind to SQL.
  */
 export interface UsageCounter {
@@ -70,9 +70,8 @@ interface Waiting {
 /**
  * Postgres without Redis. One transaction per request would queue every request of a tenant on its counter rows;
  * instead, the requests of an account that arrive while its previous batch is being counted are counted together
- * in one transaction: the day row takes as many as fit under its ceiling, the month row as many of those as fit
- * under its own, the day gives back what the month refused, and the first ones in line are admitted. Row locks
- * keep it exact across instances.
+ * in one statement (`countBatch`): it locks the account's day and month rows, admits as many as fit under both
+ * ceilings, the first ones in line, and raises both by that many. The row locks keep it exact across instances.
  */
 export function createSqlUsageCounter(db: Kysely<Database>): UsageCounter {
   const peek = async (accountId: string, now: Date): Promise<UsageCounts> => {
@@ -84,20 +83,19 @@ export function createSqlUsageCounter(db: Kysely<Database>): UsageCounter {
 
   async function count(accountId: string, batch: Waiting[]): Promise<void> {
     const { ceilings, day, month } = batch[0];
-    const [dayCount, monthCount] = await db.transaction().execute(async (trx) => {
-      const today = await incrementUpTo(trx, accountId, day, batch.length, ceilings.perDay);
-      const dayAdmitted = today.after - today.before;
-      const thisMonth = await incrementUpTo(trx, accountId, month, dayAdmitted, ceilings.perMonth);
-      const admitted = thisMonth.after - thisMonth.before;
-      if (admitted < dayAdmitted) await decrementBy(trx, accountId, day, dayAdmitted - admitted);
-      return [{ ...today, admitted: dayAdmitted }, { ...thisMonth, admitted }];
-    });
+    let counted = await countBatch(db, accountId, { day, month }, batch.length, ceilings);
+    if (!counted) {
+      await ensureBuckets(db, accountId, [day, month]);
+      counted = await countBatch(db, accountId, { day, month }, batch.length, ceilings);
+      if (!counted) throw new Error(`usage counters of ${accountId} could not be created`);
+    }
+    const { today, thisMonth, admitted } = counted;
+    const dayAdmitted = ceilings.perDay === UNLIMITED ? batch.length : Math.min(batch.length, Math.max(0, ceilings.perDay - today));
     batch.forEach((request, index) => {
-      if (index < monthCount.admitted) {
-        request.resolve({ allowed: true, today: dayCount.before + index + 1, thisMonth: monthCount.before + index + 1 });
+      if (index < admitted) {
+        request.resolve({ allowed: true, today: today + index + 1, thisMonth: thisMonth + index + 1 });
       } else {
-        const refusedBy = index < dayCount.admitted ? 'month' : 'day';
-        request.resolve({ allowed: false, refusedBy, today: dayCount.before + monthCount.admitted, thisMonth: monthCount.after });
+        request.resolve({ allowed: false, refusedBy: index < dayAdmitted ? 'month' : 'day', today: today + admitted, thisMonth: thisMonth + admitted });
       }
     });
   }

@@ -30,12 +30,25 @@ export interface UsageCounts {
 
 export type ConsumeResult = (UsageCounts & { allowed: true }) | (UsageCounts & { allowed: false; refusedBy: 'day' | 'month' });
 
+const DAY_MS = 86_400_000;
+// Every counted request names its buckets several times: they are formatted once per UTC day, not per call.
+let calendar = { dayNumber: Number.NaN, day: '', month: '' };
+
+function bucketsOf(now: Date): { day: string; month: string } {
+  const dayNumber = Math.floor(now.getTime() / DAY_MS);
+  if (dayNumber !== calendar.dayNumber) {
+    const iso = now.toISOString();
+    calendar = { dayNumber, day: `day:${iso.slice(0, 10)}`, month: `month:${iso.slice(0, 7)}` };
+  }
+  return calendar;
+}
+
 export function dayBucket(now: Date): string {
-  return `day:${now.toISOString().slice(0, 10)}`;
+  return bucketsOf(now).day;
 }
 
 export function monthBucket(now: Date): string {
-  return `month:${now.toISOString().slice(0, 7)}`;
+  return bucketsOf(now).month;
 }
 
 /** Next 00:00 UTC. */

@@ -14,6 +14,7 @@ import fc from 'fast-check';
 import { Redis } from 'ioredis';
 import pg from 'pg';
 import { Webhook } from 'standardwebhooks';
+import { seededRandom } from '../src/kya/training/dataset.ts';
 import { fuzzOperations, fuzzRequests, fuzzViolation } from '../test/helpers/fuzz.ts';
 import { type Cluster, createCluster, startProxy } from './soak/cluster.ts';
 import { Ledger } from './soak/ledger.ts';
@@ -45,17 +46,7 @@ const SERVER_URL = new URL(process.env.DATABASE_URL ?? 'postgres://postgres@127.
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const LISTS_DIR = process.env.KYX_LISTS_DIR ?? path.resolve(import.meta.dirname, '../../shared/data/lists/current');
 
-/** mulberry32: the kill schedule and the workload's choices follow the seed. */
-function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+// The kill schedule and the workload's choices follow the seed.
 const random = seededRandom(SEED);
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 

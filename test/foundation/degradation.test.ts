@@ -4,7 +4,7 @@
 import { sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
 import { kybSandboxScenarios } from '../../src/kyb/sandbox.ts';
-import { POSTGRES_URL, REDIS_URL, type TestApp, createTestApp, errorBody, warnSkipped } from '../helpers/app.ts';
+import { POSTGRES_URL, REDIS_URL, type TestApp, type TestAppOptions, createTestApp, errorBody, warnSkipped } from '../helpers/app.ts';
 import { startTcpProxy } from '../helpers/tcp-proxy.ts';
 
 const cleanups: (() => Promise<void>)[] = [];
@@ -32,16 +32,20 @@ function unavailable(response: Parameters<typeof errorBody>[0], service: RegExp)
 const call = (t: TestApp, headers: Record<string, string>, method: 'GET' | 'POST', url: string, payload?: object) =>
   t.app.inject({ method, url, headers, ...(payload ? { payload } : {}) });
 
+/** A test app reaching Postgres or Redis through a relay the test cuts, with a tenant. */
+async function appBehindRelay(serverUrl: string, defaultPort: number, options: (relayedUrl: string) => TestAppOptions) {
+  const relay = await startTcpProxy(serverUrl, defaultPort);
+  cleanups.push(() => relay.close());
+  const t = await createTestApp(options(relay.url));
+  cleanups.push(() => t.close());
+  return { relay, t, tenant: await t.tenant({ plan: 'micro' }) };
+}
+
 warnSkipped('Redis and Postgres outage tests');
 
 describe.skipIf(!REDIS_URL)('Redis unavailable', () => {
   it('fails closed with 503 not_ready while Redis is away, and serves again once it is back, in the same process', async () => {
-    const redis = new URL(REDIS_URL!);
-    const relay = await startTcpProxy({ host: redis.hostname, port: Number(redis.port || 6379) });
-    cleanups.push(() => relay.close());
-    const t = await createTestApp({ storage: 'sqlite', redis: true, redisUrl: relay.relay(REDIS_URL!) });
-    cleanups.push(() => t.close());
-    const tenant = await t.tenant({ plan: 'micro' });
+    const { relay, t, tenant } = await appBehindRelay(REDIS_URL!, 6379, (redisUrl) => ({ storage: 'sqlite', redis: true, redisUrl }));
     const validate = () => call(t, tenant.headers, 'GET', '/api/v1/validate-key');
     expect((await validate()).statusCode).toBe(200);
 
@@ -61,12 +65,7 @@ describe.skipIf(!REDIS_URL)('Redis unavailable', () => {
 
 describe.skipIf(!POSTGRES_URL)('Postgres unavailable', () => {
   it('answers 503 not_ready during the outage and recovers without a restart, with nothing stored lost', async () => {
-    const postgres = new URL(POSTGRES_URL!);
-    const relay = await startTcpProxy({ host: postgres.hostname, port: Number(postgres.port || 5432) });
-    cleanups.push(() => relay.close());
-    const t = await createTestApp({ storage: 'postgres', redis: false, databaseUrl: relay.relay(POSTGRES_URL!) });
-    cleanups.push(() => t.close());
-    const tenant = await t.tenant({ plan: 'micro' });
+    const { relay, t, tenant } = await appBehindRelay(POSTGRES_URL!, 5432, (databaseUrl) => ({ storage: 'postgres', redis: false, databaseUrl }));
     const verified = await call(t, tenant.headers, 'POST', '/api/v1/kyb/verify', KYB_REQUEST);
     expect(verified.statusCode).toBe(200);
     const { kybId } = verified.json();

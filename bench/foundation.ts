@@ -19,7 +19,11 @@ import { dropPostgresSchema } from '../src/storage/database.ts';
 const DURATION_SECONDS = 6;
 const CONNECTIONS = 32;
 
+const WARM_UP_SECONDS = 2;
+
+/** Loads `url` for a warm-up that is not measured (JIT, caches, pools), then for the measurement. */
 async function load(url: string, headers: Record<string, string> = {}) {
+  await autocannon({ url, headers, connections: CONNECTIONS, duration: WARM_UP_SECONDS, pipelining: 1 });
   const result = await autocannon({ url, headers, connections: CONNECTIONS, duration: DURATION_SECONDS, pipelining: 1 });
   return { rps: result.requests.average, p99: result.latency.p99, non2xx: result.non2xx, errors: result.errors };
 }

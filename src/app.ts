@@ -70,18 +70,21 @@ export async function buildApp(context: AppContext, options: AppOptions = {}): P
   app.addHook('preClose', async () => {
     draining = true;
   });
-  app.addHook('onSend', async (_request, reply) => {
+  // Callback-style hooks on every request's path: no promise per request.
+  app.addHook('onSend', (_request, reply, payload, done) => {
     if (draining) reply.header('Connection', 'close');
+    done(null, payload);
   });
 
   app.addSchema(ErrorBody);
   registerErrorHandling(app);
   registerHttpMetrics(app, context.metrics);
   if (logging) {
-    app.addHook('onResponse', async (request, reply) => {
+    app.addHook('onResponse', (request, reply, done) => {
       // Only the method, path and status: never headers (credentials), bodies (images, prompts), query strings (a
       // searched name) or a set-up link's token.
       request.log.info({ method: request.method, url: loggablePath(request.url), statusCode: reply.statusCode, ms: Math.round(reply.elapsedTime) }, 'request completed');
+      done();
     });
   }
   registerGate(app, { ...context, idempotency: context.services.idempotency });

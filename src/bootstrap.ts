@@ -73,7 +73,10 @@ export function setupOrder(modules: readonly AnyModule[]): AnyModule[] {
 
 export async function createContext(config: Config): Promise<AppContext> {
   const storage = await openMigratedStorage(config);
-  const redis = config.redisUrl ? new Redis(config.redisUrl, { maxRetriesPerRequest: 2, enableOfflineQueue: true, lazyConnect: false }) : undefined;
+  // Bounded waits: with Redis gone a request fails closed (503) within seconds instead of queueing.
+  const redis = config.redisUrl ? new Redis(config.redisUrl, { maxRetriesPerRequest: 2, enableOfflineQueue: true, lazyConnect: false, commandTimeout: 2000 }) : undefined;
+  // ioredis reconnects by itself; /readyz reports the outage, requests answer 503 meanwhile.
+  redis?.on('error', () => {});
   const keyring = await openKeyring(storage.db, config.tokenTtlSeconds);
   const usage = redis
     ? createRedisUsageCounter(storage.db, redis, config.redisPrefix)

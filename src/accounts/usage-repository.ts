@@ -47,32 +47,55 @@ export async function incrementBelow(db: Kysely<Database>, accountId: string, bu
 }
 
 /**
- * Adds up to `amount` to a durable counter without passing `ceiling`, in the caller's transaction (Postgres: the
- * row stays locked until it ends); returns the count before and after.
+ * Postgres only: counts up to `amount` requests of an account on its day and month rows in one statement: both rows
+ * locked in bucket order (so two instances never deadlock), as many admitted as fit under both ceilings (-1:
+ * unlimited), and both raised by that many. Returns the counts before and the number admitted, or undefined when a
+ * row does not exist yet (nothing is counted then).
  */
-export async function incrementUpTo(trx: Kysely<Database>, accountId: string, bucket: string, amount: number, ceiling: number): Promise<{ before: number; after: number }> {
-  await trx.insertInto('usage_counters').values({ account_id: accountId, bucket, count: 0 }).onConflict((oc) => oc.doNothing()).execute();
-  const { count } = await trx
-    .selectFrom('usage_counters')
-    .select('count')
-    .where('account_id', '=', accountId)
-    .where('bucket', '=', bucket)
-    .forUpdate()
-    .executeTakeFirstOrThrow();
-  const before = Number(count);
-  const after = ceiling === UNLIMITED ? before + amount : Math.max(before, Math.min(before + amount, ceiling));
-  if (after !== before) {
-    await trx.updateTable('usage_counters').set({ count: sql<number>`${after}` }).where('account_id', '=', accountId).where('bucket', '=', bucket).execute();
-  }
-  return { before, after };
+export async function countBatch(
+  db: Kysely<Database>,
+  accountId: string,
+  buckets: { day: string; month: string },
+  amount: number,
+  ceilings: { perDay: number; perMonth: number },
+): Promise<{ today: number; thisMonth: number; admitted: number } | undefined> {
+  const { rows } = await sql<{ today: number | null; this_month: number | null; admitted: number }>`
+    WITH locked AS (
+      SELECT bucket, count FROM usage_counters
+      WHERE account_id = ${accountId} AND bucket IN (${buckets.day}, ${buckets.month})
+      ORDER BY bucket FOR UPDATE
+    ),
+    counts AS (
+      SELECT (SELECT count FROM locked WHERE bucket = ${buckets.day}) AS today,
+             (SELECT count FROM locked WHERE bucket = ${buckets.month}) AS this_month
+    ),
+    admit AS (
+      SELECT today, this_month,
+        CASE WHEN today IS NULL OR this_month IS NULL THEN 0 ELSE LEAST(
+          ${amount}::int,
+          CASE WHEN ${ceilings.perDay}::int < 0 THEN ${amount}::int ELSE GREATEST(0, ${ceilings.perDay}::int - today) END,
+          CASE WHEN ${ceilings.perMonth}::int < 0 THEN ${amount}::int ELSE GREATEST(0, ${ceilings.perMonth}::int - this_month) END
+        ) END AS admitted
+      FROM counts
+    ),
+    raised AS (
+      UPDATE usage_counters SET count = usage_counters.count + admit.admitted
+      FROM admit
+      WHERE usage_counters.account_id = ${accountId} AND usage_counters.bucket IN (${buckets.day}, ${buckets.month}) AND admit.admitted > 0
+      RETURNING usage_counters.bucket
+    )
+    SELECT today, this_month, admitted, (SELECT count(*) FROM raised) AS raised FROM admit
+  `.execute(db);
+  const [row] = rows;
+  if (row.today === null || row.this_month === null) return undefined;
+  return { today: Number(row.today), thisMonth: Number(row.this_month), admitted: Number(row.admitted) };
 }
 
-/** Takes back what a batch counted but did not admit, in the same transaction. */
-export async function decrementBy(trx: Kysely<Database>, accountId: string, bucket: string, amount: number): Promise<void> {
-  await trx
-    .updateTable('usage_counters')
-    .set((eb) => ({ count: eb('count', '-', amount) }))
-    .where('account_id', '=', accountId)
-    .where('bucket', '=', bucket)
+/** Creates an account's counter rows at zero where they do not exist yet. */
+export async function ensureBuckets(db: Kysely<Database>, accountId: string, buckets: string[]): Promise<void> {
+  await db
+    .insertInto('usage_counters')
+    .values(buckets.map((bucket) => ({ account_id: accountId, bucket, count: 0 })))
+    .onConflict((oc) => oc.doNothing())
     .execute();
 }

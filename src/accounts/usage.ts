@@ -2,13 +2,13 @@ import type { Kysely } from 'kysely';
 import type { Redis } from 'ioredis';
 import type { Database } from '../storage/schema.ts';
 import { UNLIMITED } from './plans.ts';
-import { decrementBy, incrementUpTo, persistAtLeast, readBuckets } from './usage-repository.ts';
+import { countBatch, ensureBuckets, persistAtLeast, readBuckets } from './usage-repository.ts';
 
 /**
  * Day and month allowances, counted exactly: a request is admitted only if both counters are below their
  * ceilings, and then both move together. Three implementations share this contract:
  * - memory: one process owns the counters (the embedded default), written behind to SQL every second;
- * - sql: the account's waiting requests counted together in one locking transaction (Postgres without Redis);
+ * - sql: the account's waiting requests counted together in one locking statement (Postgres without Redis);
  * - redis: one Lua script for every instance, seeded from and written behind to SQL.
  */
 export interface UsageCounter {
@@ -30,12 +30,25 @@ export interface UsageCounts {
 
 export type ConsumeResult = (UsageCounts & { allowed: true }) | (UsageCounts & { allowed: false; refusedBy: 'day' | 'month' });
 
+const DAY_MS = 86_400_000;
+// Every counted request names its buckets several times: they are formatted once per UTC day, not per call.
+let calendar = { dayNumber: Number.NaN, day: '', month: '' };
+
+function bucketsOf(now: Date): { day: string; month: string } {
+  const dayNumber = Math.floor(now.getTime() / DAY_MS);
+  if (dayNumber !== calendar.dayNumber) {
+    const iso = now.toISOString();
+    calendar = { dayNumber, day: `day:${iso.slice(0, 10)}`, month: `month:${iso.slice(0, 7)}` };
+  }
+  return calendar;
+}
+
 export function dayBucket(now: Date): string {
-  return `day:${now.toISOString().slice(0, 10)}`;
+  return bucketsOf(now).day;
 }
 
 export function monthBucket(now: Date): string {
-  return `month:${now.toISOString().slice(0, 7)}`;
+  return bucketsOf(now).month;
 }
 
 /** Next 00:00 UTC. */
@@ -70,9 +83,8 @@ interface Waiting {
 /**
  * Postgres without Redis. One transaction per request would queue every request of a tenant on its counter rows;
  * instead, the requests of an account that arrive while its previous batch is being counted are counted together
- * in one transaction: the day row takes as many as fit under its ceiling, the month row as many of those as fit
- * under its own, the day gives back what the month refused, and the first ones in line are admitted. Row locks
- * keep it exact across instances.
+ * in one statement (`countBatch`): it locks the account's day and month rows, admits as many as fit under both
+ * ceilings, the first ones in line, and raises both by that many. The row locks keep it exact across instances.
  */
 export function createSqlUsageCounter(db: Kysely<Database>): UsageCounter {
   const peek = async (accountId: string, now: Date): Promise<UsageCounts> => {
@@ -84,20 +96,19 @@ export function createSqlUsageCounter(db: Kysely<Database>): UsageCounter {
 
   async function count(accountId: string, batch: Waiting[]): Promise<void> {
     const { ceilings, day, month } = batch[0];
-    const [dayCount, monthCount] = await db.transaction().execute(async (trx) => {
-      const today = await incrementUpTo(trx, accountId, day, batch.length, ceilings.perDay);
-      const dayAdmitted = today.after - today.before;
-      const thisMonth = await incrementUpTo(trx, accountId, month, dayAdmitted, ceilings.perMonth);
-      const admitted = thisMonth.after - thisMonth.before;
-      if (admitted < dayAdmitted) await decrementBy(trx, accountId, day, dayAdmitted - admitted);
-      return [{ ...today, admitted: dayAdmitted }, { ...thisMonth, admitted }];
-    });
+    let counted = await countBatch(db, accountId, { day, month }, batch.length, ceilings);
+    if (!counted) {
+      await ensureBuckets(db, accountId, [day, month]);
+      counted = await countBatch(db, accountId, { day, month }, batch.length, ceilings);
+      if (!counted) throw new Error(`usage counters of ${accountId} could not be created`);
+    }
+    const { today, thisMonth, admitted } = counted;
+    const dayAdmitted = ceilings.perDay === UNLIMITED ? batch.length : Math.min(batch.length, Math.max(0, ceilings.perDay - today));
     batch.forEach((request, index) => {
-      if (index < monthCount.admitted) {
-        request.resolve({ allowed: true, today: dayCount.before + index + 1, thisMonth: monthCount.before + index + 1 });
+      if (index < admitted) {
+        request.resolve({ allowed: true, today: today + index + 1, thisMonth: thisMonth + index + 1 });
       } else {
-        const refusedBy = index < dayCount.admitted ? 'month' : 'day';
-        request.resolve({ allowed: false, refusedBy, today: dayCount.before + monthCount.admitted, thisMonth: monthCount.after });
+        request.resolve({ allowed: false, refusedBy: index < dayAdmitted ? 'month' : 'day', today: today + admitted, thisMonth: thisMonth + admitted });
       }
     });
   }
@@ -139,17 +150,25 @@ export function createSqlUsageCounter(db: Kysely<Database>): UsageCounter {
 /** Periodically writes counters that changed to SQL, so a restart resumes from where the service stood. */
 function writeBehind(db: Kysely<Database>, read: (keys: { accountId: string; bucket: string }[]) => Promise<number[]>, intervalMs: number) {
   const dirty = new Map<string, { accountId: string; bucket: string }>();
+  const mark = (key: { accountId: string; bucket: string }) => dirty.set(`${key.accountId}\u0000${key.bucket}`, key);
   let flushing: Promise<void> = Promise.resolve();
   const flush = () => {
-    flushing = flushing.then(async () => {
+    // A failed flush must not stop the later ones: each starts after the previous one, however it ended.
+    flushing = flushing.catch(() => {}).then(async () => {
       if (dirty.size === 0) return;
       const keys = [...dirty.values()];
       dirty.clear();
-      const counts = await read(keys);
-      await persistAtLeast(
-        db,
-        keys.map((key, index) => ({ account_id: key.accountId, bucket: key.bucket, count: counts[index] })),
-      );
+      try {
+        const counts = await read(keys);
+        await persistAtLeast(
+          db,
+          keys.map((key, index) => ({ account_id: key.accountId, bucket: key.bucket, count: counts[index] })),
+        );
+      } catch (error) {
+        // Storage or Redis unavailable: the counters stay marked and are written at the next flush.
+        keys.forEach(mark);
+        throw error;
+      }
     });
     return flushing;
   };
@@ -159,7 +178,7 @@ function writeBehind(db: Kysely<Database>, read: (keys: { accountId: string; buc
   timer.unref();
   return {
     mark(accountId: string, bucket: string) {
-      dirty.set(`${accountId}\u0000${bucket}`, { accountId, bucket });
+      mark({ accountId, bucket });
     },
     flush,
     stop() {
@@ -181,13 +200,15 @@ export function createMemoryUsageCounter(db: Kysely<Database>, flushIntervalMs =
     const loadKey = keyOf(accountId, missing.join('|'));
     let pending = loading.get(loadKey);
     if (!pending) {
-      pending = readBuckets(db, accountId, missing).then((values) => {
-        for (const bucket of missing) {
-          const key = keyOf(accountId, bucket);
-          if (!counts.has(key)) counts.set(key, values.get(bucket) ?? 0);
-        }
-        loading.delete(loadKey);
-      });
+      pending = readBuckets(db, accountId, missing)
+        .then((values) => {
+          for (const bucket of missing) {
+            const key = keyOf(accountId, bucket);
+            if (!counts.has(key)) counts.set(key, values.get(bucket) ?? 0);
+          }
+        })
+        // A failed read is not kept: the next request reads again.
+        .finally(() => loading.delete(loadKey));
       loading.set(loadKey, pending);
     }
     await pending;

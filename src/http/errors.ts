@@ -101,6 +101,28 @@ function fieldErrors(error: FastifyError): FieldIssue[] {
   });
 }
 
+// Connection failures of a backing service, in Node (net), pg (SQLSTATE classes 08 and 57P), ioredis and SQLite.
+const UNREACHABLE = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN']);
+const POSTGRES_GONE = /^(Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error)/;
+const REDIS_GONE = /^(Connection is closed|Command timed out|Stream isn't writeable)/;
+
+/**
+ * Which backing service a thrown error says is unavailable (database down or restarting, Redis unreachable,
+ * SQLite disk full), or null when it is a fault of kyx. Such a request answers 503 `not_ready` and may be retried.
+ */
+export function unavailableService(error: unknown): 'storage' | 'redis' | 'storage or Redis' | null {
+  if (!(error instanceof Error)) return null;
+  const code = (error as { code?: unknown }).code;
+  if (typeof code === 'string') {
+    if (/^SQLITE_(FULL|IOERR|BUSY|LOCKED|CANTOPEN|READONLY|NOMEM)/.test(code)) return 'storage';
+    if (/^(08|57P0)/.test(code) && 'severity' in error) return 'storage';
+    if (UNREACHABLE.has(code)) return 'storage or Redis';
+  }
+  if (error.name === 'MaxRetriesPerRequestError' || REDIS_GONE.test(error.message)) return 'redis';
+  if (POSTGRES_GONE.test(error.message)) return 'storage';
+  return null;
+}
+
 /** Maps anything thrown on the way to an answer onto the contract's body; nothing but a real fault is a 5xx. */
 export function toContractError(thrown: DetailedError | DomainError): {
   status: number;
@@ -123,9 +145,12 @@ export function toContractError(thrown: DetailedError | DomainError): {
       return { status, body: { code: 'payload_too_large', message: 'The request body is larger than the limit' } };
     case 415:
       return { status, body: { code: 'unsupported_media_type', message: error.message } };
-    default:
+    default: {
       if (status >= 400 && status < 500) return { status, body: { code: 'invalid_request', message: error.message, errors: [] } };
+      const unavailable = unavailableService(error);
+      if (unavailable) return { status: 503, body: { code: 'not_ready', message: `The service's ${unavailable} is unavailable; retry shortly` } };
       return { status: 500, body: { code: 'internal_error', message: 'Internal error' } };
+    }
   }
 }
 
@@ -146,6 +171,10 @@ export function registerErrorHandling(app: FastifyInstance): void {
     const { status, body } = toContractError(error);
     if (error instanceof DomainError && error.code === 'engine_unavailable') request.log.error({ err: error.cause }, error.message);
     else if (status >= 500 && status !== 501 && status !== 503) request.log.error({ err: error }, 'request failed');
+    else if (status === 503 && body.code === 'not_ready') {
+      request.log.warn({ err: { code: (error as { code?: unknown }).code, message: error.message } }, 'backing service unavailable');
+      reply.header('Retry-After', 1);
+    }
     if (status === 401) reply.header('WWW-Authenticate', 'Bearer realm="kyx"');
     return reply.status(status).send({ ...body, requestId: request.id });
   });

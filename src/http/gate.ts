@@ -115,8 +115,13 @@ export function registerGate(
   });
 
   // Input checks come after the gate, like schema validation: an unauthenticated caller gets 401, not 400.
-  app.addHook('preValidation', async (request) => {
-    refuseControlCharacters('params', request.params);
-    refuseControlCharacters('querystring', request.query);
+  app.addHook('preValidation', (request, _reply, done) => {
+    try {
+      refuseControlCharacters('params', request.params);
+      refuseControlCharacters('querystring', request.query);
+      done();
+    } catch (error) {
+      done(error as Error);
+    }
   });
 }

@@ -1,7 +1,7 @@
 // Idempotency-Key on every POST under /api/v1: the gate asks `admitIdempotent` whether the request claims its key
 // (it then runs and counts as usual) or repeats one (it neither runs nor counts); the hooks here answer repeats
 // from the stored answer and store the owner's answer before it leaves.
-import type { FastifyInstance, FastifyRequest, RouteOptions } from 'fastify';
+import type { FastifyInstance, FastifyRequest, RouteOptions, onSendAsyncHookHandler, preHandlerAsyncHookHandler } from 'fastify';
 import { Type } from 'typebox';
 import { type IdempotencyService, requestHash } from '../idempotency/service.ts';
 import { apiError, invalidRequest } from './errors.ts';
@@ -31,27 +31,9 @@ export async function admitIdempotent(service: IdempotencyService, request: Fast
   return owner ? 'consume' : 'skip';
 }
 
-/** Every POST under /api/v1 documents the header and the answers it adds (409 in progress, 422 reused). */
-function documentIdempotency(route: RouteOptions): void {
-  const methods = Array.isArray(route.method) ? route.method : [route.method];
-  if (!methods.includes('POST') || !route.url.startsWith('/api/v1/')) return;
-  const schema = (route.schema ??= {}) as { headers?: unknown; response?: Record<number, unknown> };
-  schema.headers = Type.Object({
-    [IDEMPOTENCY_HEADER]: Type.Optional(
-      Type.String({
-        description:
-          'Makes a retry safe: the same key with the same body within 24 h replays the first answer (Idempotent-Replayed: true) ' +
-          'without running or counting again; with another body, 422 idempotency_key_reused. 1–255 printable ASCII characters.',
-      }),
-    ),
-  });
-  schema.response = { ...errorResponses(409, 422), ...schema.response };
-}
-
-export function registerIdempotency(app: FastifyInstance, service: IdempotencyService): void {
-  app.addHook('onRoute', documentIdempotency);
-
-  app.addHook('preHandler', async (request, reply) => {
+/** The preHandler of a POST under /api/v1: the owner notes its body; a repeat is answered from the stored answer. */
+function replayOrDescribe(service: IdempotencyService): preHandlerAsyncHookHandler {
+  return async (request, reply) => {
     const claim = request.idempotency;
     if (!claim || !request.principal) return;
     const accountId = request.principal.account.id;
@@ -67,10 +49,12 @@ export function registerIdempotency(app: FastifyInstance, service: IdempotencySe
     reply.header('Idempotent-Replayed', 'true').status(outcome.answer.status);
     if (outcome.answer.contentType) reply.type(outcome.answer.contentType);
     return reply.send(outcome.answer.body);
-  });
+  };
+}
 
-  // The owner's answer is stored before it leaves; an owner that never started (refused, invalid) frees the key.
-  app.addHook('onSend', async (request, reply, payload) => {
+/** The owner's answer is stored before it leaves; an owner that never started (refused, invalid) frees the key. */
+function storeAnswer(service: IdempotencyService): onSendAsyncHookHandler {
+  return async (request, reply, payload) => {
     const claim = request.idempotency;
     if (!claim?.owner || !request.principal) return payload;
     const accountId = request.principal.account.id;
@@ -82,5 +66,33 @@ export function registerIdempotency(app: FastifyInstance, service: IdempotencySe
     }
     claim.owner = false;
     return payload;
+  };
+}
+
+const asList = <T>(hooks: T | T[] | undefined): T[] => (hooks === undefined ? [] : Array.isArray(hooks) ? hooks : [hooks]);
+
+/**
+ * Every POST under /api/v1 documents the header and the answers it adds (409 in progress, 422 reused) and gets the
+ * two hooks; other routes pay nothing for it.
+ */
+export function registerIdempotency(app: FastifyInstance, service: IdempotencyService): void {
+  const preHandler = replayOrDescribe(service);
+  const onSend = storeAnswer(service);
+  app.addHook('onRoute', (route: RouteOptions) => {
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    if (!methods.includes('POST') || !route.url.startsWith('/api/v1/')) return;
+    const schema = (route.schema ??= {}) as { headers?: unknown; response?: Record<number, unknown> };
+    schema.headers = Type.Object({
+      [IDEMPOTENCY_HEADER]: Type.Optional(
+        Type.String({
+          description:
+            'Makes a retry safe: the same key with the same body within 24 h replays the first answer (Idempotent-Replayed: true) ' +
+            'without running or counting again; with another body, 422 idempotency_key_reused. 1–255 printable ASCII characters.',
+        }),
+      ),
+    });
+    schema.response = { ...errorResponses(409, 422), ...schema.response };
+    route.preHandler = [...asList(route.preHandler), preHandler];
+    route.onSend = [...asList(route.onSend), onSend];
   });
 }

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import pg from 'pg';
-import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import { type Driver, Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import type { Config } from '../config.ts';
 import type { Database } from './schema.ts';
 
@@ -26,6 +26,26 @@ export async function openStorage(config: Pick<Config, 'dataDir' | 'databaseUrl'
   return config.databaseUrl ? openPostgres(config.databaseUrl, config.databaseSchema) : openSqlite(config.dataDir);
 }
 
+/**
+ * SQLite rolls a transaction back by itself on some errors (SQLITE_FULL: the disk or the size limit is reached);
+ * Kysely's ROLLBACK then fails with "no transaction is active" and that error replaces the real one. Rolling back
+ * only a transaction still open keeps the real cause, which is what tells the caller storage is full (503).
+ */
+class SqliteDialectKeepingErrors extends SqliteDialect {
+  constructor(private readonly config: { database: BetterSqlite3.Database }) {
+    super(config);
+  }
+
+  override createDriver(): Driver {
+    const driver = super.createDriver();
+    const rollback = driver.rollbackTransaction.bind(driver);
+    driver.rollbackTransaction = async (connection) => {
+      if (this.config.database.inTransaction) await rollback(connection);
+    };
+    return driver;
+  }
+}
+
 function openSqlite(dataDir: string): Storage {
   fs.mkdirSync(dataDir, { recursive: true });
   const database = new BetterSqlite3(path.join(dataDir, 'kyx.sqlite'));
@@ -34,7 +54,7 @@ function openSqlite(dataDir: string): Storage {
   database.pragma('synchronous = FULL');
   database.pragma('foreign_keys = ON');
   database.pragma('busy_timeout = 5000');
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
+  const db = new Kysely<Database>({ dialect: new SqliteDialectKeepingErrors({ database }) });
   return {
     db,
     dialect: 'sqlite',
@@ -60,8 +80,14 @@ async function openPostgres(connectionString: string, schema?: string): Promise<
   const pool = new pg.Pool({
     connectionString,
     max: 10,
+    // An unreachable server fails a request (503) instead of holding it until the client gives up.
+    connectionTimeoutMillis: 5000,
     ...(schema ? { options: `-c search_path=${schema}` } : {}),
   });
+  // A connection the server closed (a restart, a failover) emits 'error', which would end the process without a
+  // listener: an idle one is dropped by the pool, one in use fails its next query (503) and is dropped on release.
+  pool.on('error', () => {});
+  pool.on('connect', (client) => client.on('error', () => {}));
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   return {
     db,

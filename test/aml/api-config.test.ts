@@ -38,9 +38,15 @@ describe('list sources from the environment', () => {
   });
 
   it('serves imported lists as local sources', async () => {
-    await mkdir(path.join(importedListsDir(dataDir), 'us_dpl'), { recursive: true });
-    const options = await listRegistryOptions(config());
-    expect(options.sources).toEqual([{ name: 'us_dpl', path: path.join(importedListsDir(dataDir), 'us_dpl') }]);
+    // a data folder of its own: the other tests expect none imported
+    const importedInto = await mkdtemp(path.join(tmpdir(), 'kyx-aml-imported-'));
+    try {
+      await mkdir(path.join(importedListsDir(importedInto), 'us_dpl'), { recursive: true });
+      const options = await listRegistryOptions(loadConfig({ KYX_DATA_DIR: importedInto }));
+      expect(options.sources).toEqual([{ name: 'us_dpl', path: path.join(importedListsDir(importedInto), 'us_dpl') }]);
+    } finally {
+      await rm(importedInto, { recursive: true, force: true });
+    }
   });
 
   it.each([

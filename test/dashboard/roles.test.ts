@@ -58,7 +58,8 @@ const ACTIONS: Action[] = [
   { name: 'set up a second factor', allowed: ['admin', 'analyst', 'viewer'], run: async (role) => (await browsers[role].browser.submit('/dashboard', '/dashboard/security/two-factor/start', {})).statusCode },
 ];
 
-describe('roles × actions', () => {
+// Ordered even under --sequence.shuffle: the last test checks what every refused action above left behind.
+describe('roles × actions', { shuffle: false }, () => {
   for (const action of ACTIONS) {
     it(`${action.name}: ${action.allowed.join(', ')} only`, async () => {
       for (const role of ['admin', 'analyst', 'viewer'] as const) {

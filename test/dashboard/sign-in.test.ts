@@ -48,9 +48,10 @@ describe('set-up links', () => {
   });
 
   it('refuses an email taken by any account, and a malformed one', async () => {
-    await expect(t.context.services.users.invite(tenant.accountId, { email: 'late@example.com', role: 'viewer' })).rejects.toMatchObject({ code: 'conflict' });
+    await t.context.services.users.invite(tenant.accountId, { email: 'taken@example.com', role: 'viewer' });
+    await expect(t.context.services.users.invite(tenant.accountId, { email: 'taken@example.com', role: 'viewer' })).rejects.toMatchObject({ code: 'conflict' });
     const other = await t.tenant();
-    await expect(t.context.services.users.invite(other.accountId, { email: 'LATE@example.com', role: 'viewer' })).rejects.toMatchObject({ code: 'conflict' });
+    await expect(t.context.services.users.invite(other.accountId, { email: 'TAKEN@example.com', role: 'viewer' })).rejects.toMatchObject({ code: 'conflict' });
     await expect(t.context.services.users.invite(tenant.accountId, { email: 'not an email', role: 'viewer' })).rejects.toMatchObject({ code: 'invalid_input' });
   });
 });

@@ -7,17 +7,29 @@ import { POSTGRES_URL } from '../helpers/app.ts';
 import { kyx } from '../helpers/cli.ts';
 import { dropPostgresSchema } from '../../src/storage/database.ts';
 
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'kyx-cli-'));
-const schema = `kyx_t_${randomBytes(6).toString('hex')}`;
-const env = { KYX_DATA_DIR: dataDir, DATABASE_URL: POSTGRES_URL, KYX_DATABASE_SCHEMA: POSTGRES_URL ? schema : undefined };
+const stores: { dataDir: string; schema: string }[] = [];
+
+/** The environment of a store of its own: each test starts from nothing, whatever order the tests run in. */
+function storeEnv() {
+  const store = { dataDir: fs.mkdtempSync(path.join(os.tmpdir(), 'kyx-cli-')), schema: `kyx_t_${randomBytes(6).toString('hex')}` };
+  stores.push(store);
+  return { KYX_DATA_DIR: store.dataDir, DATABASE_URL: POSTGRES_URL, KYX_DATABASE_SCHEMA: POSTGRES_URL ? store.schema : undefined };
+}
 
 afterAll(async () => {
-  fs.rmSync(dataDir, { recursive: true, force: true });
-  if (POSTGRES_URL) await dropPostgresSchema(POSTGRES_URL, schema);
+  for (const { dataDir, schema } of stores) {
+    fs.rmSync(dataDir, { recursive: true, force: true });
+    if (POSTGRES_URL) await dropPostgresSchema(POSTGRES_URL, schema);
+  }
 });
+
+// Commands whose outcome does not depend on what the store holds share one store.
+const env = storeEnv();
 
 describe('kyx CLI', { timeout: 240_000 }, () => {
   it('migrate, accounts create, keys create|list|revoke with --json', () => {
+    // a store of its own: migrate must find it empty
+    const env = storeEnv();
     const migrate = kyx(['migrate', '--json'], env);
     expect(migrate.status).toBe(0);
     expect(migrate.json().applied).toContain('001_accounts');

@@ -42,6 +42,9 @@ export interface TestAppOptions {
   /** Force a storage mode regardless of DATABASE_URL. */
   storage?: 'sqlite' | 'postgres';
   redis?: boolean;
+  /** Reach Postgres or Redis at another address (a relay the test can cut) instead of DATABASE_URL / REDIS_URL. */
+  databaseUrl?: string;
+  redisUrl?: string;
 }
 
 export async function createTestApp(options: TestAppOptions = {}): Promise<TestApp> {
@@ -57,9 +60,9 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
       KYX_LOG_LEVEL: 'silent',
       ...options.env,
     }),
-    databaseUrl: usePostgres ? POSTGRES_URL : undefined,
+    databaseUrl: usePostgres ? (options.databaseUrl ?? POSTGRES_URL) : undefined,
     databaseSchema: usePostgres ? schema : undefined,
-    redisUrl: useRedis ? REDIS_URL : undefined,
+    redisUrl: useRedis ? (options.redisUrl ?? REDIS_URL) : undefined,
     redisPrefix: shared?.redisPrefix ?? `kyx:test:${randomBytes(6).toString('hex')}:`,
   };
   if (usePostgres && !POSTGRES_URL) throw new Error('DATABASE_URL is not set');

@@ -74,138 +74,144 @@ afterAll(async () => {
   if (listsDir) await rm(listsDir, { recursive: true, force: true });
 });
 
-describe('with no sanctions list loaded', () => {
-  it('sends the AML check to review, never passed, for the specimen', async () => {
-    const body = await verified(sandbox, specimen);
-    expect(body.status).toBe('review');
-    expect(body.aml).toEqual({ screened: true, status: 'unavailable', matches: [] });
-    expect(checkNamed(body, 'aml')).toEqual({ name: 'aml', result: 'review', reasons: ['aml_lists_unavailable'] });
-    expect(checkNamed(body, 'document')?.result).toBe('passed');
-  });
-});
-
-describe('with a list loaded', () => {
-  beforeAll(async () => {
-    await copyFile(path.join(SHARED_LISTS, 'us_dpl.txt'), path.join(listsDir, 'us_dpl.txt'));
-    await t.context.services.aml.refresh();
-    expect(t.context.services.aml.snapshot()).not.toBeNull();
-  });
-
-  it('passes the shipped specimen request with a test key and stores exactly what it answered', async () => {
-    const body = await verified(sandbox, specimen);
-    expect(body).toMatchObject({
-      status: 'passed',
-      riskLevel: 'low',
-      environment: 'sandbox',
-      documentType: 'passport',
-      metadata: specimen.metadata,
-      aml: { screened: true, status: 'clear', matches: [] },
-      imageHashes: { document: sha256(passportBytes), selfie: sha256(selfieBytes) },
-      document: { mrz: { valid: true, issuingState: 'SWE', documentNumber: 'XA4186275', lastName: 'ERIKSSON' } },
-      sandboxScenario: null,
-      reusedDocumentCheckIds: [],
+// Ordered even under --sequence.shuffle: the second stage loads a list into the app the first saw without one.
+describe('the AML part of KYC, before and after a list is loaded', { shuffle: false }, () => {
+  describe('with no sanctions list loaded', () => {
+    it('sends the AML check to review, never passed, for the specimen', async () => {
+      const body = await verified(sandbox, specimen);
+      expect(body.status).toBe('review');
+      expect(body.aml).toEqual({ screened: true, status: 'unavailable', matches: [] });
+      expect(checkNamed(body, 'aml')).toEqual({ name: 'aml', result: 'review', reasons: ['aml_lists_unavailable'] });
+      expect(checkNamed(body, 'document')?.result).toBe('passed');
     });
-    expect(body.checkId).toMatch(/^chk_[0-9A-Za-z]{20,}$/);
-    expect(body.reportUrl).toBe(`http://kyx.test/reports/RPT-001/${body.checkId}.pdf`);
-    expect(body.score).toBeGreaterThanOrEqual(0.85);
-    expect(body.score).toBeLessThanOrEqual(1);
-    expect(body.face.similarity).toBeGreaterThanOrEqual(THRESHOLDS.faceMatchPass);
-    expect(body.checks.map((c: { name: string; result: string }) => [c.name, c.result])).toEqual([
-      ['document', 'passed'],
-      ['selfie', 'passed'],
-      ['face_match', 'passed'],
-      ['aml', 'passed'],
-    ]);
-    expect(body.aml.listsVersion).toMatch(/^lv_/);
-    expect(body.aml.lists).toEqual([expect.objectContaining({ name: 'us_dpl', sha256: expect.stringMatching(/^[0-9a-f]{64}$/) })]);
-    expect(Date.parse(body.completedAt)).toBeGreaterThanOrEqual(Date.parse(body.createdAt));
-    expect(body.completedAt).toMatch(/Z$/);
-
-    const stored = await get(sandbox, `/api/v1/kyc/checks/${body.checkId}`);
-    expect(stored.statusCode).toBe(200);
-    expect(stored.json()).toEqual(body);
-    expect(await t.context.checks.find(sandbox.accountId, body.checkId)).toMatchObject({ kind: 'kyc', environment: 'sandbox', record: body });
   });
 
-  it('reads plain base64 and a Cyrillic holder name, and RPT-001 prints the check with the name', async () => {
-    const body = await verified(sandbox, {
-      ...specimen,
-      documentImage: passportBytes.toString('base64'),
-      selfieImage: selfieBytes.toString('base64'),
-      metadata: { firstName: 'Анна Мария', lastName: 'Эрикссон', reference: 'cust-ru-1' },
+  describe('with a list loaded', () => {
+    beforeAll(async () => {
+      await copyFile(path.join(SHARED_LISTS, 'us_dpl.txt'), path.join(listsDir, 'us_dpl.txt'));
+      await t.context.services.aml.refresh();
+      expect(t.context.services.aml.snapshot()).not.toBeNull();
     });
-    // Sandbox checks are not compared for reuse: the specimen passes however often a tenant sends it.
-    expect(body).toMatchObject({ status: 'passed', reusedDocumentCheckIds: [] });
 
-    const report = await get(sandbox, `/reports/RPT-001/${body.checkId}.pdf`);
-    expect(report.statusCode).toBe(200);
-    expect(report.headers['content-type']).toBe('application/pdf');
-    const text = await pdfText(report.rawPayload);
-    for (const value of [body.checkId, 'Эрикссон', 'Анна Мария', 'XA4186275', 'Face-match score', 'us_dpl']) expect(text).toContain(value);
-    // Hashes may wrap inside a table cell.
-    const unwrapped = text.replace(/\s+/g, '');
-    for (const hash of [body.imageHashes.document, body.imageHashes.selfie, body.aml.lists[0].sha256]) expect(unwrapped).toContain(hash);
-    expect(text).toMatch(/SANDBOX/);
-    const again = await get(sandbox, `/reports/RPT-001/${body.checkId}.pdf`);
-    expect(again.rawPayload.equals(report.rawPayload)).toBe(true);
-  });
+    it('passes the shipped specimen request with a test key and stores exactly what it answered', async () => {
+      const body = await verified(sandbox, specimen);
+      expect(body).toMatchObject({
+        status: 'passed',
+        riskLevel: 'low',
+        environment: 'sandbox',
+        documentType: 'passport',
+        metadata: specimen.metadata,
+        aml: { screened: true, status: 'clear', matches: [] },
+        imageHashes: { document: sha256(passportBytes), selfie: sha256(selfieBytes) },
+        document: { mrz: { valid: true, issuingState: 'SWE', documentNumber: 'XA4186275', lastName: 'ERIKSSON' } },
+        sandboxScenario: null,
+        reusedDocumentCheckIds: [],
+      });
+      expect(body.checkId).toMatch(/^chk_[0-9A-Za-z]{20,}$/);
+      expect(body.reportUrl).toBe(`http://kyx.test/reports/RPT-001/${body.checkId}.pdf`);
+      expect(body.score).toBeGreaterThanOrEqual(0.85);
+      expect(body.score).toBeLessThanOrEqual(1);
+      expect(body.face.similarity).toBeGreaterThanOrEqual(THRESHOLDS.faceMatchPass);
+      expect(body.checks.map((c: { name: string; result: string }) => [c.name, c.result])).toEqual([
+        ['document', 'passed'],
+        ['selfie', 'passed'],
+        ['face_match', 'passed'],
+        ['aml', 'passed'],
+      ]);
+      expect(body.aml.listsVersion).toMatch(/^lv_/);
+      expect(body.aml.lists).toEqual([expect.objectContaining({ name: 'us_dpl', sha256: expect.stringMatching(/^[0-9a-f]{64}$/) })]);
+      expect(Date.parse(body.completedAt)).toBeGreaterThanOrEqual(Date.parse(body.createdAt));
+      expect(body.completedAt).toMatch(/Z$/);
 
-  it('does not screen the name when amlScreening is false', async () => {
-    const body = await verified(sandbox, { ...specimen, amlScreening: false, metadata: LISTED });
-    expect(body.aml).toEqual({ screened: false, matches: [] });
-    expect(checkNamed(body, 'aml')).toBeUndefined();
-  });
+      const stored = await get(sandbox, `/api/v1/kyc/checks/${body.checkId}`);
+      expect(stored.statusCode).toBe(200);
+      expect(stored.json()).toEqual(body);
+      expect(await t.context.checks.find(sandbox.accountId, body.checkId)).toMatchObject({ kind: 'kyc', environment: 'sandbox', record: body });
+    });
 
-  it('never passes a listed name with a test key: AML review, riskLevel high', async () => {
-    const body = await verified(sandbox, { ...specimen, metadata: LISTED });
-    expect(body.status).not.toBe('passed');
-    expect(body.riskLevel).toBe('high');
-    expect(body.aml.status).toBe('potential_match');
-    expect(body.aml.matches[0]).toMatchObject({ matchedName: 'ALI KOURANI', lists: ['us_dpl'] });
-    expect(checkNamed(body, 'aml')).toEqual({ name: 'aml', result: 'review', reasons: ['aml_potential_match'] });
-  });
+    it('reads plain base64 and a Cyrillic holder name, and RPT-001 prints the check with the name', async () => {
+      const body = await verified(sandbox, {
+        ...specimen,
+        documentImage: passportBytes.toString('base64'),
+        selfieImage: selfieBytes.toString('base64'),
+        metadata: { firstName: 'Анна Мария', lastName: 'Эрикссон', reference: 'cust-ru-1' },
+      });
+      // Sandbox checks are not compared for reuse: the specimen passes however often a tenant sends it.
+      expect(body).toMatchObject({ status: 'passed', reusedDocumentCheckIds: [] });
 
-  it('fails the shipped specimen with a live key: a specimen document never passes live', async () => {
-    const body = await verified(live, specimen);
-    expect(body).toMatchObject({ environment: 'live', status: 'failed', riskLevel: 'high', aml: { status: 'clear' } });
-    expect(checkNamed(body, 'document')).toEqual({ name: 'document', result: 'failed', reasons: ['specimen_document'] });
-  });
+      const report = await get(sandbox, `/reports/RPT-001/${body.checkId}.pdf`);
+      expect(report.statusCode).toBe(200);
+      expect(report.headers['content-type']).toBe('application/pdf');
+      const text = await pdfText(report.rawPayload);
+      for (const value of [body.checkId, 'Эрикссон', 'Анна Мария', 'XA4186275', 'Face-match score', 'us_dpl']) expect(text).toContain(value);
+      // Hashes may wrap inside a table cell.
+      const unwrapped = text.replace(/\s+/g, '');
+      for (const hash of [body.imageHashes.document, body.imageHashes.selfie, body.aml.lists[0].sha256]) expect(unwrapped).toContain(hash);
+      expect(text).toMatch(/SANDBOX/);
+      const again = await get(sandbox, `/reports/RPT-001/${body.checkId}.pdf`);
+      expect(again.rawPayload.equals(report.rawPayload)).toBe(true);
+    });
 
-  it('never passes a listed name with a live key, bills it, and flags the same document sent again by the tenant', async () => {
-    const first = await verified(live, { ...specimen, metadata: LISTED });
-    expect(first).toMatchObject({ environment: 'live', riskLevel: 'high', aml: { status: 'potential_match' } });
-    expect(first.status).not.toBe('passed');
-    expect(checkNamed(first, 'aml')?.reasons).toEqual(['aml_potential_match']);
+    it('does not screen the name when amlScreening is false', async () => {
+      const body = await verified(sandbox, { ...specimen, amlScreening: false, metadata: LISTED });
+      expect(body.aml).toEqual({ screened: false, matches: [] });
+      expect(checkNamed(body, 'aml')).toBeUndefined();
+    });
 
-    // Re-encoded and scaled: the perceptual hash still recognises the document (and it is still the specimen).
-    const recompressed = await sharp(passportBytes).resize(1100).jpeg({ quality: 70 }).toBuffer();
-    const second = await verified(live, { ...specimen, documentImage: recompressed.toString('base64') });
-    expect(second.reusedDocumentCheckIds).toEqual(expect.arrayContaining([first.checkId]));
-    expect(checkNamed(second, 'document')?.reasons).toEqual(['document_image_reused', 'specimen_document']);
-    expect(second.status).toBe('failed');
-    expect(second.riskLevel).toBe('high');
+    it('never passes a listed name with a test key: AML review, riskLevel high', async () => {
+      const body = await verified(sandbox, { ...specimen, metadata: LISTED });
+      expect(body.status).not.toBe('passed');
+      expect(body.riskLevel).toBe('high');
+      expect(body.aml.status).toBe('potential_match');
+      expect(body.aml.matches[0]).toMatchObject({ matchedName: 'ALI KOURANI', lists: ['us_dpl'] });
+      expect(checkNamed(body, 'aml')).toEqual({ name: 'aml', result: 'review', reasons: ['aml_potential_match'] });
+    });
 
-    expect(await meters(live)).toMatchObject({ kycChecks: 3 });
-    expect(await meters(sandbox)).toMatchObject({ kycChecks: 0 });
-  });
+    it('fails the shipped specimen with a live key: a specimen document never passes live', async () => {
+      const body = await verified(live, specimen);
+      expect(body).toMatchObject({ environment: 'live', status: 'failed', riskLevel: 'high', aml: { status: 'clear' } });
+      expect(checkNamed(body, 'document')).toEqual({ name: 'document', result: 'failed', reasons: ['specimen_document'] });
+    });
 
-  it('applies a sandbox scenario named in metadata.reference and lists the KYC catalogue', async () => {
-    const scenario = await verified(sandbox, { ...specimen, metadata: { ...specimen.metadata, reference: 'kyx_sandbox_face_mismatch:order-7' } });
-    expect(scenario).toMatchObject({ status: 'failed', sandboxScenario: 'kyx_sandbox_face_mismatch' });
-    expect(checkNamed(scenario, 'face_match')).toEqual({ name: 'face_match', result: 'failed', reasons: ['face_mismatch'] });
+    it('never passes a listed name with a live key, bills it, and flags the same document sent again by the tenant', async () => {
+      const first = await verified(live, { ...specimen, metadata: LISTED });
+      expect(first).toMatchObject({ environment: 'live', riskLevel: 'high', aml: { status: 'potential_match' } });
+      expect(first.status).not.toBe('passed');
+      expect(checkNamed(first, 'aml')?.reasons).toEqual(['aml_potential_match']);
 
-    const catalogue = (await get(sandbox, '/api/v1/sandbox/scenarios')).json();
-    expect(catalogue.kyc.map((s: { reference: string }) => s.reference)).toEqual(SANDBOX_SCENARIOS.map((s) => s.reference));
+      // Re-encoded and scaled: the perceptual hash still recognises the document (and it is still the specimen).
+      const recompressed = await sharp(passportBytes).resize(1100).jpeg({ quality: 70 }).toBuffer();
+      const second = await verified(live, { ...specimen, documentImage: recompressed.toString('base64') });
+      expect(second.reusedDocumentCheckIds).toEqual(expect.arrayContaining([first.checkId]));
+      expect(checkNamed(second, 'document')?.reasons).toEqual(['document_image_reused', 'specimen_document']);
+      expect(second.status).toBe('failed');
+      expect(second.riskLevel).toBe('high');
+
+      expect(await meters(live)).toMatchObject({ kycChecks: 3 });
+      expect(await meters(sandbox)).toMatchObject({ kycChecks: 0 });
+    });
+
+    it('applies a sandbox scenario named in metadata.reference and lists the KYC catalogue', async () => {
+      const scenario = await verified(sandbox, { ...specimen, metadata: { ...specimen.metadata, reference: 'kyx_sandbox_face_mismatch:order-7' } });
+      expect(scenario).toMatchObject({ status: 'failed', sandboxScenario: 'kyx_sandbox_face_mismatch' });
+      expect(checkNamed(scenario, 'face_match')).toEqual({ name: 'face_match', result: 'failed', reasons: ['face_mismatch'] });
+
+      const catalogue = (await get(sandbox, '/api/v1/sandbox/scenarios')).json();
+      expect(catalogue.kyc.map((s: { reference: string }) => s.reference)).toEqual(SANDBOX_SCENARIOS.map((s) => s.reference));
+    });
   });
 });
 
 describe('listing checks', () => {
   it('pages through the tenant’s checks newest first with an opaque cursor', async () => {
+    // a tenant of its own with six sandbox checks, whatever the file's other tests made
+    const lister = await t.tenant({ env: 'test' });
+    for (let made = 0; made < 6; made++) await verified(lister, specimen);
     const seen: { checkId: string; createdAt: string }[] = [];
     let cursor: string | null = null;
     let pages = 0;
     do {
-      const response = await get(sandbox, `/api/v1/kyc/checks?limit=2${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
+      const response = await get(lister, `/api/v1/kyc/checks?limit=2${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
       expect(response.statusCode).toBe(200);
       const page = response.json();
       expect(page.data.length).toBeLessThanOrEqual(2);
@@ -214,14 +220,14 @@ describe('listing checks', () => {
       pages += 1;
     } while (cursor && pages < 10);
     expect(cursor).toBeNull();
-    // Six sandbox checks were made above: three pages of two.
+    // three pages of two
     expect(seen).toHaveLength(6);
     expect(pages).toBe(3);
     expect(new Set(seen.map((c) => c.checkId)).size).toBe(6);
     const times = seen.map((c) => c.createdAt);
     expect(times).toEqual([...times].sort().reverse());
 
-    const all = (await get(sandbox, '/api/v1/kyc/checks')).json();
+    const all = (await get(lister, '/api/v1/kyc/checks')).json();
     expect(all.data.map((c: { checkId: string }) => c.checkId)).toEqual(seen.map((c) => c.checkId));
     expect(all.nextCursor).toBeNull();
   });
@@ -284,7 +290,7 @@ describe('requests that are not checked (400 naming the field)', () => {
 
 describe('tenant isolation and permissions', () => {
   it("answers 404 for another tenant's check, its report, and leaves it out of their list", async () => {
-    const [mine] = (await get(sandbox, '/api/v1/kyc/checks?limit=1')).json().data;
+    const mine = await verified(sandbox, specimen);
     const other = await t.tenant({ env: 'test' });
     errorBody(await get(other, `/api/v1/kyc/checks/${mine.checkId}`), 404, 'not_found');
     errorBody(await get(other, `/reports/RPT-001/${mine.checkId}.pdf`), 404, 'not_found');

@@ -13,6 +13,7 @@ import { type TestApp, type Tenant, createTestApp } from '../helpers/app.ts';
 import { Browser, signedIn } from '../helpers/dashboard.ts';
 import { pdfText } from '../helpers/pdf.ts';
 import { unzipEntries } from '../helpers/zip.ts';
+import { until } from '../helpers/wait.ts';
 
 const scenario = (id: string) => kybSandboxScenarios.find((one) => one.id === id)!.request;
 
@@ -291,16 +292,6 @@ describe('overview, lists, users and audit', () => {
     expect((await analyst.browser.get('/dashboard')).body).not.toContain('href="/dashboard/users"');
   });
 });
-
-/** Polls until `done` holds (the worker polls every 50 ms here); nothing is asserted about how long it takes. */
-async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, what: string): Promise<T> {
-  for (let poll = 0; poll < 1200; poll++) {
-    const value = await read();
-    if (done(value)) return value;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
 
 describe('workflows', () => {
   let runId: string;

@@ -7,6 +7,7 @@ import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { kybSandboxScenarios } from '../../src/kyb/sandbox.ts';
 import { type TestApp, type Tenant, createTestApp, errorBody } from '../helpers/app.ts';
+import { until } from '../helpers/wait.ts';
 
 const company = kybSandboxScenarios.find((scenario) => scenario.id === 'active_company')!.request;
 
@@ -41,15 +42,6 @@ afterAll(() => t.close());
 const api = (tenant: Tenant, method: 'GET' | 'POST' | 'DELETE', url: string, payload?: object) =>
   t.app.inject({ method, url, headers: tenant.headers, ...(payload ? { payload } : {}) });
 const register = (tenant: Tenant, url: string, events: string[] = ['check.completed']) => api(tenant, 'POST', '/api/v1/webhooks', { url, events });
-
-async function until<T>(read: () => Promise<T> | T, done: (value: T) => boolean, what: string): Promise<T> {
-  for (let poll = 0; poll < 800; poll++) {
-    const value = await read();
-    if (done(value)) return value;
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
 
 describe('endpoints', () => {
   it('registers an endpoint with a secret shown once, lists, reads, rotates and deletes it, tenant-scoped', async () => {

@@ -38,6 +38,8 @@ export const REASONS = {
   mrz_corrected: { effect: 'info', risk: 'low' },
   /** A look-alike chosen because it satisfies a check digit: the digit no longer vouches for the field. */
   mrz_repaired_by_check_digit: { effect: 'review', risk: 'medium' },
+  /** A state code read as no ICAO code, taken for the one a look-alike swap gives: no check digit confirms it. */
+  mrz_state_code_repaired: { effect: 'review', risk: 'medium' },
   document_type_mismatch: { effect: 'review', risk: 'medium' },
   document_expired: { effect: 'failed', risk: 'high' },
   expiry_date_unreadable: { effect: 'failed', risk: 'medium' },
@@ -208,6 +210,7 @@ function mrzFindings(signals: KycSignals, now: Date): Finding[] {
   }
   for (const field of mrz.corrections) found.push({ code: 'mrz_corrected', detail: field });
   for (const field of mrz.checkDigitRepairs) found.push({ code: 'mrz_repaired_by_check_digit', detail: field });
+  for (const field of mrz.stateRepairs) found.push({ code: 'mrz_state_code_repaired', detail: field });
   const code = mrz.documentCode ?? '';
   // A visa (V) is no identity document; a licence's MRZ is neither a passport's nor a visa's.
   const expectedCode = type === 'passport' ? /^P/ : type === 'national_id' ? /^[IAC]/ : /^[A-OQ-UW-Z]/;

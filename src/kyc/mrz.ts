@@ -4,8 +4,8 @@
 // character class and by its check digit), and the package rejects ICAO's specimen state UTO.
 //
 // Repair never turns a wrong read into a silently valid one: class repairs (a letter in a digit-only field) are
-// listed in `corrections`, and so is a state code that is no ICAO code, taken for the one code a single letter
-// look-alike swap gives; check-digit repairs (a look-alike swap in a field of letters and digits, at most
+// listed in `corrections`; a state code that is no ICAO code, taken for the one code a single letter look-alike swap
+// gives, in `stateRepairs` (no check digit covers a state, so nothing confirms it: review); check-digit repairs (a look-alike swap in a field of letters and digits, at most
 // MAX_CHECKED_SWAPS, only when exactly one choice satisfies the check digit and the composite check digit then
 // holds; on visas, which have no composite, one swap and only when it is the only one) in `checkDigitRepairs`, which
 // send the document to review. A digit read as another digit is never changed.
@@ -27,6 +27,8 @@ export interface MrzReading {
    * digit then confirms nothing: such a reading needs a human look, never a straight pass.
    */
   checkDigitRepairs: string[];
+  /** State fields (issuingState, nationality) read as no ICAO code and taken for the one a look-alike swap gives. */
+  stateRepairs: string[];
   /** Issuing state or nationality is an ICAO specimen state (UTO): acceptable with test keys only. */
   specimen: boolean;
   documentCode: string | null;
@@ -274,15 +276,17 @@ function fixClass(text: string, kind: CharClass): { text: string; changed: boole
 /** The smallest sets of look-alike swaps (up to `maxSwaps`) that make `check` hold; [] if none or too many. */
 function resolveByCheck(read: string, check: string, maxSwaps: number): string[] {
   const onlyLookAlike = (c: string) => (LOOK_ALIKES[c]?.length === 1 ? LOOK_ALIKES[c]![0]! : null);
+  const changes = (candidate: string) => [...candidate].filter((c, i) => c !== read[i]).length;
   const text = [...read].map((c) => (RARE_IN_NUMBERS.test(c) ? (onlyLookAlike(c) ?? c) : c)).join('');
-  if (text !== read && mrzCheckDigit(text) === check) return [text];
+  if (text !== read && changes(text) <= maxSwaps && mrzCheckDigit(text) === check) return [text];
   const swappable = [...text].flatMap((c, i) => (LOOK_ALIKES[c] ?? []).map((other) => ({ i, other })));
   for (let swaps = 1; swaps <= maxSwaps; swaps++) {
     const solutions: string[] = [];
     const choose = (from: number, chars: string[], left: number): void => {
       if (left === 0) {
         const candidate = chars.join('');
-        if (mrzCheckDigit(candidate) === check) solutions.push(candidate);
+        // The swaps start from `text`, which may already differ from what was read: every change counts.
+        if (mrzCheckDigit(candidate) === check && changes(candidate) <= maxSwaps) solutions.push(candidate);
         return;
       }
       for (let k = from; k < swappable.length; k++) {
@@ -309,6 +313,7 @@ interface Parsed {
   invalid: string[];
   corrections: string[];
   checkDigitRepairs: string[];
+  stateRepairs: string[];
   /** How many equally small repairs each repaired field had. */
   alternatives: Map<string, number>;
 }
@@ -339,6 +344,7 @@ function parseLayout(layout: Layout, rawLines: string[], picks: Record<string, n
   const write = (line: number, start: number, text: string) => lines[line]!.splice(start, text.length, ...text);
   const invalid: string[] = [];
   const corrections: string[] = [];
+  const stateRepairs: string[] = [];
   const resolved: string[] = [];
   const alternatives = new Map<string, number>();
   const fields = new Map<string, string>();
@@ -346,7 +352,8 @@ function parseLayout(layout: Layout, rawLines: string[], picks: Record<string, n
   for (const field of layout.fields) {
     const fixed = fixClass(read(field.line, field.start, field.end), field.kind);
     const state = STATE_FIELDS.has(field.name) && !isState(fixed.text) ? repairStateCode(fixed.text) : null;
-    if (fixed.changed || state) corrections.push(field.name);
+    if (fixed.changed) corrections.push(field.name);
+    if (state) stateRepairs.push(field.name);
     write(field.line, field.start, state ?? fixed.text);
   }
   // Check digits are digits; the TD1 document number longer than nine characters runs on into optional1.
@@ -412,6 +419,7 @@ function parseLayout(layout: Layout, rawLines: string[], picks: Record<string, n
     invalid: [...new Set(invalid)],
     corrections: [...new Set(corrections)],
     checkDigitRepairs: resolved,
+    stateRepairs,
     alternatives,
   };
 }
@@ -491,6 +499,7 @@ function toReading(layout: Layout, parsed: Parsed, now: Date): MrzReading {
     invalidFields: parsed.invalid,
     corrections: parsed.corrections,
     checkDigitRepairs: parsed.checkDigitRepairs,
+    stateRepairs: parsed.stateRepairs,
     specimen: [issuingState, nationality].some((s) => s !== null && SPECIMEN_STATES.has(s)),
     documentCode: orNull(value('documentCode')),
     issuingState,
@@ -508,7 +517,7 @@ function toReading(layout: Layout, parsed: Parsed, now: Date): MrzReading {
 
 /** Lower is better: valid first, then fewer invalid fields, lines closer to the layout's length, fewer repairs. */
 const rank = (r: MrzReading, lengthMismatch: number) =>
-  (r.valid ? 0 : 1_000_000) + r.invalidFields.length * 100 + lengthMismatch * 10 + r.corrections.length + 2 * r.checkDigitRepairs.length;
+  (r.valid ? 0 : 1_000_000) + r.invalidFields.length * 100 + lengthMismatch * 10 + r.corrections.length + 2 * (r.checkDigitRepairs.length + r.stateRepairs.length);
 
 /** The best MRZ in OCR text: a valid one with the fewest repairs if any, otherwise the one with the fewest faults. */
 export function readMrz(ocrText: string, now: Date = new Date()): MrzReading | null {

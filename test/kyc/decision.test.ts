@@ -31,6 +31,7 @@ function passing(): KycSignals {
         invalidFields: [],
         corrections: [],
         checkDigitRepairs: [],
+        stateRepairs: [],
         specimen: false,
         documentCode: 'P',
         issuingState: 'SWE',
@@ -117,6 +118,12 @@ describe('decideKyc', () => {
     const d = decide((s) => void (s.documentReading.mrz!.checkDigitRepairs = ['documentNumber']));
     expect(d.status).toBe('review');
     expect(d.checks[0]!.reasons).toEqual(['mrz_repaired_by_check_digit:documentNumber']);
+  });
+
+  it('never passes a state code repaired from a look-alike without a human look (no check digit covers it)', () => {
+    const d = decide((s) => void (s.documentReading.mrz!.stateRepairs = ['nationality']));
+    expect(d.status).toBe('review');
+    expect(d.checks[0]!.reasons).toEqual(['mrz_state_code_repaired:nationality']);
   });
 
   it('flags editing software, EXIF dates and a reused document image for review', () => {

@@ -140,16 +140,25 @@ describe('MRZ reading', () => {
     expect(stateRead).toMatchObject({ valid: true, issuingState: 'UTO', corrections: ['issuingState'] });
   });
 
-  it('takes a state code that is no ICAO code for the one code a single letter look-alike swap gives, and says so', () => {
+  it('takes a state code that is no ICAO code for the one code a single letter look-alike swap gives, and says so apart', () => {
     expect(repairStateCode('IPN')).toBe('JPN');
     expect(repairStateCode('DEV')).toBe('DEU');
     // BOL and BDI are both one swap from BDL: no choice is made.
     expect(repairStateCode('BDL')).toBeNull();
     const [l1, l2] = SPECIMENS.find(([format]) => format === 'MRVA')![1];
     const visa = readMrz(`${l1.replace('UTO', 'JPN')}\n${l2.replace('XXX', 'IPN')}`, NOW);
-    expect(visa).toMatchObject({ valid: true, nationality: 'JPN', corrections: ['nationality'], checkDigitRepairs: [] });
+    expect(visa).toMatchObject({ valid: true, nationality: 'JPN', corrections: [], stateRepairs: ['nationality'], checkDigitRepairs: [] });
     const ambiguous = readMrz(`${l1}\n${l2.replace('XXX', 'BDL')}`, NOW);
     expect(ambiguous).toMatchObject({ valid: false, nationality: 'BDL', invalidFields: ['nationality'] });
+  });
+
+  it('counts every O read as 0 against the one unconfirmed swap of a visa number', () => {
+    const [l1, l2] = SPECIMENS.find(([format]) => format === 'MRVA')![1];
+    const number = 'AB1020003';
+    const printed = `${l1}\n${number}${mrzCheckDigit(number)}${l2.slice(10)}`;
+    expect(readMrz(printed, NOW)).toMatchObject({ valid: true, documentNumber: number, checkDigitRepairs: [] });
+    // Two O's for two 0's: two changes, which the number's own check digit alone may not vouch for.
+    expect(readMrz(printed.replace(number, 'AB1O2O003'), NOW)).toMatchObject({ valid: false, invalidFields: ['documentNumberCheckDigit'] });
   });
 
   it('repairs a visa number by its own check digit only when one swap is the only one, and sends it to review', () => {

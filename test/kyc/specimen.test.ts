@@ -24,6 +24,7 @@ const READING: MrzReading = {
   personalNumber: '',
   corrections: [],
   checkDigitRepairs: [],
+  stateRepairs: [],
   specimen: false,
 };
 /** A hash far (62 bits) from the shipped specimen's. */

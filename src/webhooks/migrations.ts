@@ -38,5 +38,11 @@ export function webhookMigrations(): Record<string, Migration> {
         await db.schema.createIndex('webhook_deliveries_endpoint').on('webhook_deliveries').columns(['endpoint_id', 'created_at']).execute();
       },
     },
+    // A delivery sent again by hand gets a retry period of its own.
+    '111_webhook_retry_from': {
+      async up(db: Kysely<any>) {
+        await db.schema.alterTable('webhook_deliveries').addColumn('retry_from', 'text').execute();
+      },
+    },
   };
 }

@@ -25,6 +25,21 @@ export function createWebhookRepository(db: Kysely<Database>) {
     updateEndpoint: (trx: Kysely<Database>, id: string, changes: Partial<Omit<EndpointRow, 'id'>>) =>
       trx.updateTable('webhook_endpoints').set(changes).where('id', '=', id).execute(),
 
+    /** Disables an enabled endpoint; false when it was not enabled (another worker disabled it first). */
+    async disableEndpoint(trx: Kysely<Database>, id: string, reason: string, at: string): Promise<boolean> {
+      const result = await trx
+        .updateTable('webhook_endpoints')
+        .set({ status: 'disabled', disabled_reason: reason, updated_at: at })
+        .where('id', '=', id)
+        .where('status', '=', 'enabled')
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows) > 0;
+    },
+
+    /** The endpoint's deliveries still waiting to be sent (their jobs ended while it was disabled). */
+    pendingDeliveries: (trx: Kysely<Database>, endpointId: string) =>
+      trx.selectFrom('webhook_deliveries').select('id').where('endpoint_id', '=', endpointId).where('status', '=', 'pending').execute(),
+
     async deleteEndpoint(accountId: string, id: string): Promise<boolean> {
       return db.transaction().execute(async (trx) => {
         const found = await trx.selectFrom('webhook_endpoints').select('id').where('id', '=', id).where('account_id', '=', accountId).executeTakeFirst();
@@ -55,6 +70,10 @@ export function createWebhookRepository(db: Kysely<Database>) {
 
     updateDelivery: (trx: Kysely<Database>, id: string, changes: Partial<Omit<DeliveryRow, 'id'>>) =>
       trx.updateTable('webhook_deliveries').set(changes).where('id', '=', id).execute(),
+
+    /** Starts a new retry period for these deliveries. */
+    restartDeliveries: (trx: Kysely<Database>, ids: string[], at: string) =>
+      trx.updateTable('webhook_deliveries').set({ status: 'pending', retry_from: at }).where('id', 'in', ids).execute(),
   };
 }
 

@@ -54,7 +54,10 @@ export interface WebhooksService {
   find(accountId: string, id: string): Promise<Endpoint | undefined>;
   remove(accountId: string, id: string): Promise<boolean>;
   rotateSecret(accountId: string, id: string): Promise<{ secret: string } | undefined>;
-  /** Turns a disabled endpoint back on; what failed meanwhile stays in its delivery log, to replay. */
+  /**
+   * Turns a disabled endpoint back on and sends what was still waiting, with a new retry period; what had failed
+   * stays in its delivery log, to replay.
+   */
   enable(accountId: string, id: string): Promise<Endpoint | undefined>;
   deliveries(accountId: string, id: string, limit: number): Promise<Delivery[] | undefined>;
   /** Sends a delivery again now, whatever its state; undefined when the tenant has no such delivery. */
@@ -139,6 +142,13 @@ export function createWebhooksService(deps: {
     }
   }
 
+  /** Queues these deliveries to be sent now, each with a retry period starting now. */
+  async function restart(trx: Kysely<Database>, deliveryIds: string[], now: Date): Promise<void> {
+    if (deliveryIds.length === 0) return;
+    await repository.restartDeliveries(trx, deliveryIds, now.toISOString());
+    for (const deliveryId of deliveryIds) await enqueueJob(trx, DELIVER_JOB, { deliveryId }, now);
+  }
+
   return {
     async create(caller, input) {
       const environment = checkEnvironment(caller.keyEnvironment);
@@ -181,8 +191,15 @@ export function createWebhooksService(deps: {
     async enable(accountId, id) {
       const row = await repository.findEndpoint(accountId, id);
       if (!row) return undefined;
-      const changes = { status: 'enabled', disabled_reason: null, updated_at: new Date().toISOString() } as const;
-      await repository.updateEndpoint(db, id, changes);
+      const now = new Date();
+      const changes = { status: 'enabled', disabled_reason: null, updated_at: now.toISOString() } as const;
+      const waiting = await db.transaction().execute(async (trx) => {
+        await repository.updateEndpoint(trx, id, changes);
+        const pending = (await repository.pendingDeliveries(trx, id)).map((delivery) => delivery.id);
+        await restart(trx, pending, now);
+        return pending.length;
+      });
+      if (waiting > 0) deps.kickWorker();
       return toEndpoint({ ...row, ...changes });
     },
 
@@ -194,10 +211,7 @@ export function createWebhooksService(deps: {
     async replay(accountId, id, deliveryId) {
       const delivery = await repository.findDelivery(accountId, id, deliveryId);
       if (!delivery) return undefined;
-      await db.transaction().execute(async (trx) => {
-        await repository.updateDelivery(trx, deliveryId, { status: 'pending' });
-        await enqueueJob(trx, DELIVER_JOB, { deliveryId }, new Date());
-      });
+      await db.transaction().execute((trx) => restart(trx, [deliveryId], new Date()));
       deps.kickWorker();
       return toDelivery({ ...delivery, status: 'pending' });
     },
@@ -237,6 +251,7 @@ export function createWebhooksService(deps: {
               last_error: null,
               last_attempt_at: null,
               created_at: now.toISOString(),
+              retry_from: null,
               delivered_at: null,
             });
           }
@@ -269,12 +284,14 @@ export function createWebhooksService(deps: {
           return;
         }
         const wait = Math.min(MAX_BACKOFF_MS, config.retryBaseMs * 2 ** (attempts - 1));
-        if (now.getTime() + wait - Date.parse(delivery.created_at) > config.retryForMs) {
+        if (now.getTime() + wait - Date.parse(delivery.retry_from ?? delivery.created_at) > config.retryForMs) {
           await repository.updateDelivery(trx, delivery.id, { ...common, status: 'failed' });
-          const reason = `deliveries failed for longer than ${describeDuration(config.retryForMs)} (last: ${result.error})`;
-          await repository.updateEndpoint(trx, endpoint.id, { status: 'disabled', disabled_reason: reason.slice(0, 500), updated_at: now.toISOString() });
-          // The notice: the tenant's other endpoints that listen for it hear of it with the cause.
-          await deps.events.emit(trx, { accountId: endpoint.account_id, environment: endpoint.environment, type: 'webhook.disabled', data: { webhookId: endpoint.id, url: endpoint.url, reason } }, now);
+          const reason = `deliveries failed for longer than ${describeDuration(config.retryForMs)} (last: ${result.error})`.slice(0, 500);
+          // The notice, once however many deliveries give up together: the tenant's other endpoints that listen for
+          // it hear of it with the cause (not the URL, which may hold the receiver's own token).
+          if (await repository.disableEndpoint(trx, endpoint.id, reason, now.toISOString())) {
+            await deps.events.emit(trx, { accountId: endpoint.account_id, environment: endpoint.environment, type: 'webhook.disabled', data: { webhookId: endpoint.id, reason } }, now);
+          }
           return;
         }
         await repository.updateDelivery(trx, delivery.id, common);

@@ -35,6 +35,8 @@ export interface WebhookDeliveriesTable {
   last_error: string | null;
   last_attempt_at: string | null;
   created_at: string;
+  /** Retries stop this long after `retry_from` (a replay or re-enabling starts a new period), else after created_at. */
+  retry_from: string | null;
   delivered_at: string | null;
 }
 

@@ -127,7 +127,8 @@ describe('deliveries', () => {
 
   it('disables an endpoint whose deliveries keep failing past the retry period, tells the other endpoints, and enables it again', async () => {
     const app = await createTestApp({ env: { KYX_WORKER_POLL_MS: '25', KYX_WEBHOOK_RETRY_BASE_MS: '20', KYX_WEBHOOK_RETRY_FOR_MS: '300' } });
-    const hooks = await receiver(() => ({ status: 503 }));
+    let healthy = false;
+    const hooks = await receiver(() => ({ status: healthy ? 200 : 503 }));
     const notices = await receiver();
     try {
       const tenant = await app.tenant();
@@ -141,14 +142,22 @@ describe('deliveries', () => {
 
       const notice = await until(() => notices.received[0], Boolean, 'the webhook.disabled notice');
       const event = new Webhook(watcher.secret).verify(notice.body, notice.headers as Record<string, string>) as { type: string; data: Record<string, string> };
-      expect(event).toMatchObject({ type: 'webhook.disabled', data: { webhookId, url: hooks.url, reason: endpoint.disabledReason } });
+      // the notice names the endpoint and the cause, never its URL (which may carry the receiver's own token)
+      expect(event).toEqual({ type: 'webhook.disabled', timestamp: expect.any(String), data: { webhookId, reason: endpoint.disabledReason } });
 
+      // a delivery whose job ended while the endpoint was disabled waits as pending; enabling sends it
+      const [failed] = (await call('GET', `/api/v1/webhooks/${webhookId}/deliveries`)).json().data;
+      expect(failed.status).toBe('failed');
+      await app.context.storage.db.updateTable('webhook_deliveries').set({ status: 'pending' }).where('id', '=', failed.deliveryId).execute();
+      healthy = true;
       const enabled = await call('POST', `/api/v1/webhooks/${webhookId}/enable`);
       expect(enabled.statusCode, enabled.body).toBe(200);
       expect(enabled.json()).toMatchObject({ webhookId, status: 'enabled', disabledReason: null });
+      await until(async () => (await call('GET', `/api/v1/webhooks/${webhookId}/deliveries`)).json().data[0], (d) => d.status === 'delivered', 'the waiting delivery');
       const before = hooks.received.length;
       await call('POST', '/api/v1/kyb/verify', company);
       await until(() => hooks.received.length, (count) => count > before, 'a delivery to the enabled endpoint');
+      expect(notices.received.length).toBe(1);
       const stranger = await app.tenant();
       expect((await app.app.inject({ method: 'POST', url: `/api/v1/webhooks/${webhookId}/enable`, headers: stranger.headers })).statusCode).toBe(404);
     } finally {

@@ -611,17 +611,16 @@ const INSTRUCTION_CUES = re(word("ignore|disregard|forget|instructions?|system|p
 
 /** Cues that an override phrase is quoted as an example (a text about prompts), not given as an instruction. */
 const MENTION_CUES = re(word('such as|like|e\\.g\\.?|for example|example|examples|called|known as|phrases?|strings?|patterns?|attacks?|attackers?|injections?|detect|detects|flag|flags|classif(?:y|ies)|filter|filters|mentions?|contains?|wrote|says|said|quotes?|como|por ejemplo|comme|par exemple|wie|zum beispiel|come|ad esempio|por exemplo|например|такие как' +
-  '|translate|translation|traduce|traducir|traduis|traduire|übersetze|übersetzen|traduci|tradurre|traduza|traduzir|vertaal|переведи' +
-  '|jako|například|např|fráze|útok|útočník|útočníci|přelož|mint|például|kifejezés|támadó|támadók|fordítsd' +
-  '|seperti|misalnya|contohnya|contoh|frasa|penyerang|serangan|terjemahkan|na przykład|typu|frazy|atakujący|przetłumacz' +
-  '|kama|kwa mfano|mfano|washambulizi|tafsiri|gaya ng|tulad ng|halimbawa|parirala|isalin' +
-  '|gibi|örneğin|mesela|ifade|ifadeler|saldirgan|saldirganlar|çevir|ví dụ|chẳng hạn|cụm từ|kẻ tấn công|dịch' +
-  '|наприклад|такі як|як-от|фраза|фрази|зловмисник|зловмисники|переклади' +
-  '|مثل|مثلا|مثلاً|على سبيل المثال|عبارة|عبارات|المهاجمون|المهاجم|ترجم|مانند|برای مثال|به عنوان مثال|عبارت|مهاجم|مهاجمان|ترجمه' +
-  '|جیسے|مثلاً|مثال|جملے|حملہ آور|ترجمہ') +
+  '|jako|například|např|fráze|útok|útočník|útočníci|mint|például|kifejezés|támadó|támadók' +
+  '|seperti|misalnya|contohnya|contoh|frasa|penyerang|serangan|na przykład|typu|frazy|atakujący' +
+  '|kama|kwa mfano|mfano|washambulizi|gaya ng|tulad ng|halimbawa|parirala' +
+  '|gibi|örneğin|mesela|ifade|ifadeler|saldirgan|saldirganlar|ví dụ|chẳng hạn|cụm từ|kẻ tấn công' +
+  '|наприклад|такі як|як-от|фраза|фрази|зловмисник|зловмисники' +
+  '|مثل|مثلا|مثلاً|على سبيل المثال|عبارة|عبارات|المهاجمون|المهاجم|مانند|برای مثال|به عنوان مثال|عبارت|مهاجم|مهاجمان' +
+  '|جیسے|مثلاً|مثال|جملے|حملہ آور') +
   // Hindi and Bengali nouns take their plural and case endings as suffixes: a cue may be a word's start.
-  `|${B0}(?:जैसे|उदाहरण|वाक्य|हमलावर|अनुवाद|যেমন|উদাহরণ|বাক্য|জাতীয়|আক্রমণকারী|অনুবাদ)` +
-  '|例如|比如|例えば|のような|เช่น|ตัวอย่าง|วลี|ประโยค|ผู้โจมตี|แปล');
+  `|${B0}(?:जैसे|उदाहरण|वाक्य|हमलावर|যেমন|উদাহরণ|বাক্য|জাতীয়|আক্রমণকারী)` +
+  '|例如|比如|例えば|のような|เช่น|ตัวอย่าง|วลี|ประโยค|ผู้โจมตี');
 
 const OPENING_QUOTES = new Set(['“', '«', '„', '「', '『', '‹']);
 const CLOSING_QUOTES = new Set(['”', '»', '」', '』', '›']);

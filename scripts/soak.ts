@@ -2,7 +2,6 @@
 // PostgreSQL database and a fresh Redis namespace, behind a round-robin proxy on loopback, under a mixed workload
 // with bounded concurrency, while instances are killed with SIGKILL at random moments and restarted. Then it checks
 // what a load-balanced deployment promises and exits 1 on any violation. Everything stops by itself.
-import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
@@ -15,7 +14,9 @@ import { Redis } from 'ioredis';
 import pg from 'pg';
 import { Webhook } from 'standardwebhooks';
 import { seededRandom } from '../src/kya/training/dataset.ts';
+import { kyxJson } from '../test/helpers/cli.ts';
 import { fuzzOperations, fuzzRequests, fuzzViolation } from '../test/helpers/fuzz.ts';
+import { freePort } from '../test/helpers/net.ts';
 import { type Cluster, createCluster, startProxy } from './soak/cluster.ts';
 import { Ledger } from './soak/ledger.ts';
 import { driveWorkload } from './soak/workload.ts';
@@ -49,30 +50,6 @@ const LISTS_DIR = process.env.KYX_LISTS_DIR ?? path.resolve(import.meta.dirname,
 // The kill schedule and the workload's choices follow the seed.
 const random = seededRandom(SEED);
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = http.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-/** The real CLI, as an operator runs it; resolves with its last JSON line. */
-function cli(argv: string[], env: Record<string, string>): Promise<any> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [path.resolve(import.meta.dirname, '../bin/kyx.js'), ...argv], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (chunk) => (out += chunk));
-    child.stderr.on('data', (chunk) => (err += chunk));
-    child.on('exit', (code) => {
-      if (code !== 0) return reject(new Error(`kyx ${argv.join(' ')} exited ${code}: ${err}`));
-      resolve(JSON.parse(out.trim().split('\n').at(-1)!));
-    });
-  });
-}
 
 const database = `kyx_soak_${randomBytes(5).toString('hex')}`;
 const databaseUrl = new URL(SERVER_URL);
@@ -135,9 +112,9 @@ async function main(): Promise<number> {
   await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
   const hookUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`;
 
-  await cli(['migrate', '--json'], env);
-  const account = async (name: string, extra: string[] = []) => (await cli(['accounts', 'create', '--name', name, '--plan', 'scale', ...extra, '--json'], env)).accountId as string;
-  const key = async (accountId: string, environment: 'test' | 'live') => (await cli(['keys', 'create', '--account', accountId, '--env', environment, '--json'], env)).key as string;
+  await kyxJson(['migrate', '--json'], env);
+  const account = async (name: string, extra: string[] = []) => (await kyxJson(['accounts', 'create', '--name', name, '--plan', 'scale', ...extra, '--json'], env)).accountId as string;
+  const key = async (accountId: string, environment: 'test' | 'live') => (await kyxJson(['keys', 'create', '--account', accountId, '--env', environment, '--json'], env)).key as string;
   const mainAccount = await account('Soak main');
   const liveAccount = await account('Soak live');
   const cappedAccount = await account('Soak capped', ['--daily-cap', '150', '--monthly-quota', '120']);
@@ -308,7 +285,7 @@ async function main(): Promise<number> {
  * (one killed meanwhile, once it is back).
  */
 async function revokeEverywhere(cluster: Cluster, ledger: Ledger, accountId: string, env: Record<string, string>): Promise<number> {
-  const { keyId, key } = await cli(['keys', 'create', '--account', accountId, '--env', 'test', '--json'], env);
+  const { keyId, key } = await kyxJson(['keys', 'create', '--account', accountId, '--env', 'test', '--json'], env);
   ledger.registerKey(key, accountId);
   // Straight to each instance, past the proxy; accounted like any request (an admitted one counts).
   const direct = async (port: number) => {
@@ -347,7 +324,7 @@ async function revokeEverywhere(cluster: Cluster, ledger: Ledger, accountId: str
       }
     }),
   );
-  await cli(['keys', 'revoke', keyId, '--json'], env);
+  await kyxJson(['keys', 'revoke', keyId, '--json'], env);
   revokedAt = Date.now();
   return Math.max(...(await acceptedUntil));
 }

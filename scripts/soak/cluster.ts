@@ -7,8 +7,8 @@ import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
+import { KYX_BIN } from '../../test/helpers/cli.ts';
 
-const KYX_BIN = path.resolve(import.meta.dirname, '../../bin/kyx.js');
 const READY_TIMEOUT_MS = 120_000;
 
 export interface Instance {

@@ -20,6 +20,21 @@ export function kyx(args: string[], env: Record<string, string | undefined>): Cl
   return { status: result.status, stdout: result.stdout, stderr: result.stderr, json: () => JSON.parse(result.stdout.trim().split('\n').at(-1)!) };
 }
 
+/** The same without blocking the event loop (for callers serving traffic meanwhile): its last JSON line, or a rejection. */
+export function kyxJson(args: string[], env: Record<string, string | undefined>): Promise<any> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [KYX_BIN, ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (chunk) => (out += chunk));
+    child.stderr.on('data', (chunk) => (err += chunk));
+    child.on('exit', (code) => {
+      if (code !== 0) return reject(new Error(`kyx ${args.join(' ')} exited ${code}: ${err}`));
+      resolve(JSON.parse(out.trim().split('\n').at(-1)!));
+    });
+  });
+}
+
 /** Starts `kyx serve` and resolves once it prints its listening line. */
 export function startKyx(env: Record<string, string | undefined>) {
   const child = spawn(process.execPath, [KYX_BIN, 'serve'], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });

@@ -1,24 +1,13 @@
 // kyx as an OAuth 2.0 authorization server, driven by a maintained client library (openid-client) against a
 // running kyx, then the attacks of RFC 9700 §4 that apply to it.
-import { createServer } from 'node:net';
 import * as oauthClient from 'openid-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { kybSandboxScenarios } from '../../src/kyb/sandbox.ts';
 import { type TestApp, type Tenant, createTestApp } from '../helpers/app.ts';
 import { Browser, signedIn } from '../helpers/dashboard.ts';
+import { freePort } from '../helpers/net.ts';
 
 const REDIRECT = 'https://app.example/callback';
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 let t: TestApp;
 let baseUrl: string;

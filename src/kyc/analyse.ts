@@ -82,19 +82,21 @@ async function closerLooks(pixels: RawPixels): Promise<Look[]> {
 const CELL_MARGIN = 0.15;
 
 /**
- * Where character `index` of an MRZ line lies in the band the OCR read: on the OCR line that shares most characters
- * with it at the same places, at that line's average character pitch (the MRZ font is monospaced). A character the
- * OCR dropped at the end of the line lies just past the line's box.
+ * Where character `index` of line `lineIndex` of an MRZ lies in the band the OCR read: on the OCR line that shares
+ * most characters with it at the same places, at the character pitch of the MRZ's lines (the font is monospaced; the
+ * median over the lines, because a line whose text lost a character often keeps its glyph inside its box).
  */
-export function characterBox(line: string, index: number, ocrLines: BandText['lines']): Box | null {
-  const sharedCharacters = (text: string) => [...cleanLine(text)].filter((c, i) => c === line[i]).length;
-  const source = ocrLines.reduce<BandText['lines'][number] | null>(
-    (best, candidate) => (!best || sharedCharacters(candidate.text) > sharedCharacters(best.text) ? candidate : best),
-    null,
-  );
-  if (!source || sharedCharacters(source.text) < line.length / 2) return null;
+export function characterBox(lines: string[], lineIndex: number, index: number, ocrLines: BandText['lines']): Box | null {
+  const sources = lines.map((line) => {
+    const shared = (text: string) => [...cleanLine(text)].filter((c, i) => c === line[i]).length;
+    const best = ocrLines.reduce<BandText['lines'][number] | null>((a, b) => (!a || shared(b.text) > shared(a.text) ? b : a), null);
+    return best && shared(best.text) >= line.length / 2 ? best : null;
+  });
+  const source = sources[lineIndex];
+  if (!source) return null;
+  const pitches = sources.flatMap((s) => (s ? [(s.box.x1 - s.box.x0) / cleanLine(s.text).length] : [])).sort((a, b) => a - b);
+  const pitch = pitches[Math.floor(pitches.length / 2)]!;
   const { box } = source;
-  const pitch = (box.x1 - box.x0) / cleanLine(source.text).length;
   const height = box.y1 - box.y0;
   return {
     x0: box.x0 + (index - CELL_MARGIN) * pitch,
@@ -111,7 +113,7 @@ export function characterBox(line: string, index: number, ocrLines: BandText['li
 async function rereadCheckDigits(mrz: MrzReading, read: BandText, look: Look, ocr: OcrEngine, now: Date): Promise<MrzReading> {
   const reread = [];
   for (const place of unreadCheckDigits(mrz)) {
-    const box = characterBox(mrz.lines[place.line]!, place.index, read.lines);
+    const box = characterBox(mrz.lines, place.line, place.index, read.lines);
     const digit = box && (await ocr.readDigit(look.image, look.band, look.width, box));
     if (digit) reread.push({ place, digit });
   }

@@ -24,8 +24,9 @@ export interface MrzReading {
   /** Fields whose look-alikes were forced into the field's class (a letter in a date, a digit in a state code). */
   corrections: string[];
   /**
-   * Letters-and-digits fields where a look-alike swap was chosen because it satisfies the check digit. The check
-   * digit then confirms nothing: such a reading needs a human look, never a straight pass.
+   * Letters-and-digits fields where a look-alike swap was chosen because it satisfies the check digit, and check
+   * digits read again from the image with no composite to confirm them (`<field>CheckDigit`). The check digit then
+   * confirms nothing: such a reading needs a human look, never a straight pass.
    */
   checkDigitRepairs: string[];
   /** Issuing state or nationality is an ICAO specimen state (UTO): acceptable with test keys only. */

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { composeTd3, SPECIMEN_HOLDER } from '../../scripts/make-kyc-specimen.ts';
 import { seededRandom } from '../../src/kya/training/dataset.ts';
 import { hammingDistance } from '../../src/kyc/hash.ts';
-import { characterBox } from '../../src/kyc/analyse.ts';
+import { characterBox, readMrzFromImage } from '../../src/kyc/analyse.ts';
+import type { Box, OcrEngine } from '../../src/kyc/ocr.ts';
 import {
   mrzCheckDigit,
   mrzDate,
@@ -314,6 +315,31 @@ describe('MRZ reading', () => {
       expect(box.y0).toBeCloseTo(45.5);
       expect(box.y1).toBeCloseTo(84.5);
       expect(characterBox(td1, 1, 29, lines.slice(0, 1))).toBeNull();
+    });
+
+    it('reads the image again only for an invalid first read, and only at the unread place', async () => {
+      const pixels = { data: new Uint8Array(300 * 200 * 3), width: 300, height: 200 };
+      /** An OCR engine that reads `lines` from any band, and '6' wherever it is asked for a digit (recorded). */
+      const ocrReading = (lines: string[]) => {
+        const digitBoxes: Box[] = [];
+        const engine: OcrEngine = {
+          readMrzBand: async () => ({
+            text: lines.join('\n'),
+            lines: lines.map((text, i) => ({ text, box: { x0: 10, y0: 10 + 40 * i, x1: 10 + 10 * text.length, y1: 40 + 40 * i } })),
+          }),
+          readDigit: async (_pixels, _band, _width, box) => (digitBoxes.push(box), '6'),
+          readText: async () => '',
+          close: async () => undefined,
+        };
+        return { engine, digitBoxes };
+      };
+      const plain = ocrReading(td1);
+      expect(await readMrzFromImage(pixels, plain.engine, NOW)).toMatchObject({ valid: true, corrections: [] });
+      expect(plain.digitBoxes).toEqual([]);
+      const unread = ocrReading(withLine(td1, 1, td1[1]!.slice(0, 29) + '<'));
+      expect(await readMrzFromImage(pixels, unread.engine, NOW)).toMatchObject({ valid: true, corrections: ['compositeCheckDigit'] });
+      expect(unread.digitBoxes).toHaveLength(1);
+      expect(unread.digitBoxes[0]!.x0).toBeCloseTo(10 + 28.85 * 10);
     });
   });
 

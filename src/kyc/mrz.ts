@@ -518,8 +518,8 @@ export interface CheckDigitPlace {
 }
 
 /**
- * Failing check digits that hold no digit at all (the OCR read a filler or a letter standing for no digit, or dropped
- * the character and the line was padded): nothing was read there, so the image can be read again at that place.
+ * Failing check digits the OCR read no digit for: a filler, a letter (whether or not a look-alike stood in for it), or
+ * a character dropped and the line padded. The image can be read again at that place.
  */
 export function unreadCheckDigits(reading: MrzReading): CheckDigitPlace[] {
   const layout = layoutOf(reading.format);
@@ -527,10 +527,11 @@ export function unreadCheckDigits(reading: MrzReading): CheckDigitPlace[] {
   if (layout.composite) places.push({ field: 'composite', line: layout.composite.at[0], index: layout.composite.at[1] });
   // A TD1 number longer than nine characters has a filler where its check digit would be, and its check digit after.
   const overflowing = (place: CheckDigitPlace) => place.field === 'documentNumber' && (reading.documentNumber?.length ?? 0) > 9;
-  return places.filter(
-    (place) =>
-      reading.invalidFields.includes(`${place.field}CheckDigit`) && !overflowing(place) && !/\d/.test(reading.lines[place.line]?.[place.index] ?? ''),
-  );
+  return places.filter((place) => {
+    const name = `${place.field}CheckDigit`;
+    const readAsDigit = /\d/.test(reading.lines[place.line]?.[place.index] ?? '') && !reading.corrections.includes(name);
+    return reading.invalidFields.includes(name) && !overflowing(place) && !readAsDigit;
+  });
 }
 
 /**

@@ -263,6 +263,22 @@ describe('MRZ reading', () => {
       }
     });
 
+    it('reads again a TD1 number check digit dropped before the filler run, and a composite read as a letter', () => {
+      const numberCheck = { field: 'documentNumber', line: 0, index: 14 };
+      const dropped = readMrz(withLine(td1, 0, 'I<UTOD23145890' + '<'.repeat(15)).join('\n'), NOW)!;
+      expect(unreadCheckDigits(dropped)).toEqual([numberCheck]);
+      expect(withRereadCheckDigits(dropped, [{ place: numberCheck, digit: '7' }], NOW)).toMatchObject({
+        valid: true,
+        corrections: ['documentNumberCheckDigit'],
+        checkDigitRepairs: [],
+      });
+      expect(withRereadCheckDigits(dropped, [{ place: numberCheck, digit: '1' }], NOW).valid).toBe(false);
+      // S stands for 5, which fails: the letter is no reading of the digit, so the image is asked.
+      const letter = readMrz(withLine(td1, 1, td1[1]!.slice(0, 29) + 'S').join('\n'), NOW)!;
+      expect(unreadCheckDigits(letter)).toEqual([composite]);
+      expect(withRereadCheckDigits(letter, [{ place: composite, digit: '6' }], NOW)).toMatchObject({ valid: true, corrections: ['compositeCheckDigit'] });
+    });
+
     it('never makes a tampered TD1 valid: only the printed digit validates, and a changed date fails whatever is read', () => {
       const unread = readMrz(withLine(td1, 1, td1[1]!.slice(0, 29) + '<').join('\n'), NOW)!;
       const tamperedDate = readMrz(withLine(td1, 1, '7508122F1204159UTO<<<<<<<<<<<<').join('\n'), NOW)!;

@@ -107,8 +107,8 @@ export function characterBox(lines: string[], lineIndex: number, index: number, 
 }
 
 /**
- * A reading whose failing check digits hold no digit (a filler or a dropped character where a digit must be), with
- * those characters read again from the image with digits only: a few tens of milliseconds, only for invalid reads.
+ * An invalid reading with its failing check digits that the OCR read as no digit (unreadCheckDigits) read again from
+ * the image, digits only: one OCR pass over a single character each, and only for invalid readings.
  */
 async function rereadCheckDigits(mrz: MrzReading, read: BandText, look: Look, ocr: OcrEngine, now: Date): Promise<MrzReading> {
   const reread = [];

@@ -5,9 +5,9 @@ import type { FaceEngine, DetectedFace } from './face.ts';
 import { faceSimilarity } from './face.ts';
 import { differenceHash } from './hash.ts';
 import type { DecodedImage, RawPixels } from './intake.ts';
-import { readMrz, type MrzReading } from './mrz.ts';
+import { cleanLine, readMrz, unreadCheckDigits, withRereadCheckDigits, type MrzReading } from './mrz.ts';
 import { compareNames, findNameInText } from './names.ts';
-import { OCR_WIDTH, OCR_WIDTH_LINE_LENGTH, type ImageBand, type OcrEngine, type OnQueued } from './ocr.ts';
+import { OCR_WIDTH, OCR_WIDTH_LINE_LENGTH, type BandText, type Box, type ImageBand, type OcrEngine, type OnQueued } from './ocr.ts';
 import { measureQuality } from './quality.ts';
 import { deskew, estimateSkew, findMrzBand, mrzTurn } from './skew.ts';
 import { specimenMarks } from './specimen.ts';
@@ -78,6 +78,50 @@ async function closerLooks(pixels: RawPixels): Promise<Look[]> {
   return looks;
 }
 
+/** Share of a character cell added on each side of a re-read character: the pitch is estimated from a whole line. */
+const CELL_MARGIN = 0.15;
+
+/**
+ * Where character `index` of line `lineIndex` of an MRZ lies in the band the OCR read: on the OCR line that shares
+ * most characters with it at the same places, at the character pitch of the MRZ's lines (the font is monospaced; the
+ * median over the lines, because a line whose text lost a character often keeps its glyph inside its box).
+ */
+export function characterBox(lines: string[], lineIndex: number, index: number, ocrLines: BandText['lines']): Box | null {
+  const sources = lines.map((line) => {
+    const shared = (text: string) => [...cleanLine(text)].filter((c, i) => c === line[i]).length;
+    const best = ocrLines.reduce<BandText['lines'][number] | null>((a, b) => (!a || shared(b.text) > shared(a.text) ? b : a), null);
+    return best && shared(best.text) >= line.length / 2 ? best : null;
+  });
+  const source = sources[lineIndex];
+  if (!source) return null;
+  const pitches = sources.flatMap((s) => (s ? [(s.box.x1 - s.box.x0) / cleanLine(s.text).length] : [])).sort((a, b) => a - b);
+  const pitch = pitches[Math.floor(pitches.length / 2)]!;
+  const { box } = source;
+  const height = box.y1 - box.y0;
+  return {
+    x0: box.x0 + (index - CELL_MARGIN) * pitch,
+    x1: box.x0 + (index + 1 + CELL_MARGIN) * pitch,
+    y0: box.y0 - CELL_MARGIN * height,
+    y1: box.y1 + CELL_MARGIN * height,
+  };
+}
+
+/**
+ * An invalid reading with its failing check digits that the OCR read as no digit (unreadCheckDigits) read again from
+ * the image, digits only: one OCR pass over a single character each, and only for invalid readings.
+ */
+async function rereadCheckDigits(mrz: MrzReading, read: BandText, look: Look, ocr: OcrEngine, now: Date): Promise<MrzReading> {
+  const reread = [];
+  for (const place of unreadCheckDigits(mrz)) {
+    const box = characterBox(mrz.lines, place.line, place.index, read.lines);
+    const digit = box && (await ocr.readDigit(look.image, look.band, look.width, box));
+    if (digit) reread.push({ place, digit });
+  }
+  if (reread.length === 0) return mrz;
+  const again = withRereadCheckDigits(mrz, reread, now);
+  return faults(again) < faults(mrz) ? again : mrz;
+}
+
 /**
  * The MRZ of a document image: the first valid reading over the bands, otherwise the one with the fewest faults.
  * Once a look finds an MRZ, the page's orientation is known: looks at other turns are dropped, and a format whose
@@ -95,8 +139,11 @@ export async function readMrzFromImage(
   let attempts: Look[] = bands.map((band) => ({ image: pixels, band }));
   let rescaled = false;
   for (let k = 0; k < attempts.length; k++) {
-    const { image, band, width } = attempts[k]!;
-    const mrz = readMrz(await ocr.readMrzBand(image, band, onQueued, width), now);
+    const look = attempts[k]!;
+    const { image, band, width } = look;
+    const read = await ocr.readMrzBand(image, band, onQueued, width);
+    const first = readMrz(read.text, now);
+    const mrz = first && !first.valid ? await rereadCheckDigits(first, read, look, ocr, now) : first;
     if (mrz && (!best || faults(mrz) < faults(best))) best = mrz;
     if (best?.valid && (best.checkDigitRepairs.length === 0 || width !== undefined)) break;
     if (k === 0) attempts.splice(1, 0, ...(await closerLooks(pixels)));
@@ -155,7 +202,7 @@ async function readDocument(
     const bands = documentType === 'driving_licence' ? MRZ_BANDS.slice(0, 2) : MRZ_BANDS;
     const mrz = await readMrzFromImage(document.pixels, ocr, now, onQueued, bands);
     if (mrz) {
-      texts.push(await ocr.readMrzBand(document.pixels, ABOVE_MRZ, undefined, ABOVE_MRZ_WIDTH));
+      texts.push((await ocr.readMrzBand(document.pixels, ABOVE_MRZ, undefined, ABOVE_MRZ_WIDTH)).text);
       const onDocument = { firstName: mrz.firstName ?? '', lastName: mrz.lastName ?? '' };
       return { reading: { ...empty, mrz, nameMatch: haveName ? compareNames(expected, onDocument) : null }, texts };
     }

@@ -8,7 +8,8 @@
 // gives, in `stateRepairs` (no check digit covers a state, so nothing confirms it: review); check-digit repairs (a look-alike swap in a field of letters and digits, at most
 // MAX_CHECKED_SWAPS, only when exactly one choice satisfies the check digit and the composite check digit then
 // holds; on visas, which have no composite, one swap and only when it is the only one) in `checkDigitRepairs`, which
-// send the document to review. A digit read as another digit is never changed.
+// send the document to review. A digit read as another digit is never changed; a check digit read as no digit at all
+// may be read again from the image (withRereadCheckDigits), never computed.
 import { states } from 'mrz';
 
 export type MrzFormat = 'TD1' | 'TD2' | 'TD3' | 'MRVA' | 'MRVB' | 'FRA_ID';
@@ -23,8 +24,9 @@ export interface MrzReading {
   /** Fields whose look-alikes were forced into the field's class (a letter in a date, a digit in a state code). */
   corrections: string[];
   /**
-   * Letters-and-digits fields where a look-alike swap was chosen because it satisfies the check digit. The check
-   * digit then confirms nothing: such a reading needs a human look, never a straight pass.
+   * Letters-and-digits fields where a look-alike swap was chosen because it satisfies the check digit, and check
+   * digits read again from the image with no composite to confirm them (`<field>CheckDigit`). The check digit then
+   * confirms nothing: such a reading needs a human look, never a straight pass.
    */
   checkDigitRepairs: string[];
   /** State fields (issuingState, nationality) read as no ICAO code and taken for the one a look-alike swap gives. */
@@ -181,7 +183,7 @@ const MAX_UNCONFIRMED_SWAPS = 1;
 /** Letters the OCR reads a '<' filler as, inside runs of fillers. */
 const FILLER_NOISE = /[KLCS]/;
 
-function cleanLine(line: string): string {
+export function cleanLine(line: string): string {
   return line.toUpperCase().replace(/\s+/g, '').replace(/«/g, '<<').replace(/‹/g, '<').replace(/[^A-Z0-9<]/g, '');
 }
 
@@ -513,6 +515,59 @@ function toReading(layout: Layout, parsed: Parsed, now: Date): MrzReading {
     sex: SEXES[value('sex') ?? ''] ?? null,
     personalNumber: personalNumber?.replace(/</g, '') || null,
   };
+}
+
+const layoutOf = (format: MrzFormat): Layout => LAYOUTS.find((layout) => layout.format === format)!;
+
+/** Where a check digit sits; `field` is the field it covers, or `composite`. */
+export interface CheckDigitPlace {
+  field: string;
+  line: number;
+  index: number;
+}
+
+/**
+ * Failing check digits the OCR read no digit for: a filler, a letter (whether or not a look-alike stood in for it), or
+ * a character dropped and the line padded. The image can be read again at that place.
+ */
+export function unreadCheckDigits(reading: MrzReading): CheckDigitPlace[] {
+  const layout = layoutOf(reading.format);
+  const places: CheckDigitPlace[] = layout.fields.flatMap((field) => (field.check ? [{ field: field.name, line: field.check[0], index: field.check[1] }] : []));
+  if (layout.composite) places.push({ field: 'composite', line: layout.composite.at[0], index: layout.composite.at[1] });
+  // A TD1 number longer than nine characters has a filler where its check digit would be, and its check digit after.
+  const overflowing = (place: CheckDigitPlace) => place.field === 'documentNumber' && (reading.documentNumber?.length ?? 0) > 9;
+  return places.filter((place) => {
+    const name = `${place.field}CheckDigit`;
+    const readAsDigit = /\d/.test(reading.lines[place.line]?.[place.index] ?? '') && !reading.corrections.includes(name);
+    return reading.invalidFields.includes(name) && !overflowing(place) && !readAsDigit;
+  });
+}
+
+/**
+ * The reading again with check digits a second OCR pass read from the image (digits only) at places the first pass
+ * left without one. The digit always comes from the image, never from the check-digit computation, so a tampered
+ * field still fails. A re-read field check digit that the composite (read in the first pass) confirms is listed in
+ * `corrections`; without that independent support (visas, or the composite itself re-read too) it is listed in
+ * `checkDigitRepairs` and sends the document to review. A re-read composite is a correction: every field it covers
+ * has its own check digit.
+ */
+export function withRereadCheckDigits(reading: MrzReading, reread: { place: CheckDigitPlace; digit: string }[], now: Date): MrzReading {
+  const layout = layoutOf(reading.format);
+  const lines = reading.lines.map((line) => [...line]);
+  for (const { place, digit } of reread) {
+    if (!/^\d$/.test(digit)) throw new Error(`not a digit: ${digit}`);
+    lines[place.line]![place.index] = digit;
+  }
+  const parsed = parseWithRepairs(layout, lines.map((line) => line.join('')));
+  const compositeReread = reread.some(({ place }) => place.field === 'composite');
+  const corrections = [...reading.corrections, ...parsed.corrections];
+  // The lines already carry the first pass's repairs: they stay listed, or a repaired field would read plainly valid.
+  const checkDigitRepairs = [...reading.checkDigitRepairs, ...parsed.checkDigitRepairs];
+  for (const { place } of reread) {
+    const confirmed = place.field === 'composite' || (layout.composite !== undefined && !compositeReread);
+    (confirmed ? corrections : checkDigitRepairs).push(`${place.field}CheckDigit`);
+  }
+  return toReading(layout, { ...parsed, corrections: [...new Set(corrections)], checkDigitRepairs: [...new Set(checkDigitRepairs)] }, now);
 }
 
 /** Lower is better: valid first, then fewer invalid fields, lines closer to the layout's length, fewer repairs. */

@@ -18,6 +18,12 @@ export const OCR_WIDTH_LINE_LENGTH = 44;
 /** 1250 px across a 125 mm page is ~250 dpi; stating it stops tesseract guessing from absent metadata. */
 const OCR_DPI = '250';
 
+/**
+ * A digits-only read of one character is believed from this confidence up: the whitelist makes the OCR name a digit
+ * even for a filler or a smudge, with low confidence.
+ */
+const MIN_DIGIT_CONFIDENCE = 60;
+
 /** Called once the image has been handed to tesseract's thread, i.e. when this thread is free for other work. */
 export type OnQueued = () => void;
 
@@ -28,12 +34,31 @@ export interface ImageBand {
   rotate?: 0 | 90 | 180 | 270;
 }
 
+/** A rectangle in pixels of a band as the OCR saw it (turned, cut and scaled to its width). */
+export interface Box {
+  x0: number;
+  y0: number;
+  x1: number;
+  y1: number;
+}
+
+export interface BandText {
+  text: string;
+  /** Each text line with its box, in reading order. */
+  lines: { text: string; box: Box }[];
+}
+
 export interface OcrEngine {
   /**
    * Text of a band of the image, read with the MRZ alphabet only. `width` (default OCR_WIDTH) scales the band
    * first: large print such as a SPECIMEN stamp reads at a fraction of the cost.
    */
-  readMrzBand(pixels: RawPixels, band: ImageBand, onQueued?: OnQueued, width?: number): Promise<string>;
+  readMrzBand(pixels: RawPixels, band: ImageBand, onQueued?: OnQueued, width?: number): Promise<BandText>;
+  /**
+   * The one character in `box` of the band (as readMrzBand saw it at `width`), read with digits only; null unless
+   * the OCR is confident it is a single digit.
+   */
+  readDigit(pixels: RawPixels, band: ImageBand, width: number | undefined, box: Box): Promise<string | null>;
   /** Free text of the whole image. */
   readText(pixels: RawPixels, onQueued?: OnQueued): Promise<string>;
   close(): Promise<void>;
@@ -60,29 +85,52 @@ export async function createOcrEngine(): Promise<OcrEngine> {
     cacheMethod: 'none',
     gzip: true,
   });
-  let mode: 'mrz' | 'text' | null = null;
-  const use = async (wanted: 'mrz' | 'text') => {
+  const modes = {
+    mrz: { tessedit_char_whitelist: MRZ_ALPHABET, tessedit_pageseg_mode: Tesseract.PSM.SINGLE_BLOCK, user_defined_dpi: OCR_DPI, thresholding_method: '2' },
+    digit: { tessedit_char_whitelist: '0123456789', tessedit_pageseg_mode: Tesseract.PSM.SINGLE_CHAR, user_defined_dpi: OCR_DPI, thresholding_method: '2' },
+    text: { tessedit_char_whitelist: '', tessedit_pageseg_mode: Tesseract.PSM.AUTO, user_defined_dpi: OCR_DPI },
+  };
+  let mode: keyof typeof modes | null = null;
+  const use = async (wanted: keyof typeof modes) => {
     if (mode === wanted) return;
-    await worker.setParameters(
-      wanted === 'mrz'
-        ? { tessedit_char_whitelist: MRZ_ALPHABET, tessedit_pageseg_mode: Tesseract.PSM.SINGLE_BLOCK, user_defined_dpi: OCR_DPI, thresholding_method: '2' }
-        : { tessedit_char_whitelist: '', tessedit_pageseg_mode: Tesseract.PSM.AUTO, user_defined_dpi: OCR_DPI },
-    );
+    await worker.setParameters(modes[wanted]);
     mode = wanted;
   };
-  const recognize = async (png: Buffer, onQueued?: OnQueued) => {
-    const job = worker.recognize(png);
+  const recognize = async (png: Buffer, onQueued?: OnQueued, blocks = false) => {
+    const job = worker.recognize(png, {}, { text: true, blocks });
     onQueued?.();
-    return (await job).data.text;
+    return (await job).data;
   };
   return {
     async readMrzBand(pixels, band, onQueued, width) {
       await use('mrz');
-      return recognize(await toOcrPng(pixels, band, width), onQueued);
+      const data = await recognize(await toOcrPng(pixels, band, width), onQueued, true);
+      const lines = (data.blocks ?? []).flatMap((block) => block.paragraphs.flatMap((paragraph) => paragraph.lines));
+      return { text: data.text, lines: lines.map((line) => ({ text: line.text, box: line.bbox })) };
+    },
+    async readDigit(pixels, band, width, box) {
+      const png = await toOcrPng(pixels, band, width);
+      const { width: pngWidth = 0, height: pngHeight = 0 } = await sharp(png).metadata();
+      const left = Math.max(0, Math.floor(box.x0));
+      const top = Math.max(0, Math.floor(box.y0));
+      const cropWidth = Math.min(pngWidth, Math.ceil(box.x1)) - left;
+      const cropHeight = Math.min(pngHeight, Math.ceil(box.y1)) - top;
+      if (cropWidth < 4 || cropHeight < 4) return null;
+      // A margin of paper around the lone character: tesseract finds no glyph touching the edge of its image.
+      const margin = Math.round(cropHeight / 2);
+      const cell = await sharp(png)
+        .extract({ left, top, width: cropWidth, height: cropHeight })
+        .extend({ top: margin, bottom: margin, left: margin, right: margin, background: '#ffffff' })
+        .png()
+        .toBuffer();
+      await use('digit');
+      const data = await recognize(cell);
+      const text = data.text.trim();
+      return /^\d$/.test(text) && data.confidence >= MIN_DIGIT_CONFIDENCE ? text : null;
     },
     async readText(pixels, onQueued) {
       await use('text');
-      return recognize(await toOcrPng(pixels, { top: 0, bottom: 1 }), onQueued);
+      return (await recognize(await toOcrPng(pixels, { top: 0, bottom: 1 }), onQueued)).text;
     },
     async close() {
       await worker.terminate();

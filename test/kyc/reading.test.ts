@@ -2,7 +2,18 @@ import { describe, expect, it } from 'vitest';
 import { composeTd3, SPECIMEN_HOLDER } from '../../scripts/make-kyc-specimen.ts';
 import { seededRandom } from '../../src/kya/training/dataset.ts';
 import { hammingDistance } from '../../src/kyc/hash.ts';
-import { mrzCheckDigit, mrzDate, readMrz, repairFillers, repairStateCode, type MrzFormat } from '../../src/kyc/mrz.ts';
+import { characterBox, readMrzFromImage } from '../../src/kyc/analyse.ts';
+import type { Box, OcrEngine } from '../../src/kyc/ocr.ts';
+import {
+  mrzCheckDigit,
+  mrzDate,
+  readMrz,
+  repairFillers,
+  repairStateCode,
+  unreadCheckDigits,
+  withRereadCheckDigits,
+  type MrzFormat,
+} from '../../src/kyc/mrz.ts';
 import { compareNames, findNameInText } from '../../src/kyc/names.ts';
 import { findAddress, findDates, latestPastDate } from '../../src/kyc/text-document.ts';
 
@@ -244,6 +255,117 @@ describe('MRZ reading', () => {
         lastName: truth.lastName,
       });
     }
+  });
+
+  describe('check digits read again from the image', () => {
+    const [, td1] = SPECIMENS.find(([format]) => format === 'TD1')!;
+    const withLine = (lines: string[], index: number, text: string) => lines.map((l, i) => (i === index ? text : l));
+    const composite = { field: 'composite', line: 1, index: 29 };
+
+    it('finds a TD1 composite read as a filler or dropped, and takes the digit read again as a correction', () => {
+      for (const line2 of [td1[1]!.slice(0, 29) + '<', td1[1]!.slice(0, 29)]) {
+        const reading = readMrz(withLine(td1, 1, line2).join('\n'), NOW)!;
+        expect(reading, line2).toMatchObject({ format: 'TD1', valid: false, invalidFields: ['compositeCheckDigit'] });
+        expect(unreadCheckDigits(reading)).toEqual([composite]);
+        const reread = withRereadCheckDigits(reading, [{ place: composite, digit: '6' }], NOW);
+        expect(reread).toMatchObject({ valid: true, documentNumber: 'D23145890', corrections: ['compositeCheckDigit'], checkDigitRepairs: [] });
+      }
+    });
+
+    it('reads again a TD1 number check digit dropped before the filler run, and a composite read as a letter', () => {
+      const numberCheck = { field: 'documentNumber', line: 0, index: 14 };
+      const dropped = readMrz(withLine(td1, 0, 'I<UTOD23145890' + '<'.repeat(15)).join('\n'), NOW)!;
+      expect(unreadCheckDigits(dropped)).toEqual([numberCheck]);
+      expect(withRereadCheckDigits(dropped, [{ place: numberCheck, digit: '7' }], NOW)).toMatchObject({
+        valid: true,
+        corrections: ['documentNumberCheckDigit'],
+        checkDigitRepairs: [],
+      });
+      expect(withRereadCheckDigits(dropped, [{ place: numberCheck, digit: '1' }], NOW).valid).toBe(false);
+      // S stands for 5, which fails: the letter is no reading of the digit, so the image is asked.
+      const letter = readMrz(withLine(td1, 1, td1[1]!.slice(0, 29) + 'S').join('\n'), NOW)!;
+      expect(unreadCheckDigits(letter)).toEqual([composite]);
+      expect(withRereadCheckDigits(letter, [{ place: composite, digit: '6' }], NOW)).toMatchObject({ valid: true, corrections: ['compositeCheckDigit'] });
+    });
+
+    it('never makes a tampered TD1 valid: only the printed digit validates, and a changed date fails whatever is read', () => {
+      const unread = readMrz(withLine(td1, 1, td1[1]!.slice(0, 29) + '<').join('\n'), NOW)!;
+      const tamperedDate = readMrz(withLine(td1, 1, '7508122F1204159UTO<<<<<<<<<<<<').join('\n'), NOW)!;
+      expect(unreadCheckDigits(tamperedDate)).toEqual([composite]);
+      for (let digit = 0; digit <= 9; digit++) {
+        const reread = [{ place: composite, digit: String(digit) }];
+        expect(withRereadCheckDigits(unread, reread, NOW).valid, `read ${digit}`).toBe(digit === 6);
+        expect(withRereadCheckDigits(tamperedDate, reread, NOW).valid, `tampered, read ${digit}`).toBe(false);
+      }
+      expect(() => withRereadCheckDigits(unread, [{ place: composite, digit: '<' }], NOW)).toThrow();
+    });
+
+    it('sends a re-read field check digit to review unless a composite read in the first pass confirms it', () => {
+      const [, td3] = SPECIMENS.find(([format]) => format === 'TD3')!;
+      const td3Reading = readMrz(withLine(td3, 1, td3[1]!.slice(0, 9) + '<' + td3[1]!.slice(10)).join('\n'), NOW)!;
+      const numberCheck = { field: 'documentNumber', line: 1, index: 9 };
+      expect(unreadCheckDigits(td3Reading)).toEqual([numberCheck]);
+      expect(withRereadCheckDigits(td3Reading, [{ place: numberCheck, digit: '6' }], NOW)).toMatchObject({
+        valid: true,
+        corrections: ['documentNumberCheckDigit'],
+        checkDigitRepairs: [],
+      });
+      const [, visa] = SPECIMENS.find(([format]) => format === 'MRVB')!;
+      const visaReading = readMrz(withLine(visa, 1, visa[1]!.slice(0, 9) + '<' + visa[1]!.slice(10)).join('\n'), NOW)!;
+      expect(withRereadCheckDigits(visaReading, [{ place: numberCheck, digit: '4' }], NOW)).toMatchObject({
+        valid: true,
+        corrections: [],
+        checkDigitRepairs: ['documentNumberCheckDigit'],
+      });
+    });
+
+    it('does not re-read a digit that was read, nor the filler after a TD1 number that runs on', () => {
+      const misread = readMrz(withLine(td1, 1, td1[1]!.slice(0, 29) + '5').join('\n'), NOW)!;
+      expect(misread.invalidFields).toEqual(['compositeCheckDigit']);
+      expect(unreadCheckDigits(misread)).toEqual([]);
+      const longNumber = ['I<UTOD23145890<7349<<<<<<<<<<<', '3407127M9507122UTO<<<<<<<<<<<<', 'STEVENSON<<PETER<JOHN<<<<<<<<<'];
+      expect(unreadCheckDigits(readMrz(longNumber.join('\n'), NOW)!)).toEqual([composite]);
+    });
+
+    it('places the character on the OCR line it came from, at the pitch of the MRZ lines', () => {
+      const lines = [
+        { text: 'I<UTOD231458907<<<<<<<<<<<<<<<', box: { x0: 100, y0: 10, x1: 400, y1: 40 } },
+        // The composite's glyph lies inside the box though the text lost it.
+        { text: '7408122F1204159UTO<<<<<<<<<<<', box: { x0: 100, y0: 50, x1: 400, y1: 80 } },
+        { text: 'ERIKSSON<<ANNA<MARIA<<<<<<<<<<', box: { x0: 101, y0: 90, x1: 401, y1: 120 } },
+      ];
+      const box = characterBox(td1, 1, 29, lines)!;
+      expect(box.x0).toBeCloseTo(388.5);
+      expect(box.x1).toBeCloseTo(401.5);
+      expect(box.y0).toBeCloseTo(45.5);
+      expect(box.y1).toBeCloseTo(84.5);
+      expect(characterBox(td1, 1, 29, lines.slice(0, 1))).toBeNull();
+    });
+
+    it('reads the image again only for an invalid first read, and only at the unread place', async () => {
+      const pixels = { data: new Uint8Array(300 * 200 * 3), width: 300, height: 200 };
+      /** An OCR engine that reads `lines` from any band, and '6' wherever it is asked for a digit (recorded). */
+      const ocrReading = (lines: string[]) => {
+        const digitBoxes: Box[] = [];
+        const engine: OcrEngine = {
+          readMrzBand: async () => ({
+            text: lines.join('\n'),
+            lines: lines.map((text, i) => ({ text, box: { x0: 10, y0: 10 + 40 * i, x1: 10 + 10 * text.length, y1: 40 + 40 * i } })),
+          }),
+          readDigit: async (_pixels, _band, _width, box) => (digitBoxes.push(box), '6'),
+          readText: async () => '',
+          close: async () => undefined,
+        };
+        return { engine, digitBoxes };
+      };
+      const plain = ocrReading(td1);
+      expect(await readMrzFromImage(pixels, plain.engine, NOW)).toMatchObject({ valid: true, corrections: [] });
+      expect(plain.digitBoxes).toEqual([]);
+      const unread = ocrReading(withLine(td1, 1, td1[1]!.slice(0, 29) + '<'));
+      expect(await readMrzFromImage(pixels, unread.engine, NOW)).toMatchObject({ valid: true, corrections: ['compositeCheckDigit'] });
+      expect(unread.digitBoxes).toHaveLength(1);
+      expect(unread.digitBoxes[0]!.x0).toBeCloseTo(10 + 28.85 * 10);
+    });
   });
 
   it('returns null when there is no MRZ', () => {

@@ -24,7 +24,7 @@ export const SERVICE_VERSION: string = JSON.parse(readFileSync(new URL('../packa
 type AnyModule = DomainModule<unknown, ServiceName>;
 
 /** Every module's migrations; their names sort in the order they must run. */
-function allMigrations(dialect: Dialect): Record<string, Migration> {
+export function allMigrations(dialect: Dialect): Record<string, Migration> {
   return Object.assign({}, ...MODULES.map((module) => module.migrations?.(dialect) ?? {}));
 }
 

@@ -26,7 +26,7 @@ afterAll(async () => {
 // Commands whose outcome does not depend on what the store holds share one store.
 const env = storeEnv();
 
-describe('kyx CLI', { timeout: 240_000 }, () => {
+describe('kyx CLI', () => {
   it('migrate, accounts create, keys create|list|revoke with --json', () => {
     // a store of its own: migrate must find it empty
     const env = storeEnv();

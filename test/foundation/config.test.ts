@@ -85,7 +85,7 @@ describe('loadConfig', () => {
   });
 });
 
-describe('kyx and the configuration', { timeout: 120_000 }, () => {
+describe('kyx and the configuration', () => {
   const env = { KYX_DATA_DIR: dataDir, DATABASE_URL: undefined, REDIS_URL: undefined };
 
   it('kyx config --json prints every section, secrets redacted', () => {

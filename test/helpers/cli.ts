@@ -4,6 +4,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { dropPostgresSchema } from '../../src/storage/database.ts';
+import { PATIENCE_MS } from './wait.ts';
 
 export const KYX_BIN = path.resolve(import.meta.dirname, '../../bin/kyx.js');
 
@@ -16,7 +17,7 @@ export interface CliRun {
 
 /** Runs the real `kyx` binary in a child process. */
 export function kyx(args: string[], env: Record<string, string | undefined>): CliRun {
-  const result = spawnSync(process.execPath, [KYX_BIN, ...args], { env: { ...process.env, ...env }, encoding: 'utf8', timeout: 60_000 });
+  const result = spawnSync(process.execPath, [KYX_BIN, ...args], { env: { ...process.env, ...env }, encoding: 'utf8', timeout: PATIENCE_MS });
   return { status: result.status, stdout: result.stdout, stderr: result.stderr, json: () => JSON.parse(result.stdout.trim().split('\n').at(-1)!) };
 }
 

@@ -67,7 +67,7 @@ beforeAll(async () => {
   await Promise.all([t.context.services.aml.ready(), t.context.services.kyc.warmUp()]);
   sandbox = await t.tenant({ env: 'test' });
   live = await t.tenant({ env: 'live' });
-}, 120_000);
+});
 
 afterAll(async () => {
   await t?.close();
@@ -335,5 +335,5 @@ describe('KYX_KEEP_IMAGES', () => {
     }
     // Without the flag nothing of the images but their hashes is stored.
     expect(await t.context.storage.db.selectFrom('kyc_images').selectAll().execute()).toEqual([]);
-  }, 60_000);
+  });
 });

@@ -70,8 +70,7 @@ function check(decision: KycDecision, name: string) {
   return found!;
 }
 
-// Concurrent cases queue for the two workers, so a case's time includes its wait: a generous per-case timeout.
-describe.concurrent('KYC engine on real images', { timeout: 240_000 }, () => {
+describe.concurrent('KYC engine on real images', () => {
   it('passes the shipped specimen request (examples/kyc/request.json)', async () => {
     const request = JSON.parse(await readFile(path.join(ROOT, 'examples/kyc/request.json'), 'utf8'));
     const { signals, decision } = await verify({

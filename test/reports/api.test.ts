@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { POSTGRES_URL, type TestApp, type Tenant, createTestApp, errorBody, warnSkipped } from '../helpers/app.ts';
 import { kyx } from '../helpers/cli.ts';
 import { pdfText } from '../helpers/pdf.ts';
+import { PATIENCE_MS } from '../helpers/wait.ts';
 import { unzipEntries } from '../helpers/zip.ts';
 import { claimJob } from '../../src/storage/jobs.ts';
 import { BUNDLE_JOB } from '../../src/reports/repository.ts';
@@ -32,7 +33,7 @@ async function register(t: TestApp, tenant: Tenant, body: Record<string, unknown
 async function waitUntilSettled(t: TestApp, tenant: Tenant, bundleId: string) {
   await expect
     .poll(async () => (await t.app.inject({ method: 'GET', url: `/api/v1/bundles/${bundleId}`, headers: tenant.headers })).json().status, {
-      timeout: 30_000,
+      timeout: PATIENCE_MS,
       interval: 100,
     })
     .not.toBe('generating');

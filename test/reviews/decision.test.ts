@@ -5,6 +5,7 @@ import { kybSandboxScenarios } from '../../src/kyb/sandbox.ts';
 import { type TestApp, type Tenant, createTestApp, errorBody } from '../helpers/app.ts';
 import { pdfText } from '../helpers/pdf.ts';
 import { unzipEntries } from '../helpers/zip.ts';
+import { PATIENCE_MS } from '../helpers/wait.ts';
 
 const registryDown = kybSandboxScenarios.find((scenario) => scenario.id === 'registry_down')!.request;
 
@@ -65,7 +66,7 @@ describe('deciding a check in review', () => {
     const registered = await t.app.inject({ method: 'POST', url: '/api/v1/reports/rpt-016', headers: owner.headers, payload: { checkId: kybId, regulatorRef: 'REG-1', includeTypes: ['RPT-002'] } });
     expect(registered.statusCode).toBe(202);
     const { bundleId } = registered.json();
-    await expect.poll(async () => (await t.app.inject({ method: 'GET', url: `/api/v1/bundles/${bundleId}`, headers: owner.headers })).json().status, { timeout: 30_000, interval: 100 }).toBe('ready');
+    await expect.poll(async () => (await t.app.inject({ method: 'GET', url: `/api/v1/bundles/${bundleId}`, headers: owner.headers })).json().status, { timeout: PATIENCE_MS, interval: 100 }).toBe('ready');
     const zip = await t.app.inject({ method: 'GET', url: `/api/v1/bundles/${bundleId}.zip`, headers: owner.headers });
     const entries = await unzipEntries(zip.rawPayload);
     const report = [...entries].find(([name]) => name.includes('RPT-002'));

@@ -11,6 +11,7 @@ import { RUN_STEP_JOB } from '../../src/workflows/service.ts';
 import { POSTGRES_URL, type Tenant, type TestApp, createTestApp, errorBody } from '../helpers/app.ts';
 import { kyx } from '../helpers/cli.ts';
 import { pdfText } from '../helpers/pdf.ts';
+import { PATIENCE_MS } from '../helpers/wait.ts';
 import { unzipEntries } from '../helpers/zip.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
@@ -417,7 +418,7 @@ describe('evidence', () => {
     expect(registered.statusCode, registered.body).toBe(202);
     expect(registered.json()).toMatchObject({ checkId: finished.runId, includeTypes: ['RPT-002', 'RPT-003'] });
     const { bundleId } = registered.json();
-    await expect.poll(async () => (await get(t, sandbox, `/api/v1/bundles/${bundleId}`)).json().status, { timeout: 30_000, interval: 100 }).toBe('ready');
+    await expect.poll(async () => (await get(t, sandbox, `/api/v1/bundles/${bundleId}`)).json().status, { timeout: PATIENCE_MS, interval: 100 }).toBe('ready');
     const zip = await get(t, sandbox, `/api/v1/bundles/${bundleId}.zip`);
     const entries = await unzipEntries(zip.rawPayload);
     expect([...entries.keys()].sort()).toEqual(
@@ -437,7 +438,7 @@ describe('evidence', () => {
     // a report type no check of the run has is listed as unavailable; another tenant's run is 404
     const kycOnly = await post(t, sandbox, '/api/v1/reports/rpt-016', { checkId: finished.runId, regulatorRef: 'FCA-RUN-2', includeTypes: ['RPT-001'] });
     expect(kycOnly.statusCode).toBe(202);
-    await expect.poll(async () => (await get(t, sandbox, `/api/v1/bundles/${kycOnly.json().bundleId}`)).json().status, { timeout: 30_000, interval: 100 }).toBe('ready');
+    await expect.poll(async () => (await get(t, sandbox, `/api/v1/bundles/${kycOnly.json().bundleId}`)).json().status, { timeout: PATIENCE_MS, interval: 100 }).toBe('ready');
     const kycEntries = await unzipEntries((await get(t, sandbox, `/api/v1/bundles/${kycOnly.json().bundleId}.zip`)).rawPayload);
     expect(JSON.parse(kycEntries.get('evidence.json')!.toString('utf8')).unavailableReports).toEqual([
       { type: 'RPT-001', reason: expect.stringContaining(`${finished.runId} is a workflow run with no such check`) },

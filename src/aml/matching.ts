@@ -44,6 +44,12 @@ const STAND_IN_SHARE = 0.5;
 const OPTIONAL_WEIGHT = [1, MIDDLE_NAME_WEIGHT, MINOR_NAME_WEIGHT, MINOR_NAME_WEIGHT];
 const enum OptionalPart { No = 0, Middle = 1, Minor = 2, SecondFamily = 3 }
 /**
+ * Share of its rarity weight a query's middle name, patronymic, ancestor or second family name keeps when the
+ * listed name lacks it: more than a listed one's, since lists write names in full and a part they lack may tell
+ * another person ("Mohammed Abdul Latif Jameel" is not "Muhammad Jamal").
+ */
+const EXTRA_OPTIONAL_WEIGHT = OPTIONAL_WEIGHT.map((share) => (1 + share) / 2);
+/**
  * A listed family or first name the query lacks counts this share of its rarity weight once more against the
  * name ("Mateo Diaz" may be another Diaz than "DIAZ LOPEZ, Mateo"); so does, for an organisation, a distinctive
  * query word the listed name lacks.
@@ -330,6 +336,23 @@ function isKoreanPerson(entity: ListEntity): boolean {
   return entity.programs.some((program) => program.startsWith('DPRK')) || entity.countries.some((c) => c === 'KP' || c === 'KR');
 }
 
+/** Whether a person's name part may be left out, and how much it then counts (see OPTIONAL_WEIGHT). */
+function optionalPartAt(parts: string[], middle: boolean[], secondFamily: boolean[], position: number): OptionalPart {
+  if (!middle[position]) return OptionalPart.No;
+  if (secondFamily[position]) return OptionalPart.SecondFamily;
+  return position > 0 && CHAIN_PARTICLES.has(parts[position - 1]) ? OptionalPart.Minor : OptionalPart.Middle;
+}
+
+/**
+ * The OptionalPart of each query token read as a person's name (as listed names are read: "Viktor Feliksovich
+ * Vekselberg", "MADURO MOROS, Nicolas"), all No when the query's words do not tokenise like the whole.
+ */
+function queryOptionalParts(name: string, tokens: readonly string[]): OptionalPart[] {
+  const { parts, middle, secondFamily } = listedNameParts(name, true);
+  if (parts.length !== tokens.length || parts.some((part, i) => part !== tokens[i])) return tokens.map(() => OptionalPart.No);
+  return parts.map((_, position) => optionalPartAt(parts, middle, secondFamily, position));
+}
+
 export function buildIndex(entities: ListEntity[]): ScreeningIndex {
   const vocabulary = new Map<string, number>();
   const tokens: string[] = [];
@@ -376,12 +399,7 @@ export function buildIndex(entities: ListEntity[]): ScreeningIndex {
           if (korean && part.length <= KOREAN_SYLLABLE_LENGTH) koreanSyllables.add(id);
           seen.add(id);
           nameTokens.push(id);
-          const ancestor = position > 0 && CHAIN_PARTICLES.has(parts[position - 1]);
-          nameTokenMiddle.push(
-            !middle[position] ? OptionalPart.No
-              : secondFamily[position] ? OptionalPart.SecondFamily
-                : ancestor ? OptionalPart.Minor : OptionalPart.Middle,
-          );
+          nameTokenMiddle.push(optionalPartAt(parts, middle, secondFamily, position));
           nameTokenOrder.push(Math.min(order[position], 255));
         });
         nameTokenStart.push(nameTokens.length);
@@ -524,6 +542,8 @@ interface QueryToken {
   weak: boolean;
   /** A one-letter token that is not a digit: it pairs with any name part of that letter. */
   initial: boolean;
+  /** Read as a person's name, whether this part may be left out by the listed name (see queryOptionalParts). */
+  optional: OptionalPart;
   /** Vocabulary token id → similarity, for every listed token this query token matches. */
   similar: Map<number, number>;
 }
@@ -646,6 +666,7 @@ function queryTokens(index: ScreeningIndex, name: string): QueryToken[] {
   const rare = Math.log(1 + index.nameEntity.length);
   const initialWeight = Math.log(1 + index.nameEntity.length / INITIAL_SHARE);
   const forms = queryTokenForms(name);
+  const optionalParts = queryOptionalParts(name, forms.map((form) => form.text));
   return forms.map(({ text, variants, transcriptions }, position) => {
     // A linking word never opens a name: a leading "E." or "Y." is an initial ("E. Bushmin", "Y. Evkurov").
     const weak = isWeakToken(text) && !(position === 0 && text.length === 1 && forms.length > 1);
@@ -676,7 +697,7 @@ function queryTokens(index: ScreeningIndex, name: string): QueryToken[] {
     const joinedWithNext = position + 1 < forms.length ? text + forms[position + 1].text : '';
     const initial = !weak && /^[a-z]$/.test(text);
     const weight = weak ? WEAK_TOKEN_WEIGHT : initial ? initialWeight : id !== undefined ? index.weight[id] : rare;
-    return { text, joinedWithNext, koreanKey: korean, weak, initial, weight, similar };
+    return { text, joinedWithNext, koreanKey: korean, weak, initial, weight, similar, optional: weak ? OptionalPart.No : optionalParts[position] };
   });
 }
 
@@ -879,7 +900,14 @@ function scoreName(index: ScreeningIndex, query: QueryToken[], queryCjk: string,
   const everyPartCounts = !isPerson || isSyllabicName(index, start, listedCount);
   let queryTotal = 0;
   let strongQuery = 0;
+  // A person's middle names, patronymics and second family names the listed name lacks count as the listed
+  // name's missing ones do: "Viktor Feliksovich Vekselberg" is "VEKSELBERG, Viktor".
   for (let i = 0; i < queryCount; i++) {
+    if (isPerson && !everyPartCounts && !queryUsed[i] && query[i].optional !== OptionalPart.No) {
+      strongQuery++;
+      queryTotal += query[i].weight * EXTRA_OPTIONAL_WEIGHT[query[i].optional];
+      continue;
+    }
     queryTotal += query[i].weight;
     if (query[i].weak) continue;
     strongQuery++;
@@ -1072,7 +1100,8 @@ function searchSpelling(index: ScreeningIndex, name: string, minScore: number): 
   let queryWeight = 0;
   let strongWeight = 0;
   for (const q of query) {
-    queryWeight += q.weight;
+    // A person's middle name the listed name lacks may count for little (see scoreName): not in the bound.
+    if (q.optional === OptionalPart.No) queryWeight += q.weight;
     if (!q.weak) strongWeight += q.weight;
   }
   const floor = Math.max(MIN_EVIDENCE * strongWeight, (2 * minScore - 1) * queryWeight - weakWeightOf(query) - 1e-6);

@@ -8,7 +8,7 @@ import {
 } from './normalize.ts';
 import { equivalentGivenNames, equivalentPatronymics } from './given-names.ts';
 import {
-  KOREAN_SYLLABLE_LENGTH, joinedSimilarity, koreanKey, tokenSimilarity, transliterationKey, transliterationSimilarity,
+  KOREAN_SYLLABLE_LENGTH, joinedSimilarity, koreanKey, sameFoldedSpelling, tokenSimilarity, transliterationKey, transliterationSimilarity,
 } from './similarity.ts';
 import type { ListEntity, NameKind } from './model.ts';
 
@@ -93,6 +93,8 @@ const KNOWN_AS_SIMILARITY = 0.9;
  */
 const COMMON_WEIGHT = 5;
 const DISTINCTIVE_WEIGHT = 6;
+/** Longest organisation's word that must be spelt as listed when it is the only distinctive word paired. */
+const SHORT_BRAND_LENGTH = 6;
 /** Factor on an organisation's score when a query word stands where a listed word is missing (see scoreName). */
 const SUBSTITUTION_FACTOR = 0.9;
 /** Names scored in full per query, best first by their index evidence. */
@@ -544,6 +546,8 @@ interface QueryToken {
   initial: boolean;
   /** Read as a person's name, whether this part may be left out by the listed name (see queryOptionalParts). */
   optional: OptionalPart;
+  /** Written after a comma ("PUTIN, Vladimir"): the query is not said in order. */
+  afterComma: boolean;
   /** Vocabulary token id → similarity, for every listed token this query token matches. */
   similar: Map<number, number>;
 }
@@ -667,6 +671,8 @@ function queryTokens(index: ScreeningIndex, name: string): QueryToken[] {
   const initialWeight = Math.log(1 + index.nameEntity.length / INITIAL_SHARE);
   const forms = queryTokenForms(name);
   const optionalParts = queryOptionalParts(name, forms.map((form) => form.text));
+  const comma = name.indexOf(',');
+  const beforeComma = comma < 0 ? forms.length : tokenise(name.slice(0, comma)).length;
   return forms.map(({ text, variants, transcriptions }, position) => {
     // A linking word never opens a name: a leading "E." or "Y." is an initial ("E. Bushmin", "Y. Evkurov").
     const weak = isWeakToken(text) && !(position === 0 && text.length === 1 && forms.length > 1);
@@ -697,7 +703,7 @@ function queryTokens(index: ScreeningIndex, name: string): QueryToken[] {
     const joinedWithNext = position + 1 < forms.length ? text + forms[position + 1].text : '';
     const initial = !weak && /^[a-z]$/.test(text);
     const weight = weak ? WEAK_TOKEN_WEIGHT : initial ? initialWeight : id !== undefined ? index.weight[id] : rare;
-    return { text, joinedWithNext, koreanKey: korean, weak, initial, weight, similar, optional: weak ? OptionalPart.No : optionalParts[position] };
+    return { text, joinedWithNext, koreanKey: korean, weak, initial, weight, similar, optional: weak ? OptionalPart.No : optionalParts[position], afterComma: position >= beforeComma };
   });
 }
 
@@ -796,11 +802,14 @@ function scoreName(index: ScreeningIndex, query: QueryToken[], queryCjk: string,
     };
   }
 
+  const isPerson = index.entities[entityIndex].type === 'person';
   pairCount = 0;
   for (let i = 0; i < queryCount; i++) {
     const { similar, initial, text } = query[i];
     for (let j = 0; j < listedCount; j++) {
       const listed = index.tokens[nameTokens[start + j]];
+      // Initials stand for a person's names; an organisation's one letter ("S. GROUP AIRLINES") is a word of its own.
+      if (!isPerson && (text.length === 1) !== (listed.length === 1)) continue;
       const s = similar.get(nameTokens[start + j]);
       if (s !== undefined) addPair(s, i, 1, j, NO_SECOND);
       else if ((initial || listed.length === 1) && listed.charCodeAt(0) === text.charCodeAt(0) && /[a-z]/.test(listed[0]) && !isWeakToken(listed)) {
@@ -850,6 +859,9 @@ function scoreName(index: ScreeningIndex, query: QueryToken[], queryCjk: string,
   let listedMatched = 0;
   let strongPairs = 0;
   let bestStrongSimilarity = 0;
+  /** The query word and listed word of the last distinctive pair ('' for a join): of the only one when strongPairs is 1. */
+  let strongQuery1 = '';
+  let strongListed1 = '';
   const pairings: TokenPairing[] = [];
   for (let p = 0; p < pairCount; p++) {
     const shape = pairShape[pairOrder[p]];
@@ -883,6 +895,8 @@ function scoreName(index: ScreeningIndex, query: QueryToken[], queryCjk: string,
     if (strongQueryTokens > 0) {
       strongPairs += Math.max(strongQueryTokens, strongListedTokens);
       bestStrongSimilarity = Math.max(bestStrongSimilarity, similarity);
+      strongQuery1 = queryLength === 1 && !joinedListed ? query[queryFrom].text : '';
+      strongListed1 = index.tokens[nameTokens[start + listedFirst]];
     }
     if (explain) {
       pairings.push({
@@ -892,10 +906,9 @@ function scoreName(index: ScreeningIndex, query: QueryToken[], queryCjk: string,
       });
     }
   }
-  if (strongPairs === 0 || chainOrderBroken(index, query, queryCount, start)) return undefined;
+  if (strongPairs === 0 || chainOrderBroken(index, query, queryCount, start) || listedChainOrderBroken(index, query, queryCount, start, listedCount)) return undefined;
   // An organisation's every distinctive word identifies it ("PIONEER LOGISTICS" is not "Pioneer Golden
   // Logistics"), whereas a person's extra query names may be middle names the list does not have.
-  const isPerson = index.entities[entityIndex].type === 'person';
   // So is each syllable of a name made of syllables ("WEI, Zhao" is not "Wei Bo Zhao").
   const everyPartCounts = !isPerson || isSyllabicName(index, start, listedCount);
   let queryTotal = 0;
@@ -957,6 +970,10 @@ function scoreName(index: ScreeningIndex, query: QueryToken[], queryCjk: string,
   // An organisation's words are written, not heard: one found only by its sound ("Paula Ruiz" ~ "POLA RAIZ OOO")
   // is as weak as one word found.
   else if (!isPerson && bestStrongSimilarity < ORGANISATION_SPELLING_FLOOR) score *= SINGLE_TOKEN_FACTOR;
+  // A short brand word one letter off is another brand ("Orlen" is not "ORLAN", "Posco" not "PASCO").
+  // Another romanisation of it ("Vagner" for "Wagner") still is the same word.
+  else if (!isPerson && strongPairs === 1 && bestStrongSimilarity < 1 && strongQuery1.length > 0 && strongQuery1.length <= SHORT_BRAND_LENGTH
+    && !sameFoldedSpelling(strongQuery1, strongListed1)) score *= SINGLE_TOKEN_FACTOR;
   // An organisation with one of its words replaced by another is another organisation ("KOREA HEUNGJIN TRADING
   // COMPANY" is not "KOREA MAPLE TRADING COMPANY"): a word left out or added alone is only weighed by rarity.
   if (!isPerson && missingCoreWords > 0 && strongQuery > strongPairs) score *= SUBSTITUTION_FACTOR;
@@ -1050,6 +1067,30 @@ function chainOrderBroken(index: ScreeningIndex, query: QueryToken[], queryCount
     const son = queryPartner[i - 1];
     const father = queryPartner[i + 1];
     if (son >= 0 && father >= 0 && index.nameTokenOrder[start + son] > index.nameTokenOrder[start + father]) return true;
+  }
+  return false;
+}
+
+/** Particles of a listed name whose neighbours' order tells who is whose son or father ("SALAH ABU MOHAMED"). */
+const LISTED_CHAIN_PARTICLES = new Set([...CHAIN_PARTICLES, 'abu', 'abou', 'umm']);
+
+/**
+ * Whether the query names, without the particle, the two neighbours of a listed name's chain particle the other
+ * way round: "Mohamed Salah" is not "SALAH ABU MOHAMED" (Salah, father of Mohamed), nor "Salman Muhammad"
+ * "MUHAMMAD BIN SALMAN". A query written "FAMILY, Given" is said in another order and is not judged.
+ */
+function listedChainOrderBroken(index: ScreeningIndex, query: QueryToken[], queryCount: number, start: number, listedCount: number): boolean {
+  if (query.some((q) => q.afterComma || LISTED_CHAIN_PARTICLES.has(q.text))) return false;
+  for (let j = 1; j + 1 < listedCount; j++) {
+    if (!LISTED_CHAIN_PARTICLES.has(index.tokens[index.nameTokens[start + j]]) || !listedUsed[j - 1] || !listedUsed[j + 1]) continue;
+    const [before, after] = index.nameTokenOrder[start + j - 1] < index.nameTokenOrder[start + j + 1] ? [j - 1, j + 1] : [j + 1, j - 1];
+    let beforeAt = -1;
+    let afterAt = -1;
+    for (let i = 0; i < queryCount; i++) {
+      if (queryPartner[i] === before) beforeAt = i;
+      if (queryPartner[i] === after) afterAt = i;
+    }
+    if (beforeAt >= 0 && afterAt >= 0 && afterAt < beforeAt) return true;
   }
   return false;
 }

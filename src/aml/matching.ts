@@ -915,10 +915,12 @@ function scoreName(index: ScreeningIndex, query: QueryToken[], queryCjk: string,
   let strongQuery = 0;
   // A person's middle names, patronymics and second family names the listed name lacks count as the listed
   // name's missing ones do: "Viktor Feliksovich Vekselberg" is "VEKSELBERG, Viktor".
+  const queryCompound = isPerson && !everyPartCounts ? secondFamilySaidLast(index, query, queryCount, start) : -1;
   for (let i = 0; i < queryCount; i++) {
-    if (isPerson && !everyPartCounts && !queryUsed[i] && query[i].optional !== OptionalPart.No) {
+    const optional = i === queryCompound ? OptionalPart.SecondFamily : query[i].optional;
+    if (isPerson && !everyPartCounts && !queryUsed[i] && optional !== OptionalPart.No) {
       strongQuery++;
-      queryTotal += query[i].weight * EXTRA_OPTIONAL_WEIGHT[query[i].optional];
+      queryTotal += query[i].weight * EXTRA_OPTIONAL_WEIGHT[optional];
       continue;
     }
     queryTotal += query[i].weight;
@@ -943,6 +945,14 @@ function scoreName(index: ScreeningIndex, query: QueryToken[], queryCjk: string,
     listedMatched += listedSimilarity[given] * givenShift;
     listedTotal += givenShift - index.weight[nameTokens[start + nisbaDropped]] * (1 - MINOR_NAME_WEIGHT);
   }
+  const compound = isPerson && !everyPartCounts && nisbaDropped < 0 ? listedSecondFamilySaidLast(index, nameId, start, listedCount) : -1;
+  if (compound >= 0) {
+    // "Nicolas Maduro" for "Nicolás Maduro Moros": the part before the last is the family name, counted in
+    // full; the last one, missing, is the second family name.
+    const familyShift = index.weight[nameTokens[start + compound - 1]] * (1 - OPTIONAL_WEIGHT[OptionalPart.Middle]);
+    listedMatched += listedSimilarity[compound - 1] * familyShift;
+    listedTotal += familyShift - index.weight[nameTokens[start + compound]] * (1 - OPTIONAL_WEIGHT[OptionalPart.SecondFamily]);
+  }
   let strongListed = 0;
   let missingCore = 0;
   let missingCoreWords = 0;
@@ -952,7 +962,7 @@ function scoreName(index: ScreeningIndex, query: QueryToken[], queryCjk: string,
     if (weight === WEAK_TOKEN_WEIGHT) continue;
     strongListed++;
     if (listedUsed[j]) continue;
-    if (j === nisbaDropped) missingOptional.push(weight * MINOR_NAME_WEIGHT);
+    if (j === nisbaDropped || j === compound) missingOptional.push(weight * MINOR_NAME_WEIGHT);
     else if (!index.nameTokenMiddle[start + j]) {
       missingCore += weight * MISSING_CORE_PENALTY;
       missingCoreWords++;
@@ -978,6 +988,11 @@ function scoreName(index: ScreeningIndex, query: QueryToken[], queryCjk: string,
   // COMPANY" is not "KOREA MAPLE TRADING COMPANY"): a word left out or added alone is only weighed by rarity.
   if (!isPerson && missingCoreWords > 0 && strongQuery > strongPairs) score *= SUBSTITUTION_FACTOR;
   if (isPerson && score < KNOWN_AS_SCORE && strongQuery >= 2 && knownByLaterNames(index, query, queryCount, start, listedCount)) score = KNOWN_AS_SCORE;
+  // Father and son of one name: "Ferdinand Marcos Jr." is not "Ferdinand Marcos" (a query without Jr. may be either).
+  if (isPerson) {
+    const generation = generationOf(queryCount, (i) => query[i].text);
+    if (generation && generation !== generationOf(listedCount, (j) => index.tokens[nameTokens[start + j]])) score *= SINGLE_TOKEN_FACTOR;
+  }
   const listedCjk = queryCjk ? index.nameCjk.get(nameId) : undefined;
   if (listedCjk) score *= cjkAgreement(queryCjk, listedCjk);
   const unmatchedQuery: string[] = [];
@@ -987,6 +1002,49 @@ function scoreName(index: ScreeningIndex, query: QueryToken[], queryCjk: string,
     for (let j = 0; j < listedCount; j++) if (!listedUsed[j]) unmatchedListed.push(index.tokens[nameTokens[start + j]]);
   }
   return { entityIndex, nameSlot, kind, score: Math.min(1, score), pairings, unmatchedQuery, unmatchedListed };
+}
+
+/**
+ * A person's name said in order with two family names ("Nicolás Maduro Moros", "Joaquín Guzmán Loera") whose last
+ * one the other side leaves out: given `paired` the pairing of the side's parts, the position of that last part
+ * when the first part and the one before the last are paired and the one before the last is not a common name
+ * ("Mohammed Ali Hassan" is not "Mohammed Ali"), else -1.
+ */
+function secondFamilyPosition(count: number, paired: (k: number) => boolean, weak: (k: number) => boolean, pairedWeight: (k: number) => number): number {
+  const last = count - 1;
+  if (count < 3 || paired(last) || weak(last) || weak(last - 1) || !paired(0) || !paired(last - 1)) return -1;
+  return pairedWeight(last - 1) > COMMON_WEIGHT ? last : -1;
+}
+
+/** The listed name's last part read as a second family name (see secondFamilyPosition), -1 when not. */
+function listedSecondFamilySaidLast(index: ScreeningIndex, nameId: number, start: number, listedCount: number): number {
+  for (let j = 0; j < listedCount; j++) if (index.nameTokenOrder[start + j] !== j) return -1;
+  if (index.nameTokenMiddle[start + listedCount - 1] !== OptionalPart.No || index.nameTokenMiddle[start + listedCount - 2] !== OptionalPart.Middle) return -1;
+  return secondFamilyPosition(
+    listedCount, (j) => listedUsed[j] === 1, (j) => isWeakToken(index.tokens[index.nameTokens[start + j]]),
+    (j) => index.spellingWeight[index.nameTokens[start + j]],
+  );
+}
+
+/** The query's last part read as a second family name the listed name lacks (see secondFamilyPosition), -1 when not. */
+function secondFamilySaidLast(index: ScreeningIndex, query: QueryToken[], queryCount: number, start: number): number {
+  if (queryCount < 3 || query[queryCount - 2].optional !== OptionalPart.Middle || query.some((q) => q.afterComma)) return -1;
+  return secondFamilyPosition(
+    queryCount, (i) => queryUsed[i] === 1, (i) => query[i].weak,
+    (i) => (queryPartner[i] >= 0 ? index.spellingWeight[index.nameTokens[start + queryPartner[i]]] : 0),
+  );
+}
+
+/** Words that tell a generation of one family name apart, in their normalised forms. */
+const GENERATIONS = new Map([['jr', 'jr'], ['junior', 'jr'], ['sr', 'sr'], ['senior', 'sr']]);
+
+/** The generation a person's `count` name parts say ("jr", "sr"), '' for none. */
+function generationOf(count: number, partAt: (k: number) => string): string {
+  for (let k = 0; k < count; k++) {
+    const generation = GENERATIONS.get(partAt(k));
+    if (generation) return generation;
+  }
+  return '';
 }
 
 /** Whether every distinctive part of a listed person's name is a syllable of at most SYLLABLE_LENGTH letters. */

@@ -392,6 +392,7 @@ describe('names the hand-written pairs of eval:aml found missed or wrongly found
   const extra: Array<[string, 'person' | 'organization']> = [
     ['VEKSELBERG, Viktor', 'person'], ['SALAH ABU MOHAMED', 'person'], ['S. GROUP AIRLINES LTD', 'organization'], ['OOO ORLAN', 'organization'],
     ['Wagner Group', 'organization'], ['Qasem Soleimani', 'person'], ['AB Volvo', 'organization'], ['Grupo Bimbo SAB de CV', 'organization'],
+    ['Nicolás Maduro Moros', 'person'], ['Nicolas Maduro', 'person'], ['Mohammed Ali Hassan', 'person'], ['Ferdinand Marcos', 'person'],
   ];
   let withExtra: ListsSnapshot;
   beforeAll(() => {
@@ -432,5 +433,17 @@ describe('names the hand-written pairs of eval:aml found missed or wrongly found
   it('folds the Swedish definite legal form and the Mexican S.A.B. de C.V.', () => {
     expect(finds('Aktiebolaget Volvo', 6)).toBe(true);
     expect(finds('Grupo Bimbo, Sociedad Anonima Bursatil de Capital Variable', 7)).toBe(true);
+  });
+
+  it('reads a name said in order with two family names, the last one left out on either side', () => {
+    expect(finds('Nicolas Maduro', 8)).toBe(true);
+    expect(finds('Nicolás Maduro Moros', 9)).toBe(true);
+    // Not when the part before the last is a common name: "Mohammed Ali" is many people.
+    expect(finds('Mohammed Ali', 10)).toBe(false);
+  });
+
+  it('does not take a son named like his father for the father', () => {
+    expect(finds('Ferdinand Marcos Jr.', 11)).toBe(false);
+    expect(finds('Ferdinand Marcos', 11)).toBe(true);
   });
 });

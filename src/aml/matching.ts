@@ -10,6 +10,7 @@ import { equivalentGivenNames, equivalentPatronymics } from './given-names.ts';
 import {
   KOREAN_SYLLABLE_LENGTH, joinedSimilarity, koreanKey, sameFoldedSpelling, tokenSimilarity, transliterationKey, transliterationSimilarity,
 } from './similarity.ts';
+import { LEGAL_FORM_WORDS } from './legal-forms.ts';
 import type { ListEntity, NameKind } from './model.ts';
 
 const NAME_KINDS: NameKind[] = ['primary', 'alias', 'weak_alias', 'former'];
@@ -981,9 +982,10 @@ function scoreName(index: ScreeningIndex, query: QueryToken[], queryCjk: string,
   // is as weak as one word found.
   else if (!isPerson && bestStrongSimilarity < ORGANISATION_SPELLING_FLOOR) score *= SINGLE_TOKEN_FACTOR;
   // A short brand word one letter off is another brand ("Orlen" is not "ORLAN", "Posco" not "PASCO").
-  // Another romanisation of it ("Vagner" for "Wagner") still is the same word.
+  // Another romanisation of it ("Vagner" for "Wagner") still is the same word, and a group without a legal form
+  // is written in many ("Al-Qaida", "Al Qaeda").
   else if (!isPerson && strongPairs === 1 && bestStrongSimilarity < 1 && strongQuery1.length > 0 && strongQuery1.length <= SHORT_BRAND_LENGTH
-    && !sameFoldedSpelling(strongQuery1, strongListed1)) score *= SINGLE_TOKEN_FACTOR;
+    && !sameFoldedSpelling(strongQuery1, strongListed1) && namesCompany(index, query, queryCount, start, listedCount)) score *= SINGLE_TOKEN_FACTOR;
   // An organisation with one of its words replaced by another is another organisation ("KOREA HEUNGJIN TRADING
   // COMPANY" is not "KOREA MAPLE TRADING COMPANY"): a word left out or added alone is only weighed by rarity.
   if (!isPerson && missingCoreWords > 0 && strongQuery > strongPairs) score *= SUBSTITUTION_FACTOR;
@@ -1033,6 +1035,15 @@ function secondFamilySaidLast(index: ScreeningIndex, query: QueryToken[], queryC
     queryCount, (i) => queryUsed[i] === 1, (i) => query[i].weak,
     (i) => (queryPartner[i] >= 0 ? index.spellingWeight[index.nameTokens[start + queryPartner[i]]] : 0),
   );
+}
+
+const LEGAL_FORM_TOKENS = new Set(LEGAL_FORM_WORDS);
+
+/** Whether the query or the listed name has a legal form: a company's name, not a group's or a movement's. */
+function namesCompany(index: ScreeningIndex, query: QueryToken[], queryCount: number, start: number, listedCount: number): boolean {
+  for (let i = 0; i < queryCount; i++) if (LEGAL_FORM_TOKENS.has(query[i].text)) return true;
+  for (let j = 0; j < listedCount; j++) if (LEGAL_FORM_TOKENS.has(index.tokens[index.nameTokens[start + j]])) return true;
+  return false;
 }
 
 /** Words that tell a generation of one family name apart, in their normalised forms. */

@@ -8,9 +8,11 @@
 // the core of one (its family and first name without middle or second family names: the press's spelling of
 // that listed person) is not "unlisted" and is left out. Fixed seed, so the set is reproduced exactly from the
 // lists; entities are split by hash into train (60 %), dev (20 %) and test (20 %): train and dev may be looked
-// at when tuning, test never is. Everything is measured at DEFAULT_THRESHOLD.
+// at when tuning, test never is. Everything is measured at DEFAULT_THRESHOLD. A hand-written class
+// (data/aml-eval/: labelled pairs with hard non-matches, and real unlisted names) is split dev/test only.
 
 import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import anyAscii from 'any-ascii';
 import { doubleMetaphone } from 'double-metaphone';
@@ -20,7 +22,7 @@ import { LEGAL_FORMS } from '../src/aml/legal-forms.ts';
 import { tokenise, isWeakToken, pinyinReading } from '../src/aml/normalize.ts';
 import { equivalentGivenNames, equivalentPatronymics } from '../src/aml/given-names.ts';
 import { DEFAULT_THRESHOLD, screen, type ListsSnapshot } from '../src/aml/screen.ts';
-import type { ListEntity } from '../src/aml/model.ts';
+import { emptyEntity, type EntityType, type ListEntity } from '../src/aml/model.ts';
 
 const LISTS_DIR = process.env.KYX_LISTS_DIR ?? fileURLToPath(new URL('../../shared/data/lists/current', import.meta.url));
 const SEED = 20240503;
@@ -769,6 +771,98 @@ function measure(lists: ListsSnapshot, cases: Case[]): { tally: Tally; byTransfo
   return { tally, byTransform, misses, falseAlarms };
 }
 
+
+/**
+ * Hand-written labelled pairs (data/aml-eval/name-pairs.tsv): one entity in several spellings, and hard
+ * non-matches (family members, namesakes, sibling companies, vessels with similar names), built without the
+ * matcher's rules. Each pair is screened both ways: the one name is added to the lists as an entity of its own and
+ * the other is screened against everything, so rarity weights stay those of the loaded lists.
+ */
+type PairLabel = 'same' | 'different';
+interface PairCase { query: string; listed: string; type: EntityType; subclass: string; label: PairLabel; split: Split; listedId: string }
+const DATA_DIR = new URL('../data/aml-eval/', import.meta.url);
+
+function dataRows(file: string): string[][] {
+  return readFileSync(new URL(file, DATA_DIR), 'utf8').split('\n').filter((line) => line && !line.startsWith('#')).map((line) => line.split('\t'));
+}
+
+/** Hand-written sets are split in halves by a hash of their first name: dev to look at, test to report. */
+function handSplit(key: string): Split {
+  return createHash('sha256').update(key).digest()[0] < 128 ? 'dev' : 'test';
+}
+
+function namePairs(): { cases: PairCase[]; entities: ListEntity[] } {
+  const cases: PairCase[] = [];
+  const entities: ListEntity[] = [];
+  dataRows('name-pairs.tsv').forEach(([subclass, type, label, ...names], row) => {
+    const ids = names.map((name, position) => {
+      const entity = emptyEntity('eval-pairs', `pair-${row}-${position}`, type as EntityType);
+      entity.names.push({ full: name, kind: 'primary' });
+      entities.push(entity);
+      return entity.id;
+    });
+    const split = handSplit(names[0]);
+    for (let i = 0; i < names.length; i++) {
+      for (let j = 0; j < names.length; j++) {
+        if (i === j || (label === 'different' && names.length !== 2)) continue;
+        cases.push({ query: names[j], listed: names[i], type: type as EntityType, subclass: `${subclass}_${label}`, label: label as PairLabel, split, listedId: ids[i] });
+      }
+    }
+  });
+  return { cases, entities };
+}
+
+interface PairOutcome { pair: PairCase; found: boolean; score: number; explanation: string }
+
+function measurePairs(lists: ListsSnapshot, cases: PairCase[]): PairOutcome[] {
+  return cases.map((pair) => {
+    const type = pair.type === 'person' || pair.type === 'organization' ? pair.type : undefined;
+    const decided = screen(lists, { name: pair.query, type, threshold: THRESHOLD, limit: 1000 });
+    const found = decided.matches.some((m) => m.entityId === pair.listedId);
+    const seen = screen(lists, { name: pair.query, type, threshold: 0.5, limit: 1000 }).matches.find((m) => m.entityId === pair.listedId);
+    const explanation = seen
+      ? `${seen.features.tokens.map((t) => `${t.query}~${t.matched} ${t.similarity}`).join(', ')}${seen.features.unmatchedQueryTokens.length ? `; query only: ${seen.features.unmatchedQueryTokens.join(' ')}` : ''}${seen.features.unmatchedListedTokens.length ? `; listed only: ${seen.features.unmatchedListedTokens.join(' ')}` : ''}`
+      : 'not proposed';
+    return { pair, found, score: seen?.score ?? 0, explanation };
+  });
+}
+
+function reportPairs(outcomes: PairOutcome[], showErrors: boolean): void {
+  const tally: Tally = { tp: 0, fn: 0, fp: 0, tn: 0 };
+  const bySubclass = new Map<string, [number, number]>();
+  for (const { pair, found } of outcomes) {
+    const entry = bySubclass.get(pair.subclass) ?? [0, 0];
+    entry[0] += found ? 1 : 0;
+    entry[1]++;
+    bySubclass.set(pair.subclass, entry);
+    if (pair.label === 'same') found ? tally.tp++ : tally.fn++;
+    else found ? tally.fp++ : tally.tn++;
+  }
+  const precision = tally.tp / (tally.tp + tally.fp);
+  const recall = tally.tp / (tally.tp + tally.fn);
+  console.log(`  hand-written pairs (${outcomes.length}, both ways): precision ${precision.toFixed(4)}  recall ${recall.toFixed(4)}  F1 ${((2 * precision * recall) / (precision + recall)).toFixed(4)}`);
+  console.log(`    found (recall of _same, false-alarm rate of _different): ${[...bySubclass].sort().map(([c, [hit, all]]) => `${c} ${(hit / all).toFixed(3)} (${hit}/${all})`).join(', ')}`);
+  if (!showErrors) return;
+  const errors = outcomes.filter(({ pair, found }) => found !== (pair.label === 'same'));
+  // Worst first: the misses scored lowest and the false alarms scored highest.
+  errors.sort((a, b) => (a.pair.label === 'same' ? a.score : 1 - a.score) - (b.pair.label === 'same' ? b.score : 1 - b.score));
+  for (const { pair, score, explanation } of errors) {
+    console.log(`    ${pair.label === 'same' ? 'miss' : 'false alarm'} ${pair.subclass}: "${pair.query}" vs "${pair.listed}" ${score.toFixed(3)} [${explanation}]`);
+  }
+}
+
+/** Real unlisted names (data/aml-eval/unlisted-names.tsv), less those whose words are exactly a listed name's. */
+function unlistedNames(entities: ListEntity[]): { cases: Array<Case & { culture: string }>; leftOut: string[] } {
+  const listedWords = new Set(entities.flatMap((e) => e.names.map((n) => tokenise(n.full).sort().join(' '))));
+  const cases: Array<Case & { culture: string }> = [];
+  const leftOut: string[] = [];
+  for (const [culture, type, name] of dataRows('unlisted-names.tsv')) {
+    if (listedWords.has(tokenise(name).sort().join(' '))) leftOut.push(name);
+    else cases.push({ query: name, type: type as 'person' | 'organization', transform: 'negative', split: handSplit(name), culture });
+  }
+  return { cases, leftOut };
+}
+
 export async function run(): Promise<void> {
   const entities: ListEntity[] = [];
   for (const set of (await scanListsDir(LISTS_DIR)).lists) entities.push(...(await parseListFileSet(set)).entities);
@@ -811,6 +905,9 @@ export async function run(): Promise<void> {
     if (c) elsewhere[c.split].push(c);
   }
   const siblings = siblingNegatives(shuffled, listedSignatures);
+  const pairs = namePairs();
+  const pairLists: ListsSnapshot = { index: buildIndex([...entities, ...pairs.entities]), lists: [], listsVersion: 'eval-pairs' };
+  const unlisted = unlistedNames(entities);
   console.log(`AML matching quality — lists: ${LISTS_DIR} (${entities.length} entities), seed ${SEED}, threshold ${THRESHOLD}${THRESHOLD === DEFAULT_THRESHOLD ? ' (default)' : ''}`);
   for (const split of SPLITS) {
     const { cases: negativeCases, excluded } = negatives(NEGATIVES_PER_SPLIT, listedSignatures, split);
@@ -852,6 +949,17 @@ export async function run(): Promise<void> {
     if (split !== 'test' && process.argv.includes('--misses')) {
       for (const c of shortenedResult.misses) console.log(`  shortened miss ${c.transform}: "${c.query}" → ${c.expected}`);
       for (const [c, m] of lookAlikeResult.falseAlarms) console.log(`  look-alike false alarm: "${c.query}" → ${m}`);
+    }
+    if (split !== 'train') {
+      reportPairs(measurePairs(pairLists, pairs.cases.filter((c) => c.split === split)), split === 'dev' && process.argv.includes('--misses'));
+      const unlistedCases = unlisted.cases.filter((c) => c.split === split);
+      const unlistedResult = measure(lists, unlistedCases);
+      const rate = (cases: typeof unlistedCases): string => {
+        const alarms = unlistedResult.falseAlarms.filter(([c]) => cases.includes(c as (typeof cases)[number])).length;
+        return `${((alarms / cases.length) * 100).toFixed(2)} % (${alarms}/${cases.length})`;
+      };
+      console.log(`  real unlisted names, false-alarm rate: persons ${rate(unlistedCases.filter((c) => c.type === 'person'))}, companies ${rate(unlistedCases.filter((c) => c.type === 'organization'))} (${unlisted.leftOut.length} of the file left out as listed: ${unlisted.leftOut.join(', ') || 'none'})`);
+      if (split === 'dev' && process.argv.includes('--misses')) for (const [c, m] of unlistedResult.falseAlarms) console.log(`    unlisted false alarm: "${c.query}" → ${m}`);
     }
     if (split !== 'test' && process.argv.includes('--misses')) {
       for (const c of misses) console.log(`  miss ${c.transform}: "${c.query}" → ${c.expected}`);

@@ -46,10 +46,12 @@ export const LEGAL_FORMS: ReadonlyArray<readonly [string, string]> = [
   ['sociedade limitada', 'ltda'],
   ['limitada', 'ltda'],
   ['sociedad anonima de capital variable', 'sa de cv'],
+  ['sociedad anonima bursatil de capital variable', 'sab de cv'],
   // Dutch, Nordic
   ['besloten vennootschap', 'bv'],
   ['naamloze vennootschap', 'nv'],
   ['aktiebolag', 'ab'],
+  ['aktiebolaget', 'ab'],
   ['aktieselskab', 'as'],
   ['aksjeselskap', 'as'],
   ['allmennaksjeselskap', 'asa'],
@@ -57,6 +59,7 @@ export const LEGAL_FORMS: ReadonlyArray<readonly [string, string]> = [
   // Russian, Ukrainian (romanised as any-ascii writes them, apostrophes dropped)
   ['obshchestvo s ogranichennoy otvetstvennostyu', 'ooo'],
   ['obshchestvo s ogranichennoi otvetstvennostiu', 'ooo'],
+  ['obshchestvo s ogranichennoi otvetstvennostyu', 'ooo'],
   ['publichnoe aktsionernoe obshchestvo', 'pao'],
   ['otkrytoe aktsionernoe obshchestvo', 'oao'],
   ['zakrytoe aktsionernoe obshchestvo', 'zao'],

@@ -8,8 +8,9 @@ import {
 } from './normalize.ts';
 import { equivalentGivenNames, equivalentPatronymics } from './given-names.ts';
 import {
-  KOREAN_SYLLABLE_LENGTH, joinedSimilarity, koreanKey, tokenSimilarity, transliterationKey, transliterationSimilarity,
+  KOREAN_SYLLABLE_LENGTH, joinedSimilarity, koreanKey, sameFoldedSpelling, tokenSimilarity, transliterationKey, transliterationSimilarity,
 } from './similarity.ts';
+import { LEGAL_FORM_WORDS } from './legal-forms.ts';
 import type { ListEntity, NameKind } from './model.ts';
 
 const NAME_KINDS: NameKind[] = ['primary', 'alias', 'weak_alias', 'former'];
@@ -43,6 +44,12 @@ const STAND_IN_SHARE = 0.5;
 /** Share of its rarity weight a listed token keeps, by OptionalPart. */
 const OPTIONAL_WEIGHT = [1, MIDDLE_NAME_WEIGHT, MINOR_NAME_WEIGHT, MINOR_NAME_WEIGHT];
 const enum OptionalPart { No = 0, Middle = 1, Minor = 2, SecondFamily = 3 }
+/**
+ * Share of its rarity weight a query's middle name, patronymic, ancestor or second family name keeps when the
+ * listed name lacks it: more than a listed one's, since lists write names in full and a part they lack may tell
+ * another person ("Mohammed Abdul Latif Jameel" is not "Muhammad Jamal").
+ */
+const EXTRA_OPTIONAL_WEIGHT = OPTIONAL_WEIGHT.map((share) => (1 + share) / 2);
 /**
  * A listed family or first name the query lacks counts this share of its rarity weight once more against the
  * name ("Mateo Diaz" may be another Diaz than "DIAZ LOPEZ, Mateo"); so does, for an organisation, a distinctive
@@ -87,6 +94,8 @@ const KNOWN_AS_SIMILARITY = 0.9;
  */
 const COMMON_WEIGHT = 5;
 const DISTINCTIVE_WEIGHT = 6;
+/** Longest organisation's word that must be spelt as listed when it is the only distinctive word paired. */
+const SHORT_BRAND_LENGTH = 6;
 /** Factor on an organisation's score when a query word stands where a listed word is missing (see scoreName). */
 const SUBSTITUTION_FACTOR = 0.9;
 /** Names scored in full per query, best first by their index evidence. */
@@ -330,6 +339,23 @@ function isKoreanPerson(entity: ListEntity): boolean {
   return entity.programs.some((program) => program.startsWith('DPRK')) || entity.countries.some((c) => c === 'KP' || c === 'KR');
 }
 
+/** Whether a person's name part may be left out, and how much it then counts (see OPTIONAL_WEIGHT). */
+function optionalPartAt(parts: string[], middle: boolean[], secondFamily: boolean[], position: number): OptionalPart {
+  if (!middle[position]) return OptionalPart.No;
+  if (secondFamily[position]) return OptionalPart.SecondFamily;
+  return position > 0 && CHAIN_PARTICLES.has(parts[position - 1]) ? OptionalPart.Minor : OptionalPart.Middle;
+}
+
+/**
+ * The OptionalPart of each query token read as a person's name (as listed names are read: "Viktor Feliksovich
+ * Vekselberg", "MADURO MOROS, Nicolas"), all No when the query's words do not tokenise like the whole.
+ */
+function queryOptionalParts(name: string, tokens: readonly string[]): OptionalPart[] {
+  const { parts, middle, secondFamily } = listedNameParts(name, true);
+  if (parts.length !== tokens.length || parts.some((part, i) => part !== tokens[i])) return tokens.map(() => OptionalPart.No);
+  return parts.map((_, position) => optionalPartAt(parts, middle, secondFamily, position));
+}
+
 export function buildIndex(entities: ListEntity[]): ScreeningIndex {
   const vocabulary = new Map<string, number>();
   const tokens: string[] = [];
@@ -376,12 +402,7 @@ export function buildIndex(entities: ListEntity[]): ScreeningIndex {
           if (korean && part.length <= KOREAN_SYLLABLE_LENGTH) koreanSyllables.add(id);
           seen.add(id);
           nameTokens.push(id);
-          const ancestor = position > 0 && CHAIN_PARTICLES.has(parts[position - 1]);
-          nameTokenMiddle.push(
-            !middle[position] ? OptionalPart.No
-              : secondFamily[position] ? OptionalPart.SecondFamily
-                : ancestor ? OptionalPart.Minor : OptionalPart.Middle,
-          );
+          nameTokenMiddle.push(optionalPartAt(parts, middle, secondFamily, position));
           nameTokenOrder.push(Math.min(order[position], 255));
         });
         nameTokenStart.push(nameTokens.length);
@@ -524,6 +545,10 @@ interface QueryToken {
   weak: boolean;
   /** A one-letter token that is not a digit: it pairs with any name part of that letter. */
   initial: boolean;
+  /** Read as a person's name, whether this part may be left out by the listed name (see queryOptionalParts). */
+  optional: OptionalPart;
+  /** Written after a comma ("PUTIN, Vladimir"): the query is not said in order. */
+  afterComma: boolean;
   /** Vocabulary token id → similarity, for every listed token this query token matches. */
   similar: Map<number, number>;
 }
@@ -646,6 +671,9 @@ function queryTokens(index: ScreeningIndex, name: string): QueryToken[] {
   const rare = Math.log(1 + index.nameEntity.length);
   const initialWeight = Math.log(1 + index.nameEntity.length / INITIAL_SHARE);
   const forms = queryTokenForms(name);
+  const optionalParts = queryOptionalParts(name, forms.map((form) => form.text));
+  const comma = name.indexOf(',');
+  const beforeComma = comma < 0 ? forms.length : tokenise(name.slice(0, comma)).length;
   return forms.map(({ text, variants, transcriptions }, position) => {
     // A linking word never opens a name: a leading "E." or "Y." is an initial ("E. Bushmin", "Y. Evkurov").
     const weak = isWeakToken(text) && !(position === 0 && text.length === 1 && forms.length > 1);
@@ -676,7 +704,7 @@ function queryTokens(index: ScreeningIndex, name: string): QueryToken[] {
     const joinedWithNext = position + 1 < forms.length ? text + forms[position + 1].text : '';
     const initial = !weak && /^[a-z]$/.test(text);
     const weight = weak ? WEAK_TOKEN_WEIGHT : initial ? initialWeight : id !== undefined ? index.weight[id] : rare;
-    return { text, joinedWithNext, koreanKey: korean, weak, initial, weight, similar };
+    return { text, joinedWithNext, koreanKey: korean, weak, initial, weight, similar, optional: weak ? OptionalPart.No : optionalParts[position], afterComma: position >= beforeComma };
   });
 }
 
@@ -775,11 +803,14 @@ function scoreName(index: ScreeningIndex, query: QueryToken[], queryCjk: string,
     };
   }
 
+  const isPerson = index.entities[entityIndex].type === 'person';
   pairCount = 0;
   for (let i = 0; i < queryCount; i++) {
     const { similar, initial, text } = query[i];
     for (let j = 0; j < listedCount; j++) {
       const listed = index.tokens[nameTokens[start + j]];
+      // Initials stand for a person's names; an organisation's one letter ("S. GROUP AIRLINES") is a word of its own.
+      if (!isPerson && (text.length === 1) !== (listed.length === 1)) continue;
       const s = similar.get(nameTokens[start + j]);
       if (s !== undefined) addPair(s, i, 1, j, NO_SECOND);
       else if ((initial || listed.length === 1) && listed.charCodeAt(0) === text.charCodeAt(0) && /[a-z]/.test(listed[0]) && !isWeakToken(listed)) {
@@ -829,6 +860,9 @@ function scoreName(index: ScreeningIndex, query: QueryToken[], queryCjk: string,
   let listedMatched = 0;
   let strongPairs = 0;
   let bestStrongSimilarity = 0;
+  /** The query word and listed word of the last distinctive pair ('' for a join): of the only one when strongPairs is 1. */
+  let strongQuery1 = '';
+  let strongListed1 = '';
   const pairings: TokenPairing[] = [];
   for (let p = 0; p < pairCount; p++) {
     const shape = pairShape[pairOrder[p]];
@@ -862,6 +896,8 @@ function scoreName(index: ScreeningIndex, query: QueryToken[], queryCjk: string,
     if (strongQueryTokens > 0) {
       strongPairs += Math.max(strongQueryTokens, strongListedTokens);
       bestStrongSimilarity = Math.max(bestStrongSimilarity, similarity);
+      strongQuery1 = queryLength === 1 && !joinedListed ? query[queryFrom].text : '';
+      strongListed1 = index.tokens[nameTokens[start + listedFirst]];
     }
     if (explain) {
       pairings.push({
@@ -871,15 +907,23 @@ function scoreName(index: ScreeningIndex, query: QueryToken[], queryCjk: string,
       });
     }
   }
-  if (strongPairs === 0 || chainOrderBroken(index, query, queryCount, start)) return undefined;
+  if (strongPairs === 0 || chainOrderBroken(index, query, queryCount, start) || listedChainOrderBroken(index, query, queryCount, start, listedCount)) return undefined;
   // An organisation's every distinctive word identifies it ("PIONEER LOGISTICS" is not "Pioneer Golden
   // Logistics"), whereas a person's extra query names may be middle names the list does not have.
-  const isPerson = index.entities[entityIndex].type === 'person';
   // So is each syllable of a name made of syllables ("WEI, Zhao" is not "Wei Bo Zhao").
   const everyPartCounts = !isPerson || isSyllabicName(index, start, listedCount);
   let queryTotal = 0;
   let strongQuery = 0;
+  // A person's middle names, patronymics and second family names the listed name lacks count as the listed
+  // name's missing ones do: "Viktor Feliksovich Vekselberg" is "VEKSELBERG, Viktor".
+  const queryCompound = isPerson && !everyPartCounts ? secondFamilySaidLast(index, query, queryCount, start) : -1;
   for (let i = 0; i < queryCount; i++) {
+    const optional = i === queryCompound ? OptionalPart.SecondFamily : query[i].optional;
+    if (isPerson && !everyPartCounts && !queryUsed[i] && optional !== OptionalPart.No) {
+      strongQuery++;
+      queryTotal += query[i].weight * EXTRA_OPTIONAL_WEIGHT[optional];
+      continue;
+    }
     queryTotal += query[i].weight;
     if (query[i].weak) continue;
     strongQuery++;
@@ -902,6 +946,14 @@ function scoreName(index: ScreeningIndex, query: QueryToken[], queryCjk: string,
     listedMatched += listedSimilarity[given] * givenShift;
     listedTotal += givenShift - index.weight[nameTokens[start + nisbaDropped]] * (1 - MINOR_NAME_WEIGHT);
   }
+  const compound = isPerson && !everyPartCounts && nisbaDropped < 0 ? listedSecondFamilySaidLast(index, nameId, start, listedCount) : -1;
+  if (compound >= 0) {
+    // "Nicolas Maduro" for "Nicolás Maduro Moros": the part before the last is the family name, counted in
+    // full; the last one, missing, is the second family name.
+    const familyShift = index.weight[nameTokens[start + compound - 1]] * (1 - OPTIONAL_WEIGHT[OptionalPart.Middle]);
+    listedMatched += listedSimilarity[compound - 1] * familyShift;
+    listedTotal += familyShift - index.weight[nameTokens[start + compound]] * (1 - OPTIONAL_WEIGHT[OptionalPart.SecondFamily]);
+  }
   let strongListed = 0;
   let missingCore = 0;
   let missingCoreWords = 0;
@@ -911,7 +963,7 @@ function scoreName(index: ScreeningIndex, query: QueryToken[], queryCjk: string,
     if (weight === WEAK_TOKEN_WEIGHT) continue;
     strongListed++;
     if (listedUsed[j]) continue;
-    if (j === nisbaDropped) missingOptional.push(weight * MINOR_NAME_WEIGHT);
+    if (j === nisbaDropped || j === compound) missingOptional.push(weight * MINOR_NAME_WEIGHT);
     else if (!index.nameTokenMiddle[start + j]) {
       missingCore += weight * MISSING_CORE_PENALTY;
       missingCoreWords++;
@@ -929,10 +981,20 @@ function scoreName(index: ScreeningIndex, query: QueryToken[], queryCjk: string,
   // An organisation's words are written, not heard: one found only by its sound ("Paula Ruiz" ~ "POLA RAIZ OOO")
   // is as weak as one word found.
   else if (!isPerson && bestStrongSimilarity < ORGANISATION_SPELLING_FLOOR) score *= SINGLE_TOKEN_FACTOR;
+  // A short brand word one letter off is another brand ("Orlen" is not "ORLAN", "Posco" not "PASCO").
+  // Another romanisation of it ("Vagner" for "Wagner") still is the same word, and a group without a legal form
+  // is written in many ("Al-Qaida", "Al Qaeda").
+  else if (!isPerson && strongPairs === 1 && bestStrongSimilarity < 1 && strongQuery1.length > 0 && strongQuery1.length <= SHORT_BRAND_LENGTH
+    && !sameFoldedSpelling(strongQuery1, strongListed1) && namesCompany(index, query, queryCount, start, listedCount)) score *= SINGLE_TOKEN_FACTOR;
   // An organisation with one of its words replaced by another is another organisation ("KOREA HEUNGJIN TRADING
   // COMPANY" is not "KOREA MAPLE TRADING COMPANY"): a word left out or added alone is only weighed by rarity.
   if (!isPerson && missingCoreWords > 0 && strongQuery > strongPairs) score *= SUBSTITUTION_FACTOR;
   if (isPerson && score < KNOWN_AS_SCORE && strongQuery >= 2 && knownByLaterNames(index, query, queryCount, start, listedCount)) score = KNOWN_AS_SCORE;
+  // Father and son of one name: "Ferdinand Marcos Jr." is not "Ferdinand Marcos" (a query without Jr. may be either).
+  if (isPerson) {
+    const generation = generationOf(queryCount, (i) => query[i].text);
+    if (generation && generation !== generationOf(listedCount, (j) => index.tokens[nameTokens[start + j]])) score *= SINGLE_TOKEN_FACTOR;
+  }
   const listedCjk = queryCjk ? index.nameCjk.get(nameId) : undefined;
   if (listedCjk) score *= cjkAgreement(queryCjk, listedCjk);
   const unmatchedQuery: string[] = [];
@@ -942,6 +1004,58 @@ function scoreName(index: ScreeningIndex, query: QueryToken[], queryCjk: string,
     for (let j = 0; j < listedCount; j++) if (!listedUsed[j]) unmatchedListed.push(index.tokens[nameTokens[start + j]]);
   }
   return { entityIndex, nameSlot, kind, score: Math.min(1, score), pairings, unmatchedQuery, unmatchedListed };
+}
+
+/**
+ * A person's name said in order with two family names ("Nicolás Maduro Moros", "Joaquín Guzmán Loera") whose last
+ * one the other side leaves out: given `paired` the pairing of the side's parts, the position of that last part
+ * when the first part and the one before the last are paired and the one before the last is not a common name
+ * ("Mohammed Ali Hassan" is not "Mohammed Ali"), else -1.
+ */
+function secondFamilyPosition(count: number, paired: (k: number) => boolean, weak: (k: number) => boolean, pairedWeight: (k: number) => number): number {
+  const last = count - 1;
+  if (count < 3 || paired(last) || weak(last) || weak(last - 1) || !paired(0) || !paired(last - 1)) return -1;
+  return pairedWeight(last - 1) > COMMON_WEIGHT ? last : -1;
+}
+
+/** The listed name's last part read as a second family name (see secondFamilyPosition), -1 when not. */
+function listedSecondFamilySaidLast(index: ScreeningIndex, nameId: number, start: number, listedCount: number): number {
+  for (let j = 0; j < listedCount; j++) if (index.nameTokenOrder[start + j] !== j) return -1;
+  if (index.nameTokenMiddle[start + listedCount - 1] !== OptionalPart.No || index.nameTokenMiddle[start + listedCount - 2] !== OptionalPart.Middle) return -1;
+  return secondFamilyPosition(
+    listedCount, (j) => listedUsed[j] === 1, (j) => isWeakToken(index.tokens[index.nameTokens[start + j]]),
+    (j) => index.spellingWeight[index.nameTokens[start + j]],
+  );
+}
+
+/** The query's last part read as a second family name the listed name lacks (see secondFamilyPosition), -1 when not. */
+function secondFamilySaidLast(index: ScreeningIndex, query: QueryToken[], queryCount: number, start: number): number {
+  if (queryCount < 3 || query[queryCount - 2].optional !== OptionalPart.Middle || query.some((q) => q.afterComma)) return -1;
+  return secondFamilyPosition(
+    queryCount, (i) => queryUsed[i] === 1, (i) => query[i].weak,
+    (i) => (queryPartner[i] >= 0 ? index.spellingWeight[index.nameTokens[start + queryPartner[i]]] : 0),
+  );
+}
+
+const LEGAL_FORM_TOKENS = new Set(LEGAL_FORM_WORDS);
+
+/** Whether the query or the listed name has a legal form: a company's name, not a group's or a movement's. */
+function namesCompany(index: ScreeningIndex, query: QueryToken[], queryCount: number, start: number, listedCount: number): boolean {
+  for (let i = 0; i < queryCount; i++) if (LEGAL_FORM_TOKENS.has(query[i].text)) return true;
+  for (let j = 0; j < listedCount; j++) if (LEGAL_FORM_TOKENS.has(index.tokens[index.nameTokens[start + j]])) return true;
+  return false;
+}
+
+/** Words that tell a generation of one family name apart, in their normalised forms. */
+const GENERATIONS = new Map([['jr', 'jr'], ['junior', 'jr'], ['sr', 'sr'], ['senior', 'sr']]);
+
+/** The generation a person's `count` name parts say ("jr", "sr"), '' for none. */
+function generationOf(count: number, partAt: (k: number) => string): string {
+  for (let k = 0; k < count; k++) {
+    const generation = GENERATIONS.get(partAt(k));
+    if (generation) return generation;
+  }
+  return '';
 }
 
 /** Whether every distinctive part of a listed person's name is a syllable of at most SYLLABLE_LENGTH letters. */
@@ -1026,6 +1140,30 @@ function chainOrderBroken(index: ScreeningIndex, query: QueryToken[], queryCount
   return false;
 }
 
+/** Particles of a listed name whose neighbours' order tells who is whose son or father ("SALAH ABU MOHAMED"). */
+const LISTED_CHAIN_PARTICLES = new Set([...CHAIN_PARTICLES, 'abu', 'abou', 'umm']);
+
+/**
+ * Whether the query names, without the particle, the two neighbours of a listed name's chain particle the other
+ * way round: "Mohamed Salah" is not "SALAH ABU MOHAMED" (Salah, father of Mohamed), nor "Salman Muhammad"
+ * "MUHAMMAD BIN SALMAN". A query written "FAMILY, Given" is said in another order and is not judged.
+ */
+function listedChainOrderBroken(index: ScreeningIndex, query: QueryToken[], queryCount: number, start: number, listedCount: number): boolean {
+  if (query.some((q) => q.afterComma || LISTED_CHAIN_PARTICLES.has(q.text))) return false;
+  for (let j = 1; j + 1 < listedCount; j++) {
+    if (!LISTED_CHAIN_PARTICLES.has(index.tokens[index.nameTokens[start + j]]) || !listedUsed[j - 1] || !listedUsed[j + 1]) continue;
+    const [before, after] = index.nameTokenOrder[start + j - 1] < index.nameTokenOrder[start + j + 1] ? [j - 1, j + 1] : [j + 1, j - 1];
+    let beforeAt = -1;
+    let afterAt = -1;
+    for (let i = 0; i < queryCount; i++) {
+      if (queryPartner[i] === before) beforeAt = i;
+      if (queryPartner[i] === after) afterAt = i;
+    }
+    if (beforeAt >= 0 && afterAt >= 0 && afterAt < beforeAt) return true;
+  }
+  return false;
+}
+
 function weakWeightOf(query: QueryToken[]): number {
   let total = 0;
   for (const q of query) if (q.weak) total += q.weight;
@@ -1072,7 +1210,8 @@ function searchSpelling(index: ScreeningIndex, name: string, minScore: number): 
   let queryWeight = 0;
   let strongWeight = 0;
   for (const q of query) {
-    queryWeight += q.weight;
+    // A person's middle name the listed name lacks may count for little (see scoreName): not in the bound.
+    if (q.optional === OptionalPart.No) queryWeight += q.weight;
     if (!q.weak) strongWeight += q.weight;
   }
   const floor = Math.max(MIN_EVIDENCE * strongWeight, (2 * minScore - 1) * queryWeight - weakWeightOf(query) - 1e-6);

@@ -106,7 +106,8 @@ const TRANSLITERATION_FOLDS: Array<[RegExp, string]> = [
   [/ts|tz|cz/g, 'c'],
   [/x/g, 'ks'],
   [/ph/g, 'f'],
-  [/ck|q|c(?![eiy])/g, 'k'],
+  // Persian and Arabic qaf and ghayn: "Ghasem", "Qasem", "Kassem".
+  [/ck|q|gh|c(?![eiy])/g, 'k'],
   [/c/g, 's'],
   [/w/g, 'v'],
   [/([bdgkprt])h/g, '$1'],
@@ -116,6 +117,11 @@ function foldTransliteration(token: string): string {
   let folded = token;
   for (const [pattern, replacement] of TRANSLITERATION_FOLDS) folded = folded.replace(pattern, replacement);
   return folded;
+}
+
+/** Whether two tokens are one spelling once their romanisations' digraphs are folded ("vagner"/"wagner"). */
+export function sameFoldedSpelling(a: string, b: string): boolean {
+  return foldTransliteration(a) === foldTransliteration(b);
 }
 
 /**

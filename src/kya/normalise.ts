@@ -107,14 +107,18 @@ const isAsciiLetter = (code: number) => (code >= 0x41 && code <= 0x5a) || (code 
 /**
  * Maps look-alike letters, but only where they imitate Latin: inside a word that also has Latin letters, or a
  * word made only of look-alikes inside mostly-Latin text. Genuine Russian or Greek text stays as written.
- * Words are runs of letters and marks; one pass classes them, a second maps the words that qualify.
+ * Words are runs of letters and marks; one pass classes them, a second maps the words that qualify. A word made
+ * only of look-alikes counts as a disguise only when its line has no letter without a Latin twin (Russian л, ы, я):
+ * a Russian comment in code or a Russian sentence after an English label is genuine Russian, whatever the rest of
+ * the text, while a line disguised throughout holds look-alikes only.
  */
 function mapHomoglyphs(text: string): { text: string; words: number } {
   if (!hasUnitOf(text, CONFUSABLE)) return { text, words: 0 };
   let latin = 0;
   let other = 0;
-  // Words to map as [start, end, only if mostly Latin, disguised] quadruples: a word made only of look-alikes waits for the
-  // count of Latin and other letters, which one pass over the words takes along the way.
+  const lineForeign: number[] = [0];
+  // Words to map as [start, end, only if mostly Latin, disguised, line] quintuples: a word made only of look-alikes
+  // waits for the count of Latin and other letters, which one pass over the words takes along the way.
   const candidates: number[] = [];
   for (let i = 0; i < text.length;) {
     const start = i;
@@ -133,6 +137,7 @@ function mapHomoglyphs(text: string): { text: string; words: number } {
         latin++;
       } else if (cls & NON_LATIN) {
         other++;
+        if (!(cls & CONFUSABLE)) lineForeign[lineForeign.length - 1]++;
         if (!(cls & CONFUSABLE)) foreign = true;
       }
       if (cls & CONFUSABLE) {
@@ -142,20 +147,21 @@ function mapHomoglyphs(text: string): { text: string; words: number } {
       i += isSurrogatePairAt(text, i, code) ? 2 : 1;
     }
     if (i === start) {
+      if (text.charCodeAt(i) === 0x0a) lineForeign.push(0);
       i++;
       continue;
     }
     if (confusables === 0 || (foreign && !hasLatin)) continue;
-    candidates.push(start, i, hasLatin ? 0 : 1, disguising ? 1 : 0);
+    candidates.push(start, i, hasLatin ? 0 : 1, disguising ? 1 : 0, lineForeign.length - 1);
   }
   const mostlyLatin = latin > 3 * other;
   let words = 0;
   let mapped = '';
   let copiedUpTo = 0;
-  for (let c = 0; c < candidates.length; c += 4) {
-    const [start, end, onlyIfMostlyLatin, disguised] = [candidates[c], candidates[c + 1], candidates[c + 2], candidates[c + 3]];
+  for (let c = 0; c < candidates.length; c += 5) {
+    const [start, end, onlyIfMostlyLatin, disguised, line] = [candidates[c], candidates[c + 1], candidates[c + 2], candidates[c + 3], candidates[c + 4]];
     if (onlyIfMostlyLatin && !mostlyLatin) continue;
-    if (disguised) words++;
+    if (disguised && (!onlyIfMostlyLatin || lineForeign[line] === 0)) words++;
     mapped += text.slice(copiedUpTo, start);
     for (let k = start; k < end; k++) mapped += HOMOGLYPHS[text[k]] ?? text[k];
     copiedUpTo = end;

@@ -62,7 +62,7 @@ const EN_SECRET = 'instructions|prompt|rules|guidelines|configuration|directives
 const PATTERNS: Record<Language, LanguagePatterns> = {
   en: {
     override: re(
-      `${word('ignore|disregard|forget|overlook|skip|override|bypass|discard|abandon|neglect|set aside|throw out|pay no attention to|do not follow|don\'t follow|stop following|no longer follow|cancel|erase|delete|reset|clear')}${GAP}${word('instructions?|rules|directions|directives?|guidelines|prompts?|commands|orders|programming|constraints|guidance|restrictions|context|polic(?:y|ies)|system messages?|everything (?:said |written )?(?:above|before|so far)|all (?:of )?(?:the )?above|what (?:you were|i) told you')}` +
+      `${word('ignore|disregard|forget|overlook|skip|override|bypass|discard|abandon|neglect|set aside|throw out|pay no attention to|do not follow|don\'t follow|stop following|no longer follow|cancel|erase|delete|reset|clear (?:all|any|your|the|previous|prior|earlier)')}${GAP}${word('instructions?|rules|directions|directives?|guidelines|prompts?|commands|orders|programming|constraints|guidance|restrictions|context|polic(?:y|ies)|system messages?|everything (?:said |written )?(?:above|before|so far)|all (?:of )?(?:the )?above|what (?:you were|i) told you')}` +
         `|${word('instructions|rules|guidelines|directives|prompts?')}${GAP}${word('(?:should|must|can|are to|will) be (?:ignored|disregarded|forgotten|overridden|discarded)|no longer appl(?:y|ies)|are (?:void|cancelled|canceled|revoked|obsolete)')}`,
     ),
     extraction: re(
@@ -297,7 +297,7 @@ const WEAK_HINTS: Record<(typeof WEAK_PATTERNS)[number][0], readonly string[]> =
   jailbreak_persona: ['do anything now', 'stay in character', 'machiavellian', 'avoid norms', 'opposite mode', 'evil', 'dan\\b', 'jailbr', 'stan\\b', 'dude\\b', '\\baim\\b',
     'unfiltered', 'uncensored', 'unrestricted', 'amoral', 'unethical', 'unbound', 'free from', '🔓', '[jailbreak]',
     ...cross(['ethical ', 'moral ', 'content ', 'safety '], ['guidelines', 'restrictions', 'filters', 'polic', 'limits', 'boundaries', 'constraints'])],
-  developer_mode: ['mode', 'modo', 'modus', 'modalità', 'режим', '模式', 'モード', '모드'],
+  developer_mode: ['mode'],
   system_label: [...cross(cross(SYSTEM_LABEL_WORDS, ['', ']', '>', ')']), [':', ' :']), '<sys', '[system]', ...cross(['系统', '系統', 'システム'], [':', ' :'])],
   chat_template_marker: ['<|', 'inst]', '<<sys>>', '<</sys>>', '_of_turn>', '##'],
 };
@@ -325,9 +325,10 @@ const WEAK_PATTERNS = [
     `|(?:${word(YOU_ARE_NOW)}|${YOU_ARE_NOW_UNSPACED})\\s*["'«“„「]?${word('dan|stan|dude')}`,
   )],
   ['developer_mode', re(
-    `${word('enable|enabled|enter|activate|activated|switch to|you are (?:now )?in|simulate|pretend to be in|with|now in|into')}\\s+${word('developer|dev|god|sudo|admin|maintenance|debug|unrestricted|jailbreak|dan|root|diagnostic')}\\s+mode` +
-    `|${word('developer|dev|god|sudo|jailbreak|dan|unrestricted')}\\s+mode\\s+${word('enabled|activated|on|output|response')}` +
-    `|${word('mode développeur|modo (?:de )?desarrollador|entwicklermodus|modalità sviluppatore|modo (?:de )?desenvolvedor|режим разработчика|ontwikkelaarsmodus')}|开发者模式|開發者模式|開発者モード|개발자 모드`,
+    // Only a mode that lifts rules, switched on for the agent: "enter debug mode" and the bare names of developer
+    // mode in other languages are how people ask about their phones and IDEs, and the model reads those attacks.
+    `${word('enable|enabled|enter|activate|activated|switch to|you are (?:now )?in|simulate|pretend to be in|now in')}\\s+${word('developer|dev|god|sudo|admin|unrestricted|jailbreak|dan|root')}\\s+mode` +
+    `|${word('developer|dev|god|sudo|jailbreak|dan|unrestricted')}\\s+mode\\s+${word('enabled|activated|on|output|response')}`,
 
   )],
   ['system_label', re(
@@ -725,7 +726,13 @@ function scanView(view: PromptView): ViewFindings {
   WEAK_PATTERNS.forEach(([id, pattern], index) => {
     if (!(hints & WEAK_HINT_BITS[index])) return;
     pattern.lastIndex = 0;
-    if (pattern.test(text)) ids.add(id);
+    for (let match = pattern.exec(text); match; match = pattern.exec(text)) {
+      if (!isQuotedMention(text, match.index)) {
+        ids.add(id);
+        return;
+      }
+      if (match[0].length === 0) pattern.lastIndex++;
+    }
   });
   return { ids, blocking };
 }

@@ -132,6 +132,8 @@ interface LanguageBank {
   system_labels?: string[];
   /** Benign strings people encode or pass along. */
   encoded_plain?: string[];
+  /** Comments developers write in code, with the words a detector could wrongly react to (password, ignore, prompt). */
+  code_comments?: string[];
 }
 
 /** Banks whose texts are samples as they are: the bank, the family (which also names the group), the label. */
@@ -154,6 +156,8 @@ interface Templates {
   benign_documents: string[];
   /** Punctuation clusters for optimisation-style suffixes. */
   suffix_punctuation: string[];
+  /** Source files without comments, with the line-comment marker of their language: hosts for `code_comments`. */
+  code_files: Array<{ comment: string; text: string }>;
 }
 
 const readJson = <T>(file: string): T => JSON.parse(readFileSync(file, 'utf8')) as T;
@@ -283,6 +287,8 @@ const HARMLESS_PLANTED_SHARE = 0.35;
 const FULL_BANK_TEMPLATES = 45;
 /** The share of a language's benign tasks also planted bare, with no words addressing the agent, in a document. */
 const BARE_PLANTED_SHARE = 0.3;
+/** How many source files each code comment of the corpus is written into. */
+const CODE_FILES_PER_COMMENT = 2;
 /** How many documents each indirect template of the corpus is planted in. */
 const PLANTINGS_PER_TEMPLATE = 3;
 
@@ -311,6 +317,7 @@ function corpusSamples(corpusDir: string, dataDir: string, random: () => number)
     const body = excerpt(doc.text, 200 + Math.floor(random() * 1300), random);
     add({ text: insertAt(body, instruction, random), label: 1, family, language, group, injected: instruction });
   };
+  const codeFiles = new Related(t.code_files.map((file, i) => ({ ...file, group: `corpus:code:${i}` })));
   const withTask = (template: string, task: string) => template.replace('{task}', lowerFirst(task.replace(/[.!。]$/, '')));
   const templatesOf = new Map<string, Related<Grouped>>();
 
@@ -349,6 +356,18 @@ function corpusSamples(corpusDir: string, dataDir: string, random: () => number)
         const harmless = random() < HARMLESS_PLANTED_SHARE;
         const task = harmless ? relatedBenignTasks.pick(group, random) : tasks.pick(group, random);
         if (task) plant(withTask(template, task.text), group, harmless ? 'indirect_harmless_task' : 'indirect', language);
+      }
+    });
+    // Code commented in the language: benign, whatever words of an injection its comments hold.
+    const comments = grouped(bank.code_comments, `corpus:${language}:code_comment`);
+    const relatedComments = new Related(comments);
+    comments.forEach(({ text, group }) => {
+      for (let k = 0; k < CODE_FILES_PER_COMMENT; k++) {
+        const file = codeFiles.pick(group, random);
+        if (!file) continue;
+        const other = relatedComments.pick(group, random);
+        const commented = insertAt(file.text, `${file.comment} ${text}`, random);
+        add({ text: other && other.text !== text ? insertAt(commented, `${file.comment} ${other.text}`, random) : commented, label: 0, family: 'benign_code', language, group });
       }
     });
     // As BIPIA plants its attacks: a task for the agent written into a document as it is, addressed to no one.

@@ -124,9 +124,25 @@ export function composeMrz(format: SpecimenFormat, h: PassportHolder): string[] 
 }
 
 const MONTHS = ['JAN', 'FEB', 'MAR', 'APR', 'MAY', 'JUN', 'JUL', 'AUG', 'SEP', 'OCT', 'NOV', 'DEC'];
-function printedDate(yymmdd: string, century: number): string {
-  const month = MONTHS[Number(yymmdd.slice(2, 4)) - 1] ?? '???';
-  return `${yymmdd.slice(4, 6)} ${month} ${century}${yymmdd.slice(0, 2)}`;
+const FRENCH_MONTHS = ['JANV', 'FÉVR', 'MARS', 'AVR', 'MAI', 'JUIN', 'JUIL', 'AOÛT', 'SEPT', 'OCT', 'NOV', 'DÉC'];
+
+/** How a document prints its dates: `12 AUG 1974`, `12 AUG/AOÛT 1974`, `12.08.1974`, `12/08/74`. */
+export const DATE_STYLES = ['month', 'bilingual', 'dotted', 'slashed'] as const;
+export type DateStyle = (typeof DATE_STYLES)[number];
+
+export function printedDate(yymmdd: string, century: number, style: DateStyle = 'month'): string {
+  const [yy, mm, dd] = [yymmdd.slice(0, 2), yymmdd.slice(2, 4), yymmdd.slice(4, 6)];
+  const month = Number(mm) - 1;
+  switch (style) {
+    case 'month':
+      return `${dd} ${MONTHS[month] ?? '???'} ${century}${yy}`;
+    case 'bilingual':
+      return `${dd} ${MONTHS[month] ?? '???'}/${FRENCH_MONTHS[month] ?? '???'} ${century}${yy}`;
+    case 'dotted':
+      return `${dd}.${mm}.${century}${yy}`;
+    case 'slashed':
+      return `${dd}/${mm}/${yy}`;
+  }
 }
 
 export async function textImage(text: string, fontfile: string, font: string, colour = '#1b1b2f'): Promise<Buffer> {
@@ -168,6 +184,7 @@ export interface PassportRenderOptions {
   century?: { birth: number; expiry: number };
   /** A visa sticker (MRV-A) is printed like the passport page it is glued on, under its own title and type. */
   visa?: boolean;
+  dateStyle?: DateStyle;
 }
 
 /** A passport data page as PNG. */
@@ -196,9 +213,9 @@ export async function renderPassport(options: PassportRenderOptions = {}): Promi
     ...(await field('Surname / Efternamn', holder.surname, 430, 195)),
     ...(await field('Given names / Förnamn', holder.givenNames, 430, 270)),
     ...(await field('Nationality / Nationalitet', holder.nationality, 430, 345)),
-    ...(await field('Date of birth / Födelsedatum', printedDate(holder.birthDate, century.birth), 430, 420)),
+    ...(await field('Date of birth / Födelsedatum', printedDate(holder.birthDate, century.birth, options.dateStyle), 430, 420)),
     ...(await field('Sex / Kön', holder.sex, 900, 420)),
-    ...(await field('Date of expiry / Giltig till', printedDate(holder.expiryDate, century.expiry), 430, 495)),
+    ...(await field('Date of expiry / Giltig till', printedDate(holder.expiryDate, century.expiry, options.dateStyle), 430, 495)),
     ...(await field('Authority / Myndighet', 'SPECIMEN AUTHORITY', 430, 570)),
     { input: await textImage(line1, MONO_FONT, 'DejaVu Sans Mono 41', '#000000'), left: 38, top: CARD_HEIGHT - 170 },
     { input: await textImage(line2, MONO_FONT, 'DejaVu Sans Mono 41', '#000000'), left: 38, top: CARD_HEIGHT - 95 },
@@ -212,31 +229,53 @@ export async function renderPassport(options: PassportRenderOptions = {}): Promi
 /** DejaVu Sans Mono advances 0.602 em per character. */
 const MONO_ADVANCE = 0.602;
 
+export interface DocumentRenderOptions {
+  portrait?: Buffer;
+  /** What the visual zone prints, when it is not the holder the MRZ is composed for (a tampered page). */
+  printed?: PassportHolder;
+  dateStyle?: DateStyle;
+}
+
 /**
  * A document of any MRZ format as PNG: the passport page for TD3 and MRV-A, otherwise a card (ID-1 for TD1, ID-2
- * for the 36-character formats) with background print, the portrait, printed name and number, and the MRZ.
+ * for the 36-character formats) with background print, the portrait, the visual zone (labelled name, number, sex,
+ * dates) and the MRZ. The visual zone prints `printed` when given, the MRZ always `holder`.
  */
-export async function renderDocument(format: SpecimenFormat, holder: PassportHolder, portraitSource?: Buffer): Promise<Buffer> {
+export async function renderDocument(format: SpecimenFormat, holder: PassportHolder, options: DocumentRenderOptions = {}): Promise<Buffer> {
   const lines = composeMrz(format, holder);
-  if (lines[0]!.length === 44) return renderPassport({ holder, mrz: lines as [string, string], portrait: portraitSource, visa: format === 'MRVA' });
+  const shown = options.printed ?? holder;
+  if (lines[0]!.length === 44) {
+    return renderPassport({ holder: shown, mrz: lines as [string, string], portrait: options.portrait, visa: format === 'MRVA', dateStyle: options.dateStyle });
+  }
   const width = format === 'TD1' ? 1012 : 1100;
   const height = Math.round(width * (format === 'TD1' ? 0.63 : 0.7));
   const fontPx = Math.floor((0.88 * width) / (lines[0]!.length * MONO_ADVANCE));
   const lineStep = Math.round(fontPx * 1.4);
   const mrzHeight = lineStep * lines.length + 20;
-  const portrait = await sharp(portraitSource ?? (await readFile(DEFAULT_PORTRAIT)))
+  const portrait = await sharp(options.portrait ?? (await readFile(DEFAULT_PORTRAIT)))
     .extract({ left: 110, top: 10, width: 240, height: 300 })
     .resize(200, 250)
     .png()
     .toBuffer();
   const title = format.startsWith('MRV') ? 'VISA  ·  SPECIMEN' : 'IDENTITY CARD  ·  SPECIMEN';
+  // The French card's number is the MRZ's own (issue month, department, serial), not the holder's.
+  const number = format === 'FRA_ID' ? composeMrz(format, shown)[1]!.slice(0, 12) : shown.documentNumber;
+  const rowStep = Math.min(80, Math.floor((height - mrzHeight - 110) / 4.6));
+  const field = async (label: string, value: string, left: number, row: number) => [
+    { input: await textImage(label, SANS_FONT, 'DejaVu Sans 14', '#4a5a70'), left, top: 105 + row * rowStep },
+    { input: await textImage(value, SANS_BOLD_FONT, 'DejaVu Sans Bold 24'), left, top: 105 + row * rowStep + 20 },
+  ];
+  const numberLabel = format.startsWith('MRV') ? 'Visa No. / N° du visa' : 'Document No. / N° du document';
   const layers = [
     { input: guillocheSvg(width, height, mrzHeight), left: 0, top: 0 },
     { input: await textImage(title, SANS_BOLD_FONT, 'DejaVu Sans Bold 30', '#ffffff'), left: 30, top: 26 },
     { input: portrait, left: 30, top: 110 },
-    { input: await textImage(holder.surname, SANS_BOLD_FONT, 'DejaVu Sans Bold 26'), left: 270, top: 120 },
-    { input: await textImage(holder.givenNames, SANS_BOLD_FONT, 'DejaVu Sans Bold 26'), left: 270, top: 170 },
-    { input: await textImage(holder.documentNumber, SANS_FONT, 'DejaVu Sans 24'), left: 270, top: 220 },
+    ...(await field('Surname / Nom', shown.surname, 270, 0)),
+    ...(await field('Given names / Prénoms', shown.givenNames, 270, 1)),
+    ...(await field(numberLabel, number, 270, 2)),
+    ...(await field('Sex / Sexe', shown.sex, Math.round(width * 0.7), 2)),
+    ...(await field('Date of birth / Date de naissance', printedDate(shown.birthDate, 19, options.dateStyle), 270, 3)),
+    ...(await field("Date of expiry / Date d'expiration", printedDate(shown.expiryDate, 20, options.dateStyle), Math.round(width * 0.62), 3)),
     ...(await Promise.all(
       lines.map(async (line, k) => ({
         input: await textImage(line, MONO_FONT, `DejaVu Sans Mono ${fontPx}`, '#000000'),

@@ -12,6 +12,7 @@ import { measureQuality } from './quality.ts';
 import { deskew, estimateSkew, findMrzBand, mrzTurn } from './skew.ts';
 import { specimenMarks } from './specimen.ts';
 import { findAddress, findDates, latestPastDate } from './text-document.ts';
+import { readVisualZone } from './visual-zone.ts';
 import type {
   AnalyseInput,
   DocumentSignals,
@@ -193,7 +194,7 @@ async function readDocument(
   const { documentType, document, metadata } = input;
   const expected = { firstName: metadata.firstName ?? '', lastName: metadata.lastName ?? '' };
   const haveName = Boolean(expected.firstName || expected.lastName);
-  const empty = { type: documentType, mrz: null, nameMatch: null, text: null };
+  const empty = { type: documentType, mrz: null, nameMatch: null, text: null, visualZone: null };
   const texts: string[] = [];
   if (!analysable(document)) return { reading: empty, texts };
 
@@ -204,7 +205,8 @@ async function readDocument(
     if (mrz) {
       texts.push((await ocr.readMrzBand(document.pixels, ABOVE_MRZ, undefined, ABOVE_MRZ_WIDTH)).text);
       const onDocument = { firstName: mrz.firstName ?? '', lastName: mrz.lastName ?? '' };
-      return { reading: { ...empty, mrz, nameMatch: haveName ? compareNames(expected, onDocument) : null }, texts };
+      const visualZone = mrz.valid ? await readVisualZone(document.pixels, mrz, ocr) : null;
+      return { reading: { ...empty, mrz, nameMatch: haveName ? compareNames(expected, onDocument) : null, visualZone }, texts };
     }
     if (documentType !== 'driving_licence') return { reading: empty, texts };
   }

@@ -12,6 +12,7 @@
 // a scenario cannot turn an unusable image or an AML hit into a pass.
 import { findSandboxScenario } from './scenarios.ts';
 import type { KycSignals, ImageSignals } from './types.ts';
+import { VISUAL_FIELDS } from './visual-zone.ts';
 
 export type CheckName = 'document' | 'selfie' | 'face_match' | 'aml' | 'sandbox_scenario';
 export type CheckResult = 'passed' | 'review' | 'failed';
@@ -41,6 +42,12 @@ export const REASONS = {
   /** A state code read as no ICAO code, taken for the one a look-alike swap gives: no check digit confirms it. */
   mrz_state_code_repaired: { effect: 'review', risk: 'medium' },
   document_type_mismatch: { effect: 'review', risk: 'medium' },
+  /**
+   * The printed page clearly shows another number, name or date than the valid MRZ (field named): the page or the
+   * MRZ was altered, or the OCR misread confidently. A human compares the two, as vendors do with a data-consistency
+   * failure; high risk.
+   */
+  visual_zone_mismatch: { effect: 'review', risk: 'high' },
   document_expired: { effect: 'failed', risk: 'high' },
   expiry_date_unreadable: { effect: 'failed', risk: 'medium' },
   expiry_date_implausible: { effect: 'review', risk: 'high' },
@@ -211,6 +218,9 @@ function mrzFindings(signals: KycSignals, now: Date): Finding[] {
   for (const field of mrz.corrections) found.push({ code: 'mrz_corrected', detail: field });
   for (const field of mrz.checkDigitRepairs) found.push({ code: 'mrz_repaired_by_check_digit', detail: field });
   for (const field of mrz.stateRepairs) found.push({ code: 'mrz_state_code_repaired', detail: field });
+  for (const field of VISUAL_FIELDS) {
+    if (signals.documentReading.visualZone?.[field] === 'mismatch') found.push({ code: 'visual_zone_mismatch', detail: field });
+  }
   const code = mrz.documentCode ?? '';
   // A visa (V) is no identity document; a licence's MRZ is neither a passport's nor a visa's.
   const expectedCode = type === 'passport' ? /^P/ : type === 'national_id' ? /^[IAC]/ : /^[A-OQ-UW-Z]/;

@@ -5,6 +5,7 @@ import path from 'node:path';
 import sharp from 'sharp';
 import Tesseract from 'tesseract.js';
 import type { RawPixels } from './intake.ts';
+import type { PrintedLine } from './visual-zone.ts';
 
 const require = createRequire(import.meta.url);
 /** The integer-quantised LSTM model ("best_int"): the one for OEM LSTM_ONLY. */
@@ -61,6 +62,8 @@ export interface OcrEngine {
   readDigit(pixels: RawPixels, band: ImageBand, width: number | undefined, box: Box): Promise<string | null>;
   /** Free text of the whole image. */
   readText(pixels: RawPixels, onQueued?: OnQueued): Promise<string>;
+  /** Text lines of a band, general alphabet, each word with its confidence and box, scaled to `width` first. */
+  readPrintedBand(pixels: RawPixels, band: ImageBand, width: number): Promise<PrintedLine[]>;
   close(): Promise<void>;
 }
 
@@ -131,6 +134,12 @@ export async function createOcrEngine(): Promise<OcrEngine> {
     async readText(pixels, onQueued) {
       await use('text');
       return (await recognize(await toOcrPng(pixels, { top: 0, bottom: 1 }), onQueued)).text;
+    },
+    async readPrintedBand(pixels, band, width) {
+      await use('text');
+      const data = await recognize(await toOcrPng(pixels, band, width), undefined, true);
+      const lines = (data.blocks ?? []).flatMap((block) => block.paragraphs.flatMap((paragraph) => paragraph.lines));
+      return lines.map((line) => line.words.map((word) => ({ text: word.text, confidence: word.confidence, box: word.bbox })));
     },
     async close() {
       await worker.terminate();

@@ -29,6 +29,7 @@ export interface AnalysisPool {
 }
 
 const WORKER_URL = new URL('./worker-entry.mjs', import.meta.url);
+const CLOSE_GRACE_MS = 60_000;
 
 function spawn(): Promise<Worker> {
   const worker = new Worker(WORKER_URL);
@@ -117,8 +118,9 @@ export async function createAnalysisPool(size: number): Promise<AnalysisPool> {
           }
           const exited = new Promise<void>((resolve) => slot.worker.once('exit', () => resolve()));
           slot.worker.postMessage({ type: 'close' } satisfies WorkerRequest);
-          // A worker busy in native code gets a moment to finish, then is stopped.
-          const timer = setTimeout(() => void slot.worker.terminate(), 5_000);
+          // The check in progress finishes (several OCR passes: tens of seconds on a loaded 2-core machine, which a
+          // 5 s grace cut short); a worker stuck in native code beyond that is stopped.
+          const timer = setTimeout(() => void slot.worker.terminate(), CLOSE_GRACE_MS);
           await exited;
           clearTimeout(timer);
         }),

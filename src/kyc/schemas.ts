@@ -96,8 +96,22 @@ const MrzFields = Type.Object({
   personalNumber: Nullable(Type.String()),
 });
 
+const VisualFieldResult = Type.Union([Type.Literal('match'), Type.Literal('mismatch'), Type.Literal('unread')]);
+
+const VisualZone = Type.Object(
+  {
+    documentNumber: VisualFieldResult,
+    surname: VisualFieldResult,
+    givenNames: VisualFieldResult,
+    birthDate: VisualFieldResult,
+    expiryDate: VisualFieldResult,
+  },
+  { description: 'Each MRZ value looked for on the printed page: match, mismatch (another value clearly printed in its place) or unread' },
+);
+
 const KycDocument = Type.Object({
   mrz: Nullable(MrzFields),
+  visualZone: Type.Optional(Nullable(VisualZone)),
   nameMatchScore: Nullable(Type.Number({ description: 'MRZ or printed name against metadata, 0–1' })),
   address: Nullable(Type.String({ description: 'Address line read from a proof of address' })),
   issueDate: Nullable(Type.String({ description: 'Issue date read from a proof of address' })),

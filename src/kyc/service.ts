@@ -150,6 +150,7 @@ function documentSummary(signals: KycSignals): KycCheckResult['document'] {
       sex: mrz.sex,
       personalNumber: mrz.personalNumber,
     },
+    visualZone: reading.visualZone,
     nameMatchScore: reading.nameMatch?.score ?? reading.text?.nameScore ?? null,
     address: reading.text?.address ?? null,
     issueDate: reading.text?.issueDate ?? null,

@@ -5,6 +5,7 @@ import type { MrzReading } from './mrz.ts';
 import type { NameMatch } from './names.ts';
 import type { QualityMeasures } from './quality.ts';
 import type { SpecimenMark } from './specimen.ts';
+import type { VisualZoneComparison } from './visual-zone.ts';
 
 export const DOCUMENT_TYPES = ['passport', 'national_id', 'driving_licence', 'proof_of_address'] as const;
 export type DocumentType = (typeof DOCUMENT_TYPES)[number];
@@ -50,6 +51,8 @@ export interface DocumentSignals {
   nameMatch: NameMatch | null;
   /** Printed-text reading (driving licence without MRZ, proof of address). */
   text: TextReading | null;
+  /** The valid MRZ's values looked for on the printed page (visual-zone.ts): outcomes only; null without a valid MRZ. */
+  visualZone: VisualZoneComparison | null;
   /** 64-bit dHash (16 hex digits) of the document image, for reuse detection across a tenant's checks. */
   perceptualHash: string;
   /** Why the document is a known specimen (ICAO specimen state, known number or image, SPECIMEN printed); empty if not. */

@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { composeTd3, renderPassport, SPECIMEN_HOLDER, type PassportHolder } from '../../scripts/make-kyc-specimen.ts';
 import { THRESHOLDS } from '../../src/kyc/decision.ts';
 import { SANDBOX_SCENARIOS } from '../../src/kyc/scenarios.ts';
 import { openImage } from '../../src/kyc/images-at-rest.ts';
@@ -103,7 +104,10 @@ describe('the AML part of KYC, before and after a list is loaded', { shuffle: fa
         metadata: specimen.metadata,
         aml: { screened: true, status: 'clear', matches: [] },
         imageHashes: { document: sha256(passportBytes), selfie: sha256(selfieBytes) },
-        document: { mrz: { valid: true, issuingState: 'SWE', documentNumber: 'XA4186275', lastName: 'ERIKSSON' } },
+        document: {
+          mrz: { valid: true, issuingState: 'SWE', documentNumber: 'XA4186275', lastName: 'ERIKSSON' },
+          visualZone: { documentNumber: 'match', surname: 'match', givenNames: 'match', birthDate: 'match', expiryDate: 'match' },
+        },
         sandboxScenario: null,
         reusedDocumentCheckIds: [],
       });
@@ -199,6 +203,33 @@ describe('the AML part of KYC, before and after a list is loaded', { shuffle: fa
       const catalogue = (await get(sandbox, '/api/v1/sandbox/scenarios')).json();
       expect(catalogue.kyc.map((s: { reference: string }) => s.reference)).toEqual(SANDBOX_SCENARIOS.map((s) => s.reference));
     });
+  });
+});
+
+describe('the visual zone against the MRZ', () => {
+  const pageJpeg = async (holder: PassportHolder) =>
+    (await sharp(await renderPassport({ holder, mrz: composeTd3(SPECIMEN_HOLDER) })).jpeg({ quality: 90 }).toBuffer()).toString('base64');
+
+  it('sends a page whose printed document number is not the MRZ’s to review, high risk, and RPT-001 says why', async () => {
+    const body = await verified(sandbox, { ...specimen, documentImage: await pageJpeg({ ...SPECIMEN_HOLDER, documentNumber: 'XA4816395' }) });
+    expect(body.document).toMatchObject({ mrz: { valid: true, documentNumber: 'XA4186275' }, visualZone: { documentNumber: 'mismatch', surname: 'match' } });
+    expect(body.status).not.toBe('passed');
+    expect(body.riskLevel).toBe('high');
+    expect(checkNamed(body, 'document')).toEqual({ name: 'document', result: 'review', reasons: ['visual_zone_mismatch:documentNumber'] });
+    const text = await pdfText((await get(sandbox, `/reports/RPT-001/${body.checkId}.pdf`)).rawPayload);
+    expect(text.replace(/\s+/g, '')).toContain('visual_zone_mismatch:documentNumber');
+  });
+
+  it('passes a page whose printed fields cannot be read: unread is never a failure', async () => {
+    // The field column smeared beyond reading; the portrait and the MRZ stay sharp.
+    const page = await renderPassport();
+    const smeared = await sharp(page).extract({ left: 420, top: 110, width: 800, height: 500 }).blur(12).toBuffer();
+    const documentImage = (await sharp(page).composite([{ input: smeared, left: 420, top: 110 }]).jpeg({ quality: 90 }).toBuffer()).toString('base64');
+    const body = await verified(sandbox, { ...specimen, documentImage });
+    expect(body.document.mrz.valid).toBe(true);
+    expect(Object.values(body.document.visualZone)).not.toContain('mismatch');
+    expect(Object.values(body.document.visualZone)).toContain('unread');
+    expect(checkNamed(body, 'document')).toEqual({ name: 'document', result: 'passed', reasons: [] });
   });
 });
 

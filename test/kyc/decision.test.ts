@@ -46,6 +46,7 @@ function passing(): KycSignals {
       },
       nameMatch: { score: 1, surnameScore: 1, givenNamesScore: 1 },
       text: null,
+      visualZone: { documentNumber: 'match', surname: 'match', givenNames: 'match', birthDate: 'match', expiryDate: 'unread' },
       perceptualHash: '0123456789abcdef',
       specimenMarks: [],
     },
@@ -124,6 +125,18 @@ describe('decideKyc', () => {
     const d = decide((s) => void (s.documentReading.mrz!.stateRepairs = ['nationality']));
     expect(d.status).toBe('review');
     expect(d.checks[0]!.reasons).toEqual(['mrz_state_code_repaired:nationality']);
+  });
+
+  it('never passes a printed page that shows another number, name or date than the MRZ; unread fields change nothing', () => {
+    const altered = decide((s) => {
+      s.documentReading.visualZone = { documentNumber: 'mismatch', surname: 'match', givenNames: 'unread', birthDate: 'mismatch', expiryDate: 'unread' };
+    });
+    expect(altered).toMatchObject({ status: 'review', riskLevel: 'high' });
+    expect(altered.checks[0]).toEqual({ name: 'document', result: 'review', reasons: ['visual_zone_mismatch:documentNumber', 'visual_zone_mismatch:birthDate'] });
+    for (const visualZone of [null, { documentNumber: 'unread', surname: 'unread', givenNames: 'unread', birthDate: 'unread', expiryDate: 'unread' } as const]) {
+      const unread = decide((s) => void (s.documentReading.visualZone = visualZone));
+      expect(unread).toEqual(decide());
+    }
   });
 
   it('flags editing software, EXIF dates and a reused document image for review', () => {

@@ -354,6 +354,7 @@ describe('MRZ reading', () => {
           }),
           readDigit: async (_pixels, _band, _width, box) => (digitBoxes.push(box), '6'),
           readText: async () => '',
+          readPrintedBand: async () => [],
           close: async () => undefined,
         };
         return { engine, digitBoxes };

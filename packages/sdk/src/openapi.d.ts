@@ -1662,6 +1662,13 @@ export interface paths {
                                     sex: string | null;
                                     personalNumber: string | null;
                                 } | null;
+                                visualZone?: {
+                                    documentNumber: "match" | "mismatch" | "unread";
+                                    surname: "match" | "mismatch" | "unread";
+                                    givenNames: "match" | "mismatch" | "unread";
+                                    birthDate: "match" | "mismatch" | "unread";
+                                    expiryDate: "match" | "mismatch" | "unread";
+                                } | null;
                                 nameMatchScore: number | null;
                                 address: string | null;
                                 issueDate: string | null;
@@ -1876,6 +1883,13 @@ export interface paths {
                                     sex: string | null;
                                     personalNumber: string | null;
                                 } | null;
+                                visualZone?: {
+                                    documentNumber: "match" | "mismatch" | "unread";
+                                    surname: "match" | "mismatch" | "unread";
+                                    givenNames: "match" | "mismatch" | "unread";
+                                    birthDate: "match" | "mismatch" | "unread";
+                                    expiryDate: "match" | "mismatch" | "unread";
+                                } | null;
                                 nameMatchScore: number | null;
                                 address: string | null;
                                 issueDate: string | null;
@@ -2068,6 +2082,13 @@ export interface paths {
                                         expiryDate: string | null;
                                         sex: string | null;
                                         personalNumber: string | null;
+                                    } | null;
+                                    visualZone?: {
+                                        documentNumber: "match" | "mismatch" | "unread";
+                                        surname: "match" | "mismatch" | "unread";
+                                        givenNames: "match" | "mismatch" | "unread";
+                                        birthDate: "match" | "mismatch" | "unread";
+                                        expiryDate: "match" | "mismatch" | "unread";
                                     } | null;
                                     nameMatchScore: number | null;
                                     address: string | null;

@@ -1,0 +1,240 @@
+// The visual zone: the MRZ's own values looked for on the printed page above it. A guided search (does the page show
+// this value, or a near variant of it?) rather than free parsing, which OCR noise and unknown layouts defeat. A field
+// is a mismatch only when the place its label points to clearly shows another value; anything else the page does not
+// show is unread, never a failure. Measurements only: decision.ts decides. No value is kept, only the outcome.
+import anyAscii from 'any-ascii';
+import { editSimilarity, levenshtein } from '../edit-distance.ts';
+import type { MrzReading } from './mrz.ts';
+import { nameVariants } from './names.ts';
+import type { RawPixels } from './intake.ts';
+import { OCR_WIDTH, type Box, type OcrEngine } from './ocr.ts';
+import { deskew, findMrzBand, mrzTurn } from './skew.ts';
+
+export type VisualFieldResult = 'match' | 'mismatch' | 'unread';
+export const VISUAL_FIELDS = ['documentNumber', 'surname', 'givenNames', 'birthDate', 'expiryDate'] as const;
+export type VisualField = (typeof VISUAL_FIELDS)[number];
+export type VisualZoneComparison = Record<VisualField, VisualFieldResult>;
+
+export interface PrintedWord {
+  text: string;
+  /** OCR confidence, 0–100. */
+  confidence: number;
+  box: Box;
+}
+/** One text line of the page as the OCR read it, words in reading order. */
+export type PrintedLine = PrintedWord[];
+
+/**
+ * A value under a label is believed different from the MRZ only when every word of it was read at least this
+ * confidently (tesseract's word confidence; clean print reads at 89–96, misreads of degraded print mostly below 70).
+ */
+export const CONFIDENT_WORD = 85;
+/** A number one character away from the MRZ's is OCR noise unless read at least this confidently. */
+const CERTAIN_WORD = 93;
+/**
+ * A labelled name this unlike the MRZ's (edit similarity) is another name, not a misread. MRZ names have no check
+ * digit, so the MRZ side may be the misread one: SOFIA was read SSOTA (0.4) from a clean French card.
+ */
+const OTHER_NAME_SIMILARITY = 0.35;
+/** A printed name token this like an MRZ token is the same name (accents, one misread letter in five). */
+const SAME_NAME_SIMILARITY = 0.8;
+
+// Labels, matched on the romanised lower-case text of a label group. Numbers other than the document's (personal,
+// tax, social security numbers) sit under labels with a number word too: a document word is required.
+const LABELS: Record<VisualField, RegExp> = {
+  documentNumber:
+    /\b(passport|document|card|visa|pass|docum\w*|dokument|carte|karte|pasaporte|passeport|passaporto)\b.*\b(no|nr|n|ndeg|number|numero|nummer)\b|\b(pass|dokument|karten|ausweis|visum)nummer\b|\bno du document\b/,
+  givenNames: /\b(given names?|first names?|forenames?|prenoms?|vornamen?|fornamn|nombres?|nome|imiona|voornamen)\b/,
+  surname: /\b(surname|last name|family name|nom|apellidos?|efternamn|nachname|familienname|cognome|nazwisko|achternaam)\b/,
+  birthDate: /\b(birth|naissance|geburt\w*|fodelse\w*|nacimiento|nascita|urodzenia|geboorte\w*)\b/,
+  expiryDate: /\b(expiry|expiration|expires|valid until|date of exp\w*|gultig\w*|giltig\w*|caducidad|scadenza|waznosci|geldig\w*)\b/,
+};
+
+/** Digit look-alikes, folded on both sides before numbers are compared. */
+const DIGIT_LOOK_ALIKES: Record<string, string> = { O: '0', Q: '0', D: '0', I: '1', L: '1', Z: '2', S: '5', G: '6', B: '8' };
+const foldNumber = (text: string) => anyAscii(text).toUpperCase().replace(/[^A-Z0-9]/g, '').replace(/[OQDILZSGB]/g, (c) => DIGIT_LOOK_ALIKES[c]!);
+
+const MONTHS: Record<string, number> = {
+  JAN: 1, ENE: 1, FEB: 2, FEV: 2, MAR: 3, MRZ: 3, MAE: 3, APR: 4, AVR: 4, ABR: 4, MAY: 5, MAI: 5, JUN: 6, JUIN: 6,
+  JUL: 7, JUIL: 7, AUG: 8, AOU: 8, AGO: 8, SEP: 9, SET: 9, OCT: 10, OKT: 10, NOV: 11, DEC: 12, DEZ: 12, DIC: 12,
+};
+const monthNumber = (name: string) => MONTHS[name.slice(0, 4)] ?? MONTHS[name.slice(0, 3)] ?? null;
+
+interface PrintedDate {
+  day: number;
+  month: number;
+  /** As printed: two or four digits. */
+  year: string;
+}
+
+/**
+ * Every date written in the text as documents print them: `12 AUG 1974`, `12 AUG/AOÛT 74`, `12.08.1974`,
+ * `12/08/74`, `1974-08-12`. Digit look-alikes inside mostly-digit tokens are read as digits first.
+ */
+export function printedDates(text: string): PrintedDate[] {
+  const folded = anyAscii(text)
+    .toUpperCase()
+    .split(/\s+/)
+    .map((token) => {
+      const digits = token.replace(/\D/g, '').length;
+      const letters = token.replace(/[^A-Z]/g, '').length;
+      return digits >= 2 && 2 * letters < digits ? token.replace(/[OQDILZSGB]/g, (c) => DIGIT_LOOK_ALIKES[c]!) : token;
+    })
+    .join(' ');
+  const dates: PrintedDate[] = [];
+  const add = (day: string, month: number | null, year: string) => {
+    if (month && month <= 12 && +day >= 1 && +day <= 31) dates.push({ day: +day, month, year });
+  };
+  for (const m of folded.matchAll(/\b(\d{1,2})[\s.\-/]*([A-Z]{3,9})\.?(?:\s*\/\s*[A-Z]{3,9}\.?)?[\s.\-/]*(\d{4}|\d{2})\b/g)) {
+    add(m[1]!, monthNumber(m[2]!), m[3]!);
+  }
+  for (const m of folded.matchAll(/\b(\d{1,2})\s*[.\-/]\s*(\d{1,2})\s*[.\-/]\s*(\d{4}|\d{2})\b/g)) add(m[1]!, +m[2]!, m[3]!);
+  for (const m of folded.matchAll(/\b(\d{4})\s*[.\-/]\s*(\d{1,2})\s*[.\-/]\s*(\d{1,2})\b/g)) add(m[3]!, +m[2]!, m[1]!);
+  return dates;
+}
+
+/** A printed date is the MRZ's ISO date; a two-digit year is compared as two digits, as the MRZ writes it. */
+function sameDate(printed: PrintedDate, iso: string): boolean {
+  const [year, month, day] = iso.split('-');
+  return printed.day === +day! && printed.month === +month! && (printed.year.length === 2 ? year!.slice(2) === printed.year : year === printed.year);
+}
+
+/** Letter look-alikes of OCR (an MRZ name's O read as Q or 0), folded on both sides before names are compared. */
+const foldName = (token: string) => token.replace(/[Q0]/g, 'O').replace(/1/g, 'I').replace(/5/g, 'S').replace(/8/g, 'B');
+const nameTokens = (text: string): string[] => nameVariants(text).flat().map(foldName);
+
+/** The MRZ name tokens (a filler between names) all appear among the printed tokens, or as their MRZ-truncated start. */
+function nameShown(mrzName: string, printed: Set<string>): boolean {
+  const wanted = mrzName.split(/[\s<]+/).filter((token) => token.length >= 2).map(foldName);
+  if (wanted.length === 0) return false;
+  return wanted.every((token) =>
+    [...printed].some((word) => editSimilarity(token, word) >= SAME_NAME_SIMILARITY || (token.length >= 3 && word.startsWith(token))),
+  );
+}
+
+/** Labels and values form groups of words on a line, separated by wide gaps (columns of a data page). */
+function groups(line: PrintedLine): PrintedLine[] {
+  const found: PrintedLine[] = [];
+  for (const word of line) {
+    const current = found.at(-1);
+    const last = current?.at(-1);
+    const height = last ? last.box.y1 - last.box.y0 : 0;
+    if (current && last && word.box.x0 - last.box.x1 < 1.5 * height) current.push(word);
+    else found.push([word]);
+  }
+  return found;
+}
+
+const span = (words: PrintedWord[]): Box => ({
+  x0: Math.min(...words.map((w) => w.box.x0)),
+  y0: Math.min(...words.map((w) => w.box.y0)),
+  x1: Math.max(...words.map((w) => w.box.x1)),
+  y1: Math.max(...words.map((w) => w.box.y1)),
+});
+const labelText = (words: PrintedWord[]) => anyAscii(words.map((w) => w.text).join(' ')).toLowerCase().replace(/[^a-z0-9/ ]+/g, ' ');
+
+/**
+ * The value printed under a field's label: the words of the nearest line below that start under the label group
+ * (a label group of another field wins: "Given names" is no surname label). null when no label or no value is read.
+ */
+function labelledValue(lines: PrintedLine[], field: VisualField): PrintedWord[] | null {
+  for (const [index, line] of lines.entries()) {
+    for (const group of groups(line)) {
+      const text = labelText(group);
+      if (!LABELS[field].test(text)) continue;
+      if (field === 'surname' && LABELS.givenNames.test(text)) continue;
+      const label = span(group);
+      const height = label.y1 - label.y0;
+      for (const below of lines.slice(index + 1)) {
+        const words = below.filter((w) => w.box.y0 >= label.y1 - height / 2 && w.box.x0 >= label.x0 - height && w.box.x0 < label.x1);
+        if (words.length === 0) continue;
+        if (span(words).y0 - label.y1 > 3 * height) break;
+        return words;
+      }
+    }
+  }
+  return null;
+}
+
+const confident = (words: PrintedWord[]) => words.every((w) => w.confidence >= CONFIDENT_WORD);
+
+function compareNumber(mrzNumber: string, lines: PrintedLine[]): VisualFieldResult {
+  const wanted = foldNumber(mrzNumber);
+  if (wanted.length < 4) return 'unread';
+  const allowed = (confidence: number) => (wanted.length >= 6 && confidence < CERTAIN_WORD ? 1 : 0);
+  // Numbers are printed grouped at times (`XA 418 6275`): runs of up to three words are read as one.
+  for (const line of lines) {
+    for (let start = 0; start < line.length; start++) {
+      for (let end = start + 1; end <= Math.min(line.length, start + 3); end++) {
+        const words = line.slice(start, end);
+        const confidence = Math.min(...words.map((w) => w.confidence));
+        if (levenshtein(foldNumber(words.map((w) => w.text).join('')), wanted) <= allowed(confidence)) return 'match';
+      }
+    }
+  }
+  const value = labelledValue(lines, 'documentNumber');
+  if (!value || !confident(value)) return 'unread';
+  const printed = foldNumber(value.map((w) => w.text).join(''));
+  // A number has digits and is about as long as the MRZ's; anything else under the label is a misread or a word.
+  const numberLike = /\d.*\d/.test(printed) && Math.abs(printed.length - wanted.length) <= 2;
+  return numberLike && levenshtein(printed, wanted) >= 1 ? 'mismatch' : 'unread';
+}
+
+function compareName(mrzName: string, field: 'surname' | 'givenNames', lines: PrintedLine[], printedTokens: Set<string>): VisualFieldResult {
+  if (nameShown(mrzName, printedTokens)) return 'match';
+  const value = labelledValue(lines, field);
+  if (!value || !confident(value)) return 'unread';
+  const printed = nameTokens(value.map((w) => w.text).join(' ')).join('');
+  const wanted = foldName(mrzName).replace(/[^A-Z]/g, '');
+  if (printed.length < 3 || wanted.length === 0) return 'unread';
+  // The MRZ may cut a long name: only the printed start as long as the MRZ's is compared.
+  return editSimilarity(printed.slice(0, wanted.length), wanted) < OTHER_NAME_SIMILARITY ? 'mismatch' : 'unread';
+}
+
+function compareDate(iso: string | null, field: 'birthDate' | 'expiryDate', lines: PrintedLine[], pageDates: PrintedDate[]): VisualFieldResult {
+  if (!iso) return 'unread';
+  if (pageDates.some((date) => sameDate(date, iso))) return 'match';
+  const value = labelledValue(lines, field);
+  if (!value || !confident(value)) return 'unread';
+  const dates = printedDates(value.map((w) => w.text).join(' '));
+  return dates.length > 0 && !dates.some((date) => sameDate(date, iso)) ? 'mismatch' : 'unread';
+}
+
+/** An MRZ line read by the general OCR (long runs of MRZ characters, fillers): not part of the visual zone. */
+const isMrzLine = (line: PrintedLine) => line.some((w) => /<</.test(w.text) || /^[A-Z0-9<]{25,}$/.test(w.text));
+
+/** Each MRZ value looked for on the printed page (the lines the OCR read above the MRZ). */
+export function compareVisualZone(mrz: MrzReading, printed: PrintedLine[]): VisualZoneComparison {
+  const lines = printed.filter((line) => line.length > 0 && !isMrzLine(line));
+  const text = lines.map((line) => line.map((w) => w.text).join(' ')).join('\n');
+  const printedTokens = new Set(lines.flatMap((line) => nameTokens(line.map((w) => w.text).join(' '))));
+  const pageDates = printedDates(text);
+  return {
+    documentNumber: mrz.documentNumber ? compareNumber(mrz.documentNumber.replace(/</g, ''), lines) : 'unread',
+    surname: mrz.lastName ? compareName(mrz.lastName, 'surname', lines, printedTokens) : 'unread',
+    givenNames: mrz.firstName ? compareName(mrz.firstName, 'givenNames', lines, printedTokens) : 'unread',
+    birthDate: compareDate(mrz.birthDate, 'birthDate', lines, pageDates),
+    // The French card's MRZ holds no expiry (mrz.ts estimates it from the issue month): nothing to compare.
+    expiryDate: mrz.format === 'FRA_ID' ? 'unread' : compareDate(mrz.expiryDate, 'expiryDate', lines, pageDates),
+  };
+}
+
+/**
+ * Scale of the visual-zone reading: the MRZ's. Printed fields are smaller than MRZ characters (labels ~11 px, values
+ * ~18 px capitals on a 1250 px page); at 1000 px the model misread values (NGUYEN as NGUYI) and dropped labels.
+ */
+export const VISUAL_ZONE_WIDTH = OCR_WIDTH;
+/** Where the printed page ends when the MRZ band is not found: the MRZ lines it takes in are left out by their look. */
+const DEFAULT_ZONE_BOTTOM = 0.8;
+
+/**
+ * One general-alphabet OCR pass over the page above the MRZ, turned the way the MRZ band says the page is turned,
+ * and the MRZ's values looked for in it.
+ */
+export async function readVisualZone(pixels: RawPixels, mrz: MrzReading, ocr: OcrEngine): Promise<VisualZoneComparison> {
+  const turn = (await mrzTurn(pixels)) ?? 0;
+  const upright = turn === 0 ? pixels : await deskew(pixels, -turn);
+  const band = findMrzBand(upright);
+  const bottom = band && band.top > 0.3 ? band.top : DEFAULT_ZONE_BOTTOM;
+  return compareVisualZone(mrz, await ocr.readPrintedBand(upright, { top: 0, bottom }, VISUAL_ZONE_WIDTH));
+}

@@ -1,0 +1,108 @@
+// The visual-zone comparison on its own: OCR lines (words, confidences, boxes) as tesseract gives them for a
+// passport data page, against the MRZ reading. The engine and HTTP cases are in engine.test.ts and api.test.ts.
+import { describe, expect, it } from 'vitest';
+import { composeTd3, SPECIMEN_HOLDER } from '../../scripts/make-kyc-specimen.ts';
+import { readMrz, type MrzReading } from '../../src/kyc/mrz.ts';
+import { compareVisualZone, printedDates, type PrintedLine } from '../../src/kyc/visual-zone.ts';
+
+/** The specimen holder's MRZ, read by the parser: ERIKSSON, ANNA MARIA, XA4186275, 1974-08-12, 2034-03-15. */
+const MRZ: MrzReading = readMrz(composeTd3(SPECIMEN_HOLDER).join('\n'), new Date('2026-06-01T12:00:00Z'))!;
+
+type Word = [text: string, left: number, confidence?: number];
+
+/** A text line at `top`: words 20 px high, 12 px per character, read at confidence 95 unless given. */
+function line(top: number, words: Word[]): PrintedLine {
+  return words.map(([text, left, confidence = 95]) => ({ text, confidence, box: { x0: left, y0: top, x1: left + 12 * text.length, y1: top + 20 } }));
+}
+
+/** The specimen page's visual zone: label lines, each followed by its values, in columns. */
+function page(values: { number?: Word[]; surname?: Word[]; given?: Word[]; birth?: Word[]; expiry?: Word[] } = {}): PrintedLine[] {
+  return [
+    line(10, [['PASSPORT', 40], ['PASS', 160], ['SPECIMEN', 240]]),
+    line(100, [['Type', 430], ['/', 480], ['Typ', 495], ['Code', 600], ['/', 650], ['Kod', 665], ['Passport', 820], ['No.', 925], ['/', 965], ['Passnummer', 980]]),
+    line(125, values.number ?? [['XA4186275', 820]]),
+    line(180, [['Surname', 430], ['/', 525], ['Efternamn', 540]]),
+    line(205, values.surname ?? [['ERIKSSON', 430]]),
+    line(260, [['Given', 430], ['names', 500], ['/', 565], ['Förnamn', 580]]),
+    line(285, values.given ?? [['ANNA', 430], ['MARIA', 490]]),
+    line(340, [['Date', 430], ['of', 485], ['birth', 515], ['/', 580], ['Födelsedatum', 595], ['Personal', 900], ['No.', 1000]]),
+    line(365, [...(values.birth ?? [['12', 430], ['AUG', 465], ['1974', 515]]), ['19740812-4425', 900]]),
+    line(420, [['Date', 430], ['of', 485], ['expiry', 515], ['/', 590], ['Giltig', 605], ['till', 685]]),
+    line(445, values.expiry ?? [['15', 430], ['MAR', 465], ['2034', 515]]),
+  ];
+}
+
+const ALL_MATCH = { documentNumber: 'match', surname: 'match', givenNames: 'match', birthDate: 'match', expiryDate: 'match' };
+const ALL_UNREAD = { documentNumber: 'unread', surname: 'unread', givenNames: 'unread', birthDate: 'unread', expiryDate: 'unread' };
+
+describe('printed dates', () => {
+  it('reads the formats documents print, bilingual month names and look-alike digits included', () => {
+    const august12 = { day: 12, month: 8 };
+    for (const text of ['12 AUG 1974', '12 AUG/AOÛT 1974', '12 AUG / AOUT 1974', '12.08.1974', '12-08-1974', '1974-08-12', '12 août 1974', '12 AGO 1974', '12 AUG l974', '12.O8.1974']) {
+      expect(printedDates(text), text).toContainEqual({ ...august12, year: '1974' });
+    }
+    expect(printedDates('12/08/74')).toEqual([{ ...august12, year: '74' }]);
+    expect(printedDates('Date of birth / Födelsedatum')).toEqual([]);
+    expect(printedDates('31 FOO 1974 · 44.13.1974')).toEqual([]);
+  });
+});
+
+describe('compareVisualZone', () => {
+  it('finds every MRZ value on a genuine page', () => {
+    expect(MRZ).toMatchObject({ valid: true, documentNumber: 'XA4186275', lastName: 'ERIKSSON', birthDate: '1974-08-12', expiryDate: '2034-03-15' });
+    expect(compareVisualZone(MRZ, page())).toEqual(ALL_MATCH);
+  });
+
+  it('accepts the variants print and OCR give: grouped numbers, look-alikes, accents, other date formats, a truncated MRZ name', () => {
+    const variants = page({
+      number: [['XA', 820], ['418', 860], ['6275', 910]],
+      given: [['ANNA', 430], ['MARIA', 490], ['LOVISA', 570]],
+      birth: [['12/08/74', 430]],
+      expiry: [['I5.O3.2034', 430, 80]],
+    });
+    expect(compareVisualZone(MRZ, variants)).toEqual(ALL_MATCH);
+    expect(compareVisualZone(MRZ, page({ number: [['XA4I86Z75', 820, 70]] })).documentNumber).toBe('match');
+    const muller = { ...MRZ, lastName: 'MUELLER', firstName: 'JOSEPHINE CHRISTI' };
+    const printed = page({ surname: [['MÜLLER', 430]], given: [['JOSÉPHINE', 430], ['CHRISTIANE', 560]] });
+    expect(compareVisualZone(muller, printed)).toMatchObject({ surname: 'match', givenNames: 'match' });
+    // MRZ names have no check digit: an O the MRZ reading took for a Q is still the printed name.
+    expect(compareVisualZone({ ...MRZ, firstName: 'QLGA' }, page({ given: [['OLGA', 430]] })).givenNames).toBe('match');
+  });
+
+  it('flags a value clearly printed in the field’s place that is not the MRZ’s', () => {
+    expect(compareVisualZone(MRZ, page({ number: [['XB7716275', 820]] }))).toEqual({ ...ALL_MATCH, documentNumber: 'mismatch' });
+    expect(compareVisualZone(MRZ, page({ surname: [['LINDQVIST', 430]] }))).toEqual({ ...ALL_MATCH, surname: 'mismatch' });
+    expect(compareVisualZone(MRZ, page({ given: [['KARIN', 430]] }))).toEqual({ ...ALL_MATCH, givenNames: 'mismatch' });
+    // A name read badly on one side is no other name (SOFIA / SSOTA, a misread MRZ).
+    expect(compareVisualZone({ ...MRZ, firstName: 'SSOTA' }, page({ given: [['SOFIA', 430]] })).givenNames).toBe('unread');
+    expect(compareVisualZone(MRZ, page({ birth: [['12', 430], ['AUG', 465], ['1979', 515]] }))).toEqual({ ...ALL_MATCH, birthDate: 'mismatch' });
+    expect(compareVisualZone(MRZ, page({ expiry: [['15.03.2036', 430]] }))).toEqual({ ...ALL_MATCH, expiryDate: 'mismatch' });
+    // One character off is OCR noise unless read with near certainty.
+    expect(compareVisualZone(MRZ, page({ number: [['XA4186975', 820, 98]] })).documentNumber).toBe('mismatch');
+    expect(compareVisualZone(MRZ, page({ number: [['XA4186975', 820, 88]] })).documentNumber).toBe('match');
+  });
+
+  it('calls a doubtful or unlabelled difference unread, never a mismatch', () => {
+    const doubtful = page({
+      number: [['XB7716275', 820, 60]],
+      surname: [['LINDQVIST', 430, 70]],
+      given: [['KARIN', 430, 50]],
+      birth: [['12', 430], ['AUG', 465], ['1979', 515, 40]],
+      expiry: [['~~', 430, 30]],
+    });
+    expect(compareVisualZone(MRZ, doubtful)).toEqual(ALL_UNREAD);
+    // Another number on the page (the personal number has its own label) is not the document number.
+    const unlabelled = page({ number: [] }).filter((words) => !words.some((w) => w.text === 'Passport'));
+    expect(compareVisualZone(MRZ, unlabelled).documentNumber).toBe('unread');
+    expect(compareVisualZone(MRZ, [])).toEqual(ALL_UNREAD);
+  });
+
+  it('does not take the MRZ lines, read by the general OCR, for the printed page', () => {
+    const mrzOnly = [line(600, [['P<SWEERIKSSON<<ANNA<MARIA<<<<<<<<<<<<<<<<<<<', 40]]), line(640, [['XA41862757SWE7408122F3403159<<<<<<<<<<<<<<06', 40]])];
+    expect(compareVisualZone(MRZ, mrzOnly)).toEqual(ALL_UNREAD);
+  });
+
+  it('leaves the French card’s expiry unread: its MRZ holds none', () => {
+    expect(compareVisualZone({ ...MRZ, format: 'FRA_ID' }, page()).expiryDate).toBe('unread');
+  });
+});

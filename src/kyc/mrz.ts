@@ -224,12 +224,13 @@ function fitLength(line: string, length: number): string | null {
   return fitted.padEnd(length, '<').slice(0, length);
 }
 
-/** When one character is missing or extra: every single insertion of a filler, or deletion. */
-function lineVariants(line: string, length: number): string[] {
-  const variants: string[] = [];
-  if (line.length === length + 1) for (let i = 0; i < line.length; i++) variants.push(line.slice(0, i) + line.slice(i + 1));
-  if (line.length === length - 1) for (let i = 0; i <= line.length; i++) variants.push(line.slice(0, i) + '<' + line.slice(i));
-  return [...new Set(variants)].filter((v) => v !== fitLength(line, length));
+/** When one character is missing or extra: every single insertion of a filler, or deletion, and where it was made. */
+function lineVariants(line: string, length: number): { text: string; at: number }[] {
+  const variants = new Map<string, number>();
+  if (line.length === length + 1) for (let i = 0; i < line.length; i++) variants.set(line.slice(0, i) + line.slice(i + 1), i);
+  if (line.length === length - 1) for (let i = 0; i <= line.length; i++) variants.set(line.slice(0, i) + '<' + line.slice(i), i);
+  const fitted = fitLength(line, length);
+  return [...variants].filter(([text]) => text !== fitted).map(([text, at]) => ({ text, at }));
 }
 
 /** How far from the layout length OCR may drift: name lines gain noise at their filler tail, data lines little. */
@@ -241,6 +242,8 @@ interface Candidate {
   lines: string[];
   /** Characters the OCR lines differ in length from the layout's lines. */
   lengthMismatch: number;
+  /** Where a character was dropped or a filler inserted to reach the layout's length (lineVariants). */
+  edit?: { line: number; at: number };
 }
 
 function* candidates(text: string): Generator<Candidate> {
@@ -261,7 +264,9 @@ function* candidates(text: string): Generator<Candidate> {
       const lengthMismatch = group.reduce((sum, l) => sum + Math.abs(l.length - lineLength), 0);
       yield { layout, lines: fitted, lengthMismatch };
       for (let k = 0; k < group.length; k++) {
-        for (const variant of lineVariants(group[k]!, lineLength)) yield { layout, lines: fitted.map((l, j) => (j === k ? variant : l)), lengthMismatch };
+        for (const { text, at } of lineVariants(group[k]!, lineLength)) {
+          yield { layout, lines: fitted.map((l, j) => (j === k ? text : l)), lengthMismatch, edit: { line: k, at } };
+        }
       }
     }
   }
@@ -574,14 +579,50 @@ export function withRereadCheckDigits(reading: MrzReading, reread: { place: Chec
 const rank = (r: MrzReading, lengthMismatch: number) =>
   (r.valid ? 0 : 1_000_000) + r.invalidFields.length * 100 + lengthMismatch * 10 + r.corrections.length + 2 * (r.checkDigitRepairs.length + r.stateRepairs.length);
 
-/** The best MRZ in OCR text: a valid one with the fewest repairs if any, otherwise the one with the fewest faults. */
+/**
+ * The checked field a line variant's edit decides: the one holding the edit (its characters or its check digit), or
+ * the next one on the line, which the edit shifts. Which of the characters the OCR added or lost is dropped is then
+ * chosen by that field's check digit, as a look-alike swap is.
+ */
+function editedField(layout: Layout, edit: Candidate['edit']): string | null {
+  if (!edit) return null;
+  const checked = layout.fields.filter((f) => f.check && f.line === edit.line && f.check[0] === edit.line && edit.at <= f.check[1]);
+  return checked.sort((a, b) => a.check![1] - b.check![1])[0]?.name ?? null;
+}
+
+/** What a reading says of the holder and the document where check digits cover it. */
+const checkedData = (r: MrzReading) => [r.format, r.documentNumber, r.birthDate, r.expiryDate, r.personalNumber].join('|');
+/** Characters a reading changed in the lines it was parsed from. */
+const changedCharacters = (r: MrzReading, lines: string[]) => r.lines.reduce((sum, line, k) => sum + [...line].filter((c, i) => c !== lines[k]![i]).length, 0);
+
+/**
+ * The best MRZ in OCR text: a valid one with the fewest repairs if any, otherwise the one with the fewest faults.
+ * A character the OCR added to or dropped from a line is placed where the check digits hold: a reading so placed in or
+ * before a checked field is a check-digit repair (review). When another reading with other data also holds, the
+ * check digits could not tell which is printed and the reading is invalid: on a visa (one check digit to choose by)
+ * whatever it took, otherwise when it took no more changed characters.
+ */
 export function readMrz(ocrText: string, now: Date = new Date()): MrzReading | null {
-  let best: { reading: MrzReading; rank: number } | null = null;
-  for (const { layout, lines, lengthMismatch } of candidates(ocrText)) {
-    const reading = toReading(layout, parseWithRepairs(layout, lines), now);
-    const candidateRank = rank(reading, lengthMismatch);
-    if (!best || candidateRank < best.rank) best = { reading, rank: candidateRank };
+  let best: { reading: MrzReading; rank: number; edit: Candidate['edit']; guessed: string | null; changes: number } | null = null;
+  const valid: { data: string; changes: number }[] = [];
+  for (const candidate of candidates(ocrText)) {
+    const { layout, lines, lengthMismatch, edit } = candidate;
+    const guessed = editedField(layout, edit);
+    const parsed = parseWithRepairs(layout, lines);
+    const repaired = guessed ? { ...parsed, checkDigitRepairs: [...new Set([...parsed.checkDigitRepairs, guessed])] } : parsed;
+    const reading = toReading(layout, repaired, now);
+    const changes = changedCharacters(reading, lines);
+    if (reading.valid) valid.push({ data: checkedData(reading), changes });
+    // Between equal ranks, the reading that changed fewer characters of what was read.
+    const candidateRank = rank(reading, lengthMismatch) + changes / 1000;
+    if (!best || candidateRank < best.rank) best = { reading, rank: candidateRank, edit, guessed, changes };
     if (best.rank === 0) break;
+  }
+  if (best?.edit && best.reading.valid) {
+    const { reading, changes } = best;
+    const onlyOneCheck = !layoutOf(reading.format).composite;
+    const rival = valid.some((other) => other.data !== checkedData(reading) && (onlyOneCheck || other.changes <= changes));
+    if (rival) return { ...reading, valid: false, invalidFields: [`${best.guessed ?? 'composite'}CheckDigit`] };
   }
   return best?.reading ?? null;
 }

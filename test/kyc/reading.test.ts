@@ -182,6 +182,38 @@ describe('MRZ reading', () => {
     expect(ambiguous?.invalidFields).toContain('documentNumberCheckDigit');
   });
 
+  it('places a character the OCR added before a number by the check digits, and sends the reading to review', () => {
+    const [l1, l2] = SPECIMENS[0]![1];
+    expect(readMrz(`${l1}\nC${l2}`, NOW)).toMatchObject({ valid: true, documentNumber: 'L898902C3', checkDigitRepairs: ['documentNumber'] });
+  });
+
+  it('reads a number with a character added invalid when the check digits hold for two placements, not as another number', () => {
+    // Read from generated specimens: the visa's "8H9KUN02X" with an I added; deleting the K held as well as deleting
+    // the I, and the TD1 "M7JMS4P9V" with an I added, where deleting the M (or the L of IRL, taken for IRN) held too.
+    const visa = readMrz('V<UTOSILVA<<LUCAS<<<<<<<<<<<<<<<<<<<<<<<<<<<\n8HI9KUNO2X8UT08308171F3406049<<<<<<<<<<<<<<<<', NOW);
+    expect(visa).toMatchObject({ valid: false, invalidFields: ['documentNumberCheckDigit'] });
+    const card = readMrz('I<IRLM7JIMS4P9V9<<<<<<<<<<<<<<<\n6605164F3407286IRL<<<<<<<<<<<8\nSILVA<<OLGA<<<<<<<<<<<<<<<<<<<', NOW);
+    expect(card).toMatchObject({ valid: false, invalidFields: ['documentNumberCheckDigit'] });
+  });
+
+  it('property: a K (worth 0 to a check digit) or a filler added to a document number reads the printed number or invalid; one dropped never reads plainly valid', () => {
+    const NUMBER_SPAN: Record<MrzFormat, [number, number, number]> = {
+      TD3: [1, 0, 10], TD2: [1, 0, 10], MRVA: [1, 0, 10], MRVB: [1, 0, 10], TD1: [0, 5, 15], FRA_ID: [1, 0, 13],
+    };
+    for (const [format, lines, documentNumber] of SPECIMENS) {
+      const [line, from, to] = NUMBER_SPAN[format];
+      const original = lines[line]!;
+      for (let at = from; at < to; at++) {
+        for (const c of 'K<') {
+          const added = readMrz(lines.map((l, i) => (i === line ? original.slice(0, at) + c + original.slice(at) : l)).join('\n'), NOW);
+          if (added?.valid) expect(added.documentNumber, `${format}: ${c} at ${at}`).toBe(documentNumber);
+        }
+        const dropped = readMrz(lines.map((l, i) => (i === line ? original.slice(0, at) + original.slice(at + 1) : l)).join('\n'), NOW);
+        if (dropped?.valid) expect(dropped.checkDigitRepairs, `${format}: dropped at ${at}`).not.toEqual([]);
+      }
+    }
+  });
+
   it('reads O and Q in a failing number as 0 and prefers repairs that bring in no letter issuers avoid', () => {
     const [l1, l2] = SPECIMENS[0]![1];
     const zero = readMrz(`${l1}\n${l2.replace('L898902C3', 'L8989Q2C3')}`, NOW);

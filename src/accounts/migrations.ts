@@ -1,7 +1,7 @@
-import type { Kysely, Migration } from 'kysely';
+import { type Kysely, type Migration, sql } from 'kysely';
 import type { Dialect } from '../storage/database.ts';
 
-export function accountMigrations(_dialect: Dialect): Record<string, Migration> {
+export function accountMigrations(dialect: Dialect): Record<string, Migration> {
   return {
     '001_accounts': {
       async up(db: Kysely<any>) {
@@ -50,5 +50,45 @@ export function accountMigrations(_dialect: Dialect): Record<string, Migration> 
           .execute();
       },
     },
+    ...(dialect === 'postgres' ? { '001_usage_counting': usageCountingProcedure } : {}),
   };
 }
+
+/**
+ * Postgres without Redis counts a batch of an account's requests with `CALL count_usage(...)`: its day and month rows
+ * locked in bucket order (so two instances never deadlock), as many admitted as fit under both ceilings (negative:
+ * unlimited), both raised by that many. That transaction commits without waiting for the disk, so the rows are free
+ * for the next batch a flush sooner; the next one writes a WAL message and commits synchronously, and flushing its
+ * commit record flushes the counts too, so they are on disk before the caller hears them. today and this_month are
+ * the counts before the batch, null when a row does not exist yet (nothing is counted then).
+ */
+const usageCountingProcedure: Migration = {
+  async up(db: Kysely<any>) {
+    await sql`
+      CREATE PROCEDURE count_usage(
+        account text, day_bucket text, month_bucket text, amount integer, per_day integer, per_month integer,
+        INOUT today integer DEFAULT NULL, INOUT this_month integer DEFAULT NULL, INOUT admitted integer DEFAULT 0
+      )
+      LANGUAGE plpgsql AS $$
+      BEGIN
+        PERFORM set_config('synchronous_commit', 'off', true);
+        SELECT count INTO today FROM usage_counters WHERE account_id = account AND bucket = day_bucket FOR UPDATE;
+        SELECT count INTO this_month FROM usage_counters WHERE account_id = account AND bucket = month_bucket FOR UPDATE;
+        IF today IS NULL OR this_month IS NULL THEN
+          RETURN;
+        END IF;
+        admitted := LEAST(
+          amount,
+          CASE WHEN per_day < 0 THEN amount ELSE GREATEST(0, per_day - today) END,
+          CASE WHEN per_month < 0 THEN amount ELSE GREATEST(0, per_month - this_month) END
+        );
+        IF admitted > 0 THEN
+          UPDATE usage_counters SET count = count + admitted WHERE account_id = account AND bucket IN (day_bucket, month_bucket);
+        END IF;
+        COMMIT;
+        PERFORM pg_logical_emit_message(true, 'kyx', 'usage counted');
+      END
+      $$
+    `.execute(db);
+  },
+};

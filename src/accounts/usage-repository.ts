@@ -47,10 +47,9 @@ export async function incrementBelow(db: Kysely<Database>, accountId: string, bu
 }
 
 /**
- * Postgres only: counts up to `amount` requests of an account on its day and month rows in one statement: both rows
- * locked in bucket order (so two instances never deadlock), as many admitted as fit under both ceilings (-1:
- * unlimited), and both raised by that many. Returns the counts before and the number admitted, or undefined when a
- * row does not exist yet (nothing is counted then).
+ * Postgres only: counts up to `amount` requests of an account on its day and month rows (the `count_usage` procedure
+ * of the accounts migrations), durably once it returns. Returns the counts before and the number admitted, or
+ * undefined when a row does not exist yet (nothing is counted then). An amount of 0 reads durable counts.
  */
 export async function countBatch(
   db: Kysely<Database>,
@@ -60,31 +59,7 @@ export async function countBatch(
   ceilings: { perDay: number; perMonth: number },
 ): Promise<{ today: number; thisMonth: number; admitted: number } | undefined> {
   const { rows } = await sql<{ today: number | null; this_month: number | null; admitted: number }>`
-    WITH locked AS (
-      SELECT bucket, count FROM usage_counters
-      WHERE account_id = ${accountId} AND bucket IN (${buckets.day}, ${buckets.month})
-      ORDER BY bucket FOR UPDATE
-    ),
-    counts AS (
-      SELECT (SELECT count FROM locked WHERE bucket = ${buckets.day}) AS today,
-             (SELECT count FROM locked WHERE bucket = ${buckets.month}) AS this_month
-    ),
-    admit AS (
-      SELECT today, this_month,
-        CASE WHEN today IS NULL OR this_month IS NULL THEN 0 ELSE LEAST(
-          ${amount}::int,
-          CASE WHEN ${ceilings.perDay}::int < 0 THEN ${amount}::int ELSE GREATEST(0, ${ceilings.perDay}::int - today) END,
-          CASE WHEN ${ceilings.perMonth}::int < 0 THEN ${amount}::int ELSE GREATEST(0, ${ceilings.perMonth}::int - this_month) END
-        ) END AS admitted
-      FROM counts
-    ),
-    raised AS (
-      UPDATE usage_counters SET count = usage_counters.count + admit.admitted
-      FROM admit
-      WHERE usage_counters.account_id = ${accountId} AND usage_counters.bucket IN (${buckets.day}, ${buckets.month}) AND admit.admitted > 0
-      RETURNING usage_counters.bucket
-    )
-    SELECT today, this_month, admitted, (SELECT count(*) FROM raised) AS raised FROM admit
+    CALL count_usage(${accountId}, ${buckets.day}, ${buckets.month}, ${amount}, ${ceilings.perDay}, ${ceilings.perMonth})
   `.execute(db);
   const [row] = rows;
   if (row.today === null || row.this_month === null) return undefined;

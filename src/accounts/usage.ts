@@ -8,7 +8,7 @@ import { countBatch, ensureBuckets, persistAtLeast, readBuckets } from './usage-
  * Day and month allowances, counted exactly: a request is admitted only if both counters are below their
  * ceilings, and then both move together. Three implementations share this contract:
  * - memory: one process owns the counters (the embedded default), written behind to SQL every second;
- * - sql: the account's waiting requests counted together in one locking statement (Postgres without Redis);
+ * - sql: the account's waiting requests counted together in one locking procedure call (Postgres without Redis);
  * - redis: one Lua script for every instance, seeded from and written behind to SQL.
  */
 export interface UsageCounter {
@@ -80,29 +80,39 @@ interface Waiting {
   reject(error: unknown): void;
 }
 
+/** Batches of one account counted at the same time (each holds a pooled connection while it waits for the rows). */
+const BATCHES_IN_FLIGHT = 3;
+
 /**
  * Postgres without Redis. One transaction per request would queue every request of a tenant on its counter rows;
- * instead, the requests of an account that arrive while its previous batch is being counted are counted together
- * in one statement (`countBatch`): it locks the account's day and month rows, admits as many as fit under both
- * ceilings, the first ones in line, and raises both by that many. The row locks keep it exact across instances.
+ * instead, the requests of an account that arrive in the same turn of the event loop are counted together
+ * (`countBatch`): its day and month rows locked, as many admitted as fit under both ceilings, the first ones in
+ * line, and both raised by that many. The row locks keep it exact across batches and instances. The rows are held
+ * until the count is committed, not until it is on disk, so a few batches of an account follow each other closely
+ * while each waits for its flush; a batch's answers leave only once its counts are on disk.
  */
 export function createSqlUsageCounter(db: Kysely<Database>): UsageCounter {
+  // Counting nothing reads the counts as they are on disk: no answer reports a count a crash could take back.
   const peek = async (accountId: string, now: Date): Promise<UsageCounts> => {
-    const values = await readBuckets(db, accountId, [dayBucket(now), monthBucket(now)]);
-    return { today: values.get(dayBucket(now)) ?? 0, thisMonth: values.get(monthBucket(now)) ?? 0 };
+    const counted = await countBatch(db, accountId, { day: dayBucket(now), month: monthBucket(now) }, 0, { perDay: UNLIMITED, perMonth: UNLIMITED });
+    return { today: counted?.today ?? 0, thisMonth: counted?.thisMonth ?? 0 };
   };
   const waiting = new Map<string, Waiting[]>();
-  const counting = new Set<string>();
+  const inFlight = new Map<string, number>();
+  const scheduled = new Set<string>();
 
-  async function count(accountId: string, batch: Waiting[]): Promise<void> {
+  async function count(accountId: string, batch: Waiting[]) {
     const { ceilings, day, month } = batch[0];
-    let counted = await countBatch(db, accountId, { day, month }, batch.length, ceilings);
-    if (!counted) {
-      await ensureBuckets(db, accountId, [day, month]);
-      counted = await countBatch(db, accountId, { day, month }, batch.length, ceilings);
-      if (!counted) throw new Error(`usage counters of ${accountId} could not be created`);
-    }
-    const { today, thisMonth, admitted } = counted;
+    const counted = await countBatch(db, accountId, { day, month }, batch.length, ceilings);
+    if (counted) return counted;
+    await ensureBuckets(db, accountId, [day, month]);
+    const again = await countBatch(db, accountId, { day, month }, batch.length, ceilings);
+    if (!again) throw new Error(`usage counters of ${accountId} could not be created`);
+    return again;
+  }
+
+  function answer(batch: Waiting[], { today, thisMonth, admitted }: { today: number; thisMonth: number; admitted: number }): void {
+    const { ceilings } = batch[0];
     const dayAdmitted = ceilings.perDay === UNLIMITED ? batch.length : Math.min(batch.length, Math.max(0, ceilings.perDay - today));
     batch.forEach((request, index) => {
       if (index < admitted) {
@@ -114,22 +124,37 @@ export function createSqlUsageCounter(db: Kysely<Database>): UsageCounter {
   }
 
   function drain(accountId: string): void {
-    if (counting.has(accountId)) return;
     const queue = waiting.get(accountId);
-    if (!queue?.length) return;
+    const running = inFlight.get(accountId) ?? 0;
+    if (!queue?.length || running >= BATCHES_IN_FLIGHT) return;
     // One batch shares its ceilings and buckets; a request of the next day or with other ceilings waits a turn.
     const first = queue[0];
-    const batch = queue.filter((one) => one.day === first.day && one.month === first.month && one.ceilings.perDay === first.ceilings.perDay && one.ceilings.perMonth === first.ceilings.perMonth);
-    const rest = queue.filter((one) => !batch.includes(one));
+    const batch: Waiting[] = [];
+    const rest: Waiting[] = [];
+    for (const one of queue) {
+      const same = one.day === first.day && one.month === first.month && one.ceilings.perDay === first.ceilings.perDay && one.ceilings.perMonth === first.ceilings.perMonth;
+      (same ? batch : rest).push(one);
+    }
     if (rest.length) waiting.set(accountId, rest);
     else waiting.delete(accountId);
-    counting.add(accountId);
-    count(accountId, batch)
-      .catch((error) => batch.forEach((request) => request.reject(error)))
-      .finally(() => {
-        counting.delete(accountId);
-        drain(accountId);
-      });
+    inFlight.set(accountId, running + 1);
+    const counted = count(accountId, batch).finally(() => {
+      const left = (inFlight.get(accountId) ?? 1) - 1;
+      if (left) inFlight.set(accountId, left);
+      else inFlight.delete(accountId);
+      drain(accountId);
+    });
+    counted.then((result) => answer(batch, result)).catch((error) => batch.forEach((request) => request.reject(error)));
+  }
+
+  // Requests that arrive in one turn of the event loop go in one batch.
+  function schedule(accountId: string): void {
+    if (scheduled.has(accountId)) return;
+    scheduled.add(accountId);
+    setImmediate(() => {
+      scheduled.delete(accountId);
+      drain(accountId);
+    });
   }
 
   return {
@@ -138,7 +163,7 @@ export function createSqlUsageCounter(db: Kysely<Database>): UsageCounter {
         const queue = waiting.get(accountId) ?? [];
         queue.push({ ceilings, day: dayBucket(now), month: monthBucket(now), resolve, reject });
         waiting.set(accountId, queue);
-        drain(accountId);
+        schedule(accountId);
       });
     },
     peek,

@@ -9,7 +9,7 @@
  * (softmax, or a sigmoid for one class) or probabilities, the injection class at KYX_KYA_ONNX_INJECTION_LABEL.
  */
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { createReadStream, readFileSync } from 'node:fs';
 import { Tokenizer } from '@huggingface/tokenizers';
 import type { OnnxModelConfig } from './config.ts';
 
@@ -24,7 +24,7 @@ interface OrtSession {
   run(feeds: Record<string, OrtTensor>): Promise<Record<string, OrtTensor>>;
 }
 interface OnnxRuntime {
-  InferenceSession: { create(model: Uint8Array): Promise<OrtSession> };
+  InferenceSession: { create(path: string): Promise<OrtSession> };
   Tensor: new (type: 'int64', data: BigInt64Array, dims: number[]) => OrtTensor;
 }
 
@@ -108,6 +108,13 @@ function readSetting<T>(variable: string, what: string, read: () => T): T {
   }
 }
 
+/** Streamed: a transformer's file may be larger than is worth holding in memory beside the session's own copy. */
+async function sha256OfFile(file: string): Promise<string> {
+  const hash = createHash('sha256');
+  for await (const chunk of createReadStream(file)) hash.update(chunk as Buffer);
+  return hash.digest('hex');
+}
+
 async function importRuntime(): Promise<OnnxRuntime> {
   // A variable specifier: the package is optional, so neither TypeScript nor a bundler may insist on it.
   const specifier = 'onnxruntime-node';
@@ -123,7 +130,9 @@ async function importRuntime(): Promise<OnnxRuntime> {
 
 /** Reads, checks and tries the model and its tokenizer; an OnnxRefusal names the setting at fault. */
 export async function loadOnnxJudge(config: OnnxModelConfig): Promise<OnnxJudge> {
-  const modelBytes = readSetting('KYX_KYA_ONNX_MODEL', `cannot read ${config.modelPath}`, () => readFileSync(config.modelPath));
+  const modelHash = await sha256OfFile(config.modelPath).catch((error: Error) => {
+    throw new OnnxRefusal('KYX_KYA_ONNX_MODEL', `cannot read ${config.modelPath}: ${error.message}`);
+  });
   const tokenizerJson = readSetting('KYX_KYA_ONNX_TOKENIZER', `cannot read ${config.tokenizerPath} as JSON`, () => JSON.parse(readFileSync(config.tokenizerPath, 'utf8')));
   const tokenizer: TextTokenizer = readSetting('KYX_KYA_ONNX_TOKENIZER', `${config.tokenizerPath} is not a tokenizer.json this service reads`, () => new Tokenizer(tokenizerJson, {}));
   const { prefix, suffix } = readSetting('KYX_KYA_ONNX_TOKENIZER', `${config.tokenizerPath} cannot encode`, () => specialTokens(tokenizer));
@@ -132,7 +141,7 @@ export async function loadOnnxJudge(config: OnnxModelConfig): Promise<OnnxJudge>
   const pad = padId(tokenizer, tokenizerJson);
 
   const ort = await importRuntime();
-  const session = await ort.InferenceSession.create(modelBytes).catch((error: Error) => {
+  const session = await ort.InferenceSession.create(config.modelPath).catch((error: Error) => {
     throw new OnnxRefusal('KYX_KYA_ONNX_MODEL', `${config.modelPath} is not an ONNX model onnxruntime can run: ${error.message}`);
   });
   const unknown = session.inputNames.filter((name) => !KNOWN_INPUTS.has(name));
@@ -172,7 +181,7 @@ export async function loadOnnxJudge(config: OnnxModelConfig): Promise<OnnxJudge>
   };
 
   const judge: OnnxJudge = {
-    engine: `onnx:${createHash('sha256').update(modelBytes).digest('hex').slice(0, 16)}`,
+    engine: `onnx:${modelHash.slice(0, 16)}`,
     async score(texts) {
       const windows = texts.flatMap((text) => windowsOf(tokenizer.encode(text, { add_special_tokens: false }).ids, width));
       // Without an attention mask padding would be read as text: every window then runs alone, unpadded.

@@ -110,12 +110,18 @@ export function tinyTokenizer(words: string[]): object {
  * Writes model.onnx and tokenizer.json into `dir`: every token is weak benign evidence, except the `evidence` given
  * per word (and [PAD], strong injection evidence, so that padding read as text would show).
  */
-export function writeTinyModel(dir: string, words: string[], evidence: Record<string, [number, number]>, options: Omit<TinyClassifier, 'embeddings'> = {}): { model: string; tokenizer: string } {
+export function writeTinyModel(
+  dir: string,
+  words: string[],
+  evidence: Record<string, [number, number]>,
+  { unembedded = [], ...options }: Omit<TinyClassifier, 'embeddings'> & { unembedded?: string[] } = {},
+): { model: string; tokenizer: string } {
   const embeddings = [...SPECIAL, ...words].map((token): [number, number] => (token === '[PAD]' ? [0, 50] : (evidence[token] ?? [0.5, 0])));
   fs.mkdirSync(dir, { recursive: true });
   const model = path.join(dir, 'model.onnx');
   const tokenizer = path.join(dir, 'tokenizer.json');
   fs.writeFileSync(model, tinyClassifierBytes({ embeddings, ...options }));
-  fs.writeFileSync(tokenizer, JSON.stringify(tinyTokenizer(words)));
+  // `unembedded` words are known to the tokenizer but have no embedding row: the model fails on them.
+  fs.writeFileSync(tokenizer, JSON.stringify(tinyTokenizer([...words, ...unembedded])));
   return { model, tokenizer };
 }

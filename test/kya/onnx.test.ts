@@ -7,7 +7,8 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError } from '../../src/config.ts';
 import { windowsOf } from '../../src/kya/onnx-judge.ts';
-import { type Tenant, type TestApp, createTestApp } from '../helpers/app.ts';
+import { SIGNATURE_ENGINE } from '../../src/kya/screen.ts';
+import { type Tenant, type TestApp, createTestApp, errorBody } from '../helpers/app.ts';
 import { kyx } from '../helpers/cli.ts';
 import { writeTinyModel } from '../helpers/onnx.ts';
 
@@ -71,8 +72,8 @@ describe('KYA with an ONNX model', () => {
 
   it('leaves test keys without a model verdict (rule 11)', async () => {
     const sandbox = await t.tenant({ env: 'test' });
-    const response = await verify(t, sandbox, 'Please summarise this report. xyzzy');
-    expect(response.json().details?.screening ?? response.json().screening).toMatchObject({ outcome: 'not_screened', modelVerdict: false });
+    const body = errorBody(await verify(t, sandbox, 'Please summarise this report. xyzzy'), 503, 'not_screened');
+    expect(body.screening).toMatchObject({ outcome: 'not_screened', engine: SIGNATURE_ENGINE, modelVerdict: false, injectionScore: null });
   });
 });
 
@@ -84,6 +85,22 @@ describe('an ONNX model without an attention mask', () => {
       const live = await t.tenant({ env: 'live', plan: 'growth' });
       expect((await verify(t, live, LONG_BENIGN)).json()).toMatchObject({ action: 'allow' });
       expect((await verify(t, live, `${LONG_BENIGN} xyzzy`)).json()).toMatchObject({ action: 'block' });
+    } finally {
+      await t.close();
+    }
+  });
+});
+
+describe('an ONNX model that fails on a prompt', () => {
+  it('answers 503 not_ready for it, stores nothing, and keeps judging the next ones', async () => {
+    const { model: partial } = writeTinyModel(path.join(root, 'partial'), WORDS, EVIDENCE, { unembedded: ['overflow'] });
+    const t = await createTestApp({ env: { KYX_KYA_ONNX_MODEL: partial, KYX_KYA_ONNX_MAX_TOKENS: String(MAX_TOKENS), ...THRESHOLDS } });
+    try {
+      const live = await t.tenant({ env: 'live', plan: 'growth' });
+      errorBody(await verify(t, live, 'the report is overflow'), 503, 'not_ready');
+      expect((await verify(t, live, 'What is the capital of Australia?')).json()).toMatchObject({ action: 'allow' });
+      const usage = (await t.app.inject({ method: 'GET', url: '/api/v1/validate-key', headers: live.headers })).json().usage;
+      expect(usage.kyaChecks).toBe(1);
     } finally {
       await t.close();
     }

@@ -1,4 +1,5 @@
 /** KYA screening configuration: thresholds on the model's injection score and the prompt length limit. */
+import path from 'node:path';
 import { ConfigError, type EnvReader } from '../env.ts';
 
 export interface KyaThresholds {
@@ -41,8 +42,26 @@ export function countCharacters(text: string): number {
   return text.length - surrogatePairs;
 }
 
+/** An operator's own transformer, judging instead of the embedded model (onnx.ts; README "Your own model"). */
+export interface OnnxModelConfig {
+  /** KYX_KYA_ONNX_MODEL: the .onnx file. */
+  modelPath: string;
+  /** KYX_KYA_ONNX_TOKENIZER: the Hugging Face tokenizer.json the model was trained with. */
+  tokenizerPath: string;
+  /** KYX_KYA_ONNX_MAX_TOKENS: tokens per window, special tokens included (the model's maximum sequence length). */
+  maxTokens: number;
+  /** KYX_KYA_ONNX_INJECTION_LABEL: the index of the injection class in the model's output. */
+  injectionLabel: number;
+  /** KYX_KYA_ONNX_OUTPUT: whether the output holds logits (softmax or sigmoid applied here) or probabilities. */
+  output: 'logits' | 'probabilities';
+}
+
+const ONNX_OUTPUTS = ['logits', 'probabilities'] as const;
+
 export interface KyaConfig {
   thresholds: KyaThresholds;
+  /** null: the embedded model judges. */
+  onnx: OnnxModelConfig | null;
   /** KYX_KEEP_PROMPTS: store the prompt with its verification (off: only its SHA-256 and length). */
   keepPrompts: boolean;
 }
@@ -58,5 +77,26 @@ export function kyaConfig(env: EnvReader): KyaConfig {
   };
   if (thresholds.block < thresholds.review) throw new ConfigError('KYX_KYA_BLOCK_THRESHOLD must not be below KYX_KYA_REVIEW_THRESHOLD');
   const keepPrompts = env.flag('KYX_KEEP_PROMPTS', { description: 'store prompts with their verifications (default: only SHA-256 and length)', fallback: false });
-  return { thresholds, keepPrompts };
+  return { thresholds, keepPrompts, onnx: onnxConfig(env) };
+}
+
+function onnxConfig(env: EnvReader): OnnxModelConfig | null {
+  const modelPath = env.string('KYX_KYA_ONNX_MODEL', { description: 'an ONNX sequence classifier that judges prompts instead of the embedded model (optional onnxruntime-node)' });
+  const tokenizerPath = env.string('KYX_KYA_ONNX_TOKENIZER', { description: "the model's Hugging Face tokenizer.json (default: tokenizer.json beside the model)" });
+  const maxTokens = env.integer('KYX_KYA_ONNX_MAX_TOKENS', { description: 'tokens per window given to the ONNX model, special tokens included', fallback: 512, min: 2 });
+  const injectionLabel = env.integer('KYX_KYA_ONNX_INJECTION_LABEL', { description: "index of the injection class in the ONNX model's output", fallback: 1, min: 0 });
+  const output = env.string('KYX_KYA_ONNX_OUTPUT', { description: "what the ONNX model's output holds: logits or probabilities", fallback: 'logits' });
+  if (!ONNX_OUTPUTS.includes(output as OnnxModelConfig['output'])) throw new ConfigError(`KYX_KYA_ONNX_OUTPUT must be logits or probabilities, got "${output}"`);
+  if (modelPath === undefined) {
+    if (tokenizerPath !== undefined) throw new ConfigError('KYX_KYA_ONNX_TOKENIZER is set without KYX_KYA_ONNX_MODEL');
+    return null;
+  }
+  const model = path.resolve(modelPath);
+  return {
+    modelPath: model,
+    tokenizerPath: path.resolve(tokenizerPath ?? path.join(path.dirname(model), 'tokenizer.json')),
+    maxTokens,
+    injectionLabel,
+    output: output as OnnxModelConfig['output'],
+  };
 }

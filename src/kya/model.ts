@@ -64,8 +64,13 @@ export interface InjectionModel {
   engine: string;
   /**
    * Probability that the texts (the views of one prompt, as written: the features fold case themselves) carry an
-   * injection: the highest the judge gives the windows the ranker ranks highest.
+   * injection. An engine that judges in another thread (an operator's ONNX model, onnx.ts) answers with a promise.
    */
+  score(texts: readonly string[]): number | Promise<number>;
+}
+
+/** A model that judges on the calling thread: the embedded cascade (the highest the judge gives the windows the ranker ranks highest). */
+export interface SyncInjectionModel extends InjectionModel {
   score(texts: readonly string[]): number;
 }
 
@@ -266,7 +271,7 @@ export function createCascade(file: ModelFile): Cascade {
   };
 }
 
-export function createModel(file: ModelFile): InjectionModel {
+export function createModel(file: ModelFile): SyncInjectionModel {
   const cascade = createCascade(file);
   const { slope, intercept } = file.calibration;
   if (!(slope > 0)) throw new Error('KYA model calibration slope must be positive (the score must rise with the log-odds)');
@@ -276,8 +281,8 @@ export function createModel(file: ModelFile): InjectionModel {
 const DEFAULT_MODEL_URL = new URL('./model/kya-model.json', import.meta.url);
 
 /** The committed model, read once. */
-let committed: InjectionModel | undefined;
-export function loadEmbeddedModel(): InjectionModel {
+let committed: SyncInjectionModel | undefined;
+export function loadEmbeddedModel(): SyncInjectionModel {
   committed ??= createModel(JSON.parse(readFileSync(DEFAULT_MODEL_URL, 'utf8')) as ModelFile);
   return committed;
 }

@@ -2,6 +2,7 @@ import type { DomainModule } from '../core.ts';
 import { kyaCheckKind } from './kind.ts';
 import { kyaMigrations } from './migrations.ts';
 import { loadEmbeddedModel } from './model.ts';
+import { startOnnxModel } from './onnx.ts';
 import { createCertificateRepository } from './repository.ts';
 import { kyaRoutes } from './routes.ts';
 import { type KyaService, createKyaService } from './service.ts';
@@ -17,7 +18,10 @@ export const kyaModule: DomainModule<KyaService> = {
   name: 'kya',
   migrations: kyaMigrations,
   checkKinds: [kyaCheckKind],
-  async setup({ config, checks, keyring, storage }) {
+  async setup({ config, checks, keyring, storage, closers }) {
+    // An operator's model is started and tried now, so that one that cannot serve stops the start (exit 2).
+    const onnx = config.kya.onnx ? await startOnnxModel(config.kya.onnx) : null;
+    if (onnx) closers.push(() => onnx.close());
     return createKyaService({
       checks,
       certificates: createCertificateRepository(storage.db),
@@ -28,7 +32,7 @@ export const kyaModule: DomainModule<KyaService> = {
       certificateLifetimeSeconds: config.tokenTtlSeconds,
       keepPrompts: config.kya.keepPrompts,
       thresholds: config.kya.thresholds,
-      loadModel: loadEmbeddedModel,
+      loadModel: onnx ? () => onnx : loadEmbeddedModel,
     });
   },
   routes: kyaRoutes,

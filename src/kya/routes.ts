@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { Type } from 'typebox';
 import type { Platform } from '../core.ts';
 import { apiError } from '../http/errors.ts';
 import { principalOf } from '../http/gate.ts';
@@ -24,7 +25,13 @@ export async function kyaRoutes(app: FastifyInstance, { platform, service: kya }
         summary: 'Screen an agent prompt for injection and issue an agent certificate (identity-only without a prompt)',
         security: bearerSecurity,
         body: KyaVerifyRequest,
-        response: { 200: KyaVerifyResponse, 503: KyaNotScreenedBody, ...errorResponses(...API_ERRORS, 413) },
+        response: {
+          200: KyaVerifyResponse,
+          503: Type.Union([KyaNotScreenedBody, errorResponses(503)[503]], {
+            description: "`not_screened`: no model verdict and no blocking signature, nothing is allowed or issued; `not_ready`: the operator's ONNX model failed, retry",
+          }),
+          ...errorResponses(...API_ERRORS, 413),
+        },
       },
     },
     async (request): Promise<KyaVerifyResponse> => {

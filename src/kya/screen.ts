@@ -3,7 +3,7 @@
  * judges found, and `screenPrompt`, which runs the judges and applies it.
  */
 import { countCharacters, DEFAULT_KYA_THRESHOLDS, MAX_PROMPT_CHARACTERS, type KyaThresholds } from './config.ts';
-import type { InjectionModel } from './model.ts';
+import type { InjectionModel, SyncInjectionModel } from './model.ts';
 import { normalisePrompt } from './normalise.ts';
 import { matchSignatures, type SignatureId, type SignatureResult } from './signatures.ts';
 
@@ -89,8 +89,16 @@ export interface ScreenOptions {
   thresholds?: KyaThresholds;
 }
 
-/** The facts about a prompt, found by the normaliser, the signatures and (live keys only) the model. */
-export function findKya(prompt: string | undefined, options: ScreenOptions): KyaFindings {
+/** Options whose model judges on the calling thread, so that the screening answers at once. */
+export type SyncScreenOptions = ScreenOptions & { model?: SyncInjectionModel | null };
+
+/**
+ * The facts about a prompt, found by the normaliser, the signatures and (live keys only) the model: at once when
+ * the model judges on the calling thread (the embedded cascade), as a promise when it judges in another (ONNX).
+ */
+export function findKya(prompt: string | undefined, options: SyncScreenOptions): KyaFindings;
+export function findKya(prompt: string | undefined, options: ScreenOptions): KyaFindings | Promise<KyaFindings>;
+export function findKya(prompt: string | undefined, options: ScreenOptions): KyaFindings | Promise<KyaFindings> {
   if (prompt === undefined) return { kind: 'no_prompt' };
   // A prompt of only spaces has nothing to screen and would otherwise pass: it counts as empty (rule 7).
   if (prompt.trim() === '') return { kind: 'invalid', error: 'empty_prompt' };
@@ -101,13 +109,16 @@ export function findKya(prompt: string | undefined, options: ScreenOptions): Kya
   if (normalised.views.every((view) => view.text.trim() === '')) return { kind: 'invalid', error: 'empty_prompt' };
   const signatures = matchSignatures(normalised);
   const model = options.environment === 'live' ? options.model ?? null : null;
-  return {
-    kind: 'screened',
-    signatures,
-    model: model ? { engine: model.engine, injectionScore: model.score(normalised.views.map((v) => v.cased)) } : null,
-  };
+  if (!model) return { kind: 'screened', signatures, model: null };
+  const screened = (injectionScore: number): KyaFindings => ({ kind: 'screened', signatures, model: { engine: model.engine, injectionScore } });
+  const score = model.score(normalised.views.map((v) => v.cased));
+  return typeof score === 'number' ? screened(score) : score.then(screened);
 }
 
-export function screenPrompt(prompt: string | undefined, options: ScreenOptions): KyaDecision {
-  return decideKya(findKya(prompt, options), options.thresholds ?? DEFAULT_KYA_THRESHOLDS);
+export function screenPrompt(prompt: string | undefined, options: SyncScreenOptions): KyaDecision;
+export function screenPrompt(prompt: string | undefined, options: ScreenOptions): KyaDecision | Promise<KyaDecision>;
+export function screenPrompt(prompt: string | undefined, options: ScreenOptions): KyaDecision | Promise<KyaDecision> {
+  const decide = (findings: KyaFindings) => decideKya(findings, options.thresholds ?? DEFAULT_KYA_THRESHOLDS);
+  const findings = findKya(prompt, options);
+  return findings instanceof Promise ? findings.then(decide) : decide(findings);
 }

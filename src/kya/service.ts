@@ -100,7 +100,7 @@ export function createKyaService(deps: KyaServiceDeps): KyaService {
 
   return {
     async verify(caller, request, now = new Date()) {
-      const decision = screenPrompt(request.prompt, {
+      const decision = await screenPrompt(request.prompt, {
         environment: caller.environment,
         model: caller.environment === 'live' ? liveModel() : null,
         thresholds: deps.thresholds,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../src/config.ts';
 import { countCharacters, DEFAULT_KYA_THRESHOLDS, MAX_PROMPT_CHARACTERS } from '../../src/kya/config.ts';
-import type { InjectionModel } from '../../src/kya/model.ts';
+import type { SyncInjectionModel } from '../../src/kya/model.ts';
 import { decideKya, screenPrompt, SIGNATURE_ENGINE, type KyaFindings } from '../../src/kya/screen.ts';
 
 const clean = { ids: [], blocking: false };
@@ -12,7 +12,7 @@ const screened = (signatures: typeof clean | typeof weak | typeof blocking, verd
   ({ kind: 'screened', signatures, model: verdict });
 
 /** A model whose score is fixed, to check that test keys never consult it. */
-const fixedModel = (score: number): InjectionModel => ({ engine: 'fixed/1', score: () => score });
+const fixedModel = (score: number): SyncInjectionModel => ({ engine: 'fixed/1', score: () => score });
 
 describe('KYA decision table (rules 1–11)', () => {
   it('no prompt → identity_only, not screened, certificate eligible (rules 7, 8)', () => {

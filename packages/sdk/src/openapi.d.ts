@@ -3005,7 +3005,7 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorBody"];
                     };
                 };
-                /** @description No model verdict and no blocking signature (`not_screened`): nothing is allowed or issued */
+                /** @description `not_screened`: no model verdict and no blocking signature, nothing is allowed or issued; `not_ready`: the operator's ONNX model failed, retry */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -3030,7 +3030,7 @@ export interface paths {
                                 /** @description Ids of the signatures the prompt matched */
                                 signatures: string[];
                             };
-                        };
+                        } | components["schemas"]["ErrorBody"];
                     };
                 };
             };

@@ -5,13 +5,14 @@
 import { createHash } from 'node:crypto';
 import { copyFile, mkdir, mkdtemp, readFile, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 import { fetchListFile, type Validators } from './fetch.ts';
 import type { ParseReply } from './parse-worker.ts';
 import { buildIndex } from './matching.ts';
 import { detectFileKind, parseListFileSet, scanListsDir, type ListFileSet, type SkippedFile } from './parsers/detect.ts';
 import type { ListEntity, ListFormat, ParsedList } from './model.ts';
 import { warmUp, type ListsSnapshot, type ListVersion, type SnapshotProvider } from './screen.ts';
+import { startWorker } from '../workers.ts';
 
 export interface ListSource {
   /** Name the list is reported under. */
@@ -116,7 +117,7 @@ class Parser {
   async parse(set: ListFileSet): Promise<ParsedList> {
     if (!this.inWorker || this.workerFailed) return parseListFileSet(set);
     try {
-      this.worker ??= new Worker(new URL('./parse-worker-boot.mjs', import.meta.url));
+      this.worker ??= startWorker(new URL('./parse-worker.ts', import.meta.url));
     } catch {
       this.workerFailed = true;
       return parseListFileSet(set);

@@ -3,9 +3,10 @@
  * (onnx-worker.ts), started and tried when the service starts, so that a model that cannot serve stops the start
  * with a ConfigError naming the variable, and inference never holds the event loop.
  */
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 import { ConfigError } from '../env.ts';
 import { DomainError } from '../errors.ts';
+import { startWorker } from '../workers.ts';
 import type { OnnxModelConfig } from './config.ts';
 import type { InjectionModel } from './model.ts';
 import type { OnnxReply, OnnxRequest } from './onnx-worker.ts';
@@ -15,14 +16,14 @@ export interface OnnxModel extends InjectionModel {
   close(): Promise<void>;
 }
 
-const WORKER_URL = new URL('./onnx-worker-boot.mjs', import.meta.url);
+const WORKER_URL = new URL('./onnx-worker.ts', import.meta.url);
 
 const unavailable = (cause: unknown) =>
   new DomainError('engine_unavailable', 'The KYA screening model is not available; retry shortly', { cause });
 
 /** A worker holding the model, once it has loaded and tried it, with its engine name. */
 function spawn(config: OnnxModelConfig): Promise<{ worker: Worker; engine: string }> {
-  const worker = new Worker(WORKER_URL, { workerData: config });
+  const worker = startWorker(WORKER_URL, { workerData: config });
   return new Promise((resolve, reject) => {
     const fail = (error: Error) => {
       void worker.terminate();

@@ -1,6 +1,7 @@
 // A fixed pool of analysis workers (node:worker_threads). Each worker keeps its models warm; jobs queue here and
 // go to the first idle worker, so OCR and the face model never run on the event loop.
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
+import { startWorker } from '../workers.ts';
 import type { AnalyseInput, KycSignals } from './types.ts';
 
 export type WorkerRequest = { type: 'analyse'; id: number; input: AnalyseInput } | { type: 'close' };
@@ -28,11 +29,11 @@ export interface AnalysisPool {
   close(): Promise<void>;
 }
 
-const WORKER_URL = new URL('./worker-entry.mjs', import.meta.url);
+const WORKER_URL = new URL('./worker.ts', import.meta.url);
 const CLOSE_GRACE_MS = 60_000;
 
 function spawn(): Promise<Worker> {
-  const worker = new Worker(WORKER_URL);
+  const worker = startWorker(WORKER_URL);
   return new Promise((resolve, reject) => {
     const onReady = (message: WorkerReply) => {
       if (message.type !== 'ready') return;

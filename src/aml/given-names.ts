@@ -67,6 +67,22 @@ const EQUIVALENT_GIVEN_NAMES: string[][] = [
   ['anna', 'hanna', 'ganna'],
 ];
 
+/**
+ * The English short forms above (hypocoristics): a nickname, which its bearer may or may not go by, is weaker
+ * evidence than the same name in another language or romanisation.
+ */
+const SHORT_FORMS = new Set([
+  'bill', 'billy', 'will', 'willy', 'bob', 'bobby', 'rob', 'robbie', 'rick', 'ricky', 'dick', 'jim', 'jimmy', 'joe',
+  'joey', 'tom', 'tommy', 'mike', 'ted', 'eddie', 'charlie', 'chuck', 'tony', 'danny', 'dave', 'chris', 'matt',
+  'steve', 'ben', 'sam', 'jon', 'tim', 'ken', 'ron', 'jerry', 'larry', 'liz', 'beth', 'betty', 'maggie', 'peggy',
+  'kathy', 'kate', 'jenny', 'becky', 'sue', 'trish', 'alex',
+]);
+
+/** Whether two forms of one given name pair a short form with another form ("bob" ~ "robert"). */
+export function isShortFormPair(a: string, b: string): boolean {
+  return a !== b && (SHORT_FORMS.has(a) || SHORT_FORMS.has(b));
+}
+
 const EQUIVALENTS = new Map<string, string[]>();
 for (const group of EQUIVALENT_GIVEN_NAMES) {
   for (const name of group) {

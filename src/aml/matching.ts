@@ -6,11 +6,12 @@ import { doubleMetaphone } from 'double-metaphone';
 import {
   isWeakToken, nameVariants, pinyinReading, queryTokenForms, tokenise, wadeGilesSyllablePinyin, withoutLeadingTitle,
 } from './normalize.ts';
-import { equivalentGivenNames, equivalentPatronymics } from './given-names.ts';
+import { equivalentGivenNames, equivalentPatronymics, isShortFormPair } from './given-names.ts';
 import {
   KOREAN_SYLLABLE_LENGTH, joinedSimilarity, koreanKey, sameFoldedSpelling, tokenSimilarity, transliterationKey, transliterationSimilarity,
 } from './similarity.ts';
 import { LEGAL_FORM_WORDS } from './legal-forms.ts';
+import { COMMON_FAMILY, COMMON_GIVEN } from './common-names.ts';
 import type { ListEntity, NameKind } from './model.ts';
 
 const NAME_KINDS: NameKind[] = ['primary', 'alias', 'weak_alias', 'former'];
@@ -58,8 +59,14 @@ const EXTRA_OPTIONAL_WEIGHT = OPTIONAL_WEIGHT.map((share) => (1 + share) / 2);
 const MISSING_CORE_PENALTY = 0.5;
 /** A token equal to a listed one in another romanisation of its Cyrillic spelling ("khusayn" ~ "husain"). */
 const ROMANISATION_SIMILARITY = 0.95;
-/** A given name paired with another form of it ("bill" ~ "william", "yevhen" ~ "yevgeniy"): see given-names.ts. */
+/** A patronymic paired with the same one formed from another form of the father's name: see given-names.ts. */
 const EQUIVALENT_NAME_SIMILARITY = 0.9;
+/**
+ * A given name paired with a short form of it ("bob" ~ "robert"): a nickname its bearer may or may not go by, so
+ * less than the name itself. The name in another language or romanisation
+ * ("yevhen" ~ "yevgeniy", "peter" ~ "pyotr") pairs at ROMANISATION_SIMILARITY: see given-names.ts.
+ */
+const SHORT_FORM_SIMILARITY = 0.85;
 /** A syllable of a Korean name in another romanisation ("choi" ~ "choe", "park" ~ "pak"): see koreanKey. */
 const KOREAN_ROMANISATION_SIMILARITY = 0.9;
 /** An initial ("V.") paired with a name part of that letter ("vladimir"). */
@@ -111,6 +118,11 @@ export interface ScreeningIndex {
   weight: Float32Array;
   /** Rarity weight of a token over all spellings sharing its transliteration key (Muhammad, Mohammed, Mohamad…). */
   spellingWeight: Float32Array;
+  /**
+   * 1 for a token that is a common name part: common on the lists (spellingWeight at most COMMON_WEIGHT) or among
+   * people at large (common-names.ts, in any of its spellings or short forms).
+   */
+  common: Uint8Array;
   byPhonetic: Map<string, number[]>;
   byTrigram: Map<string, number[]>;
   byJoined: Map<string, number[]>;
@@ -157,7 +169,7 @@ function trigrams(token: string): string[] {
   return grams;
 }
 
-function pushTo<K>(map: Map<K, number[]>, key: K, value: number): void {
+function pushTo<K, V = number>(map: Map<K, V[]>, key: K, value: V): void {
   const list = map.get(key);
   if (!list) map.set(key, [value]);
   else if (list[list.length - 1] !== value) list.push(value);
@@ -509,6 +521,7 @@ export function buildIndex(entities: ListEntity[]): ScreeningIndex {
     phoneticOf,
     weight,
     spellingWeight,
+    common: commonTokens(tokens, spellingWeight),
     byPhonetic,
     byTrigram,
     byJoined,
@@ -535,6 +548,22 @@ export function buildIndex(entities: ListEntity[]): ScreeningIndex {
   };
 }
 
+/** Transliteration key (see transliterationKey) → the common names (common-names.ts) of that key. */
+const COMMON_BY_KEY = new Map<string, string[]>();
+for (const name of [...COMMON_FAMILY, ...COMMON_GIVEN]) if (name.length >= 4) pushTo(COMMON_BY_KEY, transliterationKey(name), name);
+
+/** Whether a token is a common name part among people at large: itself, a short form or another spelling of one. */
+function isCommonName(token: string): boolean {
+  if (COMMON_FAMILY.has(token) || COMMON_GIVEN.has(token)) return true;
+  if (equivalentGivenNames(token).some((other) => COMMON_GIVEN.has(other))) return true;
+  if (token.length < 4 || !/^[a-z]+$/.test(token)) return false;
+  return (COMMON_BY_KEY.get(transliterationKey(token)) ?? []).some((name) => transliterationSimilarity(token, name) > 0);
+}
+
+function commonTokens(tokens: string[], spellingWeight: Float32Array): Uint8Array {
+  return Uint8Array.from(tokens, (token, id) => (!isWeakToken(token) && (spellingWeight[id] <= COMMON_WEIGHT || isCommonName(token)) ? 1 : 0));
+}
+
 interface QueryToken {
   text: string;
   /** This token and the next one written together ("abdul" + "rahman"), '' for the last. */
@@ -549,6 +578,8 @@ interface QueryToken {
   optional: OptionalPart;
   /** Written after a comma ("PUTIN, Vladimir"): the query is not said in order. */
   afterComma: boolean;
+  /** A common name part (see ScreeningIndex.common). */
+  common: boolean;
   /** Vocabulary token id → similarity, for every listed token this query token matches. */
   similar: Map<number, number>;
 }
@@ -693,7 +724,7 @@ function queryTokens(index: ScreeningIndex, name: string): QueryToken[] {
       id ??= index.vocabulary.get(reading);
       for (const [other, similarity] of similarTokens(index, reading, phoneticKeys(reading), false)) raise(other, similarity * ROMANISATION_SIMILARITY);
     }
-    for (const equivalent of equivalentGivenNames(text)) addForm(equivalent, EQUIVALENT_NAME_SIMILARITY);
+    for (const equivalent of equivalentGivenNames(text)) addForm(equivalent, isShortFormPair(text, equivalent) ? SHORT_FORM_SIMILARITY : ROMANISATION_SIMILARITY);
     for (const patronymic of equivalentPatronymics(text)) {
       const other = index.vocabulary.get(patronymic);
       if (other !== undefined) raise(other, EQUIVALENT_NAME_SIMILARITY);
@@ -704,7 +735,9 @@ function queryTokens(index: ScreeningIndex, name: string): QueryToken[] {
     const joinedWithNext = position + 1 < forms.length ? text + forms[position + 1].text : '';
     const initial = !weak && /^[a-z]$/.test(text);
     const weight = weak ? WEAK_TOKEN_WEIGHT : initial ? initialWeight : id !== undefined ? index.weight[id] : rare;
-    return { text, joinedWithNext, koreanKey: korean, weak, initial, weight, similar, optional: weak ? OptionalPart.No : optionalParts[position], afterComma: position >= beforeComma };
+    return { text, joinedWithNext, koreanKey: korean, weak, initial, weight, similar, optional: weak ? OptionalPart.No : optionalParts[position], afterComma: position >= beforeComma,
+      common: !weak && (id !== undefined ? index.common[id] === 1 : isCommonName(text)),
+    };
   });
 }
 
@@ -862,6 +895,9 @@ function scoreName(index: ScreeningIndex, query: QueryToken[], queryCjk: string,
   let bestStrongSimilarity = 0;
   /** The query word and listed word of the last distinctive pair ('' for a join): of the only one when strongPairs is 1. */
   let strongQuery1 = '';
+  /** Whether every distinctive pair is of common names (see ScreeningIndex.common), and whether one pairs a short form. */
+  let allCommon = true;
+  let shortForm = false;
   let strongListed1 = '';
   const pairings: TokenPairing[] = [];
   for (let p = 0; p < pairCount; p++) {
@@ -888,7 +924,13 @@ function scoreName(index: ScreeningIndex, query: QueryToken[], queryCjk: string,
       listedUsed[k] = 1;
       listedSimilarity[k] = similarity;
       listedWeight += listedTokenWeight(index, start + k);
-      if (!isWeakToken(index.tokens[nameTokens[start + k]])) strongListedTokens++;
+      if (!isWeakToken(index.tokens[nameTokens[start + k]])) {
+        strongListedTokens++;
+        // A pair is common when either side is ("Mohamed" for a listed "Mahamat" says no more than "Mohamed"); an
+        // initial's pairing is priced by its weight and says nothing of how common the name is.
+        const initialPair = index.tokens[nameTokens[start + k]].length === 1 || query[queryFrom].text.length === 1;
+        if (!initialPair && !index.common[nameTokens[start + k]] && !(queryLength === 1 && query[queryFrom].common)) allCommon = false;
+      }
     }
     queryMatched += similarity * queryWeight;
     listedMatched += similarity * listedWeight;
@@ -896,6 +938,7 @@ function scoreName(index: ScreeningIndex, query: QueryToken[], queryCjk: string,
     if (strongQueryTokens > 0) {
       strongPairs += Math.max(strongQueryTokens, strongListedTokens);
       bestStrongSimilarity = Math.max(bestStrongSimilarity, similarity);
+      if (queryLength === 1 && !joinedListed && isShortFormPair(query[queryFrom].text, index.tokens[nameTokens[start + listedFirst]])) shortForm = true;
       strongQuery1 = queryLength === 1 && !joinedListed ? query[queryFrom].text : '';
       strongListed1 = index.tokens[nameTokens[start + listedFirst]];
     }
@@ -989,6 +1032,12 @@ function scoreName(index: ScreeningIndex, query: QueryToken[], queryCjk: string,
   // An organisation with one of its words replaced by another is another organisation ("KOREA HEUNGJIN TRADING
   // COMPANY" is not "KOREA MAPLE TRADING COMPANY"): a word left out or added alone is only weighed by rarity.
   if (!isPerson && missingCoreWords > 0 && strongQuery > strongPairs) score *= SUBSTITUTION_FACTOR;
+  // A person's match made of common names only ("Robert Wilson", "Mohamed Salah") says little by itself: if it
+  // also needs leeway (a short form, a query part the listed name lacks, the parts said in another order, a nisba
+  // or a second family name read as left out: "Louis Martin" for "LUIS MARTIN CAMARENA") it is as weak as a
+  // one-part match. A listed middle name left out is no leeway here (the press
+  // writes "Dmitry Kuznetsov" for "KUZNETSOV, Dmitry Vadimovich"), nor is another romanisation ("Said"/"Saeed").
+  if (isPerson && allCommon && (shortForm || strongPairs < strongQuery || nisbaDropped >= 0 || compound >= 0 || saidOutOfOrder(index, query, queryCount, start))) score *= SINGLE_TOKEN_FACTOR;
   if (isPerson && score < KNOWN_AS_SCORE && strongQuery >= 2 && knownByLaterNames(index, query, queryCount, start, listedCount)) score = KNOWN_AS_SCORE;
   // Father and son of one name: "Ferdinand Marcos Jr." is not "Ferdinand Marcos" (a query without Jr. may be either).
   if (isPerson) {
@@ -1114,6 +1163,30 @@ function knownByLaterNames(index: ScreeningIndex, query: QueryToken[], queryCoun
     if (strong && !listedUsed[j] && order > firstOrder && order < lastOrder) return false;
   }
   return paired >= 2 && first >= 0 && !listedUsed[first] && firstOrder > 0 && index.spellingWeight[index.nameTokens[start + first]] <= COMMON_WEIGHT;
+}
+
+/**
+ * Whether the query, read as it is said (after a comma first), pairs the listed name's parts out of both the order
+ * the listed name says them and the order it writes them ("KIM, Jong Un" may be written "Kim Jong Un"): "Mohamed
+ * Salah" for "SALEH MOHAMMAD", "Hamid Mahmood" for "MAHMOUD HAMID" (another man's name and his father's).
+ */
+function saidOutOfOrder(index: ScreeningIndex, query: QueryToken[], queryCount: number, start: number): boolean {
+  let lastSaid = -1;
+  let lastWritten = -1;
+  let said = true;
+  let written = true;
+  for (const afterComma of [true, false]) {
+    for (let i = 0; i < queryCount; i++) {
+      const j = queryPartner[i];
+      if (query[i].afterComma !== afterComma || j < 0) continue;
+      const order = index.nameTokenOrder[start + j];
+      if (order < lastSaid) said = false;
+      if (j < lastWritten) written = false;
+      lastSaid = order;
+      lastWritten = j;
+    }
+  }
+  return !said && !written;
 }
 
 const NO_STAND_IN: [number, number] = [-1, -1];

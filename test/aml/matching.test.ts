@@ -215,6 +215,28 @@ describe('names as the press shortens and respells them', () => {
     expect(top('Aleksandr Grigoryevich Lukashenko').score).toBeGreaterThan(0.9);
   });
 
+  it('counts a short form of a given name less than the name, and does not let it join two common names', () => {
+    expect(top('Joe Kony')).toMatchObject({ matchedName: expect.stringMatching(/KONY/) });
+    expect(top('Joe Kony').features.tokens).toContainEqual({ query: 'joe', matched: 'joseph', similarity: 0.85 });
+    // Robert and Wilson are common names, rare as they are on the lists: a listed "BOB WILSON" is not every Robert Wilson.
+    expect(names('Robert Wilson')).not.toContain('BOB WILSON');
+    expect(names('Bob Wilson')).toContain('BOB WILSON');
+  });
+
+  it('needs more than leeway to match a person by common names only', () => {
+    // Two common given names said the other way round name another man (Mohammad, son of Saleh).
+    expect(names('Mohammad Saleh')).not.toContain('SALEH MOHAMMAD');
+    expect(names('Saleh Mohammad')).toContain('SALEH MOHAMMAD');
+    expect(names('Hamid Mahmood')).not.toContain('Mahmoud Hamid');
+    // A chain of common given names without its family name (the nisba) is not the listed person...
+    expect(names('Khaled Abdelrahman')).not.toContain('Khalid Abdulrahman H. Al Fawaz');
+    expect(names('Khalid Abdulrahman Al Fawaz')).toContain('Khalid Abdulrahman H. Al Fawaz');
+    // ...whereas distinctive given names still stand in for it, and a family name written first is no other order.
+    expect(top('Saddam Hussein')?.entityId).toMatch(/^(un_consolidated:IQi.001|ofac_sdn:7843)$/);
+    expect(names('Hussein Ali Ahmed')).toContain('HUSSEIN, Ali Ahmed');
+    expect(names('Ahmed Hassan Ali')).not.toContain('HUSSEIN, Ali Ahmed');
+  });
+
   it('reads a North Korean name in Revised Romanization or common habit, spaced, hyphenated or joined', () => {
     expect(top('Choi Ryong-hae')?.matchedName).toBe('CHOE, Ryong Hae');
     expect(top('Kim Jeong Eun')?.matchedName).toBe('KIM, Jong Un');

@@ -1,0 +1,92 @@
+// Name parts that are common among people at large, whatever their rarity on the sanctions lists. The lists are
+// a skewed sample: "Wilson", "Johnson" or "Popov" are rare there and so look distinctive by list rarity alone, yet
+// they are among the most frequent family names of their countries, so a match made of such parts says little.
+// Written for kyx from general knowledge of national name-frequency rankings (the most frequent family names and
+// given names of each language or region, a few dozen each, in their usual Latin spellings); no list file,
+// benchmark or other dataset was copied. Spelling variants are met through the transliteration key where the
+// names are compared (see matching.ts), so one spelling of each is enough.
+
+const COMMON_FAMILY_NAMES = [
+  // English-speaking countries
+  'smith', 'johnson', 'williams', 'brown', 'jones', 'miller', 'davis', 'wilson', 'anderson', 'taylor', 'thomas', 'moore',
+  'jackson', 'martin', 'thompson', 'white', 'harris', 'clark', 'lewis', 'robinson', 'walker', 'young', 'allen', 'king',
+  'wright', 'scott', 'hill', 'green', 'adams', 'nelson', 'baker', 'hall', 'campbell', 'mitchell', 'carter', 'roberts',
+  'evans', 'turner', 'phillips', 'parker', 'collins', 'edwards', 'stewart', 'morris', 'murphy', 'cook', 'rogers',
+  'morgan', 'cooper', 'peterson', 'reed', 'bailey', 'bell', 'kelly', 'howard', 'ward', 'cox', 'richardson', 'wood',
+  'watson', 'brooks', 'bennett', 'gray', 'james', 'hughes', 'price', 'sanders', 'myers', 'long', 'ross', 'foster',
+  // Spanish and Portuguese
+  'garcia', 'rodriguez', 'martinez', 'hernandez', 'lopez', 'gonzalez', 'perez', 'sanchez', 'ramirez', 'torres',
+  'flores', 'rivera', 'gomez', 'diaz', 'reyes', 'morales', 'cruz', 'ortiz', 'gutierrez', 'chavez', 'ramos', 'ruiz',
+  'alvarez', 'mendoza', 'vasquez', 'castillo', 'jimenez', 'moreno', 'romero', 'herrera', 'medina', 'aguilar', 'vargas',
+  'castro', 'fernandez', 'munoz', 'silva', 'santos', 'oliveira', 'souza', 'costa', 'pereira', 'rodrigues', 'almeida',
+  'ferreira', 'carvalho', 'gomes', 'martins', 'ribeiro', 'alves', 'lima', 'araujo',
+  // French, German, Italian, Dutch
+  'bernard', 'dubois', 'durand', 'petit', 'leroy', 'moreau', 'simon', 'laurent', 'lefebvre', 'michel', 'david',
+  'bertrand', 'roux', 'vincent', 'fournier', 'girard', 'mueller', 'muller', 'schmidt', 'schneider', 'fischer',
+  'weber', 'meyer', 'wagner', 'becker', 'schulz', 'hoffmann', 'koch', 'richter', 'klein', 'wolf', 'neumann',
+  'schwarz', 'zimmermann', 'rossi', 'russo', 'ferrari', 'esposito', 'bianchi', 'romano', 'colombo', 'ricci', 'marino',
+  'greco', 'bruno', 'gallo', 'conti', 'de jong', 'jansen', 'visser', 'bakker', 'janssen',
+  // Russian, Ukrainian, Belarusian, Polish
+  'ivanov', 'smirnov', 'kuznetsov', 'popov', 'vasilyev', 'petrov', 'sokolov', 'mikhailov', 'novikov', 'fedorov',
+  'morozov', 'volkov', 'alekseyev', 'lebedev', 'semenov', 'yegorov', 'pavlov', 'kozlov', 'stepanov', 'nikolayev',
+  'orlov', 'andreyev', 'makarov', 'nikitin', 'zakharov', 'zaitsev', 'solovyov', 'borisov', 'romanov', 'vorobyov',
+  'belov', 'bogdanov', 'kovalenko', 'bondarenko', 'tkachenko', 'shevchenko', 'kravchenko', 'boyko', 'melnyk',
+  'koval', 'nowak', 'kowalski', 'wisniewski', 'wojcik', 'kowalczyk', 'kaminski', 'lewandowski', 'zielinski',
+  // Turkish
+  'yilmaz', 'kaya', 'demir', 'sahin', 'celik', 'yildiz', 'yildirim', 'ozturk', 'aydin', 'ozdemir', 'arslan', 'dogan',
+  'kilic', 'aslan', 'cetin', 'kara', 'koc', 'kurt', 'ozkan', 'simsek',
+  // Persian
+  'mohammadi', 'hosseini', 'ahmadi', 'rezaei', 'moradi', 'karimi', 'jafari', 'rahimi', 'hashemi', 'mousavi',
+  'ebrahimi', 'hosseinzadeh', 'sadeghi', 'ghasemi', 'heidari', 'rostami', 'akbari', 'kazemi', 'nazari', 'amini',
+  // South Asian
+  'kumar', 'singh', 'sharma', 'patel', 'gupta', 'verma', 'reddy', 'shah', 'khan', 'das', 'rao', 'yadav', 'jain',
+  'mehta', 'joshi', 'iyer', 'nair', 'pillai', 'chaudhry', 'malik', 'qureshi', 'siddiqui', 'sheikh', 'butt', 'akhtar',
+  'hussain', 'iqbal', 'rahman', 'islam', 'hossain', 'begum', 'akter', 'ahmed',
+  // East and South-East Asian
+  'wang', 'li', 'zhang', 'liu', 'chen', 'yang', 'huang', 'zhao', 'wu', 'zhou', 'xu', 'sun', 'ma', 'zhu', 'hu', 'guo',
+  'he', 'lin', 'luo', 'gao', 'zheng', 'liang', 'xie', 'tang', 'han', 'cao', 'kim', 'lee', 'park', 'choi', 'jung',
+  'kang', 'cho', 'yoon', 'jang', 'lim', 'nguyen', 'tran', 'le', 'pham', 'hoang', 'phan', 'vu', 'dang', 'bui', 'do',
+  'ho', 'ngo', 'duong', 'sato', 'suzuki', 'takahashi', 'tanaka', 'watanabe', 'ito', 'yamamoto', 'nakamura',
+  'kobayashi', 'kato', 'santoso', 'wijaya', 'reyes', 'bautista', 'dela cruz',
+  // African
+  'mohamed', 'ali', 'musa', 'ibrahim', 'abubakar', 'okafor', 'okonkwo', 'adeyemi', 'mensah', 'otieno', 'mwangi',
+  'kamau', 'dlamini', 'nkosi', 'ndlovu', 'banda', 'phiri', 'diallo', 'traore', 'coulibaly', 'keita', 'toure',
+];
+
+const COMMON_GIVEN_NAMES = [
+  // English-speaking countries (their short forms are met through given-names.ts)
+  'james', 'john', 'robert', 'michael', 'william', 'david', 'richard', 'joseph', 'thomas', 'charles', 'christopher',
+  'daniel', 'matthew', 'anthony', 'mark', 'donald', 'steven', 'paul', 'andrew', 'joshua', 'kenneth', 'kevin', 'brian',
+  'george', 'timothy', 'ronald', 'edward', 'jason', 'jeffrey', 'ryan', 'jacob', 'gary', 'nicholas', 'eric',
+  'jonathan', 'stephen', 'larry', 'justin', 'scott', 'peter', 'mary', 'patricia', 'jennifer', 'linda', 'elizabeth',
+  'barbara', 'susan', 'jessica', 'sarah', 'karen', 'nancy', 'lisa', 'margaret', 'betty', 'sandra', 'ashley',
+  'emily', 'michelle', 'laura', 'anna', 'emma',
+  // Spanish, Portuguese, French, German, Italian
+  'jose', 'juan', 'luis', 'carlos', 'jorge', 'manuel', 'antonio', 'francisco', 'pedro', 'miguel', 'jesus', 'javier',
+  'fernando', 'ricardo', 'alejandro', 'roberto', 'rafael', 'mario', 'sergio', 'diego', 'pablo', 'alberto', 'eduardo',
+  'maria', 'ana', 'rosa', 'carmen', 'guadalupe', 'isabel', 'lucia', 'paulo', 'joao', 'marcos', 'jean', 'pierre',
+  'nicolas', 'philippe', 'alain', 'marie', 'sophie', 'hans', 'thomas', 'klaus', 'stefan', 'andreas', 'wolfgang',
+  'giuseppe', 'giovanni', 'marco', 'luca', 'francesco', 'alessandro', 'andrea',
+  // Russian, Ukrainian, Polish (other forms through given-names.ts)
+  'alexander', 'sergey', 'dmitry', 'andrei', 'alexey', 'vladimir', 'nikolai', 'mikhail', 'ivan', 'yury', 'igor',
+  'viktor', 'oleg', 'pavel', 'yevgeny', 'maxim', 'anatoly', 'valery', 'konstantin', 'roman', 'artyom', 'denis',
+  'yelena', 'olga', 'tatyana', 'natalya', 'irina', 'svetlana', 'anna', 'marina', 'yekaterina', 'piotr', 'krzysztof',
+  'tomasz', 'pawel', 'jan',
+  // Arabic, Persian, Turkish, South Asian
+  'muhammad', 'mohammed', 'ahmed', 'ali', 'mahmoud', 'hassan', 'hussein', 'ibrahim', 'mustafa', 'abdullah', 'omar',
+  'khalid', 'yusuf', 'youssef', 'said', 'saleh', 'salah', 'abdul', 'abdel', 'rahman', 'aziz', 'karim', 'hamid',
+  'hamza', 'tariq', 'walid', 'samir', 'adel', 'nasser', 'sami', 'ismail', 'yasser', 'khaled', 'fatima', 'aisha',
+  'mariam', 'zainab', 'layla', 'nour', 'reza', 'hossein', 'mehdi', 'mohsen', 'amir', 'fatemeh', 'zahra',
+  'mehmet', 'ahmet', 'huseyin', 'emine', 'fatma', 'ayse', 'usman', 'imran', 'bilal', 'asif', 'raza', 'syed',
+  'rajesh', 'sunil', 'amit', 'anil', 'ramesh', 'suresh', 'priya', 'ravi', 'vijay', 'sanjay',
+  // East and South-East Asian, African
+  'wei', 'jing', 'min', 'li', 'hui', 'yan', 'jun', 'lei', 'ying', 'fang', 'van', 'thi', 'minh', 'anh', 'duc', 'budi',
+  'agus', 'siti', 'nur', 'musa', 'abubakar', 'sani', 'abdi',
+];
+
+function normalised(names: string[]): Set<string> {
+  return new Set(names.map((name) => name.replace(/\s+/g, '')));
+}
+
+export const COMMON_FAMILY = normalised(COMMON_FAMILY_NAMES);
+export const COMMON_GIVEN = normalised(COMMON_GIVEN_NAMES);

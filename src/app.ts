@@ -25,6 +25,17 @@ export function loggablePath(url: string): string {
   return url.split('?')[0].replace(/^\/dashboard\/setup\/[^/]+/, '/dashboard/setup/:token');
 }
 
+/**
+ * Where the service's log lines go (stdout by default): buffered, so a request never waits on the terminal or the
+ * log shipper, and written in blocks of at least 4 KB or every 200 ms, whichever comes first, instead of one write
+ * per line (the write of every request's line cost more than the rest of its logging). What is buffered is written
+ * when the process exits, also on an error or a signal that ends it through Node; only a hard kill (SIGKILL, out of
+ * memory) loses the last 200 ms of lines.
+ */
+export function logDestination(dest: number | string = 1): pino.DestinationStream {
+  return pino.destination({ dest, sync: false, minLength: 4096, periodicFlush: 200 });
+}
+
 export interface AppOptions {
   /** pino options, or false to stay silent (tests); `stream` receives the log lines instead of stdout. */
   logger?: boolean | { level: string; stream?: pino.DestinationStream };
@@ -38,8 +49,7 @@ export async function buildApp(context: AppContext, options: AppOptions = {}): P
     logger: logging
       ? {
           level: typeof options.logger === 'object' ? options.logger.level : config.logLevel,
-          // Buffered writes: a request never waits on the terminal or the log shipper.
-          stream: (typeof options.logger === 'object' && options.logger.stream) || pino.destination({ dest: 1, sync: false }),
+          stream: (typeof options.logger === 'object' && options.logger.stream) || logDestination(),
           // Should Fastify itself log a request or reply (an aborted request), only these fields of it.
           serializers: {
             req: (request: { method: string; url: string; id: string }) => ({ method: request.method, url: loggablePath(request.url), id: request.id }),

@@ -1,9 +1,10 @@
 // Secrets kyx hands out once and must recognise later (API keys, session and set-up tokens, OAuth codes and refresh
 // tokens, client secrets): stored only as their SHA-256, compared by it.
-import { createHash, randomBytes } from 'node:crypto';
+import { hash, randomBytes } from 'node:crypto';
 
 export function hashSecret(secret: string): string {
-  return createHash('sha256').update(secret).digest('hex');
+  // The one-shot form: no Hash object per call (this runs on every request that carries an API key).
+  return hash('sha256', secret, 'hex');
 }
 
 /** A new bearer secret: 32 random bytes in base64url. */

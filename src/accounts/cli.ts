@@ -2,8 +2,9 @@ import type { CliCommand } from '../cli/command.ts';
 import { UsageError, optionalPositiveInteger, requiredString, withStorage } from '../cli/command.ts';
 import { PLAN_IDS, isPlanId } from './plans.ts';
 import { SCOPES, isScope } from './scopes.ts';
-import { createAccount, createApiKey, findAccount, listApiKeys, revokeApiKey } from './repository.ts';
-import { openKeyring } from './signing-keys.ts';
+
+// What a command runs is imported when it runs: `kyx --help` and the other commands do not load it.
+const repository = () => import('./repository.ts');
 
 export const accountCommands: CliCommand[] = [
   {
@@ -24,6 +25,7 @@ export const accountCommands: CliCommand[] = [
       if (!isPlanId(plan)) throw new UsageError(`unknown plan "${plan}" (one of ${PLAN_IDS.join(', ')})`);
       const dailyCap = optionalPositiveInteger(values, 'daily-cap');
       const monthlyQuota = optionalPositiveInteger(values, 'monthly-quota');
+      const { createAccount } = await repository();
       const account = await withStorage(io, (s) => createAccount(s.db, { name, planId: plan, dailyCap, monthlyQuota }));
       io.result({ accountId: account.id }, `created account ${account.id} (${plan})`);
     },
@@ -40,6 +42,7 @@ export const accountCommands: CliCommand[] = [
       const unknown = requested.filter((s) => !isScope(s));
       if (unknown.length) throw new UsageError(`unknown scope(s): ${unknown.join(', ')}`);
       if (requested.length === 0) throw new UsageError('--scopes names no scope');
+      const { createApiKey, findAccount } = await repository();
       const created = await withStorage(io, async (s) => {
         if (!(await findAccount(s.db, accountId))) throw new UsageError(`no account ${accountId}`);
         return createApiKey(s.db, { accountId, environment, scopes: requested.filter(isScope) });
@@ -55,6 +58,7 @@ export const accountCommands: CliCommand[] = [
     usage: 'kyx keys list [--account ID] [--json]',
     options: { account: { type: 'string' } },
     async run({ values }, io) {
+      const { listApiKeys } = await repository();
       const keys = await withStorage(io, (s) => listApiKeys(s.db, typeof values.account === 'string' ? values.account : undefined));
       io.result(
         { keys },
@@ -71,6 +75,7 @@ export const accountCommands: CliCommand[] = [
     async run({ positionals }, io) {
       const keyId = positionals[0];
       if (!keyId) throw new UsageError('KEY_ID is required');
+      const { revokeApiKey } = await repository();
       const found = await withStorage(io, (s) => revokeApiKey(s.db, keyId));
       if (!found) {
         io.result({ revoked: false, keyId, error: 'not_found' }, `no key ${keyId}`);
@@ -83,6 +88,7 @@ export const accountCommands: CliCommand[] = [
     name: 'signing-keys rotate',
     usage: 'kyx signing-keys rotate [--json]',
     async run(_args, io) {
+      const { openKeyring } = await import('./signing-keys.ts');
       const kid = await withStorage(io, async (s) => (await openKeyring(s.db, io.config.tokenTtlSeconds)).rotate());
       io.result({ kid }, `new signing key ${kid}; the previous one stays verifiable until its tokens expire`);
     },

@@ -1,9 +1,9 @@
 import type { CliCommand } from '../cli/command.ts';
 import { UsageError } from '../cli/command.ts';
-import { configuredListNames, importLists, importedListsDir, openListRegistry } from './list-sources.ts';
-import { setAccountMonitoring } from './monitoring.ts';
 import { requiredString, withStorage } from '../cli/command.ts';
-import { findAccount } from '../accounts/repository.ts';
+
+// What a command runs is imported when it runs: `kyx --help` and the other commands do not load it.
+const listSources = () => import('./list-sources.ts');
 
 const monitoringCommand = (enable: boolean): CliCommand => ({
   name: enable ? 'monitoring enable' : 'monitoring disable',
@@ -13,6 +13,7 @@ const monitoringCommand = (enable: boolean): CliCommand => ({
   options: { account: { type: 'string' } },
   async run({ values }, io) {
     const accountId = requiredString(values, 'account');
+    const [{ findAccount }, { setAccountMonitoring }] = await Promise.all([import('../accounts/repository.ts'), import('./monitoring.ts')]);
     await withStorage(io, async (storage) => {
       if (!(await findAccount(storage.db, accountId))) throw new UsageError(`no account ${accountId}`);
       await setAccountMonitoring(storage.db, accountId, enable);
@@ -36,6 +37,7 @@ export const amlCommands: CliCommand[] = [
     async run({ positionals }, io) {
       const path = positionals[0];
       if (!path) throw new UsageError('PATH is required');
+      const { configuredListNames, importLists, importedListsDir } = await listSources();
       const results = await importLists(io.config.dataDir, [path], await configuredListNames(io.config));
       const human = results.map((r) =>
         r.error
@@ -52,6 +54,7 @@ export const amlCommands: CliCommand[] = [
     name: 'lists status',
     usage: 'kyx lists status [--json]\n  Loads the configured lists (KYX_LISTS_DIR, imported lists, KYX_LIST_SOURCES) as the service would and reports each,\n  and every file of KYX_LISTS_DIR that is not loaded, with why.',
     async run(_args, io) {
+      const { openListRegistry } = await listSources();
       const { registry } = await openListRegistry(io.config);
       try {
         const lists = await registry.load();

@@ -8,14 +8,13 @@ import { reportCommands } from '../reports/cli.ts';
 import { workflowCommands } from '../workflows/cli.ts';
 import { userCommands } from '../users/cli.ts';
 import { oauthCommands } from '../oauth/cli.ts';
-import { migrate, openMigratedStorage } from '../bootstrap.ts';
-import { startServer } from '../server.ts';
 import { configCommand } from './show-config.ts';
 
 const serve: CliCommand = {
   name: 'serve',
   usage: 'kyx serve   (PORT, KYX_DATA_DIR, DATABASE_URL, REDIS_URL… from the environment)',
   async run(_args, io) {
+    const { startServer } = await import('../server.ts');
     const server = await startServer(io.config);
     const shutdown = (signal: string) => {
       server.app.log.info({ signal }, 'draining in-flight requests');
@@ -101,8 +100,9 @@ export async function runCli(argv: string[], write = (line: string) => process.s
     const io: CliIo = {
       config,
       effective,
-      openStorage: () => openMigratedStorage(config),
-      migrate: () => migrate(config),
+      // The composition root loads every module: only a command that opens storage pays for it.
+      openStorage: async () => (await import('../bootstrap.ts')).openMigratedStorage(config),
+      migrate: async () => (await import('../bootstrap.ts')).migrate(config),
       json: wantsJson,
       out: write,
       result: (value, human) => write(wantsJson ? JSON.stringify(value) : human),

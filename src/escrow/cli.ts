@@ -1,8 +1,13 @@
 import fs from 'node:fs';
 import type { CliCommand } from '../cli/command.ts';
 import { UsageError, requiredString, withStorage } from '../cli/command.ts';
-import { findAccount } from '../accounts/repository.ts';
-import { type NewEscrow, createEscrow, escrowProblems } from './repository.ts';
+import type { NewEscrow } from './repository.ts';
+
+// What a command runs is imported when it runs: `kyx --help` and the other commands do not load it.
+const repositories = async () => {
+  const [{ findAccount }, { createEscrow, escrowProblems }] = await Promise.all([import('../accounts/repository.ts'), import('./repository.ts')]);
+  return { findAccount, createEscrow, escrowProblems };
+};
 
 export const escrowCommands: CliCommand[] = [
   {
@@ -17,6 +22,7 @@ export const escrowCommands: CliCommand[] = [
       description: { type: 'string' },
     },
     async run({ values }, io) {
+      const { findAccount, createEscrow, escrowProblems } = await repositories();
       const input = {
         accountId: requiredString(values, 'account'),
         amount: Number(requiredString(values, 'amount')),
@@ -41,6 +47,7 @@ export const escrowCommands: CliCommand[] = [
     async run({ positionals }, io) {
       const file = positionals[0];
       if (!file) throw new UsageError('FILE.json is required');
+      const { findAccount, createEscrow, escrowProblems } = await repositories();
       let entries: unknown;
       try {
         entries = JSON.parse(fs.readFileSync(file, 'utf8'));

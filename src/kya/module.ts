@@ -6,6 +6,7 @@ import { startOnnxModel } from './onnx.ts';
 import { createCertificateRepository } from './repository.ts';
 import { kyaRoutes } from './routes.ts';
 import { type KyaService, createKyaService } from './service.ts';
+import { prepareSignatures } from './signatures.ts';
 import './tables.ts';
 
 declare module '../core.ts' {
@@ -22,6 +23,8 @@ export const kyaModule: DomainModule<KyaService> = {
     // An operator's model is started and tried now, so that one that cannot serve stops the start (exit 2).
     const onnx = config.kya.onnx ? await startOnnxModel(config.kya.onnx) : null;
     if (onnx) closers.push(() => onnx.close());
+    // Built here rather than at import (where every CLI command paid for it) or at a first prompt (a request's latency).
+    prepareSignatures();
     return createKyaService({
       checks,
       certificates: createCertificateRepository(storage.db),

@@ -595,17 +595,30 @@ const OVERRIDE_HINT_BIT = Object.fromEntries(
   HINT_GROUPS.flatMap((languages, index) => languages.map((language) => [language, 1 << (2 * index)])),
 ) as Record<Language, number>;
 const WEAK_HINT_BITS = WEAK_PATTERNS.map((_, index) => 1 << (2 * HINT_GROUPS.length + index));
-const scanHints = literalScanner(
-  [
-    ...HINT_GROUPS.flatMap((languages) => [
-      languages.flatMap((language) => OVERRIDE_HINTS[language].verbs),
-      languages.flatMap((language) => OVERRIDE_HINTS[language].nouns),
-    ]),
-    ...WEAK_PATTERNS.map(([id]) => WEAK_HINTS[id]),
-  ],
-  HINT_GROUPS.map((_, index) => [2 * index, 2 * index + 1] as const),
-  OVERRIDE_SPAN,
-);
+/**
+ * The hint scanner's automaton takes a few hundred milliseconds to build, so it is built on first use, not at import:
+ * a CLI command that loads this module without screening a prompt does not pay for it. The KYA module builds it at
+ * set-up (`prepareSignatures`), before the service answers, so no request waits for it either.
+ */
+let hintScanner: ((text: string) => number) | undefined;
+const buildHintScanner = () =>
+  literalScanner(
+    [
+      ...HINT_GROUPS.flatMap((languages) => [
+        languages.flatMap((language) => OVERRIDE_HINTS[language].verbs),
+        languages.flatMap((language) => OVERRIDE_HINTS[language].nouns),
+      ]),
+      ...WEAK_PATTERNS.map(([id]) => WEAK_HINTS[id]),
+    ],
+    HINT_GROUPS.map((_, index) => [2 * index, 2 * index + 1] as const),
+    OVERRIDE_SPAN,
+  );
+const scanHints = (text: string) => (hintScanner ??= buildHintScanner())(text);
+
+/** Builds what the first screening would otherwise build. */
+export function prepareSignatures(): void {
+  hintScanner ??= buildHintScanner();
+}
 
 /** Words that make decoded or hidden text an instruction to the agent rather than data. */
 const INSTRUCTION_CUES = re(word("ignore|disregard|forget|instructions?|system|prompt|you are|you must|you will|pretend|jailbreak|password|reveal|override|assistant|rules|do not tell|don't tell|respond|reply|answer|say|print|output|execute|run|send|email|visit|click|ignora|ignorez|ignoriere|игнорируй|忽略|無視"));

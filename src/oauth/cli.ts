@@ -1,10 +1,7 @@
 import type { CliCommand } from '../cli/command.ts';
 import { UsageError, requiredString, withStorage } from '../cli/command.ts';
 import { DomainError } from '../errors.ts';
-import { findAccount } from '../accounts/repository.ts';
 import { SCOPES, isScope } from '../accounts/scopes.ts';
-import { createOAuthRepository } from './repository.ts';
-import { registerClient } from './service.ts';
 
 export const oauthCommands: CliCommand[] = [
   {
@@ -29,6 +26,12 @@ export const oauthCommands: CliCommand[] = [
       if (unknown.length) throw new UsageError(`unknown scope(s): ${unknown.join(', ')}`);
       const environment = values.env ?? 'live';
       if (environment !== 'test' && environment !== 'live') throw new UsageError('--env must be test or live');
+      // Imported when it runs: `kyx --help` and the other commands do not load it.
+      const [{ findAccount }, { createOAuthRepository }, { registerClient }] = await Promise.all([
+        import('../accounts/repository.ts'),
+        import('./repository.ts'),
+        import('./service.ts'),
+      ]);
       const registered = await withStorage(io, async (storage) => {
         if (!(await findAccount(storage.db, accountId))) throw new UsageError(`no account ${accountId}`);
         try {

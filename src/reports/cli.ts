@@ -1,6 +1,5 @@
 import type { CliCommand } from '../cli/command.ts';
 import { UsageError } from '../cli/command.ts';
-import { runBundleVerify } from './index.ts';
 
 export const reportCommands: CliCommand[] = [
   {
@@ -10,6 +9,8 @@ export const reportCommands: CliCommand[] = [
     async run({ positionals }, io) {
       const file = positionals[0];
       if (!file) throw new UsageError('FILE.zip is required');
+      // Imported when it runs: `kyx --help` and the other commands do not load the PDF and archive code.
+      const { runBundleVerify } = await import('./index.ts');
       return runBundleVerify(file, { json: io.json, write: (text) => io.out(text.replace(/\n$/, '')) });
     },
   },

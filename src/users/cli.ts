@@ -1,8 +1,6 @@
 import type { CliCommand } from '../cli/command.ts';
 import { UsageError, requiredString, withStorage } from '../cli/command.ts';
 import { DomainError } from '../errors.ts';
-import { findAccount } from '../accounts/repository.ts';
-import { createUsersService } from './service.ts';
 import { ROLES, type Role } from './tables.ts';
 
 export const userCommands: CliCommand[] = [
@@ -15,6 +13,8 @@ export const userCommands: CliCommand[] = [
       const email = requiredString(values, 'email');
       const role = requiredString(values, 'role');
       if (!(ROLES as readonly string[]).includes(role)) throw new UsageError(`--role must be one of ${ROLES.join(', ')}`);
+      // Imported when it runs: `kyx --help` and the other commands do not load it.
+      const [{ findAccount }, { createUsersService }] = await Promise.all([import('../accounts/repository.ts'), import('./service.ts')]);
       const { user, setupUrl } = await withStorage(io, async (storage) => {
         if (!(await findAccount(storage.db, accountId))) throw new UsageError(`no account ${accountId}`);
         try {

@@ -1,12 +1,20 @@
 import fs from 'node:fs';
 import type { CliCommand } from '../cli/command.ts';
 import { UsageError, optionalPositiveInteger, requiredString, withStorage } from '../cli/command.ts';
-import { findAccount } from '../accounts/repository.ts';
 import { DomainError } from '../errors.ts';
-import { createWorkflowRepository } from './repository.ts';
-import { PublishRequest } from './schemas.ts';
-import { publishWorkflow, toRunView } from './service.ts';
-import { schemaIssues } from './steps.ts';
+import type { PublishRequest } from './schemas.ts';
+
+// What a command runs is imported when it runs: `kyx --help` and the other commands do not load the step kinds.
+const workflows = async () => {
+  const [{ findAccount }, { createWorkflowRepository }, schemas, { publishWorkflow, toRunView }, { schemaIssues }] = await Promise.all([
+    import('../accounts/repository.ts'),
+    import('./repository.ts'),
+    import('./schemas.ts'),
+    import('./service.ts'),
+    import('./steps.ts'),
+  ]);
+  return { findAccount, createWorkflowRepository, PublishRequest: schemas.PublishRequest, publishWorkflow, toRunView, schemaIssues };
+};
 
 const describeIssues = (issues: { path: string; message: string }[]) => issues.map((issue) => `${issue.path || '/'} ${issue.message}`).join('; ');
 
@@ -18,6 +26,7 @@ export const workflowCommands: CliCommand[] = [
     options: { account: { type: 'string' } },
     async run({ values, positionals }, io) {
       const accountId = requiredString(values, 'account');
+      const { findAccount, createWorkflowRepository, PublishRequest, publishWorkflow, schemaIssues } = await workflows();
       const file = positionals[0];
       if (!file) throw new UsageError('FILE.json is required');
       let body: unknown;
@@ -48,6 +57,7 @@ export const workflowCommands: CliCommand[] = [
     async run({ values }, io) {
       const accountId = requiredString(values, 'account');
       const limit = optionalPositiveInteger(values, 'limit') ?? 20;
+      const { findAccount, createWorkflowRepository, toRunView } = await workflows();
       const runs = await withStorage(io, async (storage) => {
         if (!(await findAccount(storage.db, accountId))) throw new UsageError(`no account ${accountId}`);
         return (await createWorkflowRepository(storage.db).listRuns(accountId, { limit })).map(toRunView);

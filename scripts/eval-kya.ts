@@ -2,6 +2,7 @@
  * Measures the KYA screener on the held-out test split (groups training never sees):
  *   npm run eval:kya
  *   npm run eval:kya -- --split validation   (the same tables on the validation split, to tune signatures on)
+ *   npm run eval:kya -- --model /tmp/candidate.json   (a trained model file that is not installed yet)
  * Model figures (ROC AUC, TPR/FPR at the configured thresholds, TPR at FPR ≤ 1 %) and the figures of the whole
  * live decision (signatures + model), per family and per language. The validation split (on which training
  * calibrates the score) is shown only to say where the default thresholds come from; nothing here feeds back
@@ -9,7 +10,8 @@
  */
 import { loadConfig } from '../src/config.ts';
 import { DEFAULT_KYA_THRESHOLDS } from '../src/kya/config.ts';
-import { loadEmbeddedModel } from '../src/kya/model.ts';
+import { readFileSync } from 'node:fs';
+import { createModel, loadEmbeddedModel, type ModelFile } from '../src/kya/model.ts';
 import { normalisePrompt } from '../src/kya/normalise.ts';
 import { screenPrompt } from '../src/kya/screen.ts';
 import { matchSignatures } from '../src/kya/signatures.ts';
@@ -53,8 +55,15 @@ function thresholdAtFpr(scored: Scored[], maxFpr: number): number {
 const rate = (items: Scored[], predicate: (s: Scored) => boolean) =>
   items.length === 0 ? '   -  ' : `${((100 * items.filter(predicate).length) / items.length).toFixed(1).padStart(5)}%`;
 
+const argument = (name: string) => (process.argv.includes(name) ? process.argv[process.argv.indexOf(name) + 1] : undefined);
+const modelFile = argument('--model');
+const model = modelFile ? createModel(JSON.parse(readFileSync(modelFile, 'utf8')) as ModelFile) : loadEmbeddedModel();
+
+/** Benign texts that look like nothing in particular: neither risky-looking nor encoded. */
+const RISKY_FAMILIES = ['benign_risky', 'benign_security_text', 'benign_security_request'];
+const isNatural = (s: Scored) => s.sample.label === 0 && !RISKY_FAMILIES.includes(s.sample.family) && s.sample.encoding === undefined;
+
 function score(samples: Sample[]): Scored[] {
-  const model = loadEmbeddedModel();
   const thresholds = loadConfig().kya.thresholds;
   return samples.map((sample) => {
     const normalised = normalisePrompt(sample.text);
@@ -103,11 +112,18 @@ function groupBy(items: Scored[], key: (s: Scored) => string): Map<string, Score
 function main(): void {
   const dataset = buildDataset(defaultDatasetOptions());
   const { review, block } = loadConfig().kya.thresholds;
-  const engine = loadEmbeddedModel().engine;
+  const engine = model.engine;
 
   const validation = score(dataset.filter((s) => splitOf(s.group) === 'validation'));
   console.log(`engine ${engine}; thresholds review ${review}, block ${block} (defaults ${DEFAULT_KYA_THRESHOLDS.review}/${DEFAULT_KYA_THRESHOLDS.block})`);
-  console.log(`validation split (${validation.length}): threshold at FPR 1 % = ${thresholdAtFpr(validation, 0.01).toFixed(3)}, at FPR 0.1 % = ${thresholdAtFpr(validation, 0.001).toFixed(3)}`);
+  const [validationReview, validationBlock] = [thresholdAtFpr(validation, 0.01), thresholdAtFpr(validation, 0.001)];
+  const validationNatural = validation.filter(isNatural);
+  console.log(`validation split (${validation.length}): threshold at FPR 1 % = ${validationReview.toFixed(3)}, at FPR 0.1 % = ${validationBlock.toFixed(3)}; ` +
+    `natural benign (${validationNatural.length}) at or over them ${rate(validationNatural, (s) => s.score >= validationReview)} / ${rate(validationNatural, (s) => s.score >= validationBlock)}, ` +
+    `at the configured thresholds ${rate(validationNatural, (s) => s.score >= review)} / ${rate(validationNatural, (s) => s.score >= block)}`);
+  // Where the defaults come from: review where at most 1 % of all benign and of natural benign validation prompts
+  // score as high, block where at most 0.1 % of all do.
+  console.log(`validation split: review threshold chosen = ${Math.max(validationReview, thresholdAtFpr(validationNatural, 0.01)).toFixed(3)}, block = ${validationBlock.toFixed(3)}`);
 
   const measured = process.argv.includes('--split') ? process.argv[process.argv.indexOf('--split') + 1] : 'test';
   if (measured !== 'test' && measured !== 'validation') throw new Error(`--split test|validation, not ${measured}`);
@@ -130,10 +146,11 @@ function main(): void {
     `TPR at FPR ≤ 1 % (t=${publicAtOnePercent.toFixed(3)}) ${rate(publicInjections, (s) => s.score >= publicAtOnePercent)}, FPR at review ${rate(publicOnly.filter((s) => s.sample.label === 0), (s) => s.score >= review)}`);
   console.log(`live decision: injections not passed   ${rate(injections, (s) => s.outcome !== 'passed_screening')}, blocked ${rate(injections, (s) => s.outcome === 'blocked')}`);
   console.log(`live decision: benign not passed       ${rate(benign, (s) => s.outcome !== 'passed_screening')}, blocked ${rate(benign, (s) => s.outcome === 'blocked')}`);
-  const risky = benign.filter((s) => ['benign_risky', 'benign_security_text', 'benign_security_request'].includes(s.sample.family));
+  const risky = benign.filter((s) => RISKY_FAMILIES.includes(s.sample.family));
+  const natural = benign.filter(isNatural);
   const foreign = benign.filter((s) => s.sample.language !== 'en');
   const encoded = benign.filter((s) => s.sample.encoding !== undefined);
-  for (const [name, items] of [['risky-looking benign', risky], ['non-English benign', foreign], ['encoded benign', encoded]] as const) {
+  for (const [name, items] of [['natural benign', natural], ['risky-looking benign', risky], ['non-English benign', foreign], ['encoded benign', encoded]] as const) {
     console.log(`FPR ${name.padEnd(22)} n=${String(items.length).padStart(4)}  model≥review ${rate(items, (s) => s.score >= review)}  live flagged ${rate(items, (s) => s.outcome !== 'passed_screening')}  live blocked ${rate(items, (s) => s.outcome === 'blocked')}`);
   }
   table('Injections by family (TPR)', groupBy(injections, (s) => s.sample.family + (s.sample.encoding ? `:${s.sample.encoding}` : '')), review, block);

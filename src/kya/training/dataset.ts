@@ -134,6 +134,11 @@ interface LanguageBank {
   encoded_plain?: string[];
   /** Comments developers write in code, with the words a detector could wrongly react to (password, ignore, prompt). */
   code_comments?: string[];
+  /**
+   * Documents in the language with ordinary imperatives addressed to people (recipes, meeting notes, notices, "ignore
+   * the old version"): benign, and hosts for planted instructions like the documents of templates.json.
+   */
+  documents?: string[];
 }
 
 /** Banks whose texts are samples as they are: the bank, the family (which also names the group), the label. */
@@ -231,6 +236,8 @@ function publicSamples(dataDir: string): Sample[] {
 interface Document {
   text: string;
   group: string;
+  /** The document's language; English when not given. */
+  language?: string;
 }
 
 function bipiaDocuments(dataDir: string): Document[] {
@@ -309,7 +316,11 @@ function corpusSamples(corpusDir: string, dataDir: string, random: () => number)
     items.forEach(({ text, group }) => add({ text, label, family, language, group }));
 
   const bipia = bipiaDocuments(dataDir);
-  const documents: Document[] = [...bipia, ...grouped(t.benign_documents, 'corpus:document')];
+  const documents: Document[] = [
+    ...bipia,
+    ...grouped(t.benign_documents, 'corpus:document'),
+    ...languages.flatMap(([language, bank]) => grouped(bank.documents, `corpus:${language}:document`).map((doc) => ({ ...doc, language }))),
+  ];
   const hosts = new Related(documents);
   const plant = (instruction: string, group: string, family: string, language: string) => {
     const doc = hosts.pick(group, random);
@@ -376,7 +387,7 @@ function corpusSamples(corpusDir: string, dataDir: string, random: () => number)
     });
   }
 
-  documents.forEach((doc) => add({ text: doc.text, label: 0, family: 'benign_document', language: 'en', group: doc.group }));
+  documents.forEach((doc) => add({ text: doc.text, label: 0, family: 'benign_document', language: doc.language ?? 'en', group: doc.group }));
   // The public attack texts of BIPIA, planted as they are or addressed to the agent by an English template.
   const english = Object.fromEntries(languages).en;
   const englishTasks = new Related(grouped(english?.benign_tasks, 'corpus:en:benign'));

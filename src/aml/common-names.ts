@@ -3,8 +3,9 @@
 // they are among the most frequent family names of their countries, so a match made of such parts says little.
 // Written for kyx from general knowledge of national name-frequency rankings (the most frequent family names and
 // given names of each language or region, a few dozen each, in their usual Latin spellings); no list file,
-// benchmark or other dataset was copied. Spelling variants are met through the transliteration key where the
-// names are compared (see matching.ts), so one spelling of each is enough.
+// benchmark or other dataset was copied. Each entry is one name part as `tokenise` gives it. Other spellings of a
+// part of four letters or more are met through the transliteration key (see matching.ts); shorter ones are listed
+// in each spelling that matters.
 
 const COMMON_FAMILY_NAMES = [
   // English-speaking countries
@@ -25,7 +26,7 @@ const COMMON_FAMILY_NAMES = [
   'bertrand', 'roux', 'vincent', 'fournier', 'girard', 'mueller', 'muller', 'schmidt', 'schneider', 'fischer',
   'weber', 'meyer', 'wagner', 'becker', 'schulz', 'hoffmann', 'koch', 'richter', 'klein', 'wolf', 'neumann',
   'schwarz', 'zimmermann', 'rossi', 'russo', 'ferrari', 'esposito', 'bianchi', 'romano', 'colombo', 'ricci', 'marino',
-  'greco', 'bruno', 'gallo', 'conti', 'de jong', 'jansen', 'visser', 'bakker', 'janssen',
+  'greco', 'bruno', 'gallo', 'conti', 'jansen', 'visser', 'bakker', 'janssen',
   // Russian, Ukrainian, Belarusian, Polish
   'ivanov', 'smirnov', 'kuznetsov', 'popov', 'vasilyev', 'petrov', 'sokolov', 'mikhailov', 'novikov', 'fedorov',
   'morozov', 'volkov', 'alekseyev', 'lebedev', 'semenov', 'yegorov', 'pavlov', 'kozlov', 'stepanov', 'nikolayev',
@@ -47,7 +48,7 @@ const COMMON_FAMILY_NAMES = [
   'he', 'lin', 'luo', 'gao', 'zheng', 'liang', 'xie', 'tang', 'han', 'cao', 'kim', 'lee', 'park', 'choi', 'jung',
   'kang', 'cho', 'yoon', 'jang', 'lim', 'nguyen', 'tran', 'le', 'pham', 'hoang', 'phan', 'vu', 'dang', 'bui', 'do',
   'ho', 'ngo', 'duong', 'sato', 'suzuki', 'takahashi', 'tanaka', 'watanabe', 'ito', 'yamamoto', 'nakamura',
-  'kobayashi', 'kato', 'santoso', 'wijaya', 'reyes', 'bautista', 'dela cruz',
+  'kobayashi', 'kato', 'santoso', 'wijaya', 'reyes', 'bautista',
   // African
   'mohamed', 'ali', 'musa', 'ibrahim', 'abubakar', 'okafor', 'okonkwo', 'adeyemi', 'mensah', 'otieno', 'mwangi',
   'kamau', 'dlamini', 'nkosi', 'ndlovu', 'banda', 'phiri', 'diallo', 'traore', 'coulibaly', 'keita', 'toure',

@@ -78,7 +78,10 @@ const SHORT_FORMS = new Set([
   'kathy', 'kate', 'jenny', 'becky', 'sue', 'trish', 'alex',
 ]);
 
-/** Whether two forms of one given name pair a short form with another form ("bob" ~ "robert"). */
+/**
+ * Whether a pairing involves a short form on one side and another name on the other: its own long form ("bob" ~
+ * "robert") or a look-alike ("dave" ~ "dawood"). Either says less than the same full name would.
+ */
 export function isShortFormPair(a: string, b: string): boolean {
   return a !== b && (SHORT_FORMS.has(a) || SHORT_FORMS.has(b));
 }

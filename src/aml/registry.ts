@@ -12,7 +12,7 @@ import { buildIndex } from './matching.ts';
 import { detectFileKind, parseListFileSet, scanListsDir, type ListFileSet, type SkippedFile } from './parsers/detect.ts';
 import type { ListEntity, ListFormat, ParsedList } from './model.ts';
 import { warmUp, type ListsSnapshot, type ListVersion, type SnapshotProvider } from './screen.ts';
-import { startWorker } from '../workers.ts';
+import { startWorkerThread } from '../workers.ts';
 
 export interface ListSource {
   /** Name the list is reported under. */
@@ -117,7 +117,7 @@ class Parser {
   async parse(set: ListFileSet): Promise<ParsedList> {
     if (!this.inWorker || this.workerFailed) return parseListFileSet(set);
     try {
-      this.worker ??= startWorker(new URL('./parse-worker.ts', import.meta.url));
+      this.worker ??= startWorkerThread(new URL('./parse-worker.ts', import.meta.url));
     } catch {
       this.workerFailed = true;
       return parseListFileSet(set);

@@ -29,8 +29,8 @@ export function loggablePath(url: string): string {
  * Where the service's log lines go (stdout by default): buffered, so a request never waits on the terminal or the
  * log shipper, and written in blocks of at least 4 KB or every 200 ms, whichever comes first, instead of one write
  * per line (the write of every request's line cost more than the rest of its logging). What is buffered is written
- * when the process exits, also on an error or a signal that ends it through Node; only a hard kill (SIGKILL, out of
- * memory) loses the last 200 ms of lines.
+ * when the process exits through Node: a normal exit, an uncaught error, or SIGTERM/SIGINT, which `kyx serve` handles.
+ * A signal nothing handles (SIGKILL, SIGHUP, SIGQUIT) or running out of memory loses the last 200 ms of lines.
  */
 export function logDestination(dest: number | string = 1): pino.DestinationStream {
   return pino.destination({ dest, sync: false, minLength: 4096, periodicFlush: 200 });

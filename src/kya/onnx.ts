@@ -6,7 +6,7 @@
 import type { Worker } from 'node:worker_threads';
 import { ConfigError } from '../env.ts';
 import { DomainError } from '../errors.ts';
-import { startWorker } from '../workers.ts';
+import { startWorkerThread } from '../workers.ts';
 import type { OnnxModelConfig } from './config.ts';
 import type { InjectionModel } from './model.ts';
 import type { OnnxReply, OnnxRequest } from './onnx-worker.ts';
@@ -23,7 +23,7 @@ const unavailable = (cause: unknown) =>
 
 /** A worker holding the model, once it has loaded and tried it, with its engine name. */
 function spawn(config: OnnxModelConfig): Promise<{ worker: Worker; engine: string }> {
-  const worker = startWorker(WORKER_URL, { workerData: config });
+  const worker = startWorkerThread(WORKER_URL, { workerData: config });
   return new Promise((resolve, reject) => {
     const fail = (error: Error) => {
       void worker.terminate();

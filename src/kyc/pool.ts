@@ -1,7 +1,7 @@
 // A fixed pool of analysis workers (node:worker_threads). Each worker keeps its models warm; jobs queue here and
 // go to the first idle worker, so OCR and the face model never run on the event loop.
 import type { Worker } from 'node:worker_threads';
-import { startWorker } from '../workers.ts';
+import { startWorkerThread } from '../workers.ts';
 import type { AnalyseInput, KycSignals } from './types.ts';
 
 export type WorkerRequest = { type: 'analyse'; id: number; input: AnalyseInput } | { type: 'close' };
@@ -33,7 +33,7 @@ const WORKER_URL = new URL('./worker.ts', import.meta.url);
 const CLOSE_GRACE_MS = 60_000;
 
 function spawn(): Promise<Worker> {
-  const worker = startWorker(WORKER_URL);
+  const worker = startWorkerThread(WORKER_URL);
   return new Promise((resolve, reject) => {
     const onReady = (message: WorkerReply) => {
       if (message.type !== 'ready') return;

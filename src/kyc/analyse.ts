@@ -12,7 +12,7 @@ import { measureQuality } from './quality.ts';
 import { deskew, estimateSkew, findMrzBand, mrzTurn } from './skew.ts';
 import { specimenMarks } from './specimen.ts';
 import { findAddress, findDates, latestPastDate } from './text-document.ts';
-import { readVisualZone } from './visual-zone.ts';
+import { compareVisualZone, printedText, readPrintedPage } from './visual-zone.ts';
 import type {
   AnalyseInput,
   DocumentSignals,
@@ -45,10 +45,6 @@ const MRZ_BANDS: ImageBand[] = [
   { ...BOTTOM_BAND, rotate: 270 },
   { ...WHOLE, rotate: 180 },
 ];
-/** What the MRZ band leaves unread, read (capitals) only for a SPECIMEN stamp across the page. */
-const ABOVE_MRZ: ImageBand = { top: 0, bottom: 0.6 };
-/** Scale of that reading: a stamp's large print still reads at 800 px, in about half the time of the full scale. */
-const ABOVE_MRZ_WIDTH = 800;
 /** Below this tilt tesseract copes by itself. */
 const MIN_SKEW_DEGREES = 1;
 
@@ -203,9 +199,12 @@ async function readDocument(
     const bands = documentType === 'driving_licence' ? MRZ_BANDS.slice(0, 2) : MRZ_BANDS;
     const mrz = await readMrzFromImage(document.pixels, ocr, now, onQueued, bands);
     if (mrz) {
-      texts.push((await ocr.readMrzBand(document.pixels, ABOVE_MRZ, undefined, ABOVE_MRZ_WIDTH)).text);
+      // One general-alphabet pass over the page above the MRZ: searched for a SPECIMEN mark, and for the MRZ's
+      // values (the visual zone) when the MRZ is valid.
+      const printed = await readPrintedPage(document.pixels, ocr);
+      texts.push(printedText(printed));
       const onDocument = { firstName: mrz.firstName ?? '', lastName: mrz.lastName ?? '' };
-      const visualZone = mrz.valid ? await readVisualZone(document.pixels, mrz, ocr) : null;
+      const visualZone = mrz.valid ? compareVisualZone(mrz, printed) : null;
       return { reading: { ...empty, mrz, nameMatch: haveName ? compareNames(expected, onDocument) : null, visualZone }, texts };
     }
     if (documentType !== 'driving_licence') return { reading: empty, texts };

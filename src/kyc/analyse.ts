@@ -6,6 +6,7 @@ import { faceSimilarity } from './face.ts';
 import { differenceHash } from './hash.ts';
 import type { DecodedImage, RawPixels } from './intake.ts';
 import { cleanLine, readMrz, unreadCheckDigits, withRereadCheckDigits, type MrzReading } from './mrz.ts';
+import { readMrzByCells } from './mrz-cells.ts';
 import { compareNames, findNameInText } from './names.ts';
 import { OCR_WIDTH, OCR_WIDTH_LINE_LENGTH, type BandText, type Box, type ImageBand, type OcrEngine, type OnQueued } from './ocr.ts';
 import { measureQuality } from './quality.ts';
@@ -139,7 +140,12 @@ export async function readMrzFromImage(
     const look = attempts[k]!;
     const { image, band, width } = look;
     const read = await ocr.readMrzBand(image, band, onQueued, width);
-    const first = readMrz(read.text, now);
+    const plain = readMrz(read.text, now);
+    // An MRZ whose line text reads invalid is read again from the character boxes of the same pass (no OCR): see
+    // mrz-cells.ts. Only then: a pass whose text shows no MRZ at all leaves the search as it was (the orientation and
+    // the format's scale are taken from the first MRZ found, and boxes of a poor pass would fix them too early).
+    const byCells = plain && !plain.valid ? readMrzByCells(read, now, plain) : null;
+    const first = byCells && faults(byCells) < faults(plain!) ? byCells : plain;
     const mrz = first && !first.valid ? await rereadCheckDigits(first, read, look, ocr, now) : first;
     if (mrz && (!best || faults(mrz) < faults(best))) best = mrz;
     if (best?.valid && (best.checkDigitRepairs.length === 0 || width !== undefined)) break;

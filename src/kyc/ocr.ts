@@ -43,10 +43,17 @@ export interface Box {
   y1: number;
 }
 
+/** One character as the OCR read it, with its box and confidence (0–100). */
+export interface OcrSymbol {
+  text: string;
+  confidence: number;
+  box: Box;
+}
+
 export interface BandText {
   text: string;
-  /** Each text line with its box, in reading order. */
-  lines: { text: string; box: Box }[];
+  /** Each text line with its box, in reading order, and (when the engine gives them) its characters. */
+  lines: { text: string; box: Box; symbols?: OcrSymbol[] }[];
 }
 
 export interface OcrEngine {
@@ -122,7 +129,14 @@ export async function createOcrEngine(): Promise<OcrEngine> {
       await use('mrz');
       const data = await recognize(await bandPng(pixels, band, width), onQueued, true);
       const lines = (data.blocks ?? []).flatMap((block) => block.paragraphs.flatMap((paragraph) => paragraph.lines));
-      return { text: data.text, lines: lines.map((line) => ({ text: line.text, box: line.bbox })) };
+      return {
+        text: data.text,
+        lines: lines.map((line) => ({
+          text: line.text,
+          box: line.bbox,
+          symbols: line.words.flatMap((word) => word.symbols.map((symbol) => ({ text: symbol.text, confidence: symbol.confidence, box: symbol.bbox }))),
+        })),
+      };
     },
     async readDigit(pixels, band, width, box) {
       const png = await bandPng(pixels, band, width);

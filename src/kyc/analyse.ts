@@ -134,19 +134,25 @@ export async function readMrzFromImage(
   bands: ImageBand[] = MRZ_BANDS,
 ): Promise<MrzReading | null> {
   let best: MrzReading | null = null;
+  /**
+   * The best reading from character cells of a look whose line text read an invalid MRZ. Used only when no look
+   * reads a valid MRZ from its text: the search (orientation, the format's scale, when to stop) and every reading
+   * it finds are as without it, so a page read valid before reads the same, with the same repairs.
+   */
+  let fallback: MrzReading | null = null;
   let attempts: Look[] = bands.map((band) => ({ image: pixels, band }));
   let rescaled = false;
   for (let k = 0; k < attempts.length; k++) {
     const look = attempts[k]!;
     const { image, band, width } = look;
     const read = await ocr.readMrzBand(image, band, onQueued, width);
-    const plain = readMrz(read.text, now);
-    // An MRZ whose line text reads invalid is read again from the character boxes of the same pass (no OCR): see
-    // mrz-cells.ts. Only then: a pass whose text shows no MRZ at all leaves the search as it was (the orientation and
-    // the format's scale are taken from the first MRZ found, and boxes of a poor pass would fix them too early).
-    const byCells = plain && !plain.valid ? readMrzByCells(read, now, plain) : null;
-    const first = byCells && faults(byCells) < faults(plain!) ? byCells : plain;
+    const first = readMrz(read.text, now);
     const mrz = first && !first.valid ? await rereadCheckDigits(first, read, look, ocr, now) : first;
+    if (mrz && !mrz.valid) {
+      // The same pass's character boxes (no OCR), kept aside: see mrz-cells.ts.
+      const byCells = readMrzByCells(read, now, mrz);
+      if (byCells && faults(byCells) < faults(mrz) && (!fallback || faults(byCells) < faults(fallback))) fallback = byCells;
+    }
     if (mrz && (!best || faults(mrz) < faults(best))) best = mrz;
     if (best?.valid && (best.checkDigitRepairs.length === 0 || width !== undefined)) break;
     if (k === 0) attempts.splice(1, 0, ...(await closerLooks(pixels)));
@@ -163,7 +169,8 @@ export async function readMrzFromImage(
       attempts.splice(k + 1, 0, { image, band, width: widthFor(mrz) });
     } else if (best?.valid) break;
   }
-  return best;
+  // A fallback exists only beside an invalid reading, so best is set whenever it is.
+  return fallback && !best?.valid && faults(fallback) < faults(best!) ? fallback : best;
 }
 
 /** face: the box of the selfie's face, which its quality is measured on. */

@@ -6,13 +6,14 @@ import { faceSimilarity } from './face.ts';
 import { differenceHash } from './hash.ts';
 import type { DecodedImage, RawPixels } from './intake.ts';
 import { cleanLine, readMrz, unreadCheckDigits, withRereadCheckDigits, type MrzReading } from './mrz.ts';
+import { readMrzByCells } from './mrz-cells.ts';
 import { compareNames, findNameInText } from './names.ts';
 import { OCR_WIDTH, OCR_WIDTH_LINE_LENGTH, type BandText, type Box, type ImageBand, type OcrEngine, type OnQueued } from './ocr.ts';
 import { measureQuality } from './quality.ts';
 import { deskew, estimateSkew, findMrzBand, mrzTurn } from './skew.ts';
 import { specimenMarks } from './specimen.ts';
 import { findAddress, findDates, latestPastDate } from './text-document.ts';
-import { readVisualZone } from './visual-zone.ts';
+import { compareVisualZone, printedText, readPrintedPage } from './visual-zone.ts';
 import type {
   AnalyseInput,
   DocumentSignals,
@@ -45,10 +46,6 @@ const MRZ_BANDS: ImageBand[] = [
   { ...BOTTOM_BAND, rotate: 270 },
   { ...WHOLE, rotate: 180 },
 ];
-/** What the MRZ band leaves unread, read (capitals) only for a SPECIMEN stamp across the page. */
-const ABOVE_MRZ: ImageBand = { top: 0, bottom: 0.6 };
-/** Scale of that reading: a stamp's large print still reads at 800 px, in about half the time of the full scale. */
-const ABOVE_MRZ_WIDTH = 800;
 /** Below this tilt tesseract copes by itself. */
 const MIN_SKEW_DEGREES = 1;
 
@@ -137,6 +134,12 @@ export async function readMrzFromImage(
   bands: ImageBand[] = MRZ_BANDS,
 ): Promise<MrzReading | null> {
   let best: MrzReading | null = null;
+  /**
+   * The best reading from character cells of a look whose line text read an invalid MRZ. Used only when no look
+   * reads a valid MRZ from its text: the search (orientation, the format's scale, when to stop) and every reading
+   * it finds are as without it, so a page read valid before reads the same, with the same repairs.
+   */
+  let fallback: MrzReading | null = null;
   let attempts: Look[] = bands.map((band) => ({ image: pixels, band }));
   let rescaled = false;
   for (let k = 0; k < attempts.length; k++) {
@@ -145,6 +148,11 @@ export async function readMrzFromImage(
     const read = await ocr.readMrzBand(image, band, onQueued, width);
     const first = readMrz(read.text, now);
     const mrz = first && !first.valid ? await rereadCheckDigits(first, read, look, ocr, now) : first;
+    if (mrz && !mrz.valid) {
+      // The same pass's character boxes (no OCR), kept aside: see mrz-cells.ts.
+      const byCells = readMrzByCells(read, now, mrz);
+      if (byCells && faults(byCells) < faults(mrz) && (!fallback || faults(byCells) < faults(fallback))) fallback = byCells;
+    }
     if (mrz && (!best || faults(mrz) < faults(best))) best = mrz;
     if (best?.valid && (best.checkDigitRepairs.length === 0 || width !== undefined)) break;
     if (k === 0) attempts.splice(1, 0, ...(await closerLooks(pixels)));
@@ -161,7 +169,8 @@ export async function readMrzFromImage(
       attempts.splice(k + 1, 0, { image, band, width: widthFor(mrz) });
     } else if (best?.valid) break;
   }
-  return best;
+  // A fallback exists only beside an invalid reading, so best is set whenever it is.
+  return fallback && !best?.valid && faults(fallback) < faults(best!) ? fallback : best;
 }
 
 /** face: the box of the selfie's face, which its quality is measured on. */
@@ -203,9 +212,12 @@ async function readDocument(
     const bands = documentType === 'driving_licence' ? MRZ_BANDS.slice(0, 2) : MRZ_BANDS;
     const mrz = await readMrzFromImage(document.pixels, ocr, now, onQueued, bands);
     if (mrz) {
-      texts.push((await ocr.readMrzBand(document.pixels, ABOVE_MRZ, undefined, ABOVE_MRZ_WIDTH)).text);
+      // One general-alphabet pass over the page above the MRZ: searched for a SPECIMEN mark, and for the MRZ's
+      // values (the visual zone) when the MRZ is valid.
+      const printed = await readPrintedPage(document.pixels, ocr);
+      texts.push(printedText(printed));
       const onDocument = { firstName: mrz.firstName ?? '', lastName: mrz.lastName ?? '' };
-      const visualZone = mrz.valid ? await readVisualZone(document.pixels, mrz, ocr) : null;
+      const visualZone = mrz.valid ? compareVisualZone(mrz, printed) : null;
       return { reading: { ...empty, mrz, nameMatch: haveName ? compareNames(expected, onDocument) : null, visualZone }, texts };
     }
     if (documentType !== 'driving_licence') return { reading: empty, texts };

@@ -524,6 +524,20 @@ function toReading(layout: Layout, parsed: Parsed, now: Date): MrzReading {
 
 const layoutOf = (format: MrzFormat): Layout => LAYOUTS.find((layout) => layout.format === format)!;
 
+/**
+ * What vouches for character `index` of line `line` of a `format` MRZ: the field holding it when a check digit covers
+ * that field (its own or the composite), `<field>CheckDigit` for a check digit itself, `compositeCheckDigit` for the
+ * composite; null for characters no check digit covers (names, states, sex, the document code).
+ */
+export function checkedPlace(format: MrzFormat, line: number, index: number): string | null {
+  const layout = layoutOf(format);
+  for (const field of layout.fields) if (field.check?.[0] === line && field.check[1] === index) return `${field.name}CheckDigit`;
+  if (layout.composite?.at[0] === line && layout.composite.at[1] === index) return 'compositeCheckDigit';
+  const covered = (layout.composite?.over ?? []).some(([l, start, end]) => l === line && index >= start && index < end);
+  const field = layout.fields.find((f) => f.line === line && index >= f.start && index < f.end);
+  return field && (field.check || covered) ? field.name : null;
+}
+
 /** Where a check digit sits; `field` is the field it covers, or `composite`. */
 export interface CheckDigitPlace {
   field: string;

@@ -43,10 +43,17 @@ export interface Box {
   y1: number;
 }
 
+/** One character as the OCR read it, with its box and confidence (0–100). */
+export interface OcrSymbol {
+  text: string;
+  confidence: number;
+  box: Box;
+}
+
 export interface BandText {
   text: string;
-  /** Each text line with its box, in reading order. */
-  lines: { text: string; box: Box }[];
+  /** Each text line with its box, in reading order, and (when the engine gives them) its characters. */
+  lines: { text: string; box: Box; symbols?: OcrSymbol[] }[];
 }
 
 export interface OcrEngine {
@@ -104,15 +111,35 @@ export async function createOcrEngine(): Promise<OcrEngine> {
     onQueued?.();
     return (await job).data;
   };
+  // The band readMrzBand read last, as the OCR saw it: readDigit cuts its characters from it without preparing the
+  // band again (an invalid reading asks for one digit per unread check digit).
+  let lastBand: { pixels: RawPixels; band: ImageBand; width: number | undefined; png: Promise<Buffer> } | null = null;
+  const bandPng = (pixels: RawPixels, band: ImageBand, width: number | undefined) => {
+    const same =
+      lastBand?.pixels === pixels &&
+      lastBand.width === width &&
+      lastBand.band.top === band.top &&
+      lastBand.band.bottom === band.bottom &&
+      (lastBand.band.rotate ?? 0) === (band.rotate ?? 0);
+    if (!same) lastBand = { pixels, band, width, png: toOcrPng(pixels, band, width) };
+    return lastBand!.png;
+  };
   return {
     async readMrzBand(pixels, band, onQueued, width) {
       await use('mrz');
-      const data = await recognize(await toOcrPng(pixels, band, width), onQueued, true);
+      const data = await recognize(await bandPng(pixels, band, width), onQueued, true);
       const lines = (data.blocks ?? []).flatMap((block) => block.paragraphs.flatMap((paragraph) => paragraph.lines));
-      return { text: data.text, lines: lines.map((line) => ({ text: line.text, box: line.bbox })) };
+      return {
+        text: data.text,
+        lines: lines.map((line) => ({
+          text: line.text,
+          box: line.bbox,
+          symbols: line.words.flatMap((word) => word.symbols.map((symbol) => ({ text: symbol.text, confidence: symbol.confidence, box: symbol.bbox }))),
+        })),
+      };
     },
     async readDigit(pixels, band, width, box) {
-      const png = await toOcrPng(pixels, band, width);
+      const png = await bandPng(pixels, band, width);
       const { width: pngWidth = 0, height: pngHeight = 0 } = await sharp(png).metadata();
       const left = Math.max(0, Math.floor(box.x0));
       const top = Math.max(0, Math.floor(box.y0));

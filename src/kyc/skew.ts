@@ -104,15 +104,35 @@ export function findMrzBand(pixels: RawPixels): { top: number; bottom: number } 
   return { top: Math.max(0, (top - margin) / rows), bottom: Math.min(1, (bottom + margin + 1) / rows) };
 }
 
+type Turn = 0 | 90 | 180 | 270;
+type Band = { top: number; bottom: number };
+
+/** Where mrzTurn found the band: the image it looked at (as it is, or turned a quarter) and the band there. */
+async function locateMrz(pixels: RawPixels): Promise<{ turn: Turn | null; seen: RawPixels; band: Band | null }> {
+  const lowHalf = (band: Band) => band.top + band.bottom > 1;
+  const upright = findMrzBand(pixels);
+  if (upright) return { turn: lowHalf(upright) ? 0 : 180, seen: pixels, band: upright };
+  const quarter = await deskew(pixels, -90);
+  const turned = findMrzBand(quarter);
+  if (turned) return { turn: lowHalf(turned) ? 90 : 270, seen: quarter, band: turned };
+  return { turn: null, seen: pixels, band: null };
+}
+
 /**
  * The clockwise turn that brings the MRZ band to the bottom, upright: its lines run across the page as it is (0 or
  * 180 by where the band sits) or across the page turned a quarter (90 or 270); null when neither shows a band.
  */
-export async function mrzTurn(pixels: RawPixels): Promise<0 | 90 | 180 | 270 | null> {
-  const lowHalf = (band: { top: number; bottom: number }) => band.top + band.bottom > 1;
-  const upright = findMrzBand(pixels);
-  if (upright) return lowHalf(upright) ? 0 : 180;
-  const turned = findMrzBand(await deskew(pixels, -90));
-  if (turned) return lowHalf(turned) ? 90 : 270;
-  return null;
+export async function mrzTurn(pixels: RawPixels): Promise<Turn | null> {
+  return (await locateMrz(pixels)).turn;
+}
+
+/**
+ * The page turned upright by mrzTurn (as it is when no band is seen) and the MRZ band on it (null when none). The
+ * image and band mrzTurn looked at are reused where they are already upright (turns 0 and 90).
+ */
+export async function uprightMrzPage(pixels: RawPixels): Promise<{ upright: RawPixels; band: Band | null }> {
+  const { turn, seen, band } = await locateMrz(pixels);
+  if (!turn || turn === 90) return { upright: seen, band };
+  const upright = await deskew(pixels, -turn);
+  return { upright, band: findMrzBand(upright) };
 }

@@ -8,7 +8,7 @@ import type { MrzReading } from './mrz.ts';
 import { nameVariants } from './names.ts';
 import type { RawPixels } from './intake.ts';
 import { OCR_WIDTH, type Box, type OcrEngine } from './ocr.ts';
-import { deskew, findMrzBand, mrzTurn } from './skew.ts';
+import { uprightMrzPage } from './skew.ts';
 
 export type VisualFieldResult = 'match' | 'mismatch' | 'unread';
 export const VISUAL_FIELDS = ['documentNumber', 'surname', 'givenNames', 'birthDate', 'expiryDate'] as const;
@@ -206,7 +206,7 @@ const isMrzLine = (line: PrintedLine) => line.some((w) => /<</.test(w.text) || /
 /** Each MRZ value looked for on the printed page (the lines the OCR read above the MRZ). */
 export function compareVisualZone(mrz: MrzReading, printed: PrintedLine[]): VisualZoneComparison {
   const lines = printed.filter((line) => line.length > 0 && !isMrzLine(line));
-  const text = lines.map((line) => line.map((w) => w.text).join(' ')).join('\n');
+  const text = printedText(lines);
   const printedTokens = new Set(lines.flatMap((line) => nameTokens(line.map((w) => w.text).join(' '))));
   const pageDates = printedDates(text);
   return {
@@ -228,13 +228,20 @@ export const VISUAL_ZONE_WIDTH = OCR_WIDTH;
 const DEFAULT_ZONE_BOTTOM = 0.8;
 
 /**
- * One general-alphabet OCR pass over the page above the MRZ, turned the way the MRZ band says the page is turned,
- * and the MRZ's values looked for in it.
+ * The printed page above the MRZ, read once with the general alphabet: turned the way the MRZ band says the page is
+ * turned and cut at the band's top. Its lines serve the visual zone (compareVisualZone) and the search for a
+ * SPECIMEN mark (printedText, specimen.ts), so the page is read once per check.
  */
-export async function readVisualZone(pixels: RawPixels, mrz: MrzReading, ocr: OcrEngine): Promise<VisualZoneComparison> {
-  const turn = (await mrzTurn(pixels)) ?? 0;
-  const upright = turn === 0 ? pixels : await deskew(pixels, -turn);
-  const band = findMrzBand(upright);
+export async function readPrintedPage(pixels: RawPixels, ocr: OcrEngine): Promise<PrintedLine[]> {
+  const { upright, band } = await uprightMrzPage(pixels);
   const bottom = band && band.top > 0.3 ? band.top : DEFAULT_ZONE_BOTTOM;
-  return compareVisualZone(mrz, await ocr.readPrintedBand(upright, { top: 0, bottom }, VISUAL_ZONE_WIDTH));
+  return ocr.readPrintedBand(upright, { top: 0, bottom }, VISUAL_ZONE_WIDTH);
+}
+
+/** The lines read on the page as text, one line per line. */
+export const printedText = (lines: PrintedLine[]): string => lines.map((line) => line.map((w) => w.text).join(' ')).join('\n');
+
+/** The page above the MRZ read (readPrintedPage) and the MRZ's values looked for in it. */
+export async function readVisualZone(pixels: RawPixels, mrz: MrzReading, ocr: OcrEngine): Promise<VisualZoneComparison> {
+  return compareVisualZone(mrz, await readPrintedPage(pixels, ocr));
 }

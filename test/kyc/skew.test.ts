@@ -2,7 +2,7 @@ import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { MRZ_FORMATS, renderDocument, SPECIMEN_HOLDER } from '../../scripts/make-kyc-specimen.ts';
 import { decodeImage } from '../../src/kyc/intake.ts';
-import { deskew, estimateSkew, findMrzBand, mrzTurn } from '../../src/kyc/skew.ts';
+import { deskew, estimateSkew, findMrzBand, mrzTurn, uprightMrzPage } from '../../src/kyc/skew.ts';
 
 describe('skew', () => {
   it('finds the tilt of a photographed page to half a degree, whichever side it leans', async () => {
@@ -49,5 +49,21 @@ describe('skew', () => {
     }
     const blank = await sharp({ create: { width: 900, height: 600, channels: 3, background: '#f0f0f0' } }).jpeg().toBuffer();
     expect(await mrzTurn((await decodeImage('documentImage', blank)).pixels)).toBeNull();
+  });
+
+  it('turns the page upright and gives its MRZ band there, as turning it by mrzTurn and looking again would', async () => {
+    const page = await renderDocument('TD1', SPECIMEN_HOLDER);
+    const { width, height } = await sharp(page).metadata();
+    for (const turned of [0, 90, 180, 270]) {
+      const { pixels } = await decodeImage('documentImage', await sharp(page).rotate(turned).jpeg().toBuffer());
+      const { upright, band } = await uprightMrzPage(pixels);
+      expect([upright.width, upright.height], `turned ${turned}°`).toEqual([width, height]);
+      const turn = (await mrzTurn(pixels))!;
+      expect(band, `turned ${turned}°`).toEqual(findMrzBand(turn === 0 ? pixels : await deskew(pixels, -turn)));
+      expect(band!.top, `turned ${turned}°`).toBeGreaterThan(0.5);
+    }
+    const blank = await sharp({ create: { width: 900, height: 600, channels: 3, background: '#f0f0f0' } }).jpeg().toBuffer();
+    const { pixels } = await decodeImage('documentImage', blank);
+    expect(await uprightMrzPage(pixels)).toEqual({ upright: pixels, band: null });
   });
 });

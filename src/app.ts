@@ -36,7 +36,7 @@ export function logDestination(dest: number | string = 1): pino.DestinationStrea
   return pino.destination({ dest, sync: false, minLength: 4096, periodicFlush: 200 });
 }
 
-type LogMethod = FastifyBaseLogger['info'];
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
 /**
  * Fastify gives every request a child logger bound to its reqId. pino builds one per request (bindings serialised,
@@ -44,6 +44,7 @@ type LogMethod = FastifyBaseLogger['info'];
  * the reqId in it. This one makes the pino child only when something logs through `request.log` (an error, a warning
  * of Fastify's), so those lines carry the reqId as before.
  */
+interface RequestLogger extends Pick<FastifyBaseLogger, (typeof LOG_LEVELS)[number]> {}
 class RequestLogger implements FastifyBaseLogger {
   #child: FastifyBaseLogger | undefined;
   readonly #parent: FastifyBaseLogger;
@@ -56,7 +57,8 @@ class RequestLogger implements FastifyBaseLogger {
     this.#options = options;
   }
 
-  get #logger(): FastifyBaseLogger {
+  /** The pino child, made on first use. */
+  get made(): FastifyBaseLogger {
     return (this.#child ??= this.#parent.child(this.#bindings, this.#options));
   }
 
@@ -65,40 +67,17 @@ class RequestLogger implements FastifyBaseLogger {
   }
 
   set level(level: string) {
-    this.#logger.level = level;
-  }
-
-  fatal(...args: Parameters<LogMethod>): void {
-    this.#logger.fatal(...args);
-  }
-
-  error(...args: Parameters<LogMethod>): void {
-    this.#logger.error(...args);
-  }
-
-  warn(...args: Parameters<LogMethod>): void {
-    this.#logger.warn(...args);
-  }
-
-  info(...args: Parameters<LogMethod>): void {
-    this.#logger.info(...args);
-  }
-
-  debug(...args: Parameters<LogMethod>): void {
-    this.#logger.debug(...args);
-  }
-
-  trace(...args: Parameters<LogMethod>): void {
-    this.#logger.trace(...args);
-  }
-
-  silent(...args: Parameters<LogMethod>): void {
-    this.#logger.silent(...args);
+    this.made.level = level;
   }
 
   child(bindings: pino.Bindings, options?: pino.ChildLoggerOptions): FastifyBaseLogger {
-    return this.#logger.child(bindings, options);
+    return this.made.child(bindings, options);
   }
+}
+for (const level of LOG_LEVELS) {
+  RequestLogger.prototype[level] = function (this: RequestLogger, ...args: unknown[]) {
+    (this.made[level] as (...args: unknown[]) => void)(...args);
+  } as FastifyBaseLogger['info'];
 }
 
 export interface AppOptions {

@@ -1,4 +1,4 @@
-import Fastify, { type FastifyInstance, LogController } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify';
 import pino from 'pino';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
@@ -9,7 +9,7 @@ import { newId } from './ids.ts';
 import { frameworkErrors, registerErrorHandling } from './http/errors.ts';
 import { registerGate } from './http/gate.ts';
 import { registerIdempotency } from './http/idempotency.ts';
-import { registerHttpMetrics } from './http/metrics.ts';
+import { requestMetrics } from './http/metrics.ts';
 import { ErrorBody } from './http/schemas.ts';
 import { MODULES } from './domains.ts';
 
@@ -36,6 +36,50 @@ export function logDestination(dest: number | string = 1): pino.DestinationStrea
   return pino.destination({ dest, sync: false, minLength: 4096, periodicFlush: 200 });
 }
 
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
+/**
+ * Fastify gives every request a child logger bound to its reqId. pino builds one per request (bindings serialised,
+ * levels set up) although a request almost never logs through it: its one line goes through the root logger with
+ * the reqId in it. This one makes the pino child only when something logs through `request.log` (an error, a warning
+ * of Fastify's), so those lines carry the reqId as before.
+ */
+interface RequestLogger extends Pick<FastifyBaseLogger, (typeof LOG_LEVELS)[number]> {}
+class RequestLogger implements FastifyBaseLogger {
+  #child: FastifyBaseLogger | undefined;
+  readonly #parent: FastifyBaseLogger;
+  readonly #bindings: pino.Bindings;
+  readonly #options: pino.ChildLoggerOptions;
+
+  constructor(parent: FastifyBaseLogger, bindings: pino.Bindings, options: pino.ChildLoggerOptions) {
+    this.#parent = parent;
+    this.#bindings = bindings;
+    this.#options = options;
+  }
+
+  /** The pino child, made on first use. */
+  get made(): FastifyBaseLogger {
+    return (this.#child ??= this.#parent.child(this.#bindings, this.#options));
+  }
+
+  get level(): string {
+    return this.#child?.level ?? this.#options.level ?? this.#parent.level;
+  }
+
+  set level(level: string) {
+    this.made.level = level;
+  }
+
+  child(bindings: pino.Bindings, options?: pino.ChildLoggerOptions): FastifyBaseLogger {
+    return this.made.child(bindings, options);
+  }
+}
+for (const level of LOG_LEVELS) {
+  RequestLogger.prototype[level] = function (this: RequestLogger, ...args: unknown[]) {
+    (this.made[level] as (...args: unknown[]) => void)(...args);
+  } as FastifyBaseLogger['info'];
+}
+
 export interface AppOptions {
   /** pino options, or false to stay silent (tests); `stream` receives the log lines instead of stdout. */
   logger?: boolean | { level: string; stream?: pino.DestinationStream };
@@ -59,6 +103,7 @@ export async function buildApp(context: AppContext, options: AppOptions = {}): P
       : false,
     // One line per request, written when it is answered (Fastify's own logging writes two).
     logController: new LogController({ disableRequestLogging: true }),
+    ...(logging ? { childLoggerFactory: (logger: FastifyBaseLogger, bindings: pino.Bindings, options: pino.ChildLoggerOptions) => new RequestLogger(logger, bindings, options) } : {}),
     genReqId: () => newId('req'),
     bodyLimit: config.bodyLimitBytes,
     trustProxy: config.trustProxy,
@@ -88,15 +133,17 @@ export async function buildApp(context: AppContext, options: AppOptions = {}): P
 
   app.addSchema(ErrorBody);
   registerErrorHandling(app);
-  registerHttpMetrics(app, context.metrics);
-  if (logging) {
-    app.addHook('onResponse', (request, reply, done) => {
-      // Only the method, path and status: never headers (credentials), bodies (images, prompts), query strings (a
-      // searched name) or a set-up link's token.
-      request.log.info({ method: request.method, url: loggablePath(request.url), statusCode: reply.statusCode, ms: Math.round(reply.elapsedTime) }, 'request completed');
-      done();
-    });
-  }
+  // One hook when a request is answered: its metrics and its log line. Only the method, path and status are logged:
+  // never headers (credentials), bodies (images, prompts), query strings (a searched name) or a set-up link's token.
+  const countRequest = requestMetrics(context.metrics);
+  const log = app.log;
+  app.addHook('onResponse', (request, reply, done) => {
+    countRequest(request.method, request.routeOptions.url ?? 'unmatched', reply.statusCode, reply.elapsedTime / 1000);
+    if (logging) {
+      log.info({ reqId: request.id, method: request.method, url: loggablePath(request.url), statusCode: reply.statusCode, ms: Math.round(reply.elapsedTime) }, 'request completed');
+    }
+    done();
+  });
   registerGate(app, { ...context, idempotency: context.services.idempotency });
   registerIdempotency(app, context.services.idempotency);
 

@@ -2,6 +2,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../storage/schema.ts';
 import { UNLIMITED } from './plans.ts';
+import { monthBucket } from './usage.ts';
 import { incrementBelow, readBuckets } from './usage-repository.ts';
 
 export const METERS = ['kycChecks', 'kybChecks', 'amlScreenings', 'kyaChecks'] as const;
@@ -35,7 +36,8 @@ export function createMeters(db: Kysely<Database>, cacheMs = 1000): Meters {
       await incrementBelow(trx, accountId, meterBucket(meter, now), UNLIMITED);
     },
     async read(accountId, now) {
-      const month = now.toISOString().slice(0, 7);
+      // The month's name, formatted once a day (not per call).
+      const month = monthBucket(now);
       const cached = cache.get(accountId);
       if (cached && cached.month === month && Date.now() - cached.at < cacheMs) return cached.values;
       const stored = await readBuckets(

@@ -1,5 +1,4 @@
 // Prometheus metrics: the registry every module adds its own to, and the request metrics of every route.
-import type { FastifyInstance } from 'fastify';
 import { type Metric, Registry, collectDefaultMetrics } from 'prom-client';
 
 /** The process figures (memory, CPU, event loop, GC) watch the process for its lifetime: only when /metrics is on. */
@@ -103,13 +102,12 @@ function createRequestMetrics(registry: Registry) {
 // One app per registry in production; a second app over the same context (tests) adds to the same metrics.
 const recorders = new WeakMap<Registry, ReturnType<typeof createRequestMetrics>>();
 
-/** Requests by route pattern (never the raw URL: ids and names stay out) and status, and their latency. */
-export function registerHttpMetrics(app: FastifyInstance, registry: Registry): void {
+/**
+ * Counts one answered request by route pattern (never the raw URL: ids and names stay out) and status, with its
+ * latency; the app calls it from its one onResponse hook.
+ */
+export function requestMetrics(registry: Registry): (method: string, route: string, status: number, seconds: number) => void {
   let record = recorders.get(registry);
   if (!record) recorders.set(registry, (record = createRequestMetrics(registry)));
-  const count = record;
-  app.addHook('onResponse', (request, reply, done) => {
-    count(request.method, request.routeOptions.url ?? 'unmatched', reply.statusCode, reply.elapsedTime / 1000);
-    done();
-  });
+  return record;
 }

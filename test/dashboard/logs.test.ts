@@ -36,6 +36,10 @@ it('logs method, path and status only', async () => {
   // one line per request, when it is answered
   expect(text).not.toContain('incoming request');
   expect(lines.filter((line) => line.includes('"url":"/dashboard/checks"'))).toHaveLength(1);
+  // every line names its request, also those written without a per-request child logger
+  const completed = lines.filter((line) => line.includes('"msg":"request completed"'));
+  expect(completed.length).toBeGreaterThan(4);
+  for (const line of completed) expect(line).toMatch(/"reqId":"req_[0-9A-Za-z]+"/);
   for (const secret of [token, PASSWORD, 'private.person', 'Jane', 'secret-prompt-marker', tenant.key, browser.cookies.get('kyx_session')!]) {
     expect({ secret, found: text.includes(secret) }).toEqual({ secret, found: false });
   }

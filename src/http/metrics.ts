@@ -33,6 +33,9 @@ interface Sample {
  * label object on every call, which profiled as the largest part of the gate's own cost on validate-key; here a
  * request adds to numbers found through two map lookups, and the samples are made when /metrics is scraped, in the
  * form prom-client prints (the same names, labels and buckets as its Counter and Histogram).
+ * They serve the Prometheus text format that GET /metrics answers; under prom-client's OpenMetrics content type the
+ * counter would print without its renamed `_total` family, so switching /metrics to OpenMetrics needs this revisited.
+ * `reset` empties them, as registry.resetMetrics() expects of every metric.
  */
 function createRequestMetrics(registry: Registry) {
   const series = new Map<string, Map<string, Series>>();
@@ -59,6 +62,10 @@ function createRequestMetrics(registry: Registry) {
       type,
       aggregator: 'sum' as const,
       getForPromString: read,
+      reset: () => {
+        series.clear();
+        all.length = 0;
+      },
       get: async () => {
         const data = await read();
         return { ...data, values: data.values.map(({ labels, sharedLabels, ...rest }) => ({ ...rest, labels: { ...sharedLabels, ...labels } })) };

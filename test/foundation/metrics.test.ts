@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { kybSandboxScenarios } from '../../src/kyb/sandbox.ts';
+import { createMetricsRegistry, requestMetrics } from '../../src/http/metrics.ts';
 import { type TestApp, type Tenant, createTestApp, errorBody } from '../helpers/app.ts';
 
 const TOKEN = 'metrics-token-for-tests';
@@ -60,6 +61,23 @@ describe('/metrics', () => {
     expect(text).toContain('kyx_webhook_deliveries_pending 0');
     expect(text).toContain('kyx_process_resident_memory_bytes');
     expect(text).not.toContain(kybId);
+  });
+
+  it('builds the request histogram cumulatively, and empties it on a registry reset', async () => {
+    const registry = createMetricsRegistry({ processMetrics: false });
+    const count = requestMetrics(registry);
+    count('GET', '/r', 200, 0.002);
+    count('GET', '/r', 200, 0.3);
+    count('GET', '/r', 500, 20);
+    const text = await registry.metrics();
+    expect(sample(text, 'kyx_http_requests_total', 'method="GET",route="/r",status="200"')).toBe(2);
+    expect(sample(text, 'kyx_http_request_duration_seconds_bucket', 'le="0.001",method="GET",route="/r"')).toBe(0);
+    expect(sample(text, 'kyx_http_request_duration_seconds_bucket', 'le="0.0025",method="GET",route="/r"')).toBe(1);
+    expect(sample(text, 'kyx_http_request_duration_seconds_bucket', 'le="0.5",method="GET",route="/r"')).toBe(2);
+    expect(sample(text, 'kyx_http_request_duration_seconds_bucket', 'le="+Inf",method="GET",route="/r"')).toBe(3);
+    expect(sample(text, 'kyx_http_request_duration_seconds_sum', 'method="GET",route="/r"')).toBeCloseTo(20.302);
+    registry.resetMetrics();
+    expect(await registry.metrics()).not.toContain('route="/r"');
   });
 
   it('asks for its token, and is off without one', async () => {

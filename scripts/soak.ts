@@ -88,6 +88,9 @@ async function main(): Promise<number> {
     KYX_FLOOD_LIMIT: '100000000',
     KYX_WORKER_POLL_MS: '200',
     KYX_JOB_LEASE_MS: '5000',
+    // A workflow step held by a killed instance is taken over when its lease runs out: the default two minutes
+    // would outlast the drain (DRAIN_TIMEOUT_MS), and the run would be reported stuck though nothing is lost.
+    KYX_WORKFLOW_STEP_LEASE_MS: '30000',
     KYX_WEBHOOK_RETRY_BASE_MS: '500',
     KYX_GLEIF_ENABLED: 'off',
     KYX_VIES_ENABLED: 'off',

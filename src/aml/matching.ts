@@ -10,7 +10,7 @@ import { equivalentGivenNames, equivalentPatronymics, isShortFormPair } from './
 import {
   KOREAN_SYLLABLE_LENGTH, joinedSimilarity, koreanKey, sameFoldedSpelling, tokenSimilarity, transliterationKey, transliterationSimilarity,
 } from './similarity.ts';
-import { LEGAL_FORM_WORDS } from './legal-forms.ts';
+import { LEGAL_FORM_WORDS, ORGANISATION_COUNTRY_WORDS, ORGANISATION_KIND_WORDS } from './legal-forms.ts';
 import { COMMON_FAMILY, COMMON_GIVEN } from './common-names.ts';
 import type { ListEntity, NameKind } from './model.ts';
 
@@ -898,6 +898,10 @@ function scoreName(index: ScreeningIndex, query: QueryToken[], queryCjk: string,
   /** Whether every distinctive pair is of common names (see ScreeningIndex.common), and whether one pairs a short form. */
   let allCommon = true;
   let shortForm = false;
+  /** Rarity over its spellings (spellingWeight) of the rarest distinctive listed part paired, initials aside. */
+  let rarestPaired = 0;
+  /** Whether a distinctive pair is spelt otherwise than listed (another romanisation, a sound-alike, a typo), initials aside. */
+  let respelt = false;
   let strongListed1 = '';
   const pairings: TokenPairing[] = [];
   for (let p = 0; p < pairCount; p++) {
@@ -930,6 +934,8 @@ function scoreName(index: ScreeningIndex, query: QueryToken[], queryCjk: string,
         // initial's pairing is priced by its weight and says nothing of how common the name is.
         const initialPair = index.tokens[nameTokens[start + k]].length === 1 || query[queryFrom].text.length === 1;
         if (!initialPair && !index.common[nameTokens[start + k]] && !(queryLength === 1 && query[queryFrom].common)) allCommon = false;
+        if (!initialPair) rarestPaired = Math.max(rarestPaired, index.spellingWeight[nameTokens[start + k]]);
+        if (!initialPair && similarity < 1) respelt = true;
       }
     }
     queryMatched += similarity * queryWeight;
@@ -1001,9 +1007,15 @@ function scoreName(index: ScreeningIndex, query: QueryToken[], queryCjk: string,
   let missingCore = 0;
   let missingCoreWords = 0;
   const missingOptional: number[] = [];
+  const firstOwn = isPerson ? -1 : ownWordsStart(index, query, queryCount, start, listedCount, strongPairs, strongQuery);
   for (let j = 0; j < listedCount; j++) {
     const weight = index.weight[nameTokens[start + j]];
     if (weight === WEAK_TOKEN_WEIGHT) continue;
+    if (firstOwn >= 0 && !listedUsed[j] && isDroppableWord(index.tokens[nameTokens[start + j]], j, firstOwn)) {
+      // Left out as the press does: weighed as a legal form is.
+      listedTotal -= weight - WEAK_TOKEN_WEIGHT;
+      continue;
+    }
     strongListed++;
     if (listedUsed[j]) continue;
     if (j === nisbaDropped || j === compound) missingOptional.push(weight * MINOR_NAME_WEIGHT);
@@ -1037,7 +1049,10 @@ function scoreName(index: ScreeningIndex, query: QueryToken[], queryCjk: string,
   // or a second family name read as left out: "Louis Martin" for "LUIS MARTIN CAMARENA") it is as weak as a
   // one-part match. A listed middle name left out is no leeway here (the press
   // writes "Dmitry Kuznetsov" for "KUZNETSOV, Dmitry Vadimovich"), nor is another romanisation ("Said"/"Saeed").
-  if (isPerson && allCommon && (shortForm || strongPairs < strongQuery || nisbaDropped >= 0 || compound >= 0 || saidOutOfOrder(index, query, queryCount, start))) score *= SINGLE_TOKEN_FACTOR;
+  if (isPerson && allCommon) {
+    if (shortForm || strongPairs < strongQuery || compound >= 0 || saidOutOfOrder(index, query, queryCount, start)) score *= SINGLE_TOKEN_FACTOR;
+    else if (nisbaDropped >= 0) score *= respelt ? SINGLE_TOKEN_FACTOR : nisbaDroppedFactor(rarestPaired);
+  }
   if (isPerson && score < KNOWN_AS_SCORE && strongQuery >= 2 && knownByLaterNames(index, query, queryCount, start, listedCount)) score = KNOWN_AS_SCORE;
   // Father and son of one name: "Ferdinand Marcos Jr." is not "Ferdinand Marcos" (a query without Jr. may be either).
   if (isPerson) {
@@ -1087,6 +1102,33 @@ function secondFamilySaidLast(index: ScreeningIndex, query: QueryToken[], queryC
 }
 
 const LEGAL_FORM_TOKENS = new Set(LEGAL_FORM_WORDS);
+
+/** Whether a listed organisation's word at `position` is one the press leaves out, `firstOwn` its first own word's position. */
+function isDroppableWord(token: string, position: number, firstOwn: number): boolean {
+  return ORGANISATION_COUNTRY_WORDS.has(token) || (position < firstOwn && ORGANISATION_KIND_WORDS.has(token));
+}
+
+/**
+ * Whether the query names an organisation by its own words only: every distinctive query word paired, one of them
+ * closely and not a kind or country word, and every distinctive listed word left out one the press drops (see
+ * ORGANISATION_KIND_WORDS); the position of the first listed word so paired, -1 when not.
+ */
+function ownWordsStart(index: ScreeningIndex, query: QueryToken[], queryCount: number, start: number, listedCount: number, strongPairs: number, strongQuery: number): number {
+  if (strongPairs < strongQuery) return -1;
+  let firstOwn = listedCount;
+  for (let i = 0; i < queryCount; i++) {
+    const j = queryPartner[i];
+    if (query[i].weak || j < 0 || listedSimilarity[j] < ORGANISATION_SPELLING_FLOOR) continue;
+    const token = index.tokens[index.nameTokens[start + j]];
+    if (!ORGANISATION_KIND_WORDS.has(token) && !ORGANISATION_COUNTRY_WORDS.has(token)) firstOwn = Math.min(firstOwn, j);
+  }
+  if (firstOwn === listedCount) return -1;
+  for (let j = 0; j < listedCount; j++) {
+    const token = index.tokens[index.nameTokens[start + j]];
+    if (!listedUsed[j] && !isWeakToken(token) && !isDroppableWord(token, j, firstOwn)) return -1;
+  }
+  return firstOwn;
+}
 
 /** Whether the query or the listed name has a legal form: a company's name, not a group's or a movement's. */
 function namesCompany(index: ScreeningIndex, query: QueryToken[], queryCount: number, start: number, listedCount: number): boolean {
@@ -1190,6 +1232,19 @@ function saidOutOfOrder(index: ScreeningIndex, query: QueryToken[], queryCount: 
 }
 
 const NO_STAND_IN: [number, number] = [-1, -1];
+
+/**
+ * Factor on a person matched by common given names only without the nisba of the listed chain ("Walid Hussein" for
+ * "AL-JASIM, Walid Hussein"): the rarer on the lists the rarest of those names (`rarest`, its spellingWeight), the
+ * less it is damped, from SINGLE_TOKEN_FACTOR at COMMON_WEIGHT to none at DISTINCTIVE_WEIGHT. A nisba follows
+ * Arabic given names, and the lists hold enough Arabic names for their frequency there to be that among such names
+ * ("Muhammad Ali" and "Ali Hasan" stay damped); for English or Russian names the lists are too few to tell, which
+ * is why other leeway stays flat.
+ */
+function nisbaDroppedFactor(rarest: number): number {
+  const rarity = Math.min(1, Math.max(0, (rarest - COMMON_WEIGHT) / (DISTINCTIVE_WEIGHT - COMMON_WEIGHT)));
+  return SINGLE_TOKEN_FACTOR + (1 - SINGLE_TOKEN_FACTOR) * rarity;
+}
 
 /** Positions of a listed nisba the query lacks and of the given name it has that stands in for it (see isNisba). */
 function nisbaStandIn(index: ScreeningIndex, nameId: number): [number, number] {

@@ -112,29 +112,6 @@ const GENERIC_WORDS: Record<string, string[]> = {
   handelsgesellschaft: ['trading', 'co'],
 };
 
-/**
- * Words that say what kind of organisation a name is, not which one, when they open it: the press leaves them out
- * and names it by the rest ("Rostec" for "STATE CORPORATION ROSTEC", "Almaz-Antey" for "JOINT STOCK COMPANY AEROSPACE
- * DEFENSE CONCERN ALMAZ-ANTEY"). After the name's own words they tell a group's companies apart ("SIEMENS ENERGY",
- * "PETRONAS CHEMICALS"), so only there do they count in full. Written for kyx from the words of organisations' names
- * in English.
- */
-export const ORGANISATION_KIND_WORDS = new Set([
-  'state', 'national', 'federal', 'central', 'general', 'international', 'concern', 'corporation', 'company', 'enterprise',
-  'bank', 'trading', 'industrial', 'construction', 'engineering', 'headquarters', 'aerospace', 'defense', 'defence',
-  'shipping', 'petroleum', 'energy', 'investment', 'commercial', 'scientific', 'research', 'production', 'manufacturing',
-  'association', 'foundation', 'institute', 'agency', 'authority', 'airlines', 'airline',
-]);
-
-/**
- * Countries the press leaves out of an organisation's name wherever they stand ("Bank Melli" for "BANK MELLI IRAN"):
- * those whose programmes list most organisations, in English.
- */
-export const ORGANISATION_COUNTRY_WORDS = new Set([
-  'iran', 'iranian', 'russia', 'russian', 'syria', 'syrian', 'korea', 'korean', 'china', 'chinese', 'venezuela', 'cuba',
-  'cuban', 'belarus', 'iraq', 'iraqi', 'libya', 'libyan', 'lebanon', 'yemen', 'sudan', 'myanmar', 'burma',
-]);
-
 interface Fold { words: string[]; replacement: string[] }
 
 /** Folds by first word, longest first, so "public joint stock company" wins over "joint stock company". */

@@ -10,7 +10,7 @@ import { equivalentGivenNames, equivalentPatronymics, isShortFormPair } from './
 import {
   KOREAN_SYLLABLE_LENGTH, joinedSimilarity, koreanKey, sameFoldedSpelling, tokenSimilarity, transliterationKey, transliterationSimilarity,
 } from './similarity.ts';
-import { LEGAL_FORM_WORDS, ORGANISATION_COUNTRY_WORDS, ORGANISATION_KIND_WORDS } from './legal-forms.ts';
+import { LEGAL_FORM_WORDS } from './legal-forms.ts';
 import { COMMON_FAMILY, COMMON_GIVEN } from './common-names.ts';
 import type { ListEntity, NameKind } from './model.ts';
 
@@ -1007,15 +1007,9 @@ function scoreName(index: ScreeningIndex, query: QueryToken[], queryCjk: string,
   let missingCore = 0;
   let missingCoreWords = 0;
   const missingOptional: number[] = [];
-  const firstOwn = isPerson ? -1 : ownWordsStart(index, query, queryCount, start, listedCount, strongPairs, strongQuery);
   for (let j = 0; j < listedCount; j++) {
     const weight = index.weight[nameTokens[start + j]];
     if (weight === WEAK_TOKEN_WEIGHT) continue;
-    if (firstOwn >= 0 && !listedUsed[j] && isDroppableWord(index.tokens[nameTokens[start + j]], j, firstOwn)) {
-      // Left out as the press does: weighed as a legal form is.
-      listedTotal -= weight - WEAK_TOKEN_WEIGHT;
-      continue;
-    }
     strongListed++;
     if (listedUsed[j]) continue;
     if (j === nisbaDropped || j === compound) missingOptional.push(weight * MINOR_NAME_WEIGHT);
@@ -1045,10 +1039,11 @@ function scoreName(index: ScreeningIndex, query: QueryToken[], queryCjk: string,
   // COMPANY" is not "KOREA MAPLE TRADING COMPANY"): a word left out or added alone is only weighed by rarity.
   if (!isPerson && missingCoreWords > 0 && strongQuery > strongPairs) score *= SUBSTITUTION_FACTOR;
   // A person's match made of common names only ("Robert Wilson", "Mohamed Salah") says little by itself: if it
-  // also needs leeway (a short form, a query part the listed name lacks, the parts said in another order, a nisba
-  // or a second family name read as left out: "Louis Martin" for "LUIS MARTIN CAMARENA") it is as weak as a
-  // one-part match. A listed middle name left out is no leeway here (the press
-  // writes "Dmitry Kuznetsov" for "KUZNETSOV, Dmitry Vadimovich"), nor is another romanisation ("Said"/"Saeed").
+  // also needs leeway (a short form, a query part the listed name lacks, the parts said in another order, a second
+  // family name read as left out: "Louis Martin" for "LUIS MARTIN CAMARENA") it is as weak as a one-part match; a
+  // nisba read as left out is damped by how common those names are on the lists, in full when also respelt. A listed
+  // middle name left out is no leeway here (the press writes "Dmitry Kuznetsov" for "KUZNETSOV, Dmitry
+  // Vadimovich"), nor is another romanisation alone ("Said"/"Saeed").
   if (isPerson && allCommon) {
     if (shortForm || strongPairs < strongQuery || compound >= 0 || saidOutOfOrder(index, query, queryCount, start)) score *= SINGLE_TOKEN_FACTOR;
     else if (nisbaDropped >= 0) score *= respelt ? SINGLE_TOKEN_FACTOR : nisbaDroppedFactor(rarestPaired);
@@ -1102,33 +1097,6 @@ function secondFamilySaidLast(index: ScreeningIndex, query: QueryToken[], queryC
 }
 
 const LEGAL_FORM_TOKENS = new Set(LEGAL_FORM_WORDS);
-
-/** Whether a listed organisation's word at `position` is one the press leaves out, `firstOwn` its first own word's position. */
-function isDroppableWord(token: string, position: number, firstOwn: number): boolean {
-  return ORGANISATION_COUNTRY_WORDS.has(token) || (position < firstOwn && ORGANISATION_KIND_WORDS.has(token));
-}
-
-/**
- * Whether the query names an organisation by its own words only: every distinctive query word paired, one of them
- * closely and not a kind or country word, and every distinctive listed word left out one the press drops (see
- * ORGANISATION_KIND_WORDS); the position of the first listed word so paired, -1 when not.
- */
-function ownWordsStart(index: ScreeningIndex, query: QueryToken[], queryCount: number, start: number, listedCount: number, strongPairs: number, strongQuery: number): number {
-  if (strongPairs < strongQuery) return -1;
-  let firstOwn = listedCount;
-  for (let i = 0; i < queryCount; i++) {
-    const j = queryPartner[i];
-    if (query[i].weak || j < 0 || listedSimilarity[j] < ORGANISATION_SPELLING_FLOOR) continue;
-    const token = index.tokens[index.nameTokens[start + j]];
-    if (!ORGANISATION_KIND_WORDS.has(token) && !ORGANISATION_COUNTRY_WORDS.has(token)) firstOwn = Math.min(firstOwn, j);
-  }
-  if (firstOwn === listedCount) return -1;
-  for (let j = 0; j < listedCount; j++) {
-    const token = index.tokens[index.nameTokens[start + j]];
-    if (!listedUsed[j] && !isWeakToken(token) && !isDroppableWord(token, j, firstOwn)) return -1;
-  }
-  return firstOwn;
-}
 
 /** Whether the query or the listed name has a legal form: a company's name, not a group's or a movement's. */
 function namesCompany(index: ScreeningIndex, query: QueryToken[], queryCount: number, start: number, listedCount: number): boolean {

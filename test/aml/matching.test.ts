@@ -278,19 +278,6 @@ describe('names as the press shortens and respells them', () => {
   });
 });
 
-describe('organisations as the press names them', () => {
-  it('finds an organisation by its own words without the kind words that open its name or its country', () => {
-    expect(screen(lists, { name: 'Rostec' }).matches.map((m) => m.matchedName)).toContain('STATE CORPORATION ROSTEC');
-    expect(screen(lists, { name: 'Almaz-Antey' }).matches.map((m) => m.entityId)).toContain('ofac_sdn:16865');
-    expect(screen(lists, { name: 'Bank Melli' }).matches.map((m) => m.matchedName)).toContain('BANK MELLI IRAN');
-  });
-
-  it('keeps a word after the own ones that tells a group\'s companies apart', () => {
-    expect(screen(lists, { name: 'Golden Shipping Ltd.' }).matches.map((m) => m.matchedName)).not.toContain('GOLDEN ENTERPRISE SHIPPING LIMITED');
-    expect(screen(lists, { name: 'Golden Enterprise Shipping Ltd.' }).matches.map((m) => m.matchedName)).toContain('GOLDEN ENTERPRISE SHIPPING LIMITED');
-  });
-});
-
 describe('names as other languages and registers write them', () => {
   const names = (name: string) => screen(lists, { name }).matches.map((m) => m.matchedName);
 

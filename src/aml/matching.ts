@@ -898,6 +898,10 @@ function scoreName(index: ScreeningIndex, query: QueryToken[], queryCjk: string,
   /** Whether every distinctive pair is of common names (see ScreeningIndex.common), and whether one pairs a short form. */
   let allCommon = true;
   let shortForm = false;
+  /** Rarity over its spellings (spellingWeight) of the rarest distinctive listed part paired, initials aside. */
+  let rarestPaired = 0;
+  /** Whether a distinctive pair is spelt otherwise than listed (another romanisation, a sound-alike, a typo), initials aside. */
+  let respelt = false;
   let strongListed1 = '';
   const pairings: TokenPairing[] = [];
   for (let p = 0; p < pairCount; p++) {
@@ -930,6 +934,8 @@ function scoreName(index: ScreeningIndex, query: QueryToken[], queryCjk: string,
         // initial's pairing is priced by its weight and says nothing of how common the name is.
         const initialPair = index.tokens[nameTokens[start + k]].length === 1 || query[queryFrom].text.length === 1;
         if (!initialPair && !index.common[nameTokens[start + k]] && !(queryLength === 1 && query[queryFrom].common)) allCommon = false;
+        if (!initialPair) rarestPaired = Math.max(rarestPaired, index.spellingWeight[nameTokens[start + k]]);
+        if (!initialPair && similarity < 1) respelt = true;
       }
     }
     queryMatched += similarity * queryWeight;
@@ -1033,11 +1039,15 @@ function scoreName(index: ScreeningIndex, query: QueryToken[], queryCjk: string,
   // COMPANY" is not "KOREA MAPLE TRADING COMPANY"): a word left out or added alone is only weighed by rarity.
   if (!isPerson && missingCoreWords > 0 && strongQuery > strongPairs) score *= SUBSTITUTION_FACTOR;
   // A person's match made of common names only ("Robert Wilson", "Mohamed Salah") says little by itself: if it
-  // also needs leeway (a short form, a query part the listed name lacks, the parts said in another order, a nisba
-  // or a second family name read as left out: "Louis Martin" for "LUIS MARTIN CAMARENA") it is as weak as a
-  // one-part match. A listed middle name left out is no leeway here (the press
-  // writes "Dmitry Kuznetsov" for "KUZNETSOV, Dmitry Vadimovich"), nor is another romanisation ("Said"/"Saeed").
-  if (isPerson && allCommon && (shortForm || strongPairs < strongQuery || nisbaDropped >= 0 || compound >= 0 || saidOutOfOrder(index, query, queryCount, start))) score *= SINGLE_TOKEN_FACTOR;
+  // also needs leeway (a short form, a query part the listed name lacks, the parts said in another order, a second
+  // family name read as left out: "Louis Martin" for "LUIS MARTIN CAMARENA") it is as weak as a one-part match; a
+  // nisba read as left out is damped by how common those names are on the lists, in full when also respelt. A listed
+  // middle name left out is no leeway here (the press writes "Dmitry Kuznetsov" for "KUZNETSOV, Dmitry
+  // Vadimovich"), nor is another romanisation alone ("Said"/"Saeed").
+  if (isPerson && allCommon) {
+    if (shortForm || strongPairs < strongQuery || compound >= 0 || saidOutOfOrder(index, query, queryCount, start)) score *= SINGLE_TOKEN_FACTOR;
+    else if (nisbaDropped >= 0) score *= respelt ? SINGLE_TOKEN_FACTOR : nisbaDroppedFactor(rarestPaired);
+  }
   if (isPerson && score < KNOWN_AS_SCORE && strongQuery >= 2 && knownByLaterNames(index, query, queryCount, start, listedCount)) score = KNOWN_AS_SCORE;
   // Father and son of one name: "Ferdinand Marcos Jr." is not "Ferdinand Marcos" (a query without Jr. may be either).
   if (isPerson) {
@@ -1190,6 +1200,19 @@ function saidOutOfOrder(index: ScreeningIndex, query: QueryToken[], queryCount: 
 }
 
 const NO_STAND_IN: [number, number] = [-1, -1];
+
+/**
+ * Factor on a person matched by common given names only without the nisba of the listed chain ("Walid Hussein" for
+ * "AL-JASIM, Walid Hussein"): the rarer on the lists the rarest of those names (`rarest`, its spellingWeight), the
+ * less it is damped, from SINGLE_TOKEN_FACTOR at COMMON_WEIGHT to none at DISTINCTIVE_WEIGHT. A nisba follows
+ * Arabic given names, and the lists hold enough Arabic names for their frequency there to be that among such names
+ * ("Muhammad Ali" and "Ali Hasan" stay damped); for English or Russian names the lists are too few to tell, which
+ * is why other leeway stays flat.
+ */
+function nisbaDroppedFactor(rarest: number): number {
+  const rarity = Math.min(1, Math.max(0, (rarest - COMMON_WEIGHT) / (DISTINCTIVE_WEIGHT - COMMON_WEIGHT)));
+  return SINGLE_TOKEN_FACTOR + (1 - SINGLE_TOKEN_FACTOR) * rarity;
+}
 
 /** Positions of a listed nisba the query lacks and of the given name it has that stands in for it (see isNisba). */
 function nisbaStandIn(index: ScreeningIndex, nameId: number): [number, number] {

@@ -237,6 +237,14 @@ describe('names as the press shortens and respells them', () => {
     expect(names('Ahmed Hassan Ali')).not.toContain('HUSSEIN, Ali Ahmed');
   });
 
+  it('damps a chain said without its nisba by how common its given names are on the lists', () => {
+    // Walid is common among people, yet rare on lists full of Arabic names: its chain is found without "al-Jasim"...
+    expect(screen(lists, { name: 'Walid Hussein' }).matches.map((m) => m.entityId)).toContain('ofac_sdn:44622');
+    // ...not when it is respelt as well, nor when both names are among the lists' most frequent.
+    expect(screen(lists, { name: 'Walid Husain' }).matches.map((m) => m.entityId)).not.toContain('ofac_sdn:44622');
+    expect(screen(lists, { name: 'Ibrahim Ali' }).matches.map((m) => m.entityId)).not.toContain('ofac_sdn:31953');
+  });
+
   it('reads a North Korean name in Revised Romanization or common habit, spaced, hyphenated or joined', () => {
     expect(top('Choi Ryong-hae')?.matchedName).toBe('CHOE, Ryong Hae');
     expect(top('Kim Jeong Eun')?.matchedName).toBe('KIM, Jong Un');

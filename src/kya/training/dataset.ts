@@ -296,6 +296,8 @@ const FULL_BANK_TEMPLATES = 45;
 const BARE_PLANTED_SHARE = 0.3;
 /** How many source files each code comment of the corpus is written into. */
 const CODE_FILES_PER_COMMENT = 2;
+/** How many other documents of its partition each written document is also read beside, as a benign sample. */
+const DOCUMENT_PAIRINGS = 2;
 /** How many documents each indirect template of the corpus is planted in. */
 const PLANTINGS_PER_TEMPLATE = 3;
 
@@ -388,6 +390,19 @@ function corpusSamples(corpusDir: string, dataDir: string, random: () => number)
   }
 
   documents.forEach((doc) => add({ text: doc.text, label: 0, family: 'benign_document', language: doc.language ?? 'en', group: doc.group }));
+  // A short written document ("the earlier notice is withdrawn, follow this one") is a host more often than it is
+  // read alone, and a planted instruction shares nearly every window of it: in training it is also read beside other
+  // documents of its partition, benign, so its own imperatives are not learnt as the injection's. Training only, and
+  // drawn from a generator of its own, so the held-out splits and every other sample stay as they were.
+  const written = documents.filter((doc) => doc.group.startsWith('corpus:') && splitOf(doc.group) === 'train');
+  const partners = new Related(written);
+  const pairing = seededRandom(fnv1a('document pairings'));
+  written.forEach((doc) => {
+    for (let k = 0; k < DOCUMENT_PAIRINGS; k++) {
+      const other = partners.pick(doc.group, pairing);
+      if (other && other.text !== doc.text) add({ text: k % 2 === 0 ? `${doc.text}\n\n${other.text}` : `${other.text}\n\n${doc.text}`, label: 0, family: 'benign_document', language: doc.language ?? 'en', group: doc.group });
+    }
+  });
   // The public attack texts of BIPIA, planted as they are or addressed to the agent by an English template.
   const english = Object.fromEntries(languages).en;
   const englishTasks = new Related(grouped(english?.benign_tasks, 'corpus:en:benign'));

@@ -258,8 +258,10 @@ function* candidates(text: string): Generator<Candidate> {
       const fits = group.every((l, k) => {
         const nameLine = layout.nameLines.includes(k);
         const slack = nameLine ? NAME_LINE_SLACK : DATA_LINE_SLACK;
-        // A name line ending in fillers may have lost any number of them (fitLength pads it; no check digit covers it).
-        const fillerTail = nameLine && l.endsWith('<<');
+        // TD1's name line, under two data lines that fix the format, may have lost any number of its tail fillers
+        // (fitLength pads it; no check digit covers it). On two-line formats the name line's length is part of what
+        // tells 44- from 36-character layouts: a 22-character MRV-A name line let a garbled pass read as an MRV-B.
+        const fillerTail = nameLine && layout.lineCount === 3 && l.endsWith('<<');
         return (fillerTail || l.length >= lineLength - slack.shorter) && l.length <= lineLength + slack.longer;
       });
       if (!fits || !group.some((l) => l.includes('<<'))) continue;

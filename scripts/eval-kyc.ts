@@ -26,7 +26,7 @@ const ONLY = onlyArg > 0 ? new Set(process.argv[onlyArg + 1]!.split(',')) : null
 /** `--formats MRVA,MRVB` measures some formats only. */
 const formatsArg = process.argv.indexOf('--formats');
 const FORMATS = formatsArg > 0 ? new Set(process.argv[formatsArg + 1]!.split(',')) : null;
-/** `--show-failures` prints what was read when no valid MRZ was (synthetic holders only). */
+/** `--show-failures` prints what was read when no valid MRZ was, and each MRZ-band pass of a reading not valid and correct. */
 const SHOW_FAILURES = process.argv.includes('--show-failures');
 /** `--mrz-only` skips the visual zone and the tampered twins: the MRZ figures in about a third of the time. */
 const MRZ_ONLY = process.argv.includes('--mrz-only');
@@ -164,8 +164,27 @@ async function visualZone(document: DecodedImage, mrz: MrzReading | null, ocr: O
   return { comparison, ms: performance.now() - start };
 }
 
+/**
+ * The engine, keeping what each MRZ-band pass read (turn, scale, raw lines) since the last `take()`: printed with
+ * --show-failures beside a reading that failed or read wrong.
+ */
+function recordingBandReads(engine: OcrEngine): { ocr: OcrEngine; take: () => string[] } {
+  let reads: string[] = [];
+  const ocr: OcrEngine = {
+    ...engine,
+    async readMrzBand(pixels, band, onQueued, width) {
+      const read = await engine.readMrzBand(pixels, band, onQueued, width);
+      const lines = read.text.split('\n').filter((line) => line.trim().length >= 20);
+      reads.push(`[${band.rotate ?? 0}° ${band.top.toFixed(2)}–${band.bottom.toFixed(2)} w${width ?? 'default'}] ${lines.join(' / ')}`);
+      return read;
+    },
+  };
+  return { ocr, take: () => [reads, (reads = [])][0]! };
+}
+
 async function main(): Promise<void> {
-  const ocr = await createOcrEngine();
+  const engine = await createOcrEngine();
+  const { ocr, take: takeBandReads } = recordingBandReads(engine);
   const results = new Map<string, Outcome[]>();
   const visual: VisualOutcome[] = [];
   const record = (key: string, outcome: Outcome) => results.set(key, [...(results.get(key) ?? []), outcome]);
@@ -184,8 +203,10 @@ async function main(): Promise<void> {
           if (ONLY && !ONLY.has(name)) continue;
           const document = await decodeImage('documentImage', await degrade(page));
           const start = performance.now();
+          takeBandReads();
           const mrz = await readMrzFromImage(document.pixels, ocr, NOW);
           const ms = performance.now() - start;
+          const bandReads = takeBandReads();
           const valid = mrz?.valid === true;
           const correct = valid && mrz.documentNumber === truth.documentNumber && mrz.birthDate === truth.birthDate && mrz.expiryDate === truth.expiryDate;
           const outcome = { valid, correct, review: valid && mrz.checkDigitRepairs.length > 0, ms };
@@ -193,10 +214,11 @@ async function main(): Promise<void> {
           record(`${format}|*`, outcome);
           record(`*|${name}`, outcome);
           record('*|*', outcome);
-          if (valid && !correct) console.log(`valid but wrong: ${format} ${name} ${mrz.lines.join(' / ')}, printed ${truth.lines.join(' / ')}`);
+          if (valid && !correct) console.log(`valid but wrong: ${format} ${name} ${mrz.lines.join(' / ')} (repairs ${mrz.checkDigitRepairs.join(',') || 'none'}), printed ${truth.lines.join(' / ')}`);
           if (!valid && SHOW_FAILURES) {
             console.log(`not valid: ${format} ${name} ${mrz?.lines.join(' / ')} ${mrz?.invalidFields.join(',')}, printed ${truth.lines.join(' / ')}`);
           }
+          if (SHOW_FAILURES && !correct) for (const read of bandReads) console.log(`  OCR ${read}`);
           if (MRZ_ONLY) continue;
           const genuine = await visualZone(document, mrz, ocr);
           if (genuine) visual.push({ format, degradation: name, tampered: null, ...genuine });
@@ -212,7 +234,7 @@ async function main(): Promise<void> {
       }
     }
   } finally {
-    await ocr.close();
+    await engine.close();
   }
   const degradations = [...Object.keys(DEGRADATIONS).filter((d) => !ONLY || ONLY.has(d)), '*'];
   console.log(`\nValid and correct MRZ per format × degradation, ${PER_CELL} holders per cell`);

@@ -157,6 +157,8 @@ const LOOK_ALIKES: Record<string, string[]> = {
   ...Object.fromEntries(Object.entries({ ...DIGIT_FOR, ...LETTER_FOR }).map(([c, other]) => [c, [other]])),
   '0': ['O', 'D', 'Q'],
   I: ['1', 'J'],
+  // The LSTM model often reads the generated MRZ font's 9 as O, in numbers and check digits alike.
+  O: ['0', '9'],
   '7': ['T', 'Z'],
   Z: ['2', '7'],
 };
@@ -174,6 +176,7 @@ const LETTER_LOOK_ALIKES: Record<string, string[]> = {
  * that bring in fewer of them win.
  */
 const RARE_IN_NUMBERS = /[IOQ]/;
+const READ_AS_ZERO = /[OQ]/g;
 /** More equally small solutions than this and the check digit says too little to choose. */
 const MAX_SOLUTIONS = 10;
 /** Look-alike swaps tried to satisfy a check digit in a letters-and-digits field; more would validate noise. */
@@ -253,11 +256,16 @@ function* candidates(text: string): Generator<Candidate> {
     for (let i = 0; i + lineCount <= lines.length; i++) {
       const group = lines.slice(i, i + lineCount);
       const fits = group.every((l, k) => {
-        const slack = layout.nameLines.includes(k) ? NAME_LINE_SLACK : DATA_LINE_SLACK;
-        return l.length >= lineLength - slack.shorter && l.length <= lineLength + slack.longer;
+        const nameLine = layout.nameLines.includes(k);
+        const slack = nameLine ? NAME_LINE_SLACK : DATA_LINE_SLACK;
+        // TD1's name line, under two data lines that fix the format, may have lost any number of its tail fillers
+        // (fitLength pads it; no check digit covers it). On two-line formats the name line's length is part of what
+        // tells 44- from 36-character layouts: a 22-character MRV-A name line let a garbled pass read as an MRV-B.
+        const fillerTail = nameLine && layout.lineCount === 3 && l.endsWith('<<');
+        return (fillerTail || l.length >= lineLength - slack.shorter) && l.length <= lineLength + slack.longer;
       });
       if (!fits || !group.some((l) => l.includes('<<'))) continue;
-      if (!layout.codePattern.test(fixClass(group[0]!.slice(0, 2), 'A').text.replace(/</g, ''))) continue;
+      if (!documentCodeFor(layout, fixClass(group[0]!.slice(0, 2), 'A').text)) continue;
       // One line repaired at a time: the product of every line's variants would be thousands of parses.
       // A line with no filler run to absorb the difference is cut or padded; its variants below may do better.
       const fitted = group.map((l) => fitLength(l, lineLength) ?? l.padEnd(lineLength, '<').slice(0, lineLength));
@@ -280,38 +288,53 @@ function fixClass(text: string, kind: CharClass): { text: string; changed: boole
   return { text: fixed, changed: fixed !== text };
 }
 
-/** The smallest sets of look-alike swaps (up to `maxSwaps`) that make `check` hold; [] if none or too many. */
+/**
+ * The document code as the layout allows it: as read, or with a first letter the layout does not allow (the MRZ
+ * font's serifed I read as T) taken for the one allowed letter a look-alike swap gives; null when neither.
+ */
+function documentCodeFor(layout: Layout, code: string): string | null {
+  const allowed = (text: string) => layout.codePattern.test(text.replace(/<+$/, ''));
+  if (allowed(code)) return code;
+  const swaps = (LETTER_LOOK_ALIKES[code[0] ?? ''] ?? []).map((letter) => letter + code.slice(1)).filter(allowed);
+  return swaps.length === 1 ? swaps[0]! : null;
+}
+
+/**
+ * The repairs of fewest changed characters (up to `maxSwaps`, every O or Q read as 0 counted) that make `check`
+ * hold; [] if none or too many. Among equally small ones, those bringing in fewest letters issuers avoid.
+ */
 function resolveByCheck(read: string, check: string, maxSwaps: number): string[] {
-  const onlyLookAlike = (c: string) => (LOOK_ALIKES[c]?.length === 1 ? LOOK_ALIKES[c]![0]! : null);
   const changes = (candidate: string) => [...candidate].filter((c, i) => c !== read[i]).length;
-  const text = [...read].map((c) => (RARE_IN_NUMBERS.test(c) ? (onlyLookAlike(c) ?? c) : c)).join('');
+  const text = read.replace(READ_AS_ZERO, '0');
   if (text !== read && changes(text) <= maxSwaps && mrzCheckDigit(text) === check) return [text];
-  const swappable = [...text].flatMap((c, i) => (LOOK_ALIKES[c] ?? []).map((other) => ({ i, other })));
-  for (let swaps = 1; swaps <= maxSwaps; swaps++) {
-    const solutions: string[] = [];
-    const choose = (from: number, chars: string[], left: number): void => {
-      if (left === 0) {
-        const candidate = chars.join('');
-        // The swaps start from `text`, which may already differ from what was read: every change counts.
-        if (mrzCheckDigit(candidate) === check && changes(candidate) <= maxSwaps) solutions.push(candidate);
-        return;
-      }
-      for (let k = from; k < swappable.length; k++) {
-        const { i, other } = swappable[k]!;
-        const previous = chars[i]!;
-        if (previous !== text[i]) continue; // one swap per position
-        chars[i] = other;
-        choose(k + 1, chars, left - 1);
-        chars[i] = previous;
-      }
-    };
-    choose(0, [...text], swaps);
-    const rareLetters = (solution: string) => [...solution].filter((c) => RARE_IN_NUMBERS.test(c)).length;
-    const fewest = Math.min(...solutions.map(rareLetters));
-    const best = solutions.filter((solution) => rareLetters(solution) === fewest);
-    if (best.length > 0) return best.length <= MAX_SOLUTIONS ? best : [];
-  }
-  return [];
+  // A letter read as 0 above may still stand for one of its other look-alikes (O for 9).
+  const swappable = [...text].flatMap((c, i) =>
+    [...new Set([...(LOOK_ALIKES[c] ?? []), ...(c === read[i] ? [] : (LOOK_ALIKES[read[i]!] ?? []))])]
+      .filter((other) => other !== c)
+      .map((other) => ({ i, other })),
+  );
+  const solutions: string[] = [];
+  const choose = (from: number, chars: string[], left: number): void => {
+    const candidate = chars.join('');
+    if (candidate !== text && mrzCheckDigit(candidate) === check && changes(candidate) <= maxSwaps) solutions.push(candidate);
+    if (left === 0) return;
+    for (let k = from; k < swappable.length; k++) {
+      const { i, other } = swappable[k]!;
+      const previous = chars[i]!;
+      if (previous !== text[i]) continue; // one swap per position
+      chars[i] = other;
+      choose(k + 1, chars, left - 1);
+      chars[i] = previous;
+    }
+  };
+  choose(0, [...text], maxSwaps);
+  if (solutions.length === 0) return [];
+  const fewestChanges = Math.min(...solutions.map(changes));
+  const smallest = solutions.filter((solution) => changes(solution) === fewestChanges);
+  const rareLetters = (solution: string) => [...solution].filter((c) => RARE_IN_NUMBERS.test(c)).length;
+  const fewestRare = Math.min(...smallest.map(rareLetters));
+  const best = [...new Set(smallest.filter((solution) => rareLetters(solution) === fewestRare))];
+  return best.length <= MAX_SOLUTIONS ? best : [];
 }
 
 interface Parsed {
@@ -355,9 +378,15 @@ function parseLayout(layout: Layout, rawLines: string[], picks: Record<string, n
   const resolved: string[] = [];
   const alternatives = new Map<string, number>();
   const fields = new Map<string, string>();
+  /** Check digits read as a letter, by field. */
+  const checkLetters = new Map<string, string>();
 
   for (const field of layout.fields) {
-    const fixed = fixClass(read(field.line, field.start, field.end), field.kind);
+    let fixed = fixClass(read(field.line, field.start, field.end), field.kind);
+    if (field.name === 'documentCode') {
+      const code = documentCodeFor(layout, fixed.text);
+      if (code && code !== fixed.text) fixed = { text: code, changed: true };
+    }
     const state = STATE_FIELDS.has(field.name) && !isState(fixed.text) ? repairStateCode(fixed.text) : null;
     if (fixed.changed) corrections.push(field.name);
     if (state) stateRepairs.push(field.name);
@@ -368,7 +397,10 @@ function parseLayout(layout: Layout, rawLines: string[], picks: Record<string, n
     if (!field.check) continue;
     const [line, at] = field.check;
     const digit = fixClass(lines[line]![at]!, 'N');
-    if (digit.changed) corrections.push(`${field.name}CheckDigit`);
+    if (digit.changed) {
+      corrections.push(`${field.name}CheckDigit`);
+      checkLetters.set(field.name, lines[line]![at]!);
+    }
     lines[line]![at] = digit.text;
   }
   for (const field of layout.fields) {
@@ -386,9 +418,19 @@ function parseLayout(layout: Layout, rawLines: string[], picks: Record<string, n
       const check = lines[line]![at]!;
       const empty = /^<*$/.test(value);
       const holds = mrzCheckDigit(value) === check || (field.optionalCheck && empty && check === '<');
-      if (!holds) {
+      // A check digit read as a letter may stand for any digit the letter looks like (O for 0 or 9): the one that
+      // holds with the field as read. Only the composite, which covers it, confirms that choice.
+      const letter = at === field.check[1] ? checkLetters.get(field.name) : undefined;
+      const standsFor = (LOOK_ALIKES[letter ?? ''] ?? []).find((digit) => /\d/.test(digit) && mrzCheckDigit(value) === digit);
+      if (!holds && standsFor) {
+        lines[line]![at] = standsFor;
+        if (!layout.composite) resolved.push(`${field.name}CheckDigit`);
+      } else if (!holds) {
         const maxSwaps = layout.composite ? MAX_CHECKED_SWAPS : MAX_UNCONFIRMED_SWAPS;
-        const solutions = picks && field.kind === 'X' && /\d/.test(check) ? resolveByCheck(value, check, maxSwaps) : [];
+        // Without a composite to confirm it, a check digit read as a letter is a guess already: it chooses no swap
+        // (it is read again from the image). The composite covers it and pins it down (to one of two digits).
+        const guessedCheck = letter !== undefined && !layout.composite;
+        const solutions = picks && field.kind === 'X' && !guessedCheck && /\d/.test(check) ? resolveByCheck(value, check, maxSwaps) : [];
         const swapped = solutions[picks?.[field.name] ?? 0];
         if (swapped) {
           alternatives.set(field.name, solutions.length);
@@ -412,6 +454,8 @@ function parseLayout(layout: Layout, rawLines: string[], picks: Record<string, n
   }
 
   const value = (name: string) => fields.get(name) ?? '';
+  // Numbers are written from the first place on: a leading filler is a character the OCR lost or a line misplaced.
+  if (value('documentNumber').startsWith('<')) invalid.push('documentNumber');
   if (!layout.codePattern.test(value('documentCode').replace(/<+$/, ''))) invalid.push('documentCode');
   if (!/^[A-Z]{1,2}<?$/.test(value('documentCode'))) invalid.push('documentCode');
   if (!isState(value('issuingState'))) invalid.push('issuingState');

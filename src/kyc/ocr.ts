@@ -166,7 +166,14 @@ export async function createOcrEngine(): Promise<OcrEngine> {
       await use('text');
       const data = await recognize(await toOcrPng(pixels, band, width), undefined, true);
       const lines = (data.blocks ?? []).flatMap((block) => block.paragraphs.flatMap((paragraph) => paragraph.lines));
-      return lines.map((line) => line.words.map((word) => ({ text: word.text, confidence: word.confidence, box: word.bbox })));
+      return lines.map((line) =>
+        line.words.map((word) => ({
+          text: word.text,
+          confidence: word.confidence,
+          box: word.bbox,
+          characters: word.symbols.map((symbol) => symbol.confidence),
+        })),
+      );
     },
     async close() {
       await worker.terminate();

@@ -20,6 +20,8 @@ export interface PrintedWord {
   /** OCR confidence, 0–100. */
   confidence: number;
   box: Box;
+  /** Each character's OCR confidence (0–100), in order, when the engine gives them. */
+  characters?: number[];
 }
 /** One text line of the page as the OCR read it, words in reading order. */
 export type PrintedLine = PrintedWord[];
@@ -31,6 +33,12 @@ export type PrintedLine = PrintedWord[];
 export const CONFIDENT_WORD = 85;
 /** A number one character away from the MRZ's is OCR noise unless read at least this confidently. */
 const CERTAIN_WORD = 93;
+/**
+ * Or unless the one character that differs was read at least this confidently (tesseract's character confidence):
+ * changed in print, not misread. On the development seed's pages (eval:kyc, seed 2611) printed numbers' characters
+ * read mostly at 98, degraded pages too; the misreads seen there (an inserted z, lower-case letters) at 90–96.
+ */
+const CERTAIN_CHARACTER = 97;
 /**
  * A labelled name this unlike the MRZ's (edit similarity) is another name, not a misread. MRZ names have no check
  * digit, so the MRZ side may be the misread one: SOFIA was read SSOTA (0.4) from a clean French card.
@@ -158,6 +166,37 @@ function labelledValue(lines: PrintedLine[], field: VisualField): PrintedWord[] 
 
 const confident = (words: PrintedWord[]) => words.every((w) => w.confidence >= CONFIDENT_WORD);
 
+/** The words' characters folded as foldNumber does, each with its OCR confidence (the word's when none is given). */
+function foldedCharacters(words: PrintedWord[]): { text: string; confidences: number[] } {
+  let text = '';
+  const confidences: number[] = [];
+  for (const word of words) {
+    const characters = [...word.text];
+    const perCharacter = word.characters?.length === characters.length ? word.characters : null;
+    characters.forEach((c, i) => {
+      const folded = foldNumber(c);
+      text += folded;
+      for (let k = 0; k < folded.length; k++) confidences.push(perCharacter?.[i] ?? word.confidence);
+    });
+  }
+  return { text, confidences };
+}
+
+/** The model reads 9 as O (folded: 0) at full confidence, in the MRZ and on the printed page alike. */
+const CONFIDENT_MISREADS = new Set(['9>0']);
+
+/**
+ * `read` is `wanted` with one character replaced, that character read at CERTAIN_CHARACTER or above, and not in a
+ * way the model misreads confidently.
+ */
+function confidentlyReplaced(read: { text: string; confidences: number[] }, wanted: string): boolean {
+  if (read.text.length !== wanted.length) return false;
+  const differing = [...read.text].flatMap((c, i) => (c === wanted[i] ? [] : [i]));
+  if (differing.length !== 1) return false;
+  const at = differing[0]!;
+  return read.confidences[at]! >= CERTAIN_CHARACTER && !CONFIDENT_MISREADS.has(`${wanted[at]}>${read.text[at]}`);
+}
+
 function compareNumber(mrzNumber: string, lines: PrintedLine[]): VisualFieldResult {
   const wanted = foldNumber(mrzNumber);
   if (wanted.length < 4) return 'unread';
@@ -168,11 +207,14 @@ function compareNumber(mrzNumber: string, lines: PrintedLine[]): VisualFieldResu
       for (let end = start + 1; end <= Math.min(line.length, start + 3); end++) {
         const words = line.slice(start, end);
         const confidence = Math.min(...words.map((w) => w.confidence));
-        if (levenshtein(foldNumber(words.map((w) => w.text).join('')), wanted) <= allowed(confidence)) return 'match';
+        const read = foldedCharacters(words);
+        if (levenshtein(read.text, wanted) <= allowed(confidence) && !confidentlyReplaced(read, wanted)) return 'match';
       }
     }
   }
   const value = labelledValue(lines, 'documentNumber');
+  // The word's confidence gate stays for a value one character off too: without it, genuine numbers whose 9 was read
+  // as O at 97 under a word at 80 made false mismatches on an unseen seed (5077).
   if (!value || !confident(value)) return 'unread';
   const printed = foldNumber(value.map((w) => w.text).join(''));
   // A number has digits and is about as long as the MRZ's; anything else under the label is a misread or a word.

@@ -8,11 +8,16 @@ import { compareVisualZone, printedDates, type PrintedLine } from '../../src/kyc
 /** The specimen holder's MRZ, read by the parser: ERIKSSON, ANNA MARIA, XA4186275, 1974-08-12, 2034-03-15. */
 const MRZ: MrzReading = readMrz(composeTd3(SPECIMEN_HOLDER).join('\n'), new Date('2026-06-01T12:00:00Z'))!;
 
-type Word = [text: string, left: number, confidence?: number];
+type Word = [text: string, left: number, confidence?: number, characters?: number[]];
 
 /** A text line at `top`: words 20 px high, 12 px per character, read at confidence 95 unless given. */
 function line(top: number, words: Word[]): PrintedLine {
-  return words.map(([text, left, confidence = 95]) => ({ text, confidence, box: { x0: left, y0: top, x1: left + 12 * text.length, y1: top + 20 } }));
+  return words.map(([text, left, confidence = 95, characters]) => ({
+    text,
+    confidence,
+    characters,
+    box: { x0: left, y0: top, x1: left + 12 * text.length, y1: top + 20 },
+  }));
 }
 
 /** The specimen page's visual zone: label lines, each followed by its values, in columns. */
@@ -80,6 +85,26 @@ describe('compareVisualZone', () => {
     // One character off is OCR noise unless read with near certainty.
     expect(compareVisualZone(MRZ, page({ number: [['XA4186975', 820, 98]] })).documentNumber).toBe('mismatch');
     expect(compareVisualZone(MRZ, page({ number: [['XA4186975', 820, 88]] })).documentNumber).toBe('match');
+  });
+
+  it('takes one character changed for print, not noise, when that character was read with near certainty', () => {
+    const confidentNine = [98, 97, 99, 98, 96, 98, 98, 97, 98];
+    const changed = page({ number: [['XA4186975', 820, 88, confidentNine]] });
+    expect(compareVisualZone(MRZ, changed).documentNumber).toBe('mismatch');
+    // The differing character read doubtfully: OCR noise.
+    const doubtful = page({ number: [['XA4186975', 820, 88, [98, 97, 99, 98, 96, 98, 94, 97, 98]]] });
+    expect(compareVisualZone(MRZ, doubtful).documentNumber).toBe('match');
+    // Under a doubtful value (a word below confidence 85) it is unread, never a mismatch: the model reads this
+    // font's 9 as O at a character confidence of 97 under words of 80.
+    expect(compareVisualZone(MRZ, page({ number: [['XA4186975', 820, 80, confidentNine]] })).documentNumber).toBe('unread');
+    // A 9 read as O is the model's own confident misreading: noise, whatever its confidence.
+    const nine = { ...MRZ, documentNumber: 'XA4186279' };
+    expect(compareVisualZone(nine, page({ number: [['XA418627O', 820, 88, confidentNine]] })).documentNumber).toBe('match');
+    // Not under the number's label: nothing says it is the document number.
+    const unlabelled = page({ number: [] }).filter((words) => !words.some((w) => w.text === 'Passport'));
+    expect(compareVisualZone(MRZ, [...unlabelled, line(600, [['XA4186975', 40, 88, confidentNine]])]).documentNumber).toBe('unread');
+    // A character added or lost is no change of one printed character.
+    expect(compareVisualZone(MRZ, page({ number: [['XA41862755', 820, 88, [...confidentNine, 95]]] })).documentNumber).toBe('match');
   });
 
   it('calls a doubtful or unlabelled difference unread, never a mismatch', () => {

@@ -95,6 +95,12 @@ interface Server extends Listening {
   child: ChildProcess;
 }
 
+function stop(server: Server): Promise<unknown> {
+  const exited = new Promise((resolve) => server.child.once('exit', resolve));
+  server.child.send('close');
+  return exited;
+}
+
 function ask<T>(child: ChildProcess, message: string): Promise<T> {
   return new Promise((resolve) => {
     child.once('message', (answer) => resolve(answer as T));
@@ -154,7 +160,7 @@ if (options.serve) {
     const dump = fs.readdirSync(dir).find((file) => file.startsWith(`${mode.replace(':', '-')}.${pid}`) && file.endsWith('.1'))!;
     const total = Number(/^(?:summary|totals):\s+(\d+)/m.exec(fs.readFileSync(path.join(dir, dump), 'utf8'))![1]);
     console.log(`${mode.padEnd(16)} ${(total / requests / 1000).toFixed(1)}k instructions per request  (${path.join(dir, dump)})`);
-    await ask(server.child, 'close');
+    await stop(server);
   }
 } else {
   const requests = Number(options.requests ?? 40000);
@@ -177,5 +183,5 @@ if (options.serve) {
     const figures = perRequest.get(server)!;
     console.log(`${server.mode.padEnd(16)} median ${median(figures).toFixed(1)} µs  (${figures.map((figure) => figure.toFixed(1)).join(' ')})`);
   }
-  for (const server of servers) await ask(server.child, 'close');
+  for (const server of servers) await stop(server);
 }

@@ -17,6 +17,7 @@ import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
+import { BARE_VALIDATE_KEY_BODY } from '../bench/_bare-route.ts';
 
 const POSTGRES = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const REDIS = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -33,18 +34,8 @@ async function serve(mode: string, src: string): Promise<void> {
   let listening: Listening;
   let close: () => Promise<void>;
   if (mode === 'bare') {
-    const body = {
-      valid: true,
-      keyId: 'key_x',
-      accountId: 'acct_x',
-      environment: 'live',
-      plan: { id: 'enterprise', name: 'Enterprise' },
-      permissions: [...SCOPES],
-      limits: { requestsPerMonth: -1, requestsPerDay: -1, advisoryPerMinute: 10000 },
-      usage: { today: 1, thisMonth: 1, kycChecks: 0, kybChecks: 0, amlScreenings: 0, kyaChecks: 0 },
-    };
     const bare = Fastify();
-    bare.get('/api/v1/validate-key', async () => body);
+    bare.get('/api/v1/validate-key', async () => BARE_VALIDATE_KEY_BODY);
     listening = { url: `${await bare.listen({ port: 0, host: '127.0.0.1' })}/api/v1/validate-key`, headers: {} };
     close = () => bare.close();
   } else {

@@ -22,12 +22,14 @@ import { randomBytes } from 'node:crypto';
 import autocannon from 'autocannon';
 import Fastify from 'fastify';
 import { loadConfig } from '../src/config.ts';
-import { buildApp, logDestination } from '../src/app.ts';
+import { buildApp } from '../src/app.ts';
+import { logDestination } from '../src/log-destination.ts';
 import { closeContext, createContext } from '../src/bootstrap.ts';
 import { createAccount, createApiKey } from '../src/accounts/repository.ts';
 import { SCOPES } from '../src/accounts/scopes.ts';
 import { dropPostgresSchema } from '../src/storage/database.ts';
 import { percentile } from './_stats.ts';
+import { BARE_VALIDATE_KEY_BODY } from './_bare-route.ts';
 
 const ROUNDS = Number(process.env.KYX_BENCH_ROUNDS ?? 7);
 const ROUND_SECONDS = Number(process.env.KYX_BENCH_ROUND_SECONDS ?? 2);
@@ -102,18 +104,8 @@ async function kyxTarget(label: string, env: Record<string, string | undefined>,
 }
 
 async function bareTarget(): Promise<Target> {
-  const body = {
-    valid: true,
-    keyId: 'key_x',
-    accountId: 'acct_x',
-    environment: 'live',
-    plan: { id: 'enterprise', name: 'Enterprise' },
-    permissions: [...SCOPES],
-    limits: { requestsPerMonth: -1, requestsPerDay: -1, advisoryPerMinute: 10000 },
-    usage: { today: 1, thisMonth: 1, kycChecks: 0, kybChecks: 0, amlScreenings: 0, kyaChecks: 0 },
-  };
   const bare = Fastify();
-  bare.get('/api/v1/validate-key', async () => body);
+  bare.get('/api/v1/validate-key', async () => BARE_VALIDATE_KEY_BODY);
   const address = await bare.listen({ port: 0, host: '127.0.0.1' });
   return { label: 'bare Fastify route (baseline)', url: `${address}/api/v1/validate-key`, headers: {}, close: () => bare.close() };
 }

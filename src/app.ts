@@ -6,6 +6,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { SERVICE_VERSION } from './bootstrap.ts';
 import type { AppContext } from './core.ts';
 import { newId } from './ids.ts';
+import { logDestination } from './log-destination.ts';
 import { frameworkErrors, registerErrorHandling } from './http/errors.ts';
 import { registerGate } from './http/gate.ts';
 import { registerIdempotency } from './http/idempotency.ts';
@@ -23,17 +24,6 @@ declare module 'fastify' {
 /** The path of a request URL without its query and with secret path segments replaced. */
 export function loggablePath(url: string): string {
   return url.split('?')[0].replace(/^\/dashboard\/setup\/[^/]+/, '/dashboard/setup/:token');
-}
-
-/**
- * Where the service's log lines go (stdout by default): buffered, so a request never waits on the terminal or the
- * log shipper, and written in blocks of at least 4 KB or every 200 ms, whichever comes first, instead of one write
- * per line (the write of every request's line cost more than the rest of its logging). What is buffered is written
- * when the process exits through Node: a normal exit, an uncaught error, or SIGTERM/SIGINT, which `kyx serve` handles.
- * A signal nothing handles (SIGKILL, SIGHUP, SIGQUIT) or running out of memory loses the last 200 ms of lines.
- */
-export function logDestination(dest: number | string = 1): pino.DestinationStream {
-  return pino.destination({ dest, sync: false, minLength: 4096, periodicFlush: 200 });
 }
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;

@@ -202,8 +202,9 @@ function writeBehind(db: Kysely<Database>, read: (keys: { accountId: string; buc
   }, intervalMs);
   timer.unref();
   return {
-    mark(accountId: string, bucket: string) {
-      mark({ accountId, bucket });
+    /** `key` is the pair as the dirty set spells it, for a caller that has it already joined. */
+    mark(accountId: string, bucket: string, key = `${accountId}\u0000${bucket}`) {
+      if (!dirty.has(key)) dirty.set(key, { accountId, bucket });
     },
     flush,
     stop() {
@@ -239,6 +240,17 @@ export function createMemoryUsageCounter(db: Kysely<Database>, flushIntervalMs =
     await pending;
   };
 
+  // The counters' keys of an account's day and month, joined once per account and day instead of on every request.
+  const keysByAccount = new Map<string, { day: string; month: string; dayKey: string; monthKey: string }>();
+  const keysOf = (accountId: string, day: string, month: string) => {
+    let keys = keysByAccount.get(accountId);
+    if (keys?.day !== day || keys.month !== month) {
+      keys = { day, month, dayKey: keyOf(accountId, day), monthKey: keyOf(accountId, month) };
+      keysByAccount.set(accountId, keys);
+    }
+    return keys;
+  };
+
   const current = (accountId: string, now: Date): UsageCounts => ({
     today: counts.get(keyOf(accountId, dayBucket(now))) ?? 0,
     thisMonth: counts.get(keyOf(accountId, monthBucket(now))) ?? 0,
@@ -257,17 +269,19 @@ export function createMemoryUsageCounter(db: Kysely<Database>, flushIntervalMs =
       if (day !== lastDay) {
         await behind.flush();
         forgetOldBuckets(now);
+        keysByAccount.clear();
         lastDay = day;
       }
-      await ensureLoaded(accountId, [day, month]);
+      const { dayKey, monthKey } = keysOf(accountId, day, month);
+      if (!counts.has(dayKey) || !counts.has(monthKey)) await ensureLoaded(accountId, [day, month]);
       // From here to the return nothing awaits: check and increment are one step for this process.
-      const before = current(accountId, now);
+      const before = { today: counts.get(dayKey) ?? 0, thisMonth: counts.get(monthKey) ?? 0 };
       const refusedBy = decide(before, ceilings);
       if (refusedBy) return { allowed: false, refusedBy, ...before };
-      counts.set(keyOf(accountId, day), before.today + 1);
-      counts.set(keyOf(accountId, month), before.thisMonth + 1);
-      behind.mark(accountId, day);
-      behind.mark(accountId, month);
+      counts.set(dayKey, before.today + 1);
+      counts.set(monthKey, before.thisMonth + 1);
+      behind.mark(accountId, day, dayKey);
+      behind.mark(accountId, month, monthKey);
       return { allowed: true, today: before.today + 1, thisMonth: before.thisMonth + 1 };
     },
     async peek(accountId, now) {

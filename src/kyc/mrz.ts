@@ -300,8 +300,9 @@ function documentCodeFor(layout: Layout, code: string): string | null {
 }
 
 /**
- * The repairs of fewest changed characters (up to `maxSwaps`, every O or Q read as 0 counted) that make `check`
- * hold; [] if none or too many. Among equally small ones, those bringing in fewest letters issuers avoid.
+ * The repairs that make `check` hold: O and Q read as 0 alone when that holds, else those of fewest changed characters
+ * (up to `maxSwaps`, every O or Q read as 0 counted); [] if none or too many. Among equally small ones, those bringing
+ * in fewest letters issuers avoid.
  */
 function resolveByCheck(read: string, check: string, maxSwaps: number): string[] {
   const changes = (candidate: string) => [...candidate].filter((c, i) => c !== read[i]).length;
@@ -333,7 +334,7 @@ function resolveByCheck(read: string, check: string, maxSwaps: number): string[]
   const smallest = solutions.filter((solution) => changes(solution) === fewestChanges);
   const rareLetters = (solution: string) => [...solution].filter((c) => RARE_IN_NUMBERS.test(c)).length;
   const fewestRare = Math.min(...smallest.map(rareLetters));
-  const best = [...new Set(smallest.filter((solution) => rareLetters(solution) === fewestRare))];
+  const best = smallest.filter((solution) => rareLetters(solution) === fewestRare);
   return best.length <= MAX_SOLUTIONS ? best : [];
 }
 
@@ -419,16 +420,18 @@ function parseLayout(layout: Layout, rawLines: string[], picks: Record<string, n
       const empty = /^<*$/.test(value);
       const holds = mrzCheckDigit(value) === check || (field.optionalCheck && empty && check === '<');
       // A check digit read as a letter may stand for any digit the letter looks like (O for 0 or 9): the one that
-      // holds with the field as read. Only the composite, which covers it, confirms that choice.
+      // holds with the field as read. It is always a repair: not even a composite confirms it, since the composite
+      // weighs the number as its own check digit does and cannot tell look-alikes 5 apart (O as 0 or 9, Z as 2 or 7),
+      // the very shift of a 9 read as O inside the number.
       const letter = at === field.check[1] ? checkLetters.get(field.name) : undefined;
       const standsFor = (LOOK_ALIKES[letter ?? ''] ?? []).find((digit) => /\d/.test(digit) && mrzCheckDigit(value) === digit);
       if (!holds && standsFor) {
         lines[line]![at] = standsFor;
-        if (!layout.composite) resolved.push(`${field.name}CheckDigit`);
+        resolved.push(`${field.name}CheckDigit`);
       } else if (!holds) {
         const maxSwaps = layout.composite ? MAX_CHECKED_SWAPS : MAX_UNCONFIRMED_SWAPS;
         // Without a composite to confirm it, a check digit read as a letter is a guess already: it chooses no swap
-        // (it is read again from the image). The composite covers it and pins it down (to one of two digits).
+        // (it is read again from the image). With a composite, a swap may be chosen; it is a repair (review).
         const guessedCheck = letter !== undefined && !layout.composite;
         const solutions = picks && field.kind === 'X' && !guessedCheck && /\d/.test(check) ? resolveByCheck(value, check, maxSwaps) : [];
         const swapped = solutions[picks?.[field.name] ?? 0];

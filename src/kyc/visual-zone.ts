@@ -182,8 +182,11 @@ function foldedCharacters(words: PrintedWord[]): { text: string; confidences: nu
   return { text, confidences };
 }
 
-/** The model reads 9 as O (folded: 0) at full confidence, in the MRZ and on the printed page alike. */
-const CONFIDENT_MISREADS = new Set(['9>0']);
+/**
+ * The model reads 9 as O (folded: 0) at full confidence, in the MRZ and on the printed page alike, so a 9 against a
+ * 0 either way is no evidence of tampering (and a 0/9 tamper of the number cannot be seen here).
+ */
+const CONFIDENT_MISREADS = new Set(['9>0', '0>9']);
 
 /**
  * `read` is `wanted` with one character replaced, that character read at CERTAIN_CHARACTER or above, and not in a

@@ -100,9 +100,12 @@ describe('compareVisualZone', () => {
     // A 9 read as O is the model's own confident misreading: noise, whatever its confidence.
     const nine = { ...MRZ, documentNumber: 'XA4186279' };
     expect(compareVisualZone(nine, page({ number: [['XA418627O', 820, 88, confidentNine]] })).documentNumber).toBe('match');
-    // Not under the number's label: nothing says it is the document number.
+    // Not under the number's label (the label is on the page, its value elsewhere), or with no label at all: nothing
+    // says it is the document number.
+    const elsewhere = line(600, [['XA4186975', 40, 88, confidentNine]]);
+    expect(compareVisualZone(MRZ, [...page({ number: [] }), elsewhere]).documentNumber).toBe('unread');
     const unlabelled = page({ number: [] }).filter((words) => !words.some((w) => w.text === 'Passport'));
-    expect(compareVisualZone(MRZ, [...unlabelled, line(600, [['XA4186975', 40, 88, confidentNine]])]).documentNumber).toBe('unread');
+    expect(compareVisualZone(MRZ, [...unlabelled, elsewhere]).documentNumber).toBe('unread');
     // A character added or lost is no change of one printed character.
     expect(compareVisualZone(MRZ, page({ number: [['XA41862755', 820, 88, [...confidentNine, 95]]] })).documentNumber).toBe('match');
   });

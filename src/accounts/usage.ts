@@ -251,9 +251,9 @@ export function createMemoryUsageCounter(db: Kysely<Database>, flushIntervalMs =
     return keys;
   };
 
-  const current = (accountId: string, now: Date): UsageCounts => ({
-    today: counts.get(keyOf(accountId, dayBucket(now))) ?? 0,
-    thisMonth: counts.get(keyOf(accountId, monthBucket(now))) ?? 0,
+  const countsAt = ({ dayKey, monthKey }: { dayKey: string; monthKey: string }): UsageCounts => ({
+    today: counts.get(dayKey) ?? 0,
+    thisMonth: counts.get(monthKey) ?? 0,
   });
 
   const forgetOldBuckets = (now: Date) => {
@@ -272,10 +272,11 @@ export function createMemoryUsageCounter(db: Kysely<Database>, flushIntervalMs =
         keysByAccount.clear();
         lastDay = day;
       }
-      const { dayKey, monthKey } = keysOf(accountId, day, month);
+      const keys = keysOf(accountId, day, month);
+      const { dayKey, monthKey } = keys;
       if (!counts.has(dayKey) || !counts.has(monthKey)) await ensureLoaded(accountId, [day, month]);
       // From here to the return nothing awaits: check and increment are one step for this process.
-      const before = { today: counts.get(dayKey) ?? 0, thisMonth: counts.get(monthKey) ?? 0 };
+      const before = countsAt(keys);
       const refusedBy = decide(before, ceilings);
       if (refusedBy) return { allowed: false, refusedBy, ...before };
       counts.set(dayKey, before.today + 1);
@@ -285,8 +286,10 @@ export function createMemoryUsageCounter(db: Kysely<Database>, flushIntervalMs =
       return { allowed: true, today: before.today + 1, thisMonth: before.thisMonth + 1 };
     },
     async peek(accountId, now) {
-      await ensureLoaded(accountId, [dayBucket(now), monthBucket(now)]);
-      return current(accountId, now);
+      const day = dayBucket(now);
+      const month = monthBucket(now);
+      await ensureLoaded(accountId, [day, month]);
+      return countsAt(keysOf(accountId, day, month));
     },
     flush: () => behind.flush(),
     close: () => behind.stop(),

@@ -104,6 +104,9 @@ export function registerGate(
   deps: { credentials: Credentials; usage: UsageCounter; flood: FloodLimiter; idempotency: IdempotencyService },
 ): void {
   const { credentials, usage, flood } = deps;
+  // Declared on every request up front, so that setting them does not change the shape of the request object.
+  app.decorateRequest('principal', undefined);
+  app.decorateRequest('usage', undefined);
   // With Redis, flood window and day/month counters are two scripts, each a round trip. A metered request whose
   // key this instance verified lately (no storage to ask, so nothing else to wait for between the two) sends one
   // script that does both in the same order: past the flood limit it consumes nothing, as before.

@@ -83,6 +83,7 @@ const asList = <T>(hooks: T | T[] | undefined): T[] => (hooks === undefined ? []
 export function registerIdempotency(app: FastifyInstance, service: IdempotencyService): void {
   const preHandler = replayOrDescribe(service);
   const onSend = storeAnswer(service);
+  app.decorateRequest('idempotency', undefined);
   app.addHook('onRoute', (route: RouteOptions) => {
     const methods = Array.isArray(route.method) ? route.method : [route.method];
     if (!methods.includes('POST') || !route.url.startsWith('/api/v1/')) return;

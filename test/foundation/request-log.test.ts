@@ -1,9 +1,9 @@
 // The request line kyx writes itself must stay what pino would write for the same fields.
 import pino from 'pino';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { buildApp } from '../../src/app.ts';
 import { REQUEST_COMPLETED, requestLogger } from '../../src/request-log.ts';
-import { type TestApp, createTestApp } from '../helpers/app.ts';
+import { createTestApp } from '../helpers/app.ts';
 
 function capture(level: string) {
   const lines: string[] = [];
@@ -52,13 +52,9 @@ describe('request log line', () => {
 });
 
 describe('the app writes one such line per request', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp();
-  });
-  afterAll(() => t.close());
-
   it('with the fields in pino order, the path without its query, and the route answered', async () => {
+    const t = await createTestApp();
+    onTestFinished(() => t.close());
     const lines: string[] = [];
     const app = await buildApp(t.context, { logger: { level: 'info', stream: { write: (line) => void lines.push(line) } } });
     const tenant = await t.tenant();

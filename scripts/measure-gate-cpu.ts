@@ -9,7 +9,8 @@
 // By default it prints the process CPU time (user + system, every thread) per request, over alternating rounds of
 // every server, with the median: on a shared machine the figure moves with the load. --callgrind counts the user-space
 // instructions per request under valgrind instead, after a warm-up, which the load does not change (slow: minutes
-// per server; the kernel's side of the socket writes is not counted).
+// per server; the kernel's side of the socket writes is not counted), and splits out V8's garbage collection and
+// compilers (see splitOut).
 import { type ChildProcess, execFileSync, fork, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -117,6 +118,27 @@ async function drive(server: Server, requests: number): Promise<void> {
   if (result.non2xx || result.errors) throw new Error(`${server.mode}: ${result.non2xx} non-2xx answers, ${result.errors} errors`);
 }
 
+// V8's garbage collector and compilers by the names of their functions (C++ symbols of the node binary): how much of
+// them falls into a window moves by tens of thousands of instructions per request from run to run (when a major
+// collection runs, what gets optimised), so the rest is the figure to compare. Round 6 of #21 introduced this split;
+// earlier rounds' "outside GC and compilation" figures were classified by hand and are not comparable with it.
+const GC_FUNCTIONS = /Heap|Scaveng|MarkCompact|Sweep|Marking|Evacuat|GCTracer|MinorGC|ConcurrentMark|Collector|RememberedSet|SlotSet|MemoryChunk|ActiveSystemPages|IterateObjectCache|RootVisitor|BodyDescriptor|SizeFromMap|Mark|cppgc|Compactor|Visitor|GlobalHandles|TracedHandles|SemiSpace|NewSpace|LargeObjectSpace|FreeList|Page::|WeakObjects/;
+const COMPILER_FUNCTIONS = /compiler::|maglev|Maglev|baseline::|Baseline|Compiler|Parser|Scanner|Bytecode|turboshaft|Turboshaft|RegExpCompiler|Zone|Ast|Scope::|CodeGenerator|Assembler|InstructionSelector|RegisterAllocator|LiveRange|Schedule|GraphReducer|Typer|SourcePosition|JSHeapBroker|Deoptimiz|UnoptimizedCompile|interpreter::|LoadElimination|Reduc/;
+
+function splitOut(dump: string): { gc: number; compile: number } {
+  const annotated = execFileSync('callgrind_annotate', ['--threshold=100', dump], { encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
+  let gc = 0;
+  let compile = 0;
+  for (const line of annotated.split('\n')) {
+    const match = /^\s*([\d,]+) \(\s*[\d.]+%\)\s+(.*)$/.exec(line);
+    if (!match || match[2].includes('PROGRAM TOTALS')) continue;
+    const instructions = Number(match[1].replaceAll(',', ''));
+    if (GC_FUNCTIONS.test(match[2])) gc += instructions;
+    else if (COMPILER_FUNCTIONS.test(match[2])) compile += instructions;
+  }
+  return { gc, compile };
+}
+
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 const load = () => os.loadavg().map((figure) => figure.toFixed(1)).join(' ');
 
@@ -150,7 +172,11 @@ if (options.serve) {
     execFileSync('callgrind_control', ['--dump', pid], { stdio: 'ignore' });
     const dump = fs.readdirSync(dir).find((file) => file.startsWith(`${mode.replace(':', '-')}.${pid}`) && file.endsWith('.1'))!;
     const total = Number(/^(?:summary|totals):\s+(\d+)/m.exec(fs.readFileSync(path.join(dir, dump), 'utf8'))![1]);
-    console.log(`${mode.padEnd(16)} ${(total / requests / 1000).toFixed(1)}k instructions per request  (${path.join(dir, dump)})`);
+    const { gc, compile } = splitOut(path.join(dir, dump));
+    const k = (instructions: number) => `${(instructions / requests / 1000).toFixed(1)}k`;
+    console.log(
+      `${mode.padEnd(16)} ${k(total)} instructions per request: garbage collection ${k(gc)}, compilers ${k(compile)}, the rest ${k(total - gc - compile)}  (${path.join(dir, dump)})`,
+    );
     await stop(server);
   }
 } else {

@@ -7,6 +7,7 @@ import { SERVICE_VERSION } from './bootstrap.ts';
 import type { AppContext } from './core.ts';
 import { newId } from './ids.ts';
 import { logDestination } from './log-destination.ts';
+import { requestLogger } from './request-log.ts';
 import { frameworkErrors, registerErrorHandling } from './http/errors.ts';
 import { registerGate } from './http/gate.ts';
 import { registerIdempotency } from './http/idempotency.ts';
@@ -23,7 +24,9 @@ declare module 'fastify' {
 
 /** The path of a request URL without its query and with secret path segments replaced. */
 export function loggablePath(url: string): string {
-  return url.split('?')[0].replace(/^\/dashboard\/setup\/[^/]+/, '/dashboard/setup/:token');
+  const query = url.indexOf('?');
+  const path = query === -1 ? url : url.slice(0, query);
+  return path.startsWith('/dashboard/setup/') ? path.replace(/^\/dashboard\/setup\/[^/]+/, '/dashboard/setup/:token') : path;
 }
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -126,12 +129,11 @@ export async function buildApp(context: AppContext, options: AppOptions = {}): P
   // One hook when a request is answered: its metrics and its log line. Only the method, path and status are logged:
   // never headers (credentials), bodies (images, prompts), query strings (a searched name) or a set-up link's token.
   const countRequest = requestMetrics(context.metrics);
-  const log = app.log;
+  const logRequest = logging ? requestLogger(app.log as pino.Logger) : undefined;
   app.addHook('onResponse', (request, reply, done) => {
-    countRequest(request.method, request.routeOptions.url ?? 'unmatched', reply.statusCode, reply.elapsedTime / 1000);
-    if (logging) {
-      log.info({ reqId: request.id, method: request.method, url: loggablePath(request.url), statusCode: reply.statusCode, ms: Math.round(reply.elapsedTime) }, 'request completed');
-    }
+    const elapsed = reply.elapsedTime;
+    countRequest(request.method, request.routeOptions.url ?? 'unmatched', reply.statusCode, elapsed / 1000);
+    logRequest?.({ reqId: request.id, method: request.method, url: loggablePath(request.url), statusCode: reply.statusCode, ms: Math.round(elapsed) });
     done();
   });
   registerGate(app, { ...context, idempotency: context.services.idempotency });

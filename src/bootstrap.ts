@@ -73,9 +73,10 @@ export function setupOrder(modules: readonly AnyModule[]): AnyModule[] {
 
 export async function createContext(config: Config): Promise<AppContext> {
   const storage = await openMigratedStorage(config);
-  // Bounded waits: with Redis gone a request fails closed (503) within seconds instead of queueing. Every request
-  // sends two scripts (flood window, then day and month counters); auto-pipelining sends the commands of the
-  // requests in one turn of the event loop in one write, instead of a write (and a read) per command.
+  // Bounded waits: with Redis gone a request fails closed (503) within seconds instead of queueing. A metered request
+  // whose key this instance knows sends one script (flood window, then day and month counters), any other /api request
+  // the flood window's script and, once its credential is checked, the counters' one; auto-pipelining sends the
+  // commands of the requests in one turn of the event loop in one write, instead of a write (and a read) per command.
   const redis = config.redisUrl
     ? new Redis(config.redisUrl, { maxRetriesPerRequest: 2, enableOfflineQueue: true, lazyConnect: false, commandTimeout: 2000, enableAutoPipelining: true })
     : undefined;

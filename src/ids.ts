@@ -1,6 +1,8 @@
 import { createHash, randomBytes } from 'node:crypto';
 
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+const BASE62_CODES = Buffer.from(BASE62, 'latin1');
+const SCRATCH = Buffer.alloc(64);
 
 // Random bytes are drawn 4 KiB at a time: one id per request made a syscall per request otherwise.
 let pool = Buffer.alloc(0);
@@ -17,12 +19,15 @@ function nextRandomByte(): number {
 /** Base62 text carrying at least `bytes` random bytes (rejection sampling keeps every character equally likely). */
 export function randomBase62(bytes: number): string {
   const length = Math.ceil((bytes * 8) / Math.log2(62));
-  let out = '';
-  while (out.length < length) {
+  // Characters go into a scratch buffer read out as one flat string (a request id is made on every request; adding
+  // them to a string one by one built a chain of pieces that was copied again when written).
+  const out = length <= SCRATCH.length ? SCRATCH : Buffer.allocUnsafe(length);
+  let filled = 0;
+  while (filled < length) {
     const byte = nextRandomByte();
-    if (byte < 248) out += BASE62[byte % 62];
+    if (byte < 248) out[filled++] = BASE62_CODES[byte % 62];
   }
-  return out;
+  return out.toString('latin1', 0, length);
 }
 
 /**

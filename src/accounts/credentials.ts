@@ -23,6 +23,11 @@ export type GrantLookup = (grantId: string) => Promise<{ accountId: string; envi
 
 export interface Credentials {
   authenticate(bearer: string): Promise<Principal | null>;
+  /**
+   * The principal of an API key this instance verified within the cache's lifetime, found without any I/O; undefined
+   * when answering needs storage (not cached, expired, revoked here, or not an API key): then ask `authenticate`.
+   */
+  cached(bearer: string): Principal | undefined;
   mintToken(principal: Principal, clientId: string): Promise<{ accessToken: string; expiresIn: number }>;
   /** An access token of an OAuth grant, limited to `scopes` (a subset of the grant's). */
   mintGrantToken(grant: { grantId: string; accountId: string; environment: Environment; scopes: Scope[]; clientId: string }): Promise<{ accessToken: string; expiresIn: number }>;
@@ -37,6 +42,8 @@ interface CachedKey {
   record: ApiKeyRecord;
   account: Account;
   expiresAt: number;
+  /** The key's own principal, made on first use: nothing in it changes while the entry is trusted. */
+  principal?: Principal;
 }
 
 const TOUCH_INTERVAL_MS = 60_000;
@@ -140,16 +147,24 @@ export function createCredentials(options: {
     return principalOf(entry, scopes, 'jwt');
   };
 
+  const keyPrincipal = (entry: CachedKey): Principal => {
+    touch(entry.record.id);
+    return (entry.principal ??= principalOf(entry, entry.record.scopes, 'api_key'));
+  };
+
   return {
     async authenticate(bearer) {
       if (looksLikeApiKey(bearer)) {
         const entry = await keyByHash(hashApiKey(bearer));
-        if (!entry) return null;
-        touch(entry.record.id);
-        return principalOf(entry, entry.record.scopes, 'api_key');
+        return entry ? keyPrincipal(entry) : null;
       }
       if (bearer.split('.').length === 3) return fromJwt(bearer);
       return null;
+    },
+    cached(bearer) {
+      if (cacheTtlMs === 0 || !looksLikeApiKey(bearer)) return undefined;
+      const entry = byHash.get(hashApiKey(bearer));
+      return entry && entry.expiresAt > Date.now() ? keyPrincipal(entry) : undefined;
     },
     async mintToken(principal, clientId) {
       const accessToken = await keyring.sign(

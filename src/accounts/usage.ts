@@ -3,6 +3,7 @@ import type { Redis } from 'ioredis';
 import type { Database } from '../storage/schema.ts';
 import { UNLIMITED } from './plans.ts';
 import { countBatch, ensureBuckets, persistAtLeast, readBuckets } from './usage-repository.ts';
+import { FLOOD_HIT_LUA } from '../http/flood.ts';
 
 /**
  * Day and month allowances, counted exactly: a request is admitted only if both counters are below their
@@ -13,6 +14,12 @@ import { countBatch, ensureBuckets, persistAtLeast, readBuckets } from './usage-
  */
 export interface UsageCounter {
   consume(accountId: string, ceilings: Ceilings, now: Date): Promise<ConsumeResult>;
+  /**
+   * Redis only: counts the request in its client's flood window (see http/flood.ts) and, only if the window admits
+   * it, consumes as `consume` does, in one script: one round trip instead of two. `usage` is absent when the window
+   * refused the request, which then consumed nothing.
+   */
+  consumeAfterFlood?(flood: { key: string; ttlMs: number; limit: number }, accountId: string, ceilings: Ceilings, now: Date): Promise<{ flood: number; usage?: ConsumeResult }>;
   peek(accountId: string, now: Date): Promise<UsageCounts>;
   flush(): Promise<void>;
   close(): Promise<void>;
@@ -296,18 +303,35 @@ export function createMemoryUsageCounter(db: Kysely<Database>, flushIntervalMs =
   };
 }
 
-// Returns {verdict, day, month}: verdict 2 admitted, 0 refused by the day, 1 refused by the month, -1 not seeded.
-const CONSUME_SCRIPT = `
-local d = redis.call('GET', KEYS[1])
-local m = redis.call('GET', KEYS[2])
+// The day and month step of both scripts below, over dayKey, monthKey, dayCap and monthCap. Returns {verdict, day,
+// month}: verdict 2 admitted, 0 refused by the day, 1 refused by the month, -1 not seeded.
+const CONSUME_LUA = `
+local d = redis.call('GET', dayKey)
+local m = redis.call('GET', monthKey)
 if (not d) or (not m) then return {-1, 0, 0} end
 d = tonumber(d)
 m = tonumber(m)
-local dayCap = tonumber(ARGV[1])
-local monthCap = tonumber(ARGV[2])
 if dayCap >= 0 and d >= dayCap then return {0, d, m} end
 if monthCap >= 0 and m >= monthCap then return {1, d, m} end
-return {2, redis.call('INCR', KEYS[1]), redis.call('INCR', KEYS[2])}
+return {2, redis.call('INCR', dayKey), redis.call('INCR', monthKey)}
+`;
+
+const CONSUME_SCRIPT = `
+local dayKey, monthKey, dayCap, monthCap = KEYS[1], KEYS[2], tonumber(ARGV[1]), tonumber(ARGV[2])
+${CONSUME_LUA}`;
+
+// KEYS: flood window, day, month; ARGV: the window's expiry (ms), flood limit, day cap, month cap. Counts the request
+// in the flood window first, as the gate does; past the limit it returns {3, 0, 0, count} and consumes nothing,
+// else CONSUME_LUA's answer with the window's count as a fourth element.
+const ADMIT_SCRIPT = `${FLOOD_HIT_LUA}
+if count > tonumber(ARGV[2]) then return {3, 0, 0, count} end
+local dayKey, monthKey, dayCap, monthCap = KEYS[2], KEYS[3], tonumber(ARGV[3]), tonumber(ARGV[4])
+local function consume()
+${CONSUME_LUA}
+end
+local answer = consume()
+answer[4] = count
+return answer
 `;
 
 const DAY_TTL_SECONDS = 3 * 24 * 3600;
@@ -315,10 +339,12 @@ const MONTH_TTL_SECONDS = 40 * 24 * 3600;
 
 type RedisWithConsume = Redis & {
   kyxConsume(dayKey: string, monthKey: string, dayCap: number, monthCap: number): Promise<[number, number, number]>;
+  kyxAdmit(floodKey: string, dayKey: string, monthKey: string, floodTtlMs: number, floodLimit: number, dayCap: number, monthCap: number): Promise<[number, number, number, number]>;
 };
 
 export function createRedisUsageCounter(db: Kysely<Database>, redis: Redis, prefix: string, flushIntervalMs = 1000): UsageCounter {
   if (!('kyxConsume' in redis)) redis.defineCommand('kyxConsume', { numberOfKeys: 2, lua: CONSUME_SCRIPT });
+  if (!('kyxAdmit' in redis)) redis.defineCommand('kyxAdmit', { numberOfKeys: 3, lua: ADMIT_SCRIPT });
   const client = redis as RedisWithConsume;
   const redisKey = (accountId: string, bucket: string) => `${prefix}usage:${accountId}:${bucket}`;
   const behind = writeBehind(
@@ -342,29 +368,45 @@ export function createRedisUsageCounter(db: Kysely<Database>, redis: Redis, pref
       .exec();
   };
 
+  const run = (accountId: string, day: string, month: string, ceilings: Ceilings) =>
+    client.kyxConsume(redisKey(accountId, day), redisKey(accountId, month), ceilings.perDay, ceilings.perMonth);
+
+  /** The result of a script's day and month step; counters Redis does not hold yet are seeded and counted again. */
+  const settle = async (accountId: string, ceilings: Ceilings, now: Date, day: string, month: string, counted: [number, number, number]): Promise<ConsumeResult> => {
+    let [verdict, today, thisMonth] = counted;
+    if (verdict === -1) {
+      await seed(accountId, now);
+      [verdict, today, thisMonth] = await run(accountId, day, month, ceilings);
+      if (verdict === -1) throw new Error('usage counters could not be seeded in Redis');
+    }
+    if (verdict === 2) {
+      behind.mark(accountId, day);
+      behind.mark(accountId, month);
+      return { allowed: true, today, thisMonth };
+    }
+    return { allowed: false, refusedBy: verdict === 0 ? 'day' : 'month', today, thisMonth };
+  };
+
   return {
     async consume(accountId, ceilings, now) {
       const day = dayBucket(now);
       const month = monthBucket(now);
-      for (let attempt = 0; ; attempt++) {
-        const [verdict, today, thisMonth] = await client.kyxConsume(
-          redisKey(accountId, day),
-          redisKey(accountId, month),
-          ceilings.perDay,
-          ceilings.perMonth,
-        );
-        if (verdict === -1 && attempt === 0) {
-          await seed(accountId, now);
-          continue;
-        }
-        if (verdict === 2) {
-          behind.mark(accountId, day);
-          behind.mark(accountId, month);
-          return { allowed: true, today, thisMonth };
-        }
-        if (verdict === -1) throw new Error('usage counters could not be seeded in Redis');
-        return { allowed: false, refusedBy: verdict === 0 ? 'day' : 'month', today, thisMonth };
-      }
+      return settle(accountId, ceilings, now, day, month, await run(accountId, day, month, ceilings));
+    },
+    async consumeAfterFlood(flood, accountId, ceilings, now) {
+      const day = dayBucket(now);
+      const month = monthBucket(now);
+      const [verdict, today, thisMonth, count] = await client.kyxAdmit(
+        flood.key,
+        redisKey(accountId, day),
+        redisKey(accountId, month),
+        flood.ttlMs,
+        flood.limit,
+        ceilings.perDay,
+        ceilings.perMonth,
+      );
+      if (verdict === 3) return { flood: count };
+      return { flood: count, usage: await settle(accountId, ceilings, now, day, month, [verdict, today, thisMonth]) };
     },
     async peek(accountId, now) {
       const [d, m] = await client.mget(redisKey(accountId, dayBucket(now)), redisKey(accountId, monthBucket(now)));

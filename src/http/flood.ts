@@ -6,6 +6,20 @@ export interface FloodLimiter {
   hit(key: string, now: number): Promise<FloodVerdict>;
   /** The verdict a request would get now, without counting one. */
   peek(key: string, now: number): Promise<FloodVerdict>;
+  /**
+   * Redis only: where a request of `key` is counted now, so that one script can count it together with the request's
+   * day and month (one round trip instead of two); `verdict` reads the count that script returns.
+   */
+  window?(key: string, now: number): FloodWindow;
+}
+
+export interface FloodWindow {
+  /** The Redis key of the window's counter. */
+  key: string;
+  /** Its expiry, set when the window's first request creates it. */
+  ttlMs: number;
+  limit: number;
+  verdict(count: number): FloodVerdict;
 }
 
 export interface FloodVerdict {
@@ -51,9 +65,13 @@ export function createMemoryFloodLimiter(limit: number, windowSeconds: number): 
   };
 }
 
-const HIT_SCRIPT = `
+/** Counts one request in the window KEYS[1] (expiring after ARGV[1] ms); usage.ts's ADMIT_SCRIPT starts the same way. */
+export const FLOOD_HIT_LUA = `
 local count = redis.call('INCR', KEYS[1])
 if count == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
+`;
+
+const HIT_SCRIPT = `${FLOOD_HIT_LUA}
 return count
 `;
 
@@ -65,11 +83,15 @@ export function createRedisFloodLimiter(redis: Redis, prefix: string, limit: num
   const client = redis as RedisWithHit;
   const windowMs = windowSeconds * 1000;
   const keyOf = (key: string, start: number) => `${prefix}flood:${start}:${key}`;
+  const window = (key: string, now: number): FloodWindow => {
+    const start = now - (now % windowMs);
+    return { key: keyOf(key, start), ttlMs: windowMs * 2, limit, verdict: (count) => verdict(count, limit, start + windowMs, now) };
+  };
   return {
+    window,
     async hit(key, now) {
-      const start = now - (now % windowMs);
-      const count = await client.kyxFloodHit(keyOf(key, start), windowMs * 2);
-      return verdict(count, limit, start + windowMs, now);
+      const counted = window(key, now);
+      return counted.verdict(await client.kyxFloodHit(counted.key, counted.ttlMs));
     },
     async peek(key, now) {
       const start = now - (now % windowMs);

@@ -19,10 +19,15 @@ const VALID_KEY = /^[\x21-\x7e](?:[\x20-\x7e]{0,253}[\x21-\x7e])?$/;
 
 const appliesTo = (request: FastifyRequest) => request.method === 'POST' && request.url.startsWith('/api/v1/');
 
+/** Whether the request names an Idempotency-Key that `admitIdempotent` has to claim (or refuse) before it counts. */
+export function claimsIdempotencyKey(request: FastifyRequest): boolean {
+  return request.headers[IDEMPOTENCY_HEADER] !== undefined && appliesTo(request);
+}
+
 /** Called by the gate once the caller may make the request, before it counts: 'skip' means it must not count. */
 export async function admitIdempotent(service: IdempotencyService, request: FastifyRequest, accountId: string, now: Date): Promise<'consume' | 'skip'> {
+  if (!claimsIdempotencyKey(request)) return 'consume';
   const header = request.headers[IDEMPOTENCY_HEADER];
-  if (header === undefined || !appliesTo(request)) return 'consume';
   if (typeof header !== 'string' || !VALID_KEY.test(header)) {
     throw invalidRequest([{ path: `headers/${IDEMPOTENCY_HEADER}`, message: 'must be 1 to 255 printable ASCII characters' }]);
   }
@@ -78,6 +83,7 @@ const asList = <T>(hooks: T | T[] | undefined): T[] => (hooks === undefined ? []
 export function registerIdempotency(app: FastifyInstance, service: IdempotencyService): void {
   const preHandler = replayOrDescribe(service);
   const onSend = storeAnswer(service);
+  app.decorateRequest('idempotency', undefined);
   app.addHook('onRoute', (route: RouteOptions) => {
     const methods = Array.isArray(route.method) ? route.method : [route.method];
     if (!methods.includes('POST') || !route.url.startsWith('/api/v1/')) return;

@@ -1,4 +1,4 @@
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, onTestFinished } from 'vitest';
 import { sql } from 'kysely';
 import { POSTGRES_URL, REDIS_URL, type TestApp, createTestApp, warnSkipped } from '../helpers/app.ts';
 
@@ -144,6 +144,73 @@ describe('exact counting under concurrency', () => {
     );
     expect(responses.filter((r) => r.statusCode === 200).length).toBe(30);
     expect(responses.filter((r) => r.statusCode === 429 && r.json().code === 'rate_limited').length).toBe(20);
+  });
+
+  it.skipIf(!POSTGRES_URL || !REDIS_URL)('with Redis, a request of a key the instance knows sends one script for flood window, day and month, and both limits stay exact', async () => {
+    const env = { KYX_FLOOD_LIMIT: '40', KYX_FLOOD_WINDOW_SECONDS: '3600' };
+    const first = await createTestApp({ storage: 'postgres', redis: true, env });
+    const second = await createTestApp({ storage: 'postgres', redis: true, sharing: first, env });
+    // Closed here rather than after the file: the Postgres server's connections are shared with other test runs.
+    onTestFinished(async () => {
+      await second.close();
+      await first.close();
+    });
+    const tenant = await first.tenant({ plan: 'micro', dailyCap: 25 });
+    const address = '192.0.2.91';
+    const request = (t: TestApp) => t.app.inject({ method: 'GET', url: '/api/v1/validate-key', headers: tenant.headers, remoteAddress: address });
+
+    // Commands each instance sends to Redis (the connection is the instance's own).
+    const sent: string[] = [];
+    for (const t of [first, second]) {
+      const redis = t.context.redis!;
+      const send = redis.sendCommand.bind(redis);
+      redis.sendCommand = ((command: { name: string }, ...rest: unknown[]) => {
+        sent.push(command.name);
+        return (send as (...args: unknown[]) => unknown)(command, ...rest);
+      }) as typeof redis.sendCommand;
+    }
+    // The first request looks the key up in storage, so it goes the long way: flood window, then the counters.
+    expect((await request(first)).statusCode).toBe(200);
+    sent.length = 0;
+    const again = await request(first);
+    expect(again.statusCode).toBe(200);
+    expect(sent).toEqual(['evalsha']);
+    expect(again.headers['ratelimit-remaining']).toBe('38');
+    expect(again.headers['x-quota-remaining']).toBe(String(10_000 - 2));
+
+    // 60 more from the same address over both instances (the second one learns the key on its first request):
+    // 38 fit the flood window, of which 23 fit the day; the 22 the window refuses consume nothing.
+    const responses = await Promise.all(Array.from({ length: 60 }, (_, i) => request([first, second][i % 2])));
+    const codes = responses.map((r) => (r.statusCode === 200 ? 'ok' : r.json().code));
+    expect(codes.filter((code) => code === 'ok').length).toBe(23);
+    expect(codes.filter((code) => code === 'DAILY_CAP_EXCEEDED').length).toBe(15);
+    expect(codes.filter((code) => code === 'rate_limited').length).toBe(22);
+    const remaining = responses.filter((r) => r.statusCode === 200).map((r) => Number(r.headers['x-quota-remaining'])).sort((a, b) => a - b);
+    expect(remaining).toEqual(Array.from({ length: 23 }, (_, i) => 10_000 - 25 + i));
+    const floodKeys = await first.context.redis!.keys(`${first.config.redisPrefix}flood:*:${address}`);
+    expect(floodKeys).toHaveLength(1);
+    expect(Number(await first.context.redis!.get(floodKeys[0]))).toBe(62);
+    expect(await first.context.redis!.pttl(floodKeys[0])).toBeGreaterThan(3_600_000);
+    expect(await first.context.usage.peek(tenant.accountId, new Date())).toEqual({ today: 25, thisMonth: 25 });
+    await first.context.usage.flush();
+    await second.context.usage.flush();
+    const stored = await first.context.storage.db.selectFrom('usage_counters').select(['bucket', 'count']).where('account_id', '=', tenant.accountId).execute();
+    expect(stored.find((row) => row.bucket.startsWith('day:'))?.count).toBe(25);
+    expect(stored.find((row) => row.bucket.startsWith('month:'))?.count).toBe(25);
+  });
+
+  it.skipIf(!POSTGRES_URL || !REDIS_URL)('with Redis, the one script seeds counters Redis lost and counts the flood window once', async () => {
+    const t = await createTestApp({ storage: 'postgres', redis: true, env: { KYX_FLOOD_LIMIT: '1000', KYX_FLOOD_WINDOW_SECONDS: '3600' } });
+    onTestFinished(() => t.close());
+    const tenant = await tenantWithRemaining(t, 4, 3);
+    await t.context.usage.flush();
+    const redis = t.context.redis!;
+    await redis.del(...(await redis.keys(`${t.config.redisPrefix}usage:*`)));
+    const answers = [];
+    for (let i = 0; i < 5; i++) answers.push(await t.app.inject({ method: 'GET', url: '/api/v1/validate-key', headers: tenant.headers, remoteAddress: '192.0.2.92' }));
+    expect(answers.map((r) => r.statusCode)).toEqual([200, 200, 200, 429, 429]);
+    expect(answers.map((r) => r.headers['ratelimit-remaining'])).toEqual(['999', '998', '997', '996', '995']);
+    expect(await t.context.usage.peek(tenant.accountId, new Date())).toEqual({ today: 7, thisMonth: 7 });
   });
 
   it('reports what it skipped', () => {

@@ -55,6 +55,26 @@ describe('API keys', () => {
     }
   });
 
+  it('are known without storage only while their cache entry stands: not before a look-up, not after a revocation or expiry', async () => {
+    const other = await createTestApp({ env: { KYX_KEY_CACHE_MS: '300' } });
+    try {
+      const [kept, revoked] = [await other.tenant(), await other.tenant()];
+      expect(other.context.credentials.cached(kept.key)).toBeUndefined();
+      for (const tenant of [kept, revoked]) expect((await other.app.inject({ method: 'GET', url: '/api/v1/validate-key', headers: tenant.headers })).statusCode).toBe(200);
+      const principal = other.context.credentials.cached(kept.key);
+      expect(principal).toMatchObject({ keyId: kept.keyId, account: { id: kept.accountId }, via: 'api_key' });
+      // the same principal for every request of the entry, not one made per request
+      expect(other.context.credentials.cached(kept.key)).toBe(principal);
+      expect(other.context.credentials.cached(`${kept.key}x`)).toBeUndefined();
+      await other.context.credentials.revoke(revoked.keyId);
+      expect(other.context.credentials.cached(revoked.key)).toBeUndefined();
+      await new Promise((resolve) => setTimeout(resolve, 400));
+      expect(other.context.credentials.cached(kept.key)).toBeUndefined();
+    } finally {
+      await other.close();
+    }
+  });
+
   it('records last_used_at', async () => {
     const tenant = await t.tenant();
     const before = await t.context.storage.db.selectFrom('api_keys').select('last_used_at').where('id', '=', tenant.keyId).executeTakeFirstOrThrow();

@@ -166,8 +166,6 @@ class BestWindows {
 export interface Cascade {
   engine: string;
   logit(texts: readonly string[]): number;
-  /** The same log-odds with the window that reached them, for a second stage that reads that window again. */
-  highest(texts: readonly string[]): { z: number; window: string };
 }
 
 interface JudgeNetwork {
@@ -258,22 +256,19 @@ export function createCascade(file: ModelFile): Cascade {
     return sum / networks.length;
   };
 
-  /** The judges' log-odds and the window they come from (empty when no view has a character). */
-  const highest = (texts: readonly string[]): { z: number; window: string } => {
-    best.clear();
-    for (const text of texts) if (text.length > 0) rank(text);
-    let z = best.kept === 0 ? networks.reduce((sum, network) => sum + network.outputBias, 0) / networks.length : -Infinity;
-    let window = '';
-    for (let k = 0; k < best.kept; k++) {
-      const text = best.texts[k].slice(best.starts[k], best.starts[k] + windowChars);
-      const judged = judgeWindow(text);
-      if (judged > z) [z, window] = [judged, text];
-    }
-    best.clear();
-    return { z, window };
+  return {
+    engine: `kyx-kya-cascade/${file.version}`,
+    logit(texts) {
+      best.clear();
+      for (const text of texts) if (text.length > 0) rank(text);
+      let z = best.kept === 0 ? networks.reduce((sum, network) => sum + network.outputBias, 0) / networks.length : -Infinity;
+      for (let k = 0; k < best.kept; k++) {
+        z = Math.max(z, judgeWindow(best.texts[k].slice(best.starts[k], best.starts[k] + windowChars)));
+      }
+      best.clear();
+      return z;
+    },
   };
-
-  return { engine: `kyx-kya-cascade/${file.version}`, logit: (texts) => highest(texts).z, highest };
 }
 
 export function createModel(file: ModelFile): SyncInjectionModel {

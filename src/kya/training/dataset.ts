@@ -81,14 +81,31 @@ function mix32(h: number): number {
 /** A 32-bit draw from `random`, the key of one choice among items (see `Related`). */
 const drawKey = (random: () => number) => Math.floor(random() * 4294967296) >>> 0;
 
+interface Hashed<T> {
+  item: T;
+  hash: number;
+}
+
+/** Rendezvous hashing: the item whose hash, mixed with a key drawn from `random`, is highest (undefined for none). */
+function rendezvous<T>(entries: ReadonlyArray<Hashed<T>>, random: () => number): T | undefined {
+  const key = drawKey(random);
+  let best: T | undefined;
+  let bestWeight = -1;
+  for (const { item, hash } of entries) {
+    const weight = mix32(hash ^ key);
+    if (weight > bestWeight) [best, bestWeight] = [item, weight];
+  }
+  return best;
+}
+
 /**
  * Texts to compose with a sample's own: drawn from the sample's partition, or else from its split. A choice is made
  * by rendezvous hashing (the candidate whose hash mixed with the choice's key is highest) rather than by its index,
  * so that a text added to one bank changes only the choices it wins, not every choice after it in the list.
  */
 class Related<T extends Grouped> {
-  private readonly byPartition = new Map<number, Array<{ item: T; hash: number }>>();
-  private readonly bySplit = new Map<Split, Array<{ item: T; hash: number }>>();
+  private readonly byPartition = new Map<number, Array<Hashed<T>>>();
+  private readonly bySplit = new Map<Split, Array<Hashed<T>>>();
 
   constructor(items: readonly T[]) {
     for (const item of items) {
@@ -99,20 +116,13 @@ class Related<T extends Grouped> {
     }
   }
 
-  private candidates(group: string): ReadonlyArray<{ item: T; hash: number }> {
+  private candidates(group: string): ReadonlyArray<Hashed<T>> {
     return this.byPartition.get(partitionOf(group)) ?? this.bySplit.get(splitOf(group)) ?? [];
   }
 
   /** One related item, or undefined when the split has none. */
   pick(group: string, random: () => number): T | undefined {
-    const key = drawKey(random);
-    let best: T | undefined;
-    let bestWeight = -1;
-    for (const { item, hash } of this.candidates(group)) {
-      const weight = mix32(hash ^ key);
-      if (weight > bestWeight) [best, bestWeight] = [item, weight];
-    }
-    return best;
+    return rendezvous(this.candidates(group), random);
   }
 
   /** Up to `count` distinct related items. */
@@ -460,22 +470,12 @@ function corpusSamples(corpusDir: string, dataDir: string, seed: number): Sample
   // Each slot chooses its source by rendezvous hashing, like `Related`, so that a new text moves few slots.
   const attackEntries = attackSources.map((item) => ({ item, hash: fnv1a(`encoded:${item.group}:${item.text}`) }));
   const benignEntries = benignSources.map((item) => ({ item, hash: fnv1a(`encoded:${item.group}:${item.text}`) }));
-  const choose = <T>(entries: ReadonlyArray<{ item: T; hash: number }>, random: () => number): T => {
-    const key = drawKey(random);
-    let best = entries[0];
-    let bestWeight = -1;
-    for (const entry of entries) {
-      const weight = mix32(entry.hash ^ key);
-      if (weight > bestWeight) [best, bestWeight] = [entry, weight];
-    }
-    return best.item;
-  };
   for (const encoding of ENCODINGS) {
     for (let i = 0; i < ENCODED_PER_KIND; i++) {
       const random = streamOf(`encoded:${encoding}:${i}`);
-      const attack = choose(attackEntries, random);
+      const attack = rendezvous(attackEntries, random)!;
       add({ text: pick(t.encoding_wrappers.attack, random).replace('{payload}', encode(attack.text, encoding)), label: 1, family: 'encoded', language: attack.language, group: attack.group, encoding });
-      const benign = choose(benignEntries, random);
+      const benign = rendezvous(benignEntries, random)!;
       add({ text: pick(t.encoding_wrappers.benign, random).replace('{payload}', encode(benign.text, encoding)), label: 0, family: 'benign_encoded', language: benign.language, group: benign.group, encoding });
     }
   }

@@ -11,11 +11,11 @@ export interface KyaThresholds {
 
 /**
  * Defaults chosen on the validation split (never on the held-out test split that `npm run eval:kya` reports) for
- * model 5.2.0: review at the lowest score where at most 1 % of benign validation prompts, and at most 1 % of the
- * natural ones (neither risky-looking nor encoded), score as high (0.910), block where at most 0.1 % of benign
- * validation prompts do (0.994). A retrained model needs them chosen again (`npm run eval:kya` prints them).
+ * model 5.3.0: review at the lowest score where at most 1 % of benign validation prompts, and at most 1 % of the
+ * natural ones (neither risky-looking nor encoded), score as high (0.871), block where at most 0.1 % of benign
+ * validation prompts do (0.992). A retrained model needs them chosen again (`npm run eval:kya` prints them).
  */
-export const DEFAULT_KYA_THRESHOLDS: Readonly<KyaThresholds> = Object.freeze({ review: 0.91, block: 0.994 });
+export const DEFAULT_KYA_THRESHOLDS: Readonly<KyaThresholds> = Object.freeze({ review: 0.871, block: 0.992 });
 
 /** Specification: "Prompts are limited to 32,000 characters; longer prompts get 413". */
 export const MAX_PROMPT_CHARACTERS = 32_000;

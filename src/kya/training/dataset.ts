@@ -71,32 +71,68 @@ interface Grouped {
   group: string;
 }
 
-/** Texts to compose with a sample's own: drawn from the sample's partition, or else from its split. */
+/** Murmur3's finaliser: a well-mixed 32-bit value from another. */
+function mix32(h: number): number {
+  h = Math.imul(h ^ (h >>> 16), 0x85ebca6b);
+  h = Math.imul(h ^ (h >>> 13), 0xc2b2ae35);
+  return (h ^ (h >>> 16)) >>> 0;
+}
+
+/** A 32-bit draw from `random`, the key of one choice among items (see `Related`). */
+const drawKey = (random: () => number) => Math.floor(random() * 4294967296) >>> 0;
+
+interface Hashed<T> {
+  item: T;
+  hash: number;
+}
+
+/** Rendezvous hashing: the item whose hash, mixed with a key drawn from `random`, is highest (undefined for none). */
+function rendezvous<T>(entries: ReadonlyArray<Hashed<T>>, random: () => number): T | undefined {
+  const key = drawKey(random);
+  let best: T | undefined;
+  let bestWeight = -1;
+  for (const { item, hash } of entries) {
+    const weight = mix32(hash ^ key);
+    if (weight > bestWeight) [best, bestWeight] = [item, weight];
+  }
+  return best;
+}
+
+/**
+ * Texts to compose with a sample's own: drawn from the sample's partition, or else from its split. A choice is made
+ * by rendezvous hashing (the candidate whose hash mixed with the choice's key is highest) rather than by its index,
+ * so that a text added to one bank changes only the choices it wins, not every choice after it in the list.
+ */
 class Related<T extends Grouped> {
-  private readonly byPartition = new Map<number, T[]>();
-  private readonly bySplit = new Map<Split, T[]>();
+  private readonly byPartition = new Map<number, Array<Hashed<T>>>();
+  private readonly bySplit = new Map<Split, Array<Hashed<T>>>();
 
   constructor(items: readonly T[]) {
     for (const item of items) {
+      const entry = { item, hash: fnv1a(`item:${item.group}`) };
       const partition = partitionOf(item.group);
-      this.byPartition.set(partition, [...(this.byPartition.get(partition) ?? []), item]);
-      this.bySplit.set(splitOf(item.group), [...(this.bySplit.get(splitOf(item.group)) ?? []), item]);
+      this.byPartition.set(partition, [...(this.byPartition.get(partition) ?? []), entry]);
+      this.bySplit.set(splitOf(item.group), [...(this.bySplit.get(splitOf(item.group)) ?? []), entry]);
     }
   }
 
-  private candidates(group: string): readonly T[] {
+  private candidates(group: string): ReadonlyArray<Hashed<T>> {
     return this.byPartition.get(partitionOf(group)) ?? this.bySplit.get(splitOf(group)) ?? [];
   }
 
   /** One related item, or undefined when the split has none. */
   pick(group: string, random: () => number): T | undefined {
-    const candidates = this.candidates(group);
-    return candidates.length > 0 ? pick(candidates, random) : undefined;
+    return rendezvous(this.candidates(group), random);
   }
 
   /** Up to `count` distinct related items. */
   sample(group: string, count: number, random: () => number): T[] {
-    return sample(this.candidates(group), count, random);
+    const key = drawKey(random);
+    return this.candidates(group)
+      .map(({ item, hash }) => ({ item, weight: mix32(hash ^ key) }))
+      .sort((a, b) => b.weight - a.weight)
+      .slice(0, count)
+      .map(({ item }) => item);
   }
 }
 
@@ -275,13 +311,6 @@ function insertAt(document: string, insertion: string, random: () => number): st
   return lines.join('\n');
 }
 
-/** Distinct items of a list, `count` at most, in random order. */
-function sample<T>(items: readonly T[], count: number, random: () => number): T[] {
-  const order = items.map((_, i) => i);
-  shuffle(order, random);
-  return order.slice(0, count).map((i) => items[i]);
-}
-
 /** How many extractions and how many tasks each override phrasing is composed with. */
 const COMPOSITIONS_PER_OVERRIDE = 3;
 /**
@@ -309,7 +338,14 @@ function readLanguages(corpusDir: string): Array<[string, LanguageBank]> {
     .map((file) => [file.replace(/\.json$/, ''), readJson<LanguageBank>(path.join(dir, file))]);
 }
 
-function corpusSamples(corpusDir: string, dataDir: string, random: () => number): Sample[] {
+/**
+ * A generator of its own for each choice point (a phrasing, a template, an encoding slot), seeded by its name: a text
+ * added to one bank changes the samples composed from that bank, not the random draws of every sample after it.
+ */
+const streamsOf = (seed: number) => (key: string) => seededRandom((seed ^ fnv1a(`stream:${key}`)) >>> 0);
+
+function corpusSamples(corpusDir: string, dataDir: string, seed: number): Sample[] {
+  const streamOf = streamsOf(seed);
   const t = readJson<Templates>(path.join(corpusDir, 'templates.json'));
   const languages = readLanguages(corpusDir);
   const samples: Sample[] = [];
@@ -324,7 +360,7 @@ function corpusSamples(corpusDir: string, dataDir: string, random: () => number)
     ...languages.flatMap(([language, bank]) => grouped(bank.documents, `corpus:${language}:document`).map((doc) => ({ ...doc, language }))),
   ];
   const hosts = new Related(documents);
-  const plant = (instruction: string, group: string, family: string, language: string) => {
+  const plant = (instruction: string, group: string, family: string, language: string, random: () => number) => {
     const doc = hosts.pick(group, random);
     if (!doc) return;
     const body = excerpt(doc.text, 200 + Math.floor(random() * 1300), random);
@@ -346,6 +382,7 @@ function corpusSamples(corpusDir: string, dataDir: string, random: () => number)
     const plantings = Math.max(PLANTINGS_PER_TEMPLATE, Math.round((PLANTINGS_PER_TEMPLATE * FULL_BANK_TEMPLATES) / Math.max(1, templates.length)));
 
     grouped(bank.override, `corpus:${language}:override`).forEach(({ text: override, group }) => {
+      const random = streamOf(`${group}:${override}`);
       for (const extraction of relatedExtractions.sample(group, compositions, random)) {
         const prefix = random() < 0.3 ? relatedBenignTasks.pick(group, random) : undefined;
         add({ text: `${prefix ? `${prefix.text} ` : ''}${override}${pick(bank.connector, random)}${extraction.text}`, label: 1, family: 'override_extraction', language, group });
@@ -357,6 +394,7 @@ function corpusSamples(corpusDir: string, dataDir: string, random: () => number)
     extractions.forEach(({ text, group }) => add({ text: capitalise(text), label: 1, family: 'extraction', language, group }));
     benignTasks.forEach(({ text, group }) => {
       add({ text, label: 0, family: 'benign_task', language, group });
+      const random = streamOf(`${group}:${text}:pair`);
       const other = relatedBenignTasks.pick(group, random);
       if (other && other.text !== text) add({ text: `${text} ${other.text}`, label: 0, family: 'benign_task', language, group });
     });
@@ -365,16 +403,18 @@ function corpusSamples(corpusDir: string, dataDir: string, random: () => number)
     // the group, so the held-out split holds ways of addressing the agent that training never saw. Some ask for a
     // harmless task (a poem, a translation): addressed to the agent from inside data, that is an injection too.
     templates.forEach(({ text: template, group }) => {
+      const random = streamOf(`${group}:${template}`);
       for (let k = 0; k < plantings; k++) {
         const harmless = random() < HARMLESS_PLANTED_SHARE;
         const task = harmless ? relatedBenignTasks.pick(group, random) : tasks.pick(group, random);
-        if (task) plant(withTask(template, task.text), group, harmless ? 'indirect_harmless_task' : 'indirect', language);
+        if (task) plant(withTask(template, task.text), group, harmless ? 'indirect_harmless_task' : 'indirect', language, random);
       }
     });
     // Code commented in the language: benign, whatever words of an injection its comments hold.
     const comments = grouped(bank.code_comments, `corpus:${language}:code_comment`);
     const relatedComments = new Related(comments);
     comments.forEach(({ text, group }) => {
+      const random = streamOf(`${group}:${text}`);
       for (let k = 0; k < CODE_FILES_PER_COMMENT; k++) {
         const file = codeFiles.pick(group, random);
         if (!file) continue;
@@ -385,7 +425,8 @@ function corpusSamples(corpusDir: string, dataDir: string, random: () => number)
     });
     // As BIPIA plants its attacks: a task for the agent written into a document as it is, addressed to no one.
     benignTasks.forEach(({ text, group }) => {
-      if (random() < BARE_PLANTED_SHARE) plant(text, group, 'indirect_harmless_task', language);
+      const random = streamOf(`${group}:${text}:bare`);
+      if (random() < BARE_PLANTED_SHARE) plant(text, group, 'indirect_harmless_task', language, random);
     });
   }
 
@@ -408,11 +449,13 @@ function corpusSamples(corpusDir: string, dataDir: string, random: () => number)
   const englishTasks = new Related(grouped(english?.benign_tasks, 'corpus:en:benign'));
   bipiaAttacks(dataDir).forEach((payload, i) => {
     const group = `${payload.group}:${i}`;
+    const random = streamOf(group);
     const template = payload.code || random() < 0.3 ? undefined : templatesOf.get('en')?.pick(group, random);
-    plant(template ? withTask(template.text, payload.text) : payload.text, group, 'indirect', 'en');
+    plant(template ? withTask(template.text, payload.text) : payload.text, group, 'indirect', 'en', random);
   });
   // A question with a pasted piece of code: data that looks nothing like prose, and is benign.
   bipia.filter((doc) => doc.group.startsWith('bipia:code:')).forEach((doc) => {
+    const random = streamOf(`${doc.group}:question`);
     const question = englishTasks.pick(doc.group, random);
     if (!question) return;
     add({ text: `${question.text}\n\n${excerpt(doc.text, 150 + Math.floor(random() * 600), random)}`, label: 0, family: 'benign_code', language: 'en', group: doc.group });
@@ -424,16 +467,21 @@ function corpusSamples(corpusDir: string, dataDir: string, random: () => number)
     ...languages.flatMap(([language, bank]) => (bank.encoded_plain ?? []).map((text, i) => ({ text, group: `corpus:${language}:encoded_plain:${i}`, language }))),
     ...samples.filter((s) => s.family === 'benign_task' || s.family === 'benign_risky'),
   ];
+  // Each slot chooses its source by rendezvous hashing, like `Related`, so that a new text moves few slots.
+  const attackEntries = attackSources.map((item) => ({ item, hash: fnv1a(`encoded:${item.group}:${item.text}`) }));
+  const benignEntries = benignSources.map((item) => ({ item, hash: fnv1a(`encoded:${item.group}:${item.text}`) }));
   for (const encoding of ENCODINGS) {
     for (let i = 0; i < ENCODED_PER_KIND; i++) {
-      const attack = pick(attackSources, random);
+      const random = streamOf(`encoded:${encoding}:${i}`);
+      const attack = rendezvous(attackEntries, random)!;
       add({ text: pick(t.encoding_wrappers.attack, random).replace('{payload}', encode(attack.text, encoding)), label: 1, family: 'encoded', language: attack.language, group: attack.group, encoding });
-      const benign = pick(benignSources, random);
+      const benign = rendezvous(benignEntries, random)!;
       add({ text: pick(t.encoding_wrappers.benign, random).replace('{payload}', encode(benign.text, encoding)), label: 0, family: 'benign_encoded', language: benign.language, group: benign.group, encoding });
     }
   }
   // Data blobs an agent legitimately passes along: hashes, tokens, images.
   for (let i = 0; i < 60; i++) {
+    const random = streamOf(`blob:${i}`);
     const bytes = Buffer.from(Array.from({ length: 16 + Math.floor(random() * 48) }, () => Math.floor(random() * 256)));
     const blob = random() < 0.5 ? bytes.toString('base64') : bytes.toString('hex');
     const group = `corpus:blob:${i}`;
@@ -451,8 +499,34 @@ const ENCODED_PER_KIND = 100;
  * characters).
  */
 interface SuffixVocabulary {
-  words: string[];
-  otherScripts: string[];
+  words: Ring;
+  otherScripts: Ring;
+}
+
+/**
+ * Items placed on a ring by their hash; a draw takes the first item at or after a random point. A new item takes
+ * only the draws that fall just before it, where an index into a sorted list would move nearly every draw.
+ */
+interface Ring {
+  items: string[];
+  hashes: Uint32Array;
+}
+
+function ringOf(items: Iterable<string>): Ring {
+  const placed = [...items].map((item) => ({ item, hash: fnv1a(`ring:${item}`) })).sort((a, b) => a.hash - b.hash || (a.item < b.item ? -1 : 1));
+  return { items: placed.map((p) => p.item), hashes: Uint32Array.from(placed, (p) => p.hash) };
+}
+
+function ringPick(ring: Ring, random: () => number): string {
+  const point = drawKey(random);
+  let lo = 0;
+  let hi = ring.hashes.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (ring.hashes[mid] < point) lo = mid + 1;
+    else hi = mid;
+  }
+  return ring.items[lo % ring.items.length];
 }
 
 function suffixVocabulary(samples: readonly Sample[]): SuffixVocabulary {
@@ -469,7 +543,7 @@ function suffixVocabulary(samples: readonly Sample[]): SuffixVocabulary {
       }
     }
   }
-  return { words: [...words].sort(), otherScripts: [...otherScripts].sort() };
+  return { words: ringOf(words), otherScripts: ringOf(otherScripts) };
 }
 
 /**
@@ -485,7 +559,7 @@ function optimisationSuffix(vocabulary: SuffixVocabulary, punctuation: readonly 
     let token: string;
     const kind = random();
     if (kind < 0.68) {
-      const word = pick(vocabulary.words, random);
+      const word = ringPick(vocabulary.words, random);
       if (word.length > 5 && random() < 0.6) {
         const start = Math.floor(random() * (word.length - 2));
         token = word.slice(start, start + 2 + Math.floor(random() * 5));
@@ -496,7 +570,7 @@ function optimisationSuffix(vocabulary: SuffixVocabulary, punctuation: readonly 
       if (casing < 0.2) token = capitalise(token);
       else if (casing < 0.27) token = token.toUpperCase();
     } else if (kind < 0.72) {
-      token = pick(vocabulary.otherScripts, random) + (random() < 0.5 ? pick(vocabulary.otherScripts, random) : '');
+      token = ringPick(vocabulary.otherScripts, random) + (random() < 0.5 ? ringPick(vocabulary.otherScripts, random) : '');
     } else {
       token = pick(punctuation, random);
     }
@@ -509,12 +583,18 @@ function optimisationSuffix(vocabulary: SuffixVocabulary, punctuation: readonly 
  * Plain requests with an optimisation-style suffix: injections, in the group (and so the split) of the request
  * they extend. The real suffixes of the public sets stay with their own groups.
  */
-function suffixedSamples(samples: readonly Sample[], corpusDir: string, random: () => number): Sample[] {
+function suffixedSamples(samples: readonly Sample[], corpusDir: string, seed: number): Sample[] {
   const { suffix_punctuation: punctuation } = readJson<Templates>(path.join(corpusDir, 'templates.json'));
   const vocabulary = suffixVocabulary(samples);
-  return samples
-    .filter((s) => s.label === 0 && (s.family === 'benign_harmful_request' || ((s.family === 'benign_dialogue' || s.family === 'benign_task') && random() < 0.15)))
-    .map((s) => ({ ...s, text: `${s.text} ${optimisationSuffix(vocabulary, punctuation, random)}`, label: 1 as const, family: 'adversarial_suffix', source: 'corpus' as const }));
+  const streamOf = streamsOf(seed);
+  const suffixed: Sample[] = [];
+  for (const s of samples) {
+    if (s.label !== 0 || !['benign_harmful_request', 'benign_dialogue', 'benign_task'].includes(s.family)) continue;
+    const random = streamOf(`suffix:${s.group}:${s.text}`);
+    if (s.family !== 'benign_harmful_request' && !(random() < 0.15)) continue;
+    suffixed.push({ ...s, text: `${s.text} ${optimisationSuffix(vocabulary, punctuation, random)}`, label: 1, family: 'adversarial_suffix', source: 'corpus' });
+  }
+  return suffixed;
 }
 
 export interface DatasetOptions {
@@ -524,9 +604,9 @@ export interface DatasetOptions {
 }
 
 export function buildDataset(options: DatasetOptions): Sample[] {
-  const random = seededRandom(options.seed ?? DEFAULT_SEED);
-  const base = [...publicSamples(options.dataDir), ...corpusSamples(options.corpusDir, options.dataDir, random)];
-  const samples = [...base, ...suffixedSamples(base, options.corpusDir, random)];
+  const seed = options.seed ?? DEFAULT_SEED;
+  const base = [...publicSamples(options.dataDir), ...corpusSamples(options.corpusDir, options.dataDir, seed)];
+  const samples = [...base, ...suffixedSamples(base, options.corpusDir, seed)];
   const seen = new Set<string>();
   return samples.filter((sample) => {
     const key = `${sample.label}:${sample.text}`;

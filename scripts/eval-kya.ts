@@ -52,6 +52,13 @@ function thresholdAtFpr(scored: Scored[], maxFpr: number): number {
   return allowed < negatives.length ? negatives[allowed] + 1e-9 : 0;
 }
 
+/**
+ * A threshold as printed: rounded up to three decimals, never to the nearest, so that the printed value admits no
+ * more benign prompts than the rule allows (0.87112 rounded to the nearest, 0.871, admitted 9 natural benign
+ * validation prompts of 860 where the rule allows 8).
+ */
+const thresholdText = (threshold: number) => (Math.ceil(threshold * 1000) / 1000).toFixed(3);
+
 const rate = (items: Scored[], predicate: (s: Scored) => boolean) =>
   items.length === 0 ? '   -  ' : `${((100 * items.filter(predicate).length) / items.length).toFixed(1).padStart(5)}%`;
 
@@ -118,12 +125,12 @@ function main(): void {
   console.log(`engine ${engine}; thresholds review ${review}, block ${block} (defaults ${DEFAULT_KYA_THRESHOLDS.review}/${DEFAULT_KYA_THRESHOLDS.block})`);
   const [validationReview, validationBlock] = [thresholdAtFpr(validation, 0.01), thresholdAtFpr(validation, 0.001)];
   const validationNatural = validation.filter(isNatural);
-  console.log(`validation split (${validation.length}): threshold at FPR 1 % = ${validationReview.toFixed(3)}, at FPR 0.1 % = ${validationBlock.toFixed(3)}; ` +
+  console.log(`validation split (${validation.length}): threshold at FPR 1 % = ${thresholdText(validationReview)}, at FPR 0.1 % = ${thresholdText(validationBlock)}; ` +
     `natural benign (${validationNatural.length}) at or over them ${rate(validationNatural, (s) => s.score >= validationReview)} / ${rate(validationNatural, (s) => s.score >= validationBlock)}, ` +
     `at the configured thresholds ${rate(validationNatural, (s) => s.score >= review)} / ${rate(validationNatural, (s) => s.score >= block)}`);
   // Where the defaults come from: review where at most 1 % of all benign and of natural benign validation prompts
   // score as high, block where at most 0.1 % of all do.
-  console.log(`validation split: review threshold chosen = ${Math.max(validationReview, thresholdAtFpr(validationNatural, 0.01)).toFixed(3)}, block = ${validationBlock.toFixed(3)}`);
+  console.log(`validation split: review threshold chosen = ${thresholdText(Math.max(validationReview, thresholdAtFpr(validationNatural, 0.01)))}, block = ${thresholdText(validationBlock)}`);
 
   const measured = process.argv.includes('--split') ? process.argv[process.argv.indexOf('--split') + 1] : 'test';
   if (measured !== 'test' && measured !== 'validation') throw new Error(`--split test|validation, not ${measured}`);
@@ -137,13 +144,13 @@ function main(): void {
   console.log(`TPR at block threshold (model)        ${rate(injections, (s) => s.score >= block)}`);
   console.log(`FPR at review threshold (model)       ${rate(benign, (s) => s.score >= review)}`);
   console.log(`FPR at block threshold (model)        ${rate(benign, (s) => s.score >= block)}`);
-  console.log(`TPR at FPR ≤ 1 % (ROC point, t=${atOnePercent.toFixed(3)}) ${rate(injections, (s) => s.score >= atOnePercent)}`);
+  console.log(`TPR at FPR ≤ 1 % (ROC point, t=${thresholdText(atOnePercent)}) ${rate(injections, (s) => s.score >= atOnePercent)}`);
   // The public samples do not change when the corpus grows: the figure to compare models across corpus versions.
   const publicOnly = measuredSamples.filter((s) => s.sample.source === 'public');
   const publicInjections = publicOnly.filter((s) => s.sample.label === 1);
   const publicAtOnePercent = thresholdAtFpr(publicOnly, 0.01);
   console.log(`public data only (${publicOnly.length}): ROC AUC ${rocAuc(publicOnly).toFixed(4)}, TPR at review ${rate(publicInjections, (s) => s.score >= review)}, ` +
-    `TPR at FPR ≤ 1 % (t=${publicAtOnePercent.toFixed(3)}) ${rate(publicInjections, (s) => s.score >= publicAtOnePercent)}, FPR at review ${rate(publicOnly.filter((s) => s.sample.label === 0), (s) => s.score >= review)}`);
+    `TPR at FPR ≤ 1 % (t=${thresholdText(publicAtOnePercent)}) ${rate(publicInjections, (s) => s.score >= publicAtOnePercent)}, FPR at review ${rate(publicOnly.filter((s) => s.sample.label === 0), (s) => s.score >= review)}`);
   console.log(`live decision: injections not passed   ${rate(injections, (s) => s.outcome !== 'passed_screening')}, blocked ${rate(injections, (s) => s.outcome === 'blocked')}`);
   console.log(`live decision: benign not passed       ${rate(benign, (s) => s.outcome !== 'passed_screening')}, blocked ${rate(benign, (s) => s.outcome === 'blocked')}`);
   const risky = benign.filter((s) => RISKY_FAMILIES.includes(s.sample.family));

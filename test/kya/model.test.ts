@@ -12,7 +12,7 @@ import {
 } from '../../src/kya/features.ts';
 import { createCascade, createModel, loadEmbeddedModel, type ModelFile } from '../../src/kya/model.ts';
 import { normalisePrompt } from '../../src/kya/normalise.ts';
-import type { Sample } from '../../src/kya/training/dataset.ts';
+import { buildDataset, defaultDatasetOptions, splitOf, type Sample } from '../../src/kya/training/dataset.ts';
 import { fitCalibration, trainModel, type TrainingOptions } from '../../src/kya/training/train.ts';
 
 const model = loadEmbeddedModel();
@@ -89,6 +89,27 @@ describe('embedded model on texts outside training', () => {
 
 const MASK = (1 << 18) - 1;
 const noWords: Vocabulary = { bits: new Uint32Array(1), mask: 31 };
+
+// The rule of config.ts, on the validation split the defaults were chosen on (never the test split): review where at
+// most 1 % of benign and 1 % of natural benign prompts score as high, block where at most 0.1 % of benign do. Defaults
+// rounded to the nearest thousandth rather than up (0.871 / 0.992) admitted 9 natural of 860 and 2 benign of 1,383.
+describe('default thresholds on the validation split', () => {
+  const RISKY = ['benign_risky', 'benign_security_text', 'benign_security_request'];
+  const benign = buildDataset(defaultDatasetOptions()).filter((s) => s.label === 0 && splitOf(s.group) === 'validation');
+  const scored = benign.map((s) => ({ s, score: score(s.text) }));
+  const over = (items: typeof scored, threshold: number) => items.filter((x) => x.score >= threshold).length;
+  const natural = scored.filter((x) => !RISKY.includes(x.s.family) && x.s.encoding === undefined);
+
+  it('keep at most 1 % of benign and of natural benign prompts at review', () => {
+    expect(natural.length).toBeGreaterThan(500);
+    expect(over(scored, DEFAULT_KYA_THRESHOLDS.review)).toBeLessThanOrEqual(Math.floor(scored.length * 0.01));
+    expect(over(natural, DEFAULT_KYA_THRESHOLDS.review)).toBeLessThanOrEqual(Math.floor(natural.length * 0.01));
+  });
+
+  it('block at most 0.1 % of benign prompts', () => {
+    expect(over(scored, DEFAULT_KYA_THRESHOLDS.block)).toBeLessThanOrEqual(Math.floor(scored.length * 0.001));
+  });
+});
 
 describe('features', () => {
   const judged = (text: string, vocabulary = noWords) => {

@@ -86,17 +86,32 @@ interface Hashed<T> {
   hash: number;
 }
 
+/** The weights of one rendezvous choice: each entry's hash mixed with a key drawn once from `random`. */
+function rendezvousWeights(random: () => number): (entry: Hashed<unknown>) => number {
+  const key = drawKey(random);
+  return ({ hash }) => mix32(hash ^ key);
+}
+
 /** Rendezvous hashing: the item whose hash, mixed with a key drawn from `random`, is highest (undefined for none). */
 function rendezvous<T>(entries: ReadonlyArray<Hashed<T>>, random: () => number): T | undefined {
-  const key = drawKey(random);
+  const weightOf = rendezvousWeights(random);
   let best: T | undefined;
   let bestWeight = -1;
-  for (const { item, hash } of entries) {
-    const weight = mix32(hash ^ key);
-    if (weight > bestWeight) [best, bestWeight] = [item, weight];
+  for (const entry of entries) {
+    const weight = weightOf(entry);
+    if (weight > bestWeight) [best, bestWeight] = [entry.item, weight];
   }
   return best;
 }
+
+/**
+ * Told of every text or word a composed sample takes from another group: the sample's group, the group lent from,
+ * and what was taken (see `DatasetOptions.onDraw`).
+ */
+export type DrawTrace = (sampleGroup: string, sourceGroup: string, kind: DrawKind) => void;
+/** `related`: a partner of `Related` (extraction, task, host document, code file, ...); `encoded`: the source of an
+ * encoded slot; `suffix`: a word or character of an optimisation-style suffix. */
+export type DrawKind = 'related' | 'encoded' | 'suffix';
 
 /**
  * Texts to compose with a sample's own: drawn from the sample's partition, or else from its split. A choice is made
@@ -107,7 +122,7 @@ class Related<T extends Grouped> {
   private readonly byPartition = new Map<number, Array<Hashed<T>>>();
   private readonly bySplit = new Map<Split, Array<Hashed<T>>>();
 
-  constructor(items: readonly T[]) {
+  constructor(items: readonly T[], private readonly onDraw?: DrawTrace) {
     for (const item of items) {
       const entry = { item, hash: fnv1a(`item:${item.group}`) };
       const partition = partitionOf(item.group);
@@ -122,17 +137,21 @@ class Related<T extends Grouped> {
 
   /** One related item, or undefined when the split has none. */
   pick(group: string, random: () => number): T | undefined {
-    return rendezvous(this.candidates(group), random);
+    const item = rendezvous(this.candidates(group), random);
+    if (item) this.onDraw?.(group, item.group, 'related');
+    return item;
   }
 
   /** Up to `count` distinct related items. */
   sample(group: string, count: number, random: () => number): T[] {
-    const key = drawKey(random);
-    return this.candidates(group)
-      .map(({ item, hash }) => ({ item, weight: mix32(hash ^ key) }))
+    const weightOf = rendezvousWeights(random);
+    const items = this.candidates(group)
+      .map((entry) => ({ item: entry.item, weight: weightOf(entry) }))
       .sort((a, b) => b.weight - a.weight)
       .slice(0, count)
       .map(({ item }) => item);
+    for (const item of items) this.onDraw?.(group, item.group, 'related');
+    return items;
   }
 }
 
@@ -344,7 +363,7 @@ function readLanguages(corpusDir: string): Array<[string, LanguageBank]> {
  */
 const streamsOf = (seed: number) => (key: string) => seededRandom((seed ^ fnv1a(`stream:${key}`)) >>> 0);
 
-function corpusSamples(corpusDir: string, dataDir: string, seed: number): Sample[] {
+function corpusSamples(corpusDir: string, dataDir: string, seed: number, onDraw?: DrawTrace): Sample[] {
   const streamOf = streamsOf(seed);
   const t = readJson<Templates>(path.join(corpusDir, 'templates.json'));
   const languages = readLanguages(corpusDir);
@@ -359,25 +378,25 @@ function corpusSamples(corpusDir: string, dataDir: string, seed: number): Sample
     ...grouped(t.benign_documents, 'corpus:document'),
     ...languages.flatMap(([language, bank]) => grouped(bank.documents, `corpus:${language}:document`).map((doc) => ({ ...doc, language }))),
   ];
-  const hosts = new Related(documents);
+  const hosts = new Related(documents, onDraw);
   const plant = (instruction: string, group: string, family: string, language: string, random: () => number) => {
     const doc = hosts.pick(group, random);
     if (!doc) return;
     const body = excerpt(doc.text, 200 + Math.floor(random() * 1300), random);
     add({ text: insertAt(body, instruction, random), label: 1, family, language, group, injected: instruction });
   };
-  const codeFiles = new Related(t.code_files.map((file, i) => ({ ...file, group: `corpus:code:${i}` })));
+  const codeFiles = new Related(t.code_files.map((file, i) => ({ ...file, group: `corpus:code:${i}` })), onDraw);
   const withTask = (template: string, task: string) => template.replace('{task}', lowerFirst(task.replace(/[.!。]$/, '')));
   const templatesOf = new Map<string, Related<Grouped>>();
 
   for (const [language, bank] of languages) {
     const extractions = grouped(bank.extraction, `corpus:${language}:extraction`);
-    const tasks = new Related(grouped(bank.task, `corpus:${language}:task`));
-    const relatedExtractions = new Related(extractions);
+    const tasks = new Related(grouped(bank.task, `corpus:${language}:task`), onDraw);
+    const relatedExtractions = new Related(extractions, onDraw);
     const benignTasks = grouped(bank.benign_tasks, `corpus:${language}:benign`);
-    const relatedBenignTasks = new Related(benignTasks);
+    const relatedBenignTasks = new Related(benignTasks, onDraw);
     const templates = grouped(bank.indirect, `corpus:${language}:indirect`);
-    templatesOf.set(language, new Related(templates));
+    templatesOf.set(language, new Related(templates, onDraw));
     const compositions = Math.max(COMPOSITIONS_PER_OVERRIDE, Math.round((COMPOSITIONS_PER_OVERRIDE * FULL_BANK_OVERRIDES) / bank.override.length));
     const plantings = Math.max(PLANTINGS_PER_TEMPLATE, Math.round((PLANTINGS_PER_TEMPLATE * FULL_BANK_TEMPLATES) / Math.max(1, templates.length)));
 
@@ -412,7 +431,7 @@ function corpusSamples(corpusDir: string, dataDir: string, seed: number): Sample
     });
     // Code commented in the language: benign, whatever words of an injection its comments hold.
     const comments = grouped(bank.code_comments, `corpus:${language}:code_comment`);
-    const relatedComments = new Related(comments);
+    const relatedComments = new Related(comments, onDraw);
     comments.forEach(({ text, group }) => {
       const random = streamOf(`${group}:${text}`);
       for (let k = 0; k < CODE_FILES_PER_COMMENT; k++) {
@@ -436,7 +455,7 @@ function corpusSamples(corpusDir: string, dataDir: string, seed: number): Sample
   // documents of its partition, benign, so its own imperatives are not learnt as the injection's. Training only, and
   // drawn from a generator of its own, so the held-out splits and every other sample stay as they were.
   const written = documents.filter((doc) => doc.group.startsWith('corpus:') && splitOf(doc.group) === 'train');
-  const partners = new Related(written);
+  const partners = new Related(written, onDraw);
   const pairing = seededRandom(fnv1a('document pairings'));
   written.forEach((doc) => {
     for (let k = 0; k < DOCUMENT_PAIRINGS; k++) {
@@ -446,7 +465,7 @@ function corpusSamples(corpusDir: string, dataDir: string, seed: number): Sample
   });
   // The public attack texts of BIPIA, planted as they are or addressed to the agent by an English template.
   const english = Object.fromEntries(languages).en;
-  const englishTasks = new Related(grouped(english?.benign_tasks, 'corpus:en:benign'));
+  const englishTasks = new Related(grouped(english?.benign_tasks, 'corpus:en:benign'), onDraw);
   bipiaAttacks(dataDir).forEach((payload, i) => {
     const group = `${payload.group}:${i}`;
     const random = streamOf(group);
@@ -468,15 +487,20 @@ function corpusSamples(corpusDir: string, dataDir: string, seed: number): Sample
     ...samples.filter((s) => s.family === 'benign_task' || s.family === 'benign_risky'),
   ];
   // Each slot chooses its source by rendezvous hashing, like `Related`, so that a new text moves few slots.
-  const attackEntries = attackSources.map((item) => ({ item, hash: fnv1a(`encoded:${item.group}:${item.text}`) }));
-  const benignEntries = benignSources.map((item) => ({ item, hash: fnv1a(`encoded:${item.group}:${item.text}`) }));
+  const entriesOf = <T extends Grouped>(sources: readonly T[]) => sources.map((item) => ({ item, hash: fnv1a(`encoded:${item.group}:${item.text}`) }));
+  const [attackEntries, benignEntries] = [entriesOf(attackSources), entriesOf(benignSources)];
+  // An encoded sample is in the group, and so the split, of the text it encodes.
+  const addEncoded = (sample: Omit<Sample, 'source'>, from: Grouped) => {
+    add(sample);
+    onDraw?.(sample.group, from.group, 'encoded');
+  };
   for (const encoding of ENCODINGS) {
     for (let i = 0; i < ENCODED_PER_KIND; i++) {
       const random = streamOf(`encoded:${encoding}:${i}`);
       const attack = rendezvous(attackEntries, random)!;
-      add({ text: pick(t.encoding_wrappers.attack, random).replace('{payload}', encode(attack.text, encoding)), label: 1, family: 'encoded', language: attack.language, group: attack.group, encoding });
+      addEncoded({ text: pick(t.encoding_wrappers.attack, random).replace('{payload}', encode(attack.text, encoding)), label: 1, family: 'encoded', language: attack.language, group: attack.group, encoding }, attack);
       const benign = rendezvous(benignEntries, random)!;
-      add({ text: pick(t.encoding_wrappers.benign, random).replace('{payload}', encode(benign.text, encoding)), label: 0, family: 'benign_encoded', language: benign.language, group: benign.group, encoding });
+      addEncoded({ text: pick(t.encoding_wrappers.benign, random).replace('{payload}', encode(benign.text, encoding)), label: 0, family: 'benign_encoded', language: benign.language, group: benign.group, encoding }, benign);
     }
   }
   // Data blobs an agent legitimately passes along: hashes, tokens, images.
@@ -510,14 +534,18 @@ interface SuffixVocabulary {
 interface Ring {
   items: string[];
   hashes: Uint32Array;
+  /** The group of the first sample each item was found in (for `DatasetOptions.onDraw`). */
+  lenders: string[];
 }
 
-function ringOf(items: Iterable<string>): Ring {
-  const placed = [...items].map((item) => ({ item, hash: fnv1a(`ring:${item}`) })).sort((a, b) => a.hash - b.hash || (a.item < b.item ? -1 : 1));
-  return { items: placed.map((p) => p.item), hashes: Uint32Array.from(placed, (p) => p.hash) };
+/** A ring of the items of `lenders` (item → the group it was taken from). */
+function ringOf(lenders: ReadonlyMap<string, string>): Ring {
+  const placed = [...lenders.keys()].map((item) => ({ item, hash: fnv1a(`ring:${item}`) })).sort((a, b) => a.hash - b.hash || (a.item < b.item ? -1 : 1));
+  return { items: placed.map((p) => p.item), hashes: Uint32Array.from(placed, (p) => p.hash), lenders: placed.map((p) => lenders.get(p.item)!) };
 }
 
-function ringPick(ring: Ring, random: () => number): string {
+/** One item of the ring; `onPick` is told the group it was lent by. */
+function ringPick(ring: Ring, random: () => number, onPick?: (lender: string) => void): string {
   const point = drawKey(random);
   let lo = 0;
   let hi = ring.hashes.length;
@@ -526,20 +554,24 @@ function ringPick(ring: Ring, random: () => number): string {
     if (ring.hashes[mid] < point) lo = mid + 1;
     else hi = mid;
   }
+  onPick?.(ring.lenders[lo % ring.items.length]);
   return ring.items[lo % ring.items.length];
 }
 
 function suffixVocabulary(samples: readonly Sample[]): SuffixVocabulary {
-  const words = new Set<string>();
-  const otherScripts = new Set<string>();
+  const words = new Map<string, string>();
+  const otherScripts = new Map<string, string>();
+  const lend = (items: Map<string, string>, item: string, group: string) => {
+    if (!items.has(item)) items.set(item, group);
+  };
   for (const s of samples) {
     // Only training texts: the held-out split lends nothing, not even words.
     if (s.label !== 0 || s.encoding || splitOf(s.group) !== 'train') continue;
     for (const word of s.text.match(/[\p{L}\p{N}_]+/gu) ?? []) {
       if (/^[\p{Script=Latin}\p{N}_]+$/u.test(word)) {
-        if (word.length <= 16) words.add(word);
+        if (word.length <= 16) lend(words, word, s.group);
       } else {
-        for (const ch of word) if (!/[\p{Script=Latin}\p{N}_]/u.test(ch)) otherScripts.add(ch);
+        for (const ch of word) if (!/[\p{Script=Latin}\p{N}_]/u.test(ch)) lend(otherScripts, ch, s.group);
       }
     }
   }
@@ -552,14 +584,14 @@ function suffixVocabulary(samples: readonly Sample[]): SuffixVocabulary {
  * another script — in random case, some glued to the token before them. Only the method is imitated; no attack
  * text is used.
  */
-function optimisationSuffix(vocabulary: SuffixVocabulary, punctuation: readonly string[], random: () => number): string {
+function optimisationSuffix(vocabulary: SuffixVocabulary, punctuation: readonly string[], random: () => number, onPick?: (lender: string) => void): string {
   const count = 14 + Math.floor(random() * 12);
   let suffix = '';
   for (let i = 0; i < count; i++) {
     let token: string;
     const kind = random();
     if (kind < 0.68) {
-      const word = ringPick(vocabulary.words, random);
+      const word = ringPick(vocabulary.words, random, onPick);
       if (word.length > 5 && random() < 0.6) {
         const start = Math.floor(random() * (word.length - 2));
         token = word.slice(start, start + 2 + Math.floor(random() * 5));
@@ -570,7 +602,7 @@ function optimisationSuffix(vocabulary: SuffixVocabulary, punctuation: readonly 
       if (casing < 0.2) token = capitalise(token);
       else if (casing < 0.27) token = token.toUpperCase();
     } else if (kind < 0.72) {
-      token = ringPick(vocabulary.otherScripts, random) + (random() < 0.5 ? ringPick(vocabulary.otherScripts, random) : '');
+      token = ringPick(vocabulary.otherScripts, random, onPick) + (random() < 0.5 ? ringPick(vocabulary.otherScripts, random, onPick) : '');
     } else {
       token = pick(punctuation, random);
     }
@@ -583,7 +615,7 @@ function optimisationSuffix(vocabulary: SuffixVocabulary, punctuation: readonly 
  * Plain requests with an optimisation-style suffix: injections, in the group (and so the split) of the request
  * they extend. The real suffixes of the public sets stay with their own groups.
  */
-function suffixedSamples(samples: readonly Sample[], corpusDir: string, seed: number): Sample[] {
+function suffixedSamples(samples: readonly Sample[], corpusDir: string, seed: number, onDraw?: DrawTrace): Sample[] {
   const { suffix_punctuation: punctuation } = readJson<Templates>(path.join(corpusDir, 'templates.json'));
   const vocabulary = suffixVocabulary(samples);
   const streamOf = streamsOf(seed);
@@ -592,7 +624,8 @@ function suffixedSamples(samples: readonly Sample[], corpusDir: string, seed: nu
     if (s.label !== 0 || !['benign_harmful_request', 'benign_dialogue', 'benign_task'].includes(s.family)) continue;
     const random = streamOf(`suffix:${s.group}:${s.text}`);
     if (s.family !== 'benign_harmful_request' && !(random() < 0.15)) continue;
-    suffixed.push({ ...s, text: `${s.text} ${optimisationSuffix(vocabulary, punctuation, random)}`, label: 1, family: 'adversarial_suffix', source: 'corpus' });
+    const onPick = onDraw && ((lender: string) => onDraw(s.group, lender, 'suffix'));
+    suffixed.push({ ...s, text: `${s.text} ${optimisationSuffix(vocabulary, punctuation, random, onPick)}`, label: 1, family: 'adversarial_suffix', source: 'corpus' });
   }
   return suffixed;
 }
@@ -601,12 +634,18 @@ export interface DatasetOptions {
   dataDir: string;
   corpusDir: string;
   seed?: number;
+  /**
+   * Told of every text or word a composed sample takes from another group (partners, host documents, document
+   * pairings, encoded slots, suffix words); it changes nothing in the data set. The leak test holds it to the
+   * splits: a sample takes only from its own split, and suffix words only from training.
+   */
+  onDraw?: DrawTrace;
 }
 
 export function buildDataset(options: DatasetOptions): Sample[] {
   const seed = options.seed ?? DEFAULT_SEED;
-  const base = [...publicSamples(options.dataDir), ...corpusSamples(options.corpusDir, options.dataDir, seed)];
-  const samples = [...base, ...suffixedSamples(base, options.corpusDir, seed)];
+  const base = [...publicSamples(options.dataDir), ...corpusSamples(options.corpusDir, options.dataDir, seed, options.onDraw)];
+  const samples = [...base, ...suffixedSamples(base, options.corpusDir, seed, options.onDraw)];
   const seen = new Set<string>();
   return samples.filter((sample) => {
     const key = `${sample.label}:${sample.text}`;

@@ -53,6 +53,7 @@ const PHONETIC_SIMILARITY = 0.88;
 export function tokenSimilarity(a: string, b: string, phoneticA: string, phoneticB: string): number {
   if (a === b) return 1;
   if (a.length === 1 || b.length === 1) return a[0] === b[0] ? 0.9 : 0;
+  if (nisbaOf(a, b)) return 0;
   const longest = Math.max(a.length, b.length);
   const budget = allowedEdits(longest);
   const phonetic = phoneticA.length >= 2 && phoneticA === phoneticB && a.charCodeAt(0) === b.charCodeAt(0) && Math.min(a.length, b.length) >= 4
@@ -67,6 +68,17 @@ export function tokenSimilarity(a: string, b: string, phoneticA: string, phoneti
 }
 
 const CONSONANT = /[^aeiouy]/;
+
+/**
+ * Whether one token is the other with the suffix "-i" of a Persian or Arabic nisba added to its final consonant:
+ * a family name made from a given name ("mohammadi" from "mohammad", "ahmadi", "hosseini", "rahmani", "karimi"),
+ * another name than the given name, not a spelling of it.
+ */
+export function nisbaOf(a: string, b: string): boolean {
+  const [shorter, longer] = a.length < b.length ? [a, b] : [b, a];
+  if (shorter.length < 4 || !longer.endsWith('i') || !CONSONANT.test(shorter[shorter.length - 1]) || !CONSONANT.test(longer[longer.length - 2])) return false;
+  return transliterationKey(longer.slice(0, -1)) === transliterationKey(shorter);
+}
 
 /**
  * Whether one three-letter token is the other with a short vowel written between two of its consonants: Arabic

@@ -805,6 +805,23 @@ function mayJoin(a: number, b: number): boolean {
   return Math.abs(a - b) <= (1 - JOINED_FLOOR) * Math.max(a, b);
 }
 
+/**
+ * Whether two tokens of one length differ only in vowels, an "a" against another ("sung"/"sang", "chol"/"chal"):
+ * another Korean syllable, not a romanisation or typo of it. No romanisation writes "a" for another vowel, whereas
+ * ŏ is written o, u or eo ("hyon"/"hyun", "chol"/"chul"), so those are left to the similarity and koreanKey.
+ */
+function otherVowel(a: string, b: string): boolean {
+  if (a.length !== b.length) return false;
+  let aAgainstOther = false;
+  for (let k = 0; k < a.length; k++) {
+    if (a[k] === b[k]) continue;
+    if (!VOWELS.test(a[k]) || !VOWELS.test(b[k])) return false;
+    if ((a[k] === 'a') !== (b[k] === 'a')) aAgainstOther = true;
+  }
+  return aAgainstOther;
+}
+const VOWELS = /[aeiouy]/;
+
 function listedTokenWeight(index: ScreeningIndex, position: number): number {
   return index.weight[index.nameTokens[position]] * OPTIONAL_WEIGHT[index.nameTokenMiddle[position]];
 }
@@ -837,6 +854,7 @@ function scoreName(index: ScreeningIndex, query: QueryToken[], queryCjk: string,
   }
 
   const isPerson = index.entities[entityIndex].type === 'person';
+  const korean = index.koreanNames.has(nameId);
   pairCount = 0;
   for (let i = 0; i < queryCount; i++) {
     const { similar, initial, text } = query[i];
@@ -845,6 +863,8 @@ function scoreName(index: ScreeningIndex, query: QueryToken[], queryCjk: string,
       // Initials stand for a person's names; an organisation's one letter ("S. GROUP AIRLINES") is a word of its own.
       if (!isPerson && (text.length === 1) !== (listed.length === 1)) continue;
       const s = similar.get(nameTokens[start + j]);
+      if (s !== undefined && korean && s < 1 && text.length <= KOREAN_SYLLABLE_LENGTH && listed.length <= KOREAN_SYLLABLE_LENGTH
+        && query[i].koreanKey !== index.koreanKeyOf.get(nameTokens[start + j]) && otherVowel(text, listed)) continue;
       if (s !== undefined) addPair(s, i, 1, j, NO_SECOND);
       else if ((initial || listed.length === 1) && listed.charCodeAt(0) === text.charCodeAt(0) && /[a-z]/.test(listed[0]) && !isWeakToken(listed)) {
         addPair(INITIAL_SIMILARITY, i, 1, j, NO_SECOND);

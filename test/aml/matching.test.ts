@@ -505,4 +505,13 @@ describe('false alarms round 8 saw on real unlisted names', () => {
     expect(names('Mojtaba Khamenei')).toContain('KHAMENEI, Mojtaba');
     expect(names('Hussein Muhammad')).toContain('Hussein Muhammad');
   });
+
+  it('does not take one Korean syllable for another with an "a" for another vowel', () => {
+    expect(names('Kim Sung-ho')).not.toContain('KIM, Sang-ho');
+    expect(names('Kim Sang-ho')).toContain('KIM, Sang-ho');
+    // ŏ is written o, u or eo: those stay one syllable.
+    expect(names('Hyun Gwang-il')).toContain('HYON, Gwang Il');
+    expect(names('Kim Sung-chol')).toContain('KIM, Song Chol');
+    expect(names('Kim Seong-chol')).toContain('KIM, Song Chol');
+  });
 });

@@ -126,7 +126,10 @@ const TRANSLITERATION_FOLDS: Array<[RegExp, string]> = [
 ];
 
 function foldTransliteration(token: string): string {
-  let folded = token;
+  // A final h after a or e is the Arabic and Persian ta marbuta or a silent h, written or not ("hamzah"/"hamza",
+  // "hayyeh"/"hayya", "abdullah"/"abdulla"); not after i or y, where it is the Russian -ikh ("kulikovskih"), nor
+  // in kh, sh and ch ("sedykh").
+  let folded = token.replace(/(?<=[ae])h$/, '');
   for (const [pattern, replacement] of TRANSLITERATION_FOLDS) folded = folded.replace(pattern, replacement);
   return folded;
 }

@@ -525,3 +525,12 @@ describe('press names round 8 missed', () => {
     expect(screen(lists, { name: 'Khalil al-Hayya', type: 'person' }).matches.map((m) => m.entityId)).toContain('ofac_non_sdn:9706');
   });
 });
+
+describe('sheikh as a name part', () => {
+  it('keeps sheikh, shaykh and sheik as name parts like shaikh, so they pair with the listed spelling', () => {
+    expect(tokenise('Khalid Sheikh Mohammed')).toContain('sheikh');
+    expect(top('Khalid Sheikh Mohammed', { type: 'person' })?.entityId).toBe('ofac_sdn:6928');
+    // Still read without it when it opens the name as a title.
+    expect(top('Sheikh Abdul Aziz', { type: 'person' })?.score).toBe(1);
+  });
+});

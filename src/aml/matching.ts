@@ -1063,10 +1063,13 @@ function scoreName(index: ScreeningIndex, query: QueryToken[], queryCjk: string,
   // family name read as left out: "Louis Martin" for "LUIS MARTIN CAMARENA") it is as weak as a one-part match; a
   // nisba read as left out is damped by how common those names are on the lists, in full when also respelt. A listed
   // middle name left out is no leeway here (the press writes "Dmitry Kuznetsov" for "KUZNETSOV, Dmitry
-  // Vadimovich"), nor is another romanisation alone ("Said"/"Saeed").
+  // Vadimovich"), nor is another romanisation alone of a listed name ("Said"/"Saeed"; of an alias it is, below).
   if (isPerson && allCommon) {
     if (shortForm || strongPairs < strongQuery || compound >= 0 || saidOutOfOrder(index, query, queryCount, start)) score *= SINGLE_TOKEN_FACTOR;
     else if (nisbaDropped >= 0) score *= respelt ? SINGLE_TOKEN_FACTOR : nisbaDroppedFactor(rarestPaired);
+    // An alias made of common names, met only in another spelling ("Muhammad Usman" for the alias "OSMAN,
+    // Mohamed"): an alias is one more way of writing the person, so another spelling of it is leeway on leeway.
+    else if (respelt && kind === 'alias') score *= SINGLE_TOKEN_FACTOR;
   }
   if (isPerson && score < KNOWN_AS_SCORE && strongQuery >= 2 && knownByLaterNames(index, query, queryCount, start, listedCount)) score = KNOWN_AS_SCORE;
   // Father and son of one name: "Ferdinand Marcos Jr." is not "Ferdinand Marcos" (a query without Jr. may be either).

@@ -539,3 +539,9 @@ describe('sheikh as a name part', () => {
     expect(top('Sheikh Abdul Aziz', { type: 'person' })?.score).toBe(1);
   });
 });
+
+describe('names the UN list packs into one alias', () => {
+  it('finds a group by one of the names its packed alias holds', () => {
+    expect(screen(lists, { name: 'Hayat Tahrir al-Sham' }).matches.map((m) => m.entityId)).toContain('un_consolidated:QDe.137');
+  });
+});

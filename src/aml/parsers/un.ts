@@ -35,10 +35,27 @@ function readDatesOfBirth(element: XmlElement, entity: ListEntity): void {
   }
 }
 
+/**
+ * The names an ALIAS_NAME holds. A few pack several, separated by semicolons, some as an original-script name with
+ * its romanisations in brackets: "Qasim Soleimani; Qasem Sulaimani; …", "حسن غول (Hassan Ghul; Hassan Gul; Hasan
+ * Gul)", "Hay’at Tahrir al-Sham (HTS) (هيئة تحرير الشام (original script); Hay’at Tahrir al-Sham; …)", "Mohammed
+ * Sabet; Mohammad Sabet b) M. Javad Kareemi Sabet". Each is a name of its own; an alias without a semicolon is kept
+ * whole, brackets and all, as before.
+ */
+export function aliasNames(text: string): string[] {
+  if (!text.includes(';')) return [text];
+  return text
+    .replace(/\(original script\)/gi, '')
+    .split(/;|\s[a-z]\)\s/)
+    .flatMap((piece) => piece.split('('))
+    .map((piece) => piece.replace(/\)/g, '').replace(/\s+/g, ' ').trim())
+    .filter((piece) => /\p{L}/u.test(piece));
+}
+
 function readCommon(element: XmlElement, entity: ListEntity, prefix: 'INDIVIDUAL' | 'ENTITY'): void {
   for (const alias of childrenNamed(element, `${prefix}_ALIAS`)) {
-    const name = childText(alias, 'ALIAS_NAME');
-    if (name) addName(entity, name, aliasKind(childText(alias, 'QUALITY')));
+    const kind = aliasKind(childText(alias, 'QUALITY'));
+    for (const name of aliasNames(childText(alias, 'ALIAS_NAME'))) if (name) addName(entity, name, kind);
   }
   const original = childText(element, 'NAME_ORIGINAL_SCRIPT');
   if (original) addName(entity, original, 'alias');

@@ -545,3 +545,10 @@ describe('names the UN list packs into one alias', () => {
     expect(screen(lists, { name: 'Hayat Tahrir al-Sham' }).matches.map((m) => m.entityId)).toContain('un_consolidated:QDe.137');
   });
 });
+
+describe('a Russian state corporation', () => {
+  it('folds "state corporation" as a legal form, so the brand alone finds it, but keeps "state" a naming word', () => {
+    expect(screen(lists, { name: 'Rostec', type: 'organization' }).matches.map((m) => m.matchedName)).toContain('STATE CORPORATION ROSTEC');
+    expect(tokenise('State Bank of India')).toContain('state');
+  });
+});

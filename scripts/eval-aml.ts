@@ -1005,7 +1005,14 @@ export async function run(): Promise<void> {
       };
       console.log(`  real unlisted names, false-alarm rate: persons ${rate(unlistedCases.filter((c) => c.type === 'person'))}, of which added in round 7 ${rate(unlistedCases.filter((c) => c.added === 'r7'))}, in round 8 ${rate(unlistedCases.filter((c) => c.added === 'r8'))}; companies ${rate(unlistedCases.filter((c) => c.type === 'organization'))} (${unlisted.leftOut.length} of the file left out as listed: ${unlisted.leftOut.join(', ') || 'none'})`);
       reportPressNames(lists, pressWritten.cases.filter((c) => c.split === split), pressWritten.leftOut, split === 'dev' && process.argv.includes('--misses'));
-      if (split === 'dev' && process.argv.includes('--misses')) for (const [c, m] of unlistedResult.falseAlarms) console.log(`    unlisted false alarm: "${c.query}" → ${m}`);
+      if (split === 'dev' && process.argv.includes('--misses')) {
+        for (const [c, m] of unlistedResult.falseAlarms) {
+          // With its reasons: which parts paired how closely, and which the listed name has beside them.
+          const top = screen(lists, { name: c.query, type: c.type, threshold: THRESHOLD }).matches[0];
+          const why = top ? ` [${top.features.tokens.map((t) => `${t.query}~${t.matched} ${t.similarity}`).join(', ')}${top.features.unmatchedQueryTokens.length ? `; query only: ${top.features.unmatchedQueryTokens.join(' ')}` : ''}${top.features.unmatchedListedTokens.length ? `; listed only: ${top.features.unmatchedListedTokens.join(' ')}` : ''}; matched ${top.features.matchedNameKind}]` : '';
+          console.log(`    unlisted false alarm: "${c.query}" → ${m}${why}`);
+        }
+      }
     }
     if (split !== 'test' && process.argv.includes('--misses')) {
       for (const c of misses) console.log(`  miss ${c.transform}: "${c.query}" → ${c.expected}`);

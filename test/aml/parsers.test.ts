@@ -70,7 +70,11 @@ describe('real list files', () => {
     expect(adf.names).toContainEqual({ full: 'NALU', kind: 'former' });
     expect(un.entities.some((e) => e.birthDates.some((d) => d.includes('/')))).toBe(true);
     // An ALIAS_NAME packing several names with semicolons gives each as a name of its own.
-    expect(un.entities.some((e) => e.names.some((n) => n.kind !== 'primary' && n.full.includes(';')))).toBe(false);
+    expect(un.entities.some((e) => e.names.some((n) => n.full.includes(';')))).toBe(false);
+    // So does the one packed primary name: the first is primary, the others aliases.
+    const cagl = un.entities.find((e) => e.sourceId === 'CDe.003')!;
+    expect(cagl.names.filter((n) => n.kind === 'primary').map((n) => n.full)).toEqual(['COMPAGNIE AERIENNE DES GRANDS LACS']);
+    expect(cagl.names).toContainEqual({ full: 'GREAT LAKES BUSINESS COMPANY', kind: 'alias' });
     const soleimani = un.entities.find((e) => e.sourceId === 'IRi.039')!;
     expect(soleimani.names).toContainEqual({ full: 'Qasim Sulaymani', kind: 'alias' });
     const hts = un.entities.find((e) => e.sourceId === 'QDe.137')!;

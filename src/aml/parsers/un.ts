@@ -88,9 +88,14 @@ export function parseUnXml(text: string, listName: string): ParsedList {
           .filter(Boolean)
           .join(' ');
         if (!primary) continue;
-        addName(entity, primary, 'primary');
+        // One primary name packs two, as some aliases do ("COMPAGNIE AERIENNE DES GRANDS LACS (CAGL) ; GREAT LAKES
+        // BUSINESS COMPANY (GLBC)"): the first is the primary name, the others its aliases (after the listed
+        // aliases, so that one listed as such keeps its quality).
+        const [first, ...others] = aliasNames(primary);
+        addName(entity, first, 'primary');
         pushUnique(entity.programs, childText(item, 'UN_LIST_TYPE'));
         readCommon(item, entity, itemName);
+        for (const other of others) addName(entity, other, 'alias');
         if (itemName === 'INDIVIDUAL') {
           readDatesOfBirth(item, entity);
           for (const nationality of childValues(item, 'NATIONALITY')) pushUnique(entity.nationalities, normaliseCountry(nationality));

@@ -94,6 +94,13 @@ const ORGANISATION_SPELLING_FLOOR = 0.9;
 const KNOWN_AS_SCORE = 0.85;
 /** Each of those given names must pair this closely (a respelling, not a sound-alike). */
 const KNOWN_AS_SIMILARITY = 0.9;
+/** A pair below this similarity is by sound or short form only, not by spelling (PHONETIC_SIMILARITY is 0.88). */
+const SOUND_ALIKE_BELOW = 0.9;
+/**
+ * A listed spelling used by at most this many listed names is one person's way of writing a name (AMIDI, TANAVAR,
+ * RAHMUN), not a romanisation in common use (Daud: 9 names, Mahamat: 8, Saeed: 21 on the lists loaded here).
+ */
+const ONE_OFF_SPELLING_NAMES = 2;
 /**
  * Rarity weight over its spellings (spellingWeight) at most of a common name part (Muhammad in all its spellings
  * 3.0, Ahmad 4.1, Ali 4.2 on the lists loaded here: shared by more than one listed name in 150), and at least of a
@@ -923,6 +930,10 @@ function scoreName(index: ScreeningIndex, query: QueryToken[], queryCjk: string,
   /** Whether a distinctive pair is spelt otherwise than listed (another romanisation, a sound-alike, a typo), initials aside. */
   let respelt = false;
   let strongListed1 = '';
+  /** Whether a common query name is paired only by sound with a listed spelling hardly anyone else is listed under. */
+  let commonHeardAsOneOff = false;
+  // Halfway to the next count, so that the float weights of exactly ONE_OFF_SPELLING_NAMES names pass.
+  const oneOffWeight = Math.log(1 + index.nameEntity.length / (ONE_OFF_SPELLING_NAMES + 0.5));
   const pairings: TokenPairing[] = [];
   for (let p = 0; p < pairCount; p++) {
     const shape = pairShape[pairOrder[p]];
@@ -956,6 +967,8 @@ function scoreName(index: ScreeningIndex, query: QueryToken[], queryCjk: string,
         if (!initialPair && !index.common[nameTokens[start + k]] && !(queryLength === 1 && query[queryFrom].common)) allCommon = false;
         if (!initialPair) rarestPaired = Math.max(rarestPaired, index.spellingWeight[nameTokens[start + k]]);
         if (!initialPair && similarity < 1) respelt = true;
+        if (!initialPair && queryLength === 1 && !joinedListed && similarity < SOUND_ALIKE_BELOW && query[queryFrom].common
+          && index.weight[nameTokens[start + k]] >= oneOffWeight) commonHeardAsOneOff = true;
       }
     }
     queryMatched += similarity * queryWeight;
@@ -1070,6 +1083,10 @@ function scoreName(index: ScreeningIndex, query: QueryToken[], queryCjk: string,
     // An alias made of common names, met only in another spelling ("Muhammad Usman" for the alias "OSMAN,
     // Mohamed"): an alias is one more way of writing the person, so another spelling of it is leeway on leeway.
     else if (respelt && kind === 'alias') score *= SINGLE_TOKEN_FACTOR;
+    // A common name heard as a listed spelling only one or two names have ("Reza Ahmadi" for "AMIDI, Reza"): the
+    // rare listed part is met by no more than a common name's sound, so the match rests on common names alone. A
+    // listed spelling many names share ("Daud", "Saeed") is a romanisation the press uses too, and stays.
+    else if (commonHeardAsOneOff) score *= SINGLE_TOKEN_FACTOR;
   }
   if (isPerson && score < KNOWN_AS_SCORE && strongQuery >= 2 && knownByLaterNames(index, query, queryCount, start, listedCount)) score = KNOWN_AS_SCORE;
   // Father and son of one name: "Ferdinand Marcos Jr." is not "Ferdinand Marcos" (a query without Jr. may be either).

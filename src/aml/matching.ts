@@ -1088,6 +1088,7 @@ function scoreName(index: ScreeningIndex, query: QueryToken[], queryCjk: string,
     // listed spelling many names share ("Daud", "Saeed") is a romanisation the press uses too, and stays.
     else if (commonHeardAsOneOff) score *= SINGLE_TOKEN_FACTOR;
   }
+  if (isPerson && kunyaParticleLeftOut(index, query, queryCount, start, listedCount)) score *= SINGLE_TOKEN_FACTOR;
   if (isPerson && score < KNOWN_AS_SCORE && strongQuery >= 2 && knownByLaterNames(index, query, queryCount, start, listedCount)) score = KNOWN_AS_SCORE;
   // Father and son of one name: "Ferdinand Marcos Jr." is not "Ferdinand Marcos" (a query without Jr. may be either).
   if (isPerson) {
@@ -1272,6 +1273,24 @@ function chainOrderBroken(index: ScreeningIndex, query: QueryToken[], queryCount
     const son = queryPartner[i - 1];
     const father = queryPartner[i + 1];
     if (son >= 0 && father >= 0 && index.nameTokenOrder[start + son] > index.nameTokenOrder[start + father]) return true;
+  }
+  return false;
+}
+
+/** The particles of a kunya, "father/mother of": "Abu Abdalla" names a person by his son Abdalla. */
+const KUNYA_PARTICLES = new Set(['abu', 'abou', 'umm']);
+
+/**
+ * Whether the particle of a kunya the listed name opens with is left out while the son's name after it is paired:
+ * "Abdullah Al Harbi" is not "Abu Abdalla al-Harbi" (the father of an Abdalla), he may be the son. Inside a name
+ * "Abu" may begin a family name ("SALAH ABU MOHAMED", see listedChainOrderBroken) and is not judged here, nor is a
+ * query with a particle of its own.
+ */
+function kunyaParticleLeftOut(index: ScreeningIndex, query: QueryToken[], queryCount: number, start: number, listedCount: number): boolean {
+  for (let i = 0; i < queryCount; i++) if (KUNYA_PARTICLES.has(query[i].text)) return false;
+  for (let j = 0; j + 1 < listedCount; j++) {
+    if (listedUsed[j] || index.nameTokenOrder[start + j] !== 0 || !KUNYA_PARTICLES.has(index.tokens[index.nameTokens[start + j]])) continue;
+    if (listedUsed[j + 1] && index.nameTokenOrder[start + j + 1] === 1) return true;
   }
   return false;
 }

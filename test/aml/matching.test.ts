@@ -531,6 +531,11 @@ describe('false alarms round 9 saw on real unlisted names', () => {
     // "Saeed" is how 21 listed names write it: "Said" heard as it still finds Hafiz Saeed.
     expect(names('Hafiz Said')).toContain('Hafiz Saeed');
   });
+
+  it('does not take a man for the father of his namesake when the listed kunya\'s "Abu" is left out', () => {
+    expect(names('Abdullah Al Harbi')).not.toContain('Abu Abdalla al-Harbi');
+    expect(names('Abu Abdallah al-Harbi')).toContain('Abu Abdalla al-Harbi');
+  });
 });
 
 describe('press names round 8 missed', () => {

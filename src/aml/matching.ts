@@ -932,6 +932,8 @@ function scoreName(index: ScreeningIndex, query: QueryToken[], queryCjk: string,
   let strongListed1 = '';
   /** Whether a common query name is paired only by sound with a listed spelling hardly anyone else is listed under. */
   let commonHeardAsOneOff = false;
+  /** Whether a distinctive pair is spelt as listed, initials aside. */
+  let spelledAsListed = false;
   // Halfway to the next count, so that the float weights of exactly ONE_OFF_SPELLING_NAMES names pass.
   const oneOffWeight = Math.log(1 + index.nameEntity.length / (ONE_OFF_SPELLING_NAMES + 0.5));
   const pairings: TokenPairing[] = [];
@@ -967,6 +969,7 @@ function scoreName(index: ScreeningIndex, query: QueryToken[], queryCjk: string,
         if (!initialPair && !index.common[nameTokens[start + k]] && !(queryLength === 1 && query[queryFrom].common)) allCommon = false;
         if (!initialPair) rarestPaired = Math.max(rarestPaired, index.spellingWeight[nameTokens[start + k]]);
         if (!initialPair && similarity < 1) respelt = true;
+        if (!initialPair && similarity >= 1) spelledAsListed = true;
         if (!initialPair && queryLength === 1 && !joinedListed && similarity < SOUND_ALIKE_BELOW && query[queryFrom].common
           && index.weight[nameTokens[start + k]] >= oneOffWeight) commonHeardAsOneOff = true;
       }
@@ -1087,6 +1090,10 @@ function scoreName(index: ScreeningIndex, query: QueryToken[], queryCjk: string,
     // rare listed part is met by no more than a common name's sound, so the match rests on common names alone. A
     // listed spelling many names share ("Daud", "Saeed") is a romanisation the press uses too, and stays.
     else if (commonHeardAsOneOff) score *= SINGLE_TOKEN_FACTOR;
+    // A long name met on common names alone, none spelt as listed, leaving out more middle names than count
+    // ("Mohamed Salah" for "SALLEH ADOUM KETTE, Mahamat"): two respelt common names say little of a four-part name.
+    // One part spelt as listed is evidence enough ("Mohamed Iusuf" for "YUSUF, Mohamed Mire Ali").
+    else if (!spelledAsListed && missingOptional.length > MISSING_OPTIONAL_COUNTED) score *= SINGLE_TOKEN_FACTOR;
   }
   if (isPerson && kunyaParticleLeftOut(index, query, queryCount, start, listedCount)) score *= SINGLE_TOKEN_FACTOR;
   if (isPerson && score < KNOWN_AS_SCORE && strongQuery >= 2 && knownByLaterNames(index, query, queryCount, start, listedCount)) score = KNOWN_AS_SCORE;

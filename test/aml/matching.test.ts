@@ -532,6 +532,14 @@ describe('false alarms round 9 saw on real unlisted names', () => {
     expect(names('Hafiz Said')).toContain('Hafiz Saeed');
   });
 
+  it('damps a long name met on respelt common names alone, not when one part is spelt as listed', () => {
+    const ids = (name: string) => screen(lists, { name, type: 'person' }).matches.map((m) => m.entityId);
+    // ofac_sdn:46309 is SALLEH ADOUM KETTE, Mahamat (also listed as SALEH, Mahamat).
+    expect(ids('Mohamed Salah')).not.toContain('ofac_sdn:46309');
+    expect(ids('Mahamat Salleh')).toContain('ofac_sdn:46309');
+    expect(names('Mohamed Iusuf')).toContain('YUSUF, Mohamed Mire Ali');
+  });
+
   it('does not take a man for the father of his namesake when the listed kunya\'s "Abu" is left out', () => {
     expect(names('Abdullah Al Harbi')).not.toContain('Abu Abdalla al-Harbi');
     expect(names('Abu Abdallah al-Harbi')).toContain('Abu Abdalla al-Harbi');

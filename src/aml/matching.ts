@@ -101,6 +101,8 @@ const SOUND_ALIKE_BELOW = 0.9;
  * RAHMUN), not a romanisation in common use (Daud: 9 names, Mahamat: 8, Saeed: 21 on the lists loaded here).
  */
 const ONE_OFF_SPELLING_NAMES = 2;
+/** Parts paired in another spelling that, with an ancestor of a chain skipped (see ancestorSkipped), damp a match. */
+const SKIPPED_ANCESTOR_RESPELT = 2;
 /**
  * Rarity weight over its spellings (spellingWeight) at most of a common name part (Muhammad in all its spellings
  * 3.0, Ahmad 4.1, Ali 4.2 on the lists loaded here: shared by more than one listed name in 150), and at least of a
@@ -934,6 +936,7 @@ function scoreName(index: ScreeningIndex, query: QueryToken[], queryCjk: string,
   let commonHeardAsOneOff = false;
   /** Whether a distinctive pair is spelt as listed, initials aside. */
   let spelledAsListed = false;
+  let respeltPairs = 0;
   // Halfway to the next count, so that the float weights of exactly ONE_OFF_SPELLING_NAMES names pass.
   const oneOffWeight = Math.log(1 + index.nameEntity.length / (ONE_OFF_SPELLING_NAMES + 0.5));
   const pairings: TokenPairing[] = [];
@@ -970,6 +973,7 @@ function scoreName(index: ScreeningIndex, query: QueryToken[], queryCjk: string,
         if (!initialPair) rarestPaired = Math.max(rarestPaired, index.spellingWeight[nameTokens[start + k]]);
         if (!initialPair && similarity < 1) respelt = true;
         if (!initialPair && similarity >= 1) spelledAsListed = true;
+        if (!initialPair && similarity < 1) respeltPairs++;
         if (!initialPair && queryLength === 1 && !joinedListed && similarity < SOUND_ALIKE_BELOW && query[queryFrom].common
           && index.weight[nameTokens[start + k]] >= oneOffWeight) commonHeardAsOneOff = true;
       }
@@ -1095,6 +1099,8 @@ function scoreName(index: ScreeningIndex, query: QueryToken[], queryCjk: string,
     // One part spelt as listed is evidence enough ("Mohamed Iusuf" for "YUSUF, Mohamed Mire Ali").
     else if (!spelledAsListed && missingOptional.length > MISSING_OPTIONAL_COUNTED) score *= SINGLE_TOKEN_FACTOR;
   }
+  // A chain with one ancestor skipped, two of the parts only in other spellings: see ancestorSkipped.
+  if (isPerson && respeltPairs >= SKIPPED_ANCESTOR_RESPELT && ancestorSkipped(index, query, queryCount, start, listedCount)) score *= SINGLE_TOKEN_FACTOR;
   if (isPerson && kunyaParticleLeftOut(index, query, queryCount, start, listedCount)) score *= SINGLE_TOKEN_FACTOR;
   if (isPerson && score < KNOWN_AS_SCORE && strongQuery >= 2 && knownByLaterNames(index, query, queryCount, start, listedCount)) score = KNOWN_AS_SCORE;
   // Father and son of one name: "Ferdinand Marcos Jr." is not "Ferdinand Marcos" (a query without Jr. may be either).
@@ -1280,6 +1286,36 @@ function chainOrderBroken(index: ScreeningIndex, query: QueryToken[], queryCount
     const son = queryPartner[i - 1];
     const father = queryPartner[i + 1];
     if (son >= 0 && father >= 0 && index.nameTokenOrder[start + son] > index.nameTokenOrder[start + father]) return true;
+  }
+  return false;
+}
+
+/**
+ * Whether a query of three or more parts, each paired, names a listed chain said in order (no comma) with a part
+ * skipped between two it says one after the other: "Mustafa Kamal Ibrahim" (Mustafa son of Kamal son of Ibrahim) for
+ * "MOSTAFA KAMEL MOSTAFA IBRAHIM" names another grandfather, or leaves him out. Taken with SKIPPED_ANCESTOR_RESPELT
+ * parts in other spellings it is too little to go on; a chain written as listed with one part left out stays a match.
+ */
+function ancestorSkipped(index: ScreeningIndex, query: QueryToken[], queryCount: number, start: number, listedCount: number): boolean {
+  let strong = 0;
+  for (let i = 0; i < queryCount; i++) {
+    if (query[i].weak) continue;
+    strong++;
+    if (queryPartner[i] < 0) return false;
+  }
+  if (strong < 3) return false;
+  for (let j = 0; j < listedCount; j++) if (index.nameTokenOrder[start + j] !== j) return false;
+  let previous = -1;
+  for (let i = 0; i < queryCount; i++) {
+    if (query[i].weak) continue;
+    const at = index.nameTokenOrder[start + queryPartner[i]];
+    if (previous >= 0 && at > previous + 1) {
+      for (let j = 0; j < listedCount; j++) {
+        const order = index.nameTokenOrder[start + j];
+        if (order > previous && order < at && !listedUsed[j] && !isWeakToken(index.tokens[index.nameTokens[start + j]])) return true;
+      }
+    }
+    previous = at;
   }
   return false;
 }

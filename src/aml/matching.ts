@@ -1101,6 +1101,9 @@ function scoreName(index: ScreeningIndex, query: QueryToken[], queryCjk: string,
   }
   // A chain with one ancestor skipped, two of the parts only in other spellings: see ancestorSkipped.
   if (isPerson && respeltPairs >= SKIPPED_ANCESTOR_RESPELT && ancestorSkipped(index, query, queryCount, start, listedCount)) score *= SINGLE_TOKEN_FACTOR;
+  // A weak alias scored as a full name (see isFullName) that the query needs a part more than to meet ("Abdul Kadir
+  // Ansari" for the low-quality "ABDULKADIR"): a name its list rates low, matched with leeway, is a one-part match.
+  if (isPerson && kind === 'weak_alias' && strongPairs < strongQuery) score *= SINGLE_TOKEN_FACTOR;
   if (isPerson && kunyaParticleLeftOut(index, query, queryCount, start, listedCount)) score *= SINGLE_TOKEN_FACTOR;
   if (isPerson && score < KNOWN_AS_SCORE && strongQuery >= 2 && knownByLaterNames(index, query, queryCount, start, listedCount)) score = KNOWN_AS_SCORE;
   // Father and son of one name: "Ferdinand Marcos Jr." is not "Ferdinand Marcos" (a query without Jr. may be either).

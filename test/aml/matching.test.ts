@@ -551,6 +551,12 @@ describe('false alarms round 9 saw on real unlisted names', () => {
     expect(names('Tanavar Hossein')).toContain('TANAVAR, Hossein');
   });
 
+  it('damps a weak alias met with a query part more, not the weak alias written in full', () => {
+    const weak = (name: string) => screen(lists, { name, type: 'person' }).matches.filter((m) => m.matchedName === 'ABDULKADIR');
+    expect(weak('Abdul Kadir Ansari')).toEqual([]);
+    expect(weak('Abdulkadir').length).toBeGreaterThan(0);
+  });
+
   it('does not take a man for the father of his namesake when the listed kunya\'s "Abu" is left out', () => {
     expect(names('Abdullah Al Harbi')).not.toContain('Abu Abdalla al-Harbi');
     expect(names('Abu Abdallah al-Harbi')).toContain('Abu Abdalla al-Harbi');

@@ -1,5 +1,7 @@
 // String similarity for name tokens: a typo budget by token length (edit distance), phonetic keys, initials.
 
+import { COMMON_GIVEN } from './common-names.ts';
+
 const MAX_LENGTH = 64;
 const rowA = new Uint16Array(MAX_LENGTH + 1);
 const rowB = new Uint16Array(MAX_LENGTH + 1);
@@ -71,13 +73,23 @@ const CONSONANT = /[^aeiouy]/;
 
 /**
  * Whether one token is the other with the suffix "-i" of a Persian or Arabic nisba added to its final consonant:
- * a family name made from a given name ("mohammadi" from "mohammad", "ahmadi", "hosseini", "rahmani", "karimi"),
- * another name than the given name, not a spelling of it.
+ * a family name made from a common given name ("mohammadi" from "mohammad", "ahmadi", "hosseini", "rahmani"),
+ * another name than the given name, not a spelling of it. Only when the shorter token sounds like a common given
+ * name ending in a consonant (COMMON_GIVEN): a final "-i" is a spelling elsewhere ("anatol"/"anatoli",
+ * "hadj"/"hadji", "ticaret"/"ticareti", "jovan"/"jovani"), not another name.
  */
 export function nisbaOf(a: string, b: string): boolean {
   const [shorter, longer] = a.length < b.length ? [a, b] : [b, a];
   if (shorter.length < 4 || !longer.endsWith('i') || !CONSONANT.test(shorter[shorter.length - 1]) || !CONSONANT.test(longer[longer.length - 2])) return false;
-  return transliterationKey(longer.slice(0, -1)) === transliterationKey(shorter);
+  const key = transliterationKey(shorter);
+  return key === transliterationKey(longer.slice(0, -1)) && givenStemKeys().has(key);
+}
+
+let givenStemKeys_: Set<string> | undefined;
+/** Transliteration keys of the common given names of four letters or more that end in a consonant. */
+function givenStemKeys(): Set<string> {
+  givenStemKeys_ ??= new Set([...COMMON_GIVEN].filter((n) => n.length >= 4 && CONSONANT.test(n[n.length - 1])).map(transliterationKey));
+  return givenStemKeys_;
 }
 
 /**

@@ -500,6 +500,15 @@ describe('false alarms round 8 saw on real unlisted names', () => {
     expect(names('Mahmoud Ali Hassan')).not.toContain('HOSSENI, M. Ali');
   });
 
+  it('reads a final -i as a spelling, not a nisba, unless the shorter part is a common given name', () => {
+    expect(nisbaOf('anatoli', 'anatol')).toBe(false);
+    expect(nisbaOf('ticareti', 'ticaret')).toBe(false);
+    expect(nisbaOf('hadji', 'hadj')).toBe(false);
+    expect(screen(lists, { name: 'Anatoli Piatrovich Lapo', type: 'person' }).matches.map((m) => m.matchedName)).toContain('LAPO, Anatol Piatrovich');
+    expect(screen(lists, { name: 'Atlas Doviz Ticaret AS', type: 'organization' }).matches.map((m) => m.matchedName)).toContain('ATLAS DOVIZ TICARETI A.S.');
+    expect(names('El Hadji Ould Abdel Ghader')).toContain('El Hadj Ould Abdel Ghader');
+  });
+
   it('still finds a nisba written in another romanisation, and the given name alike', () => {
     expect(names('Qasim Sulaymani')).toContain('SOLEIMANI, Qasem');
     expect(names('Mojtaba Khamenei')).toContain('KHAMENEI, Mojtaba');

@@ -1089,7 +1089,8 @@ function scoreName(index: ScreeningIndex, query: QueryToken[], queryCjk: string,
     else if (nisbaDropped >= 0) score *= respelt ? SINGLE_TOKEN_FACTOR : nisbaDroppedFactor(rarestPaired);
     // An alias made of common names, met only in another spelling ("Muhammad Usman" for the alias "OSMAN,
     // Mohamed"): an alias is one more way of writing the person, so another spelling of it is leeway on leeway.
-    else if (respelt && kind === 'alias') score *= SINGLE_TOKEN_FACTOR;
+    // A weak alias even more so: its list rates it low.
+    else if (respelt && (kind === 'alias' || kind === 'weak_alias')) score *= SINGLE_TOKEN_FACTOR;
     // A common name heard as a listed spelling only one or two names have ("Reza Ahmadi" for "AMIDI, Reza"): the
     // rare listed part is met by no more than a common name's sound, so the match rests on common names alone. A
     // listed spelling many names share ("Daud", "Saeed") is a romanisation the press uses too, and stays.

@@ -141,7 +141,7 @@ function foldTransliteration(token: string): string {
   // A final h after a or e is the Arabic and Persian ta marbuta or a silent h, written or not ("hamzah"/"hamza",
   // "hayyeh"/"hayya", "abdullah"/"abdulla"); not after i or y, where it is the Russian -ikh ("kulikovskih"), nor
   // in kh, sh and ch ("sedykh").
-  let folded = token.replace(/(?<=[ae])h$/, '');
+  let folded = token.replace(FINAL_H, '');
   for (const [pattern, replacement] of TRANSLITERATION_FOLDS) folded = folded.replace(pattern, replacement);
   return folded;
 }
@@ -196,8 +196,19 @@ export function transliterationSimilarity(a: string, b: string): number {
   if (Math.min(a.length, b.length) < 5) return 0;
   const foldedA = foldTransliteration(a);
   const foldedB = foldTransliteration(b);
+  // A final h dropped on one side only ("hamzah"/"hamza") makes one name when the rest is spelt alike but for the
+  // last vowel ("hayyeh"/"hayya"); otherwise the dropped h pairs unrelated names ("salah"/"celia", "jammeh"/"jimmy",
+  // "ullah"/"ulloa").
+  if (FINAL_H.test(a) !== FINAL_H.test(b) && withoutFinalVowel(foldedA) !== withoutFinalVowel(foldedB)) return 0;
   const limit = Math.floor(TRANSLITERATION_MAX_EDIT_SHARE * Math.max(foldedA.length, foldedB.length));
   return editDistance(foldedA, foldedB, limit) <= limit && sameVowelPlaces(foldedA, foldedB) ? TRANSLITERATION_SIMILARITY : 0;
+}
+
+/** The final h foldTransliteration drops. */
+const FINAL_H = /(?<=[ae])h$/;
+
+function withoutFinalVowel(folded: string): string {
+  return folded.replace(/[aeiouy]$/, '');
 }
 
 /** Similarity of joined neighbours ("abdul rahman" / "abdulrahman"), 0 beyond the typo budget. */

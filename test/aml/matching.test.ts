@@ -586,6 +586,15 @@ describe('press names round 8 missed', () => {
     expect(transliterationSimilarity('kulikovskih', 'kulikovski')).toBe(0);
     expect(screen(lists, { name: 'Khalil al-Hayya', type: 'person' }).matches.map((m) => m.entityId)).toContain('ofac_non_sdn:9706');
   });
+
+  it('does not pair unrelated names through the dropped final h', () => {
+    expect(transliterationSimilarity('salah', 'celia')).toBe(0);
+    expect(transliterationSimilarity('jammeh', 'jimmy')).toBe(0);
+    expect(transliterationSimilarity('ullah', 'ulloa')).toBe(0);
+    expect(transliterationSimilarity('lulah', 'leila')).toBe(0);
+    const names = (name: string) => screen(lists, { name, type: 'person' }).matches.map((m) => m.matchedName);
+    for (const query of ['Jimmy Yahya', 'Salma Raja', 'Salma Salem', 'Celia Habib', 'Leila Ziyad Ramadan', 'Najib Ulloa']) expect(names(query)).toEqual([]);
+  });
 });
 
 describe('sheikh as a name part', () => {

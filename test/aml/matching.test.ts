@@ -610,6 +610,12 @@ describe('names the UN list packs into one alias', () => {
   it('finds a group by one of the names its packed alias holds', () => {
     expect(screen(lists, { name: 'Hayat Tahrir al-Sham' }).matches.map((m) => m.entityId)).toContain('un_consolidated:QDe.137');
   });
+
+  it('does not make a name of an acronym in brackets, so any "HTS" company is not the group', () => {
+    for (const name of ['HTS Ltd', 'HTS Inc.', 'HTS Group', 'H.T.S. Limited']) {
+      expect(screen(lists, { name }).matches.map((m) => m.entityId)).not.toContain('un_consolidated:QDe.137');
+    }
+  });
 });
 
 describe('a Russian state corporation', () => {

@@ -39,17 +39,47 @@ function readDatesOfBirth(element: XmlElement, entity: ListEntity): void {
  * The names an ALIAS_NAME holds. A few pack several, separated by semicolons, some as an original-script name with
  * its romanisations in brackets: "Qasim Soleimani; Qasem Sulaimani; …", "حسن غول (Hassan Ghul; Hassan Gul; Hasan
  * Gul)", "Hay’at Tahrir al-Sham (HTS) (هيئة تحرير الشام (original script); Hay’at Tahrir al-Sham; …)", "Mohammed
- * Sabet; Mohammad Sabet b) M. Javad Kareemi Sabet". Each is a name of its own; an alias without a semicolon is kept
- * whole, brackets and all, as before.
+ * Sabet; Mohammad Sabet b) M. Javad Kareemi Sabet". Each is a name of its own. Only a bracket that itself holds a
+ * semicolon is a list of names; any other bracket (an acronym "(HTS)", a place "(Hong Kong)", a note "(birth name)")
+ * stays with its name, as does every alias without a semicolon. The note "original script" is dropped.
  */
 export function aliasNames(text: string): string[] {
   if (!text.includes(';')) return [text];
-  return text
-    .replace(/\(original script\)/gi, '')
-    .split(/;|\s[a-z]\)\s/)
-    .flatMap((piece) => piece.split('('))
-    .map((piece) => piece.replace(/\)/g, '').replace(/\s+/g, ' ').trim())
-    .filter((piece) => /\p{L}/u.test(piece));
+  const names: string[] = [];
+  splitPacked(text.replace(/\(original script\)|original script:/gi, ''), names);
+  return names.map((name) => name.replace(/\s+/g, ' ').trim()).filter((name) => /\p{L}/u.test(name));
+}
+
+/** Splits at top-level semicolons and "b)" items; a bracket that holds a semicolon gives its names after its own. */
+function splitPacked(text: string, names: string[]): void {
+  let piece = '';
+  let depth = 0;
+  let bracket = '';
+  const inner: string[] = [];
+  const close = (): void => {
+    for (const item of piece.split(/\s[b-z]\)\s/)) names.push(item.replace(/^\s*a\)\s/, ''));
+    names.push(...inner.splice(0));
+    piece = '';
+  };
+  const endBracket = (): void => {
+    if (bracket.includes(';')) splitPacked(bracket, inner);
+    else piece += `(${bracket.trim()})`;
+  };
+  for (const char of text) {
+    if (depth > 0) {
+      if (char === '(') depth++;
+      else if (char === ')') depth--;
+      if (depth > 0) bracket += char;
+      else endBracket();
+    } else if (char === '(') {
+      depth = 1;
+      bracket = '';
+    } else if (char === ';') close();
+    else piece += char;
+  }
+  // An unclosed bracket ends the text.
+  if (depth > 0) endBracket();
+  close();
 }
 
 function readCommon(element: XmlElement, entity: ListEntity, prefix: 'INDIVIDUAL' | 'ENTITY'): void {

@@ -8,7 +8,7 @@ import {
 } from './normalize.ts';
 import { equivalentGivenNames, equivalentPatronymics, isShortFormPair } from './given-names.ts';
 import {
-  KOREAN_SYLLABLE_LENGTH, joinedSimilarity, koreanKey, sameFoldedSpelling, tokenSimilarity, transliterationKey, transliterationSimilarity,
+  KOREAN_SYLLABLE_LENGTH, VOWEL, allowedEdits, joinedSimilarity, koreanKey, sameFoldedSpelling, tokenSimilarity, transliterationKey, transliterationSimilarity,
 } from './similarity.ts';
 import { LEGAL_FORM_WORDS } from './legal-forms.ts';
 import { COMMON_FAMILY, COMMON_GIVEN } from './common-names.ts';
@@ -352,13 +352,27 @@ function isFullName(parts: string[]): boolean {
 
 /**
  * A person of North or South Korea, whose name is romanised syllable by syllable: by nationality, or without one
- * by a North Korea sanctions programme (which also lists Chinese and Taiwanese nationals).
+ * by a North Korea sanctions programme or a Korean country when the primary name is Korean-shaped too (a Korean
+ * family name first or last, every part a syllable or two): the DPRK programmes also list Chinese, Taiwanese,
+ * Singaporean, Russian and Indian persons without a nationality ("Tsang, Neil"; "TSENG, Yung Yuan").
  */
 function isKoreanPerson(entity: ListEntity): boolean {
   if (entity.type !== 'person') return false;
   if (entity.nationalities.length) return entity.nationalities.some((c) => c === 'KP' || c === 'KR');
-  return entity.programs.some((program) => program.startsWith('DPRK')) || entity.countries.some((c) => c === 'KP' || c === 'KR');
+  if (!entity.programs.some((program) => program.startsWith('DPRK')) && !entity.countries.some((c) => c === 'KP' || c === 'KR')) return false;
+  const parts = tokenise(entity.names[0]?.full ?? '');
+  return parts.length >= 2 && parts.every((part) => part.length <= KOREAN_SYLLABLE_LENGTH * 2)
+    && (KOREAN_FAMILY.has(parts[0]) || KOREAN_FAMILY.has(parts[parts.length - 1]));
 }
+
+/** Korean family names in the romanisations the lists use (North and South, McCune-Reischauer and Revised). */
+const KOREAN_FAMILY = new Set([
+  'kim', 'gim', 'ri', 'rhee', 'lee', 'yi', 'li', 'rim', 'lim', 'im', 'pak', 'park', 'bak', 'choe', 'choi', 'chwe', 'jong', 'jung', 'chong',
+  'chung', 'jeong', 'kang', 'gang', 'cho', 'jo', 'yun', 'yoon', 'jang', 'chang', 'han', 'o', 'oh', 'so', 'seo', 'suh', 'sin', 'shin',
+  'kwon', 'gwon', 'hwang', 'an', 'ahn', 'song', 'ryu', 'yu', 'yoo', 'hong', 'jon', 'jeon', 'chon', 'ko', 'go', 'mun', 'moon', 'yang',
+  'son', 'pae', 'bae', 'paek', 'baek', 'ho', 'heo', 'hur', 'nam', 'sim', 'shim', 'ro', 'roh', 'no', 'noh', 'ha', 'kwak', 'gwak', 'cha',
+  'ju', 'joo', 'chu', 'u', 'woo', 'ku', 'koo', 'min', 'ryom', 'yom', 'hyon', 'hyun', 'kye', 'tong', 'om', 'eom', 'sung', 'sok', 'seok',
+]);
 
 /** Whether a person's name part may be left out, and how much it then counts (see OPTIONAL_WEIGHT). */
 function optionalPartAt(parts: string[], middle: boolean[], secondFamily: boolean[], position: number): OptionalPart {
@@ -824,12 +838,18 @@ function otherVowel(a: string, b: string): boolean {
   let aAgainstOther = false;
   for (let k = 0; k < a.length; k++) {
     if (a[k] === b[k]) continue;
-    if (!VOWELS.test(a[k]) || !VOWELS.test(b[k])) return false;
+    if (!VOWEL.test(a[k]) || !VOWEL.test(b[k])) return false;
     if ((a[k] === 'a') !== (b[k] === 'a')) aAgainstOther = true;
   }
   return aAgainstOther;
 }
-const VOWELS = /[aeiouy]/;
+
+/** Similarity of two tokens of one length that differ only in vowels as a typo: 1 − changes / length within the budget. */
+function vowelTypoSimilarity(a: string, b: string): number {
+  let changes = 0;
+  for (let k = 0; k < a.length; k++) if (a[k] !== b[k]) changes++;
+  return changes <= allowedEdits(a.length) ? 1 - changes / a.length : 0;
+}
 
 function listedTokenWeight(index: ScreeningIndex, position: number): number {
   return index.weight[index.nameTokens[position]] * OPTIONAL_WEIGHT[index.nameTokenMiddle[position]];
@@ -873,7 +893,12 @@ function scoreName(index: ScreeningIndex, query: QueryToken[], queryCjk: string,
       if (!isPerson && (text.length === 1) !== (listed.length === 1)) continue;
       const s = similar.get(nameTokens[start + j]);
       if (s !== undefined && korean && s < 1 && text.length <= KOREAN_SYLLABLE_LENGTH && listed.length <= KOREAN_SYLLABLE_LENGTH
-        && query[i].koreanKey !== index.koreanKeyOf.get(nameTokens[start + j]) && otherVowel(text, listed)) continue;
+        && query[i].koreanKey !== index.koreanKeyOf.get(nameTokens[start + j]) && otherVowel(text, listed)) {
+        // Another syllable, or a typo: it counts as a typo only, without the lift of a sound-alike.
+        const typo = vowelTypoSimilarity(text, listed);
+        if (typo > 0) addPair(typo, i, 1, j, NO_SECOND);
+        continue;
+      }
       if (s !== undefined) addPair(s, i, 1, j, NO_SECOND);
       else if ((initial || listed.length === 1) && listed.charCodeAt(0) === text.charCodeAt(0) && /[a-z]/.test(listed[0]) && !isWeakToken(listed)) {
         addPair(INITIAL_SIMILARITY, i, 1, j, NO_SECOND);

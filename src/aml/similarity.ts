@@ -106,7 +106,7 @@ function shortVowelWritten(a: string, b: string): boolean {
   return false;
 }
 
-const VOWEL = /[aeiouy]/;
+export const VOWEL = /[aeiouy]/;
 
 /**
  * Whether the tokens do not differ by a final "a" against a consonant: a sound-alike pair that does is most often

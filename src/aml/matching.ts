@@ -365,6 +365,9 @@ function isKoreanPerson(entity: ListEntity): boolean {
     && (KOREAN_FAMILY.has(parts[0]) || KOREAN_FAMILY.has(parts[parts.length - 1]));
 }
 
+/** The spellings of sheikh that are kept as name parts (see NAME_TITLES in normalize.ts). */
+const SHEIKH = /^(?:sheikh|shaikh|shaykh|sheik)$/;
+
 /** Korean family names in the romanisations the lists use (North and South, McCune-Reischauer and Revised). */
 const KOREAN_FAMILY = new Set([
   'kim', 'gim', 'ri', 'rhee', 'lee', 'yi', 'li', 'rim', 'lim', 'im', 'pak', 'park', 'bak', 'choe', 'choi', 'chwe', 'jong', 'jung', 'chong',
@@ -962,6 +965,9 @@ function scoreName(index: ScreeningIndex, query: QueryToken[], queryCjk: string,
   /** Whether a distinctive pair is spelt as listed, initials aside. */
   let spelledAsListed = false;
   let respeltPairs = 0;
+  /** Whether a sheikh (see SHEIKH) is paired, on either side, and whether another distinctive pair is respelt. */
+  let sheikhPaired = false;
+  let respeltBesideSheikh = false;
   // Halfway to the next count, so that the float weights of exactly ONE_OFF_SPELLING_NAMES names pass.
   const oneOffWeight = Math.log(1 + index.nameEntity.length / (ONE_OFF_SPELLING_NAMES + 0.5));
   const pairings: TokenPairing[] = [];
@@ -999,6 +1005,10 @@ function scoreName(index: ScreeningIndex, query: QueryToken[], queryCjk: string,
         if (!initialPair && similarity < 1) respelt = true;
         if (!initialPair && similarity >= 1) spelledAsListed = true;
         if (!initialPair && similarity < 1) respeltPairs++;
+        const listedSheikh = SHEIKH.test(index.tokens[nameTokens[start + k]]);
+        if (listedSheikh || (queryLength === 1 && SHEIKH.test(query[queryFrom].text))) sheikhPaired = true;
+        // A sheikh heard as another listed name ("sheikh"/"shawakh") is a respelt part like any other.
+        if (!listedSheikh && !initialPair && similarity < 1) respeltBesideSheikh = true;
         if (!initialPair && queryLength === 1 && !joinedListed && similarity < SOUND_ALIKE_BELOW && query[queryFrom].common
           && index.weight[nameTokens[start + k]] >= oneOffWeight) commonHeardAsOneOff = true;
       }
@@ -1130,6 +1140,13 @@ function scoreName(index: ScreeningIndex, query: QueryToken[], queryCjk: string,
   // A weak alias scored as a full name (see isFullName) that the query needs a part more than to meet ("Abdul Kadir
   // Ansari" for the low-quality "ABDULKADIR"): a name its list rates low, matched with leeway, is a one-part match.
   if (isPerson && kind === 'weak_alias' && strongPairs < strongQuery) score *= SINGLE_TOKEN_FACTOR;
+  // Sheikh is a title as much as a name part, and a frequent South Asian family name: a match on it and one other
+  // part that also needs leeway is a one-part match: the other part respelt ("Mohammed Sheikh" for "AL-SHAYKH,
+  // Muhammad"), two listed parts or more left out ("Ali Sheikh" for "Ali, Sheikh Hassan Dahir Aweys"), or the
+  // parts said in another order, the family name Sheikh for a title ("Adnan Shaikh" for "AL-HAMIDAWI, Shaykh 'Adnan").
+  // The title and one name as listed stay ("Sheikh Aasi" for "AASI, Sheikh Yusuf").
+  if (isPerson && sheikhPaired && strongPairs <= 2
+    && (respeltBesideSheikh || strongListed - strongPairs >= 2 || saidOutOfOrder(index, query, queryCount, start))) score *= SINGLE_TOKEN_FACTOR;
   if (isPerson && kunyaParticleLeftOut(index, query, queryCount, start, listedCount)) score *= SINGLE_TOKEN_FACTOR;
   if (isPerson && score < KNOWN_AS_SCORE && strongQuery >= 2 && knownByLaterNames(index, query, queryCount, start, listedCount)) score = KNOWN_AS_SCORE;
   // Father and son of one name: "Ferdinand Marcos Jr." is not "Ferdinand Marcos" (a query without Jr. may be either).

@@ -615,6 +615,16 @@ describe('sheikh as a name part', () => {
     // Still read without it when it opens the name as a title.
     expect(top('Sheikh Abdul Aziz', { type: 'person' })?.score).toBe(1);
   });
+
+  it('damps a match on sheikh and one other part that needs leeway, not the title and a name as listed', () => {
+    const names = (name: string) => screen(lists, { name, type: 'person' }).matches.map((m) => m.matchedName);
+    expect(names('Mohammed Sheikh')).not.toContain('AL-SHAYKH, Muhammad');
+    expect(names('Ali Sheikh')).not.toContain('Ali, Sheikh Hassan Dahir Aweys');
+    expect(names('Ali Sheikh')).not.toContain('ALI MUSA AL-SHAWAKH');
+    expect(names('Adnan Shaikh')).not.toContain("AL-HAMIDAWI, Shaykh 'Adnan");
+    expect(names('Shaykh Adnan')).toContain("AL-HAMIDAWI, Shaykh 'Adnan");
+    expect(names('Sheikh Aasi')).toContain('AASI, Sheikh Yusuf');
+  });
 });
 
 describe('names the UN list packs into one alias', () => {

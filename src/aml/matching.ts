@@ -161,7 +161,7 @@ export interface ScreeningIndex {
   /** Parallel to nameTokens: position of the token in the name as it is said ("PUTIN, Vladimir" → 1, 0). */
   nameTokenOrder: Uint8Array;
   /**
-   * Names of persons ending in a nisba (see isNisba): name id → position of the nisba and of the given names that
+   * Names of persons ending in a nisba (see nisbaAfterGivenNames): name id → position of the nisba and of the given names that
    * may stand in for it (the second and the last, "Saddam Hussein" and "Uday Hussein" for "UDAY SADDAM HUSSEIN …").
    */
   nameNisba: Map<number, { nisba: number; standIns: number[] }>;
@@ -199,7 +199,7 @@ export interface ListedNameParts {
   order: number[];
   /** Family names after the first distinctive one (also middle). */
   secondFamily: boolean[];
-  /** A person's family name that is a nisba after two given names ("AL-TIKRITI, Saddam Hussein"): see isNisba. */
+  /** A person's family name that is a nisba after two given names ("AL-TIKRITI, Saddam Hussein"): see nisbaAfterGivenNames. */
   nisba: boolean[];
 }
 
@@ -209,7 +209,7 @@ export interface ListedNameParts {
  * "SADDAM HUSSEIN AL-TIKRITI"), the second one then standing in for the family name (see nisbaStandIn). One given
  * name ("AL-ASSAD, Bashar"), or one and initials, keep their family name.
  */
-function isNisba(family: string[], given: string[]): boolean {
+function nisbaAfterGivenNames(family: string[], given: string[]): boolean {
   return family.length === 2 && (family[0] === 'al' || family[0] === 'el') && given.filter((part) => !isWeakToken(part) && part.length > 1).length >= 2;
 }
 
@@ -242,7 +242,7 @@ export function listedNameParts(variant: string, isPerson: boolean): ListedNameP
   if (!isPerson || comma < 0) {
     const parts = tokenise(variant);
     const last = parts.length - 1;
-    const nisba = isPerson && last >= 1 && isNisba(parts.slice(last - 1), parts.slice(0, last - 1));
+    const nisba = isPerson && last >= 1 && nisbaAfterGivenNames(parts.slice(last - 1), parts.slice(0, last - 1));
     return {
       parts, middle: parts.map((_, i) => isPerson && i > 0 && i < last), order: parts.map((_, i) => i), secondFamily: parts.map(() => false),
       nisba: parts.map((_, i) => nisba && i === last),
@@ -252,7 +252,7 @@ export function listedNameParts(variant: string, isPerson: boolean): ListedNameP
   const given = tokenise(variant.slice(comma + 1));
   const firstDistinctive = family.findIndex((part) => !isWeakToken(part));
   const secondFamily = family.map((_, i) => firstDistinctive >= 0 && i > firstDistinctive);
-  const nisba = isNisba(family, given);
+  const nisba = nisbaAfterGivenNames(family, given);
   return {
     parts: [...family, ...given],
     middle: [...secondFamily, ...given.map((_, i) => i > 0)],
@@ -930,7 +930,7 @@ function scoreName(index: ScreeningIndex, query: QueryToken[], queryCjk: string,
       if (firstPinyin || secondPinyin) addJoinedListed(query, queryCount, firstPinyin ?? first, secondPinyin ?? second, j, k, ROMANISATION_SIMILARITY);
     }
   }
-  if (index.koreanNames.has(nameId)) addJoinedKorean(index, query, queryCount, start, listedCount);
+  if (korean) addJoinedKorean(index, query, queryCount, start, listedCount);
   for (let p = 0; p < pairCount; p++) pairOrder[p] = p;
   // Insertion sort: a handful of pairs, no allocation.
   for (let p = 1; p < pairCount; p++) {
@@ -1314,7 +1314,7 @@ function nisbaDroppedFactor(rarest: number): number {
   return SINGLE_TOKEN_FACTOR + (1 - SINGLE_TOKEN_FACTOR) * rarity;
 }
 
-/** Positions of a listed nisba the query lacks and of the given name it has that stands in for it (see isNisba). */
+/** Positions of a listed nisba the query lacks and of the given name it has that stands in for it (see nisbaAfterGivenNames). */
 function nisbaStandIn(index: ScreeningIndex, nameId: number): [number, number] {
   const entry = index.nameNisba.get(nameId);
   if (!entry || listedUsed[entry.nisba]) return NO_STAND_IN;

@@ -55,7 +55,7 @@ const PHONETIC_SIMILARITY = 0.88;
 export function tokenSimilarity(a: string, b: string, phoneticA: string, phoneticB: string): number {
   if (a === b) return 1;
   if (a.length === 1 || b.length === 1) return a[0] === b[0] ? 0.9 : 0;
-  if (nisbaOf(a, b)) return 0;
+  if (nisbaFromGivenName(a, b)) return 0;
   const longest = Math.max(a.length, b.length);
   const budget = allowedEdits(longest);
   const phonetic = phoneticA.length >= 2 && phoneticA === phoneticB && a.charCodeAt(0) === b.charCodeAt(0) && Math.min(a.length, b.length) >= 4
@@ -78,7 +78,7 @@ const CONSONANT = /[^aeiouy]/;
  * name ending in a consonant (COMMON_GIVEN): a final "-i" is a spelling elsewhere ("anatol"/"anatoli",
  * "hadj"/"hadji", "ticaret"/"ticareti", "jovan"/"jovani"), not another name.
  */
-export function nisbaOf(a: string, b: string): boolean {
+export function nisbaFromGivenName(a: string, b: string): boolean {
   const [shorter, longer] = a.length < b.length ? [a, b] : [b, a];
   if (shorter.length < 4 || !longer.endsWith('i') || !CONSONANT.test(shorter[shorter.length - 1]) || !CONSONANT.test(longer[longer.length - 2])) return false;
   const key = transliterationKey(shorter);

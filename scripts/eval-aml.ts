@@ -853,7 +853,7 @@ function reportPairs(outcomes: PairOutcome[], showErrors: boolean): void {
 
 /**
  * Real unlisted names (data/aml-eval/unlisted-names.tsv), less those whose words are exactly a listed name's; `added`
- * is the round that wrote the row when the file says so ("r7").
+ * is the round that wrote the row when the file says so ("r7", "r8", "r9", "r10").
  */
 function unlistedNames(entities: ListEntity[]): { cases: Array<Case & { culture: string; added: string }>; leftOut: string[] } {
   const listedWords = new Set(entities.flatMap((e) => e.names.map((n) => tokenise(n.full).sort().join(' '))));
@@ -866,18 +866,31 @@ function unlistedNames(entities: ListEntity[]): { cases: Array<Case & { culture:
   return { cases, leftOut };
 }
 
-/** A designated entity as the press writes it (data/aml-eval/press-names.tsv): found when any of `expected` matches. */
-interface PressName { query: string; type?: 'person' | 'organization'; culture: string; expected: string[]; split: Split }
+/**
+ * A designated entity as the press writes it (data/aml-eval/press-names.tsv): found when any of `expected` matches.
+ * `inPairs`: the query is also a name of a name-pairs.tsv row (written as one of its spellings by an earlier round).
+ */
+interface PressName { query: string; type?: 'person' | 'organization'; culture: string; expected: string[]; split: Split; added: string; inPairs: boolean }
 
-/** The press names whose entities are loaded; the others are left out and named, since the lists change. */
+/** A name as the hand-written files are compared: its tokens, so "Kim Jong-un" and "KIM Jong Un" are one. */
+const handKey = (name: string): string => tokenise(name).join(' ');
+
+/**
+ * The press names whose entities are loaded; the others are left out and named, since the lists change. A press
+ * name that is also a name of a name-pairs.tsv row takes that row's split, so one name is never dev in one file
+ * and test in the other.
+ */
 function pressNames(entities: ListEntity[]): { cases: PressName[]; leftOut: string[] } {
   const loaded = new Set(entities.map((e) => e.id));
+  const pairSplit = new Map<string, Split>();
+  for (const [, , , ...names] of dataRows('name-pairs.tsv')) for (const name of names) pairSplit.set(handKey(name), handSplit(names[0]));
   const cases: PressName[] = [];
   const leftOut: string[] = [];
-  for (const [culture, type, query, ids] of dataRows('press-names.tsv')) {
+  for (const [culture, type, query, ids, added = ''] of dataRows('press-names.tsv')) {
     const expected = ids.split(',').filter((id) => loaded.has(id));
+    const inPairs = pairSplit.get(handKey(query));
     if (!expected.length) leftOut.push(query);
-    else cases.push({ query, type: type === 'person' || type === 'organization' ? type : undefined, culture, expected, split: handSplit(query) });
+    else cases.push({ query, type: type === 'person' || type === 'organization' ? type : undefined, culture, expected, split: inPairs ?? handSplit(query), added, inPairs: inPairs !== undefined });
   }
   return { cases, leftOut };
 }
@@ -900,7 +913,9 @@ function reportPressNames(lists: ListsSnapshot, cases: PressName[], leftOut: str
     }
   }
   const hit = cases.length - misses.length;
-  console.log(`  press names (hand-written): recall ${(hit / cases.length).toFixed(3)} (${hit}/${cases.length}; target ≥ 0.98)${leftOut.length ? `, ${leftOut.length} left out as not loaded: ${leftOut.join(', ')}` : ''}`);
+  const found = (rows: PressName[]): string => `${rows.filter((c) => !misses.some(([m]) => m === c)).length}/${rows.length}`;
+  const added = (round: string, inPairs: boolean): string => found(cases.filter((c) => c.added === round && c.inPairs === inPairs));
+  console.log(`  press names (hand-written): recall ${(hit / cases.length).toFixed(3)} (${hit}/${cases.length}; target ≥ 0.98), of which added in round 8 ${added('r8', false)} new + ${added('r8', true)} also in name-pairs, in round 9 ${added('r9', false)} new + ${added('r9', true)} also in name-pairs; not in name-pairs at all ${found(cases.filter((c) => !c.inPairs))}${leftOut.length ? `, ${leftOut.length} left out as not loaded: ${leftOut.join(', ')}` : ''}`);
   console.log(`    by kind: ${[...byKind].sort().map(([k, [found, all]]) => `${k} ${found}/${all}`).join(', ')}`);
   if (showMisses) for (const [c, seen] of misses) console.log(`    press name miss: "${c.query}" → ${seen}`);
 }
@@ -1001,9 +1016,16 @@ export async function run(): Promise<void> {
         const alarms = unlistedResult.falseAlarms.filter(([c]) => cases.includes(c as (typeof cases)[number])).length;
         return `${((alarms / cases.length) * 100).toFixed(2)} % (${alarms}/${cases.length})`;
       };
-      console.log(`  real unlisted names, false-alarm rate: persons ${rate(unlistedCases.filter((c) => c.type === 'person'))}, of which added in round 7 ${rate(unlistedCases.filter((c) => c.added === 'r7'))}; companies ${rate(unlistedCases.filter((c) => c.type === 'organization'))} (${unlisted.leftOut.length} of the file left out as listed: ${unlisted.leftOut.join(', ') || 'none'})`);
+      console.log(`  real unlisted names, false-alarm rate: persons ${rate(unlistedCases.filter((c) => c.type === 'person'))}, of which added in round 7 ${rate(unlistedCases.filter((c) => c.added === 'r7'))}, in round 8 ${rate(unlistedCases.filter((c) => c.added === 'r8'))}, in round 9 ${rate(unlistedCases.filter((c) => c.added === 'r9'))}, Sheikh names of round 10 ${rate(unlistedCases.filter((c) => c.added === 'r10'))}; companies ${rate(unlistedCases.filter((c) => c.type === 'organization'))} (${unlisted.leftOut.length} of the file left out as listed: ${unlisted.leftOut.join(', ') || 'none'})`);
       reportPressNames(lists, pressWritten.cases.filter((c) => c.split === split), pressWritten.leftOut, split === 'dev' && process.argv.includes('--misses'));
-      if (split === 'dev' && process.argv.includes('--misses')) for (const [c, m] of unlistedResult.falseAlarms) console.log(`    unlisted false alarm: "${c.query}" → ${m}`);
+      if (split === 'dev' && process.argv.includes('--misses')) {
+        for (const [c, m] of unlistedResult.falseAlarms) {
+          // With its reasons: which parts paired how closely, and which the listed name has beside them.
+          const top = screen(lists, { name: c.query, type: c.type, threshold: THRESHOLD }).matches[0];
+          const why = top ? ` [${top.features.tokens.map((t) => `${t.query}~${t.matched} ${t.similarity}`).join(', ')}${top.features.unmatchedQueryTokens.length ? `; query only: ${top.features.unmatchedQueryTokens.join(' ')}` : ''}${top.features.unmatchedListedTokens.length ? `; listed only: ${top.features.unmatchedListedTokens.join(' ')}` : ''}; matched ${top.features.matchedNameKind}]` : '';
+          console.log(`    unlisted false alarm: "${c.query}" → ${m}${why}`);
+        }
+      }
     }
     if (split !== 'test' && process.argv.includes('--misses')) {
       for (const c of misses) console.log(`  miss ${c.transform}: "${c.query}" → ${c.expected}`);

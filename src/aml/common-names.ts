@@ -79,6 +79,7 @@ const COMMON_GIVEN_NAMES = [
   'hamza', 'tariq', 'walid', 'samir', 'adel', 'nasser', 'sami', 'ismail', 'yasser', 'khaled', 'fatima', 'aisha',
   'mariam', 'zainab', 'layla', 'nour', 'reza', 'hossein', 'mehdi', 'mohsen', 'amir', 'fatemeh', 'zahra',
   'mehmet', 'ahmet', 'huseyin', 'emine', 'fatma', 'ayse', 'usman', 'imran', 'bilal', 'asif', 'raza', 'syed',
+  'faisal', 'kamran', 'naveed', 'shahid', 'nadeem', 'arif', 'rizwan', 'tanvir', 'rafiq', 'jahangir', 'shafiq',
   'rajesh', 'sunil', 'amit', 'anil', 'ramesh', 'suresh', 'priya', 'ravi', 'vijay', 'sanjay',
   // East and South-East Asian, African
   'wei', 'jing', 'min', 'li', 'hui', 'yan', 'jun', 'lei', 'ying', 'fang', 'van', 'thi', 'minh', 'anh', 'duc', 'budi',

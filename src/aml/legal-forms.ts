@@ -64,6 +64,9 @@ export const LEGAL_FORMS: ReadonlyArray<readonly [string, string]> = [
   ['otkrytoe aktsionernoe obshchestvo', 'oao'],
   ['zakrytoe aktsionernoe obshchestvo', 'zao'],
   ['aktsionernoe obshchestvo', 'ao'],
+  // A Russian state corporation (goskorporatsiya: Rostec, Rosatom, Roscosmos), a legal form of its own.
+  ['gosudarstvennaya korporatsiya', 'gk'],
+  ['state corporation', 'gk'],
   ['tovarystvo z obmezhenoyu vidpovidalnistyu', 'tov'],
   // Central Europe
   ['spolka z ograniczona odpowiedzialnoscia', 'spzoo'],
@@ -84,7 +87,7 @@ export const LEGAL_FORMS: ReadonlyArray<readonly [string, string]> = [
 ];
 
 /** Words of legal forms that also name things ("Public Security Bureau", "Free Zone Authority"). */
-const NAMING_WORDS = new Set(['public', 'private', 'open', 'closed', 'free', 'zone', 'capital', 'variable', 'establishment', 'partnership', 'military']);
+const NAMING_WORDS = new Set(['public', 'private', 'open', 'closed', 'free', 'zone', 'capital', 'variable', 'establishment', 'partnership', 'military', 'state']);
 
 /**
  * Abbreviations the folding produces, and words of legal forms written in full: weak tokens, so that a legal

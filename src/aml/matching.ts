@@ -8,7 +8,7 @@ import {
 } from './normalize.ts';
 import { equivalentGivenNames, equivalentPatronymics, isShortFormPair } from './given-names.ts';
 import {
-  KOREAN_SYLLABLE_LENGTH, joinedSimilarity, koreanKey, sameFoldedSpelling, tokenSimilarity, transliterationKey, transliterationSimilarity,
+  KOREAN_SYLLABLE_LENGTH, VOWEL, allowedEdits, joinedSimilarity, koreanKey, sameFoldedSpelling, tokenSimilarity, transliterationKey, transliterationSimilarity,
 } from './similarity.ts';
 import { LEGAL_FORM_WORDS } from './legal-forms.ts';
 import { COMMON_FAMILY, COMMON_GIVEN } from './common-names.ts';
@@ -94,6 +94,15 @@ const ORGANISATION_SPELLING_FLOOR = 0.9;
 const KNOWN_AS_SCORE = 0.85;
 /** Each of those given names must pair this closely (a respelling, not a sound-alike). */
 const KNOWN_AS_SIMILARITY = 0.9;
+/** A pair below this similarity is by sound or short form only, not by spelling (PHONETIC_SIMILARITY is 0.88). */
+const SOUND_ALIKE_BELOW = 0.9;
+/**
+ * A listed spelling used by at most this many listed names is one person's way of writing a name (AMIDI, TANAVAR,
+ * RAHMUN), not a romanisation in common use (Daud: 9 names, Mahamat: 8, Saeed: 21 on the lists loaded here).
+ */
+const ONE_OFF_SPELLING_NAMES = 2;
+/** Parts paired in another spelling that, with an ancestor of a chain skipped (see ancestorSkipped), damp a match. */
+const SKIPPED_ANCESTOR_RESPELT = 2;
 /**
  * Rarity weight over its spellings (spellingWeight) at most of a common name part (Muhammad in all its spellings
  * 3.0, Ahmad 4.1, Ali 4.2 on the lists loaded here: shared by more than one listed name in 150), and at least of a
@@ -152,7 +161,7 @@ export interface ScreeningIndex {
   /** Parallel to nameTokens: position of the token in the name as it is said ("PUTIN, Vladimir" → 1, 0). */
   nameTokenOrder: Uint8Array;
   /**
-   * Names of persons ending in a nisba (see isNisba): name id → position of the nisba and of the given names that
+   * Names of persons ending in a nisba (see nisbaAfterGivenNames): name id → position of the nisba and of the given names that
    * may stand in for it (the second and the last, "Saddam Hussein" and "Uday Hussein" for "UDAY SADDAM HUSSEIN …").
    */
   nameNisba: Map<number, { nisba: number; standIns: number[] }>;
@@ -190,7 +199,7 @@ export interface ListedNameParts {
   order: number[];
   /** Family names after the first distinctive one (also middle). */
   secondFamily: boolean[];
-  /** A person's family name that is a nisba after two given names ("AL-TIKRITI, Saddam Hussein"): see isNisba. */
+  /** A person's family name that is a nisba after two given names ("AL-TIKRITI, Saddam Hussein"): see nisbaAfterGivenNames. */
   nisba: boolean[];
 }
 
@@ -200,7 +209,7 @@ export interface ListedNameParts {
  * "SADDAM HUSSEIN AL-TIKRITI"), the second one then standing in for the family name (see nisbaStandIn). One given
  * name ("AL-ASSAD, Bashar"), or one and initials, keep their family name.
  */
-function isNisba(family: string[], given: string[]): boolean {
+function nisbaAfterGivenNames(family: string[], given: string[]): boolean {
   return family.length === 2 && (family[0] === 'al' || family[0] === 'el') && given.filter((part) => !isWeakToken(part) && part.length > 1).length >= 2;
 }
 
@@ -233,7 +242,7 @@ export function listedNameParts(variant: string, isPerson: boolean): ListedNameP
   if (!isPerson || comma < 0) {
     const parts = tokenise(variant);
     const last = parts.length - 1;
-    const nisba = isPerson && last >= 1 && isNisba(parts.slice(last - 1), parts.slice(0, last - 1));
+    const nisba = isPerson && last >= 1 && nisbaAfterGivenNames(parts.slice(last - 1), parts.slice(0, last - 1));
     return {
       parts, middle: parts.map((_, i) => isPerson && i > 0 && i < last), order: parts.map((_, i) => i), secondFamily: parts.map(() => false),
       nisba: parts.map((_, i) => nisba && i === last),
@@ -243,7 +252,7 @@ export function listedNameParts(variant: string, isPerson: boolean): ListedNameP
   const given = tokenise(variant.slice(comma + 1));
   const firstDistinctive = family.findIndex((part) => !isWeakToken(part));
   const secondFamily = family.map((_, i) => firstDistinctive >= 0 && i > firstDistinctive);
-  const nisba = isNisba(family, given);
+  const nisba = nisbaAfterGivenNames(family, given);
   return {
     parts: [...family, ...given],
     middle: [...secondFamily, ...given.map((_, i) => i > 0)],
@@ -343,13 +352,30 @@ function isFullName(parts: string[]): boolean {
 
 /**
  * A person of North or South Korea, whose name is romanised syllable by syllable: by nationality, or without one
- * by a North Korea sanctions programme (which also lists Chinese and Taiwanese nationals).
+ * by a North Korea sanctions programme or a Korean country when the primary name is Korean-shaped too (a Korean
+ * family name first or last, every part a syllable or two): the DPRK programmes also list Chinese, Taiwanese,
+ * Singaporean, Russian and Indian persons without a nationality ("Tsang, Neil"; "TSENG, Yung Yuan").
  */
 function isKoreanPerson(entity: ListEntity): boolean {
   if (entity.type !== 'person') return false;
   if (entity.nationalities.length) return entity.nationalities.some((c) => c === 'KP' || c === 'KR');
-  return entity.programs.some((program) => program.startsWith('DPRK')) || entity.countries.some((c) => c === 'KP' || c === 'KR');
+  if (!entity.programs.some((program) => program.startsWith('DPRK')) && !entity.countries.some((c) => c === 'KP' || c === 'KR')) return false;
+  const parts = tokenise(entity.names[0]?.full ?? '');
+  return parts.length >= 2 && parts.every((part) => part.length <= KOREAN_SYLLABLE_LENGTH * 2)
+    && (KOREAN_FAMILY.has(parts[0]) || KOREAN_FAMILY.has(parts[parts.length - 1]));
 }
+
+/** The spellings of sheikh that are kept as name parts (see NAME_TITLES in normalize.ts). */
+const SHEIKH = /^(?:sheikh|shaikh|shaykh|sheik)$/;
+
+/** Korean family names in the romanisations the lists use (North and South, McCune-Reischauer and Revised). */
+const KOREAN_FAMILY = new Set([
+  'kim', 'gim', 'ri', 'rhee', 'lee', 'yi', 'li', 'rim', 'lim', 'im', 'pak', 'park', 'bak', 'choe', 'choi', 'chwe', 'jong', 'jung', 'chong',
+  'chung', 'jeong', 'kang', 'gang', 'cho', 'jo', 'yun', 'yoon', 'jang', 'chang', 'han', 'o', 'oh', 'so', 'seo', 'suh', 'sin', 'shin',
+  'kwon', 'gwon', 'hwang', 'an', 'ahn', 'song', 'ryu', 'yu', 'yoo', 'hong', 'jon', 'jeon', 'chon', 'ko', 'go', 'mun', 'moon', 'yang',
+  'son', 'pae', 'bae', 'paek', 'baek', 'ho', 'heo', 'hur', 'nam', 'sim', 'shim', 'ro', 'roh', 'no', 'noh', 'ha', 'kwak', 'gwak', 'cha',
+  'ju', 'joo', 'chu', 'u', 'woo', 'ku', 'koo', 'min', 'ryom', 'yom', 'hyon', 'hyun', 'kye', 'tong', 'om', 'eom', 'sung', 'sok', 'seok',
+]);
 
 /** Whether a person's name part may be left out, and how much it then counts (see OPTIONAL_WEIGHT). */
 function optionalPartAt(parts: string[], middle: boolean[], secondFamily: boolean[], position: number): OptionalPart {
@@ -805,6 +831,29 @@ function mayJoin(a: number, b: number): boolean {
   return Math.abs(a - b) <= (1 - JOINED_FLOOR) * Math.max(a, b);
 }
 
+/**
+ * Whether two tokens of one length differ only in vowels, an "a" against another ("sung"/"sang", "chol"/"chal"):
+ * another Korean syllable, not a romanisation or typo of it. No romanisation writes "a" for another vowel, whereas
+ * ŏ is written o, u or eo ("hyon"/"hyun", "chol"/"chul"), so those are left to the similarity and koreanKey.
+ */
+function otherVowel(a: string, b: string): boolean {
+  if (a.length !== b.length) return false;
+  let aAgainstOther = false;
+  for (let k = 0; k < a.length; k++) {
+    if (a[k] === b[k]) continue;
+    if (!VOWEL.test(a[k]) || !VOWEL.test(b[k])) return false;
+    if ((a[k] === 'a') !== (b[k] === 'a')) aAgainstOther = true;
+  }
+  return aAgainstOther;
+}
+
+/** Similarity of two tokens of one length that differ only in vowels as a typo: 1 − changes / length within the budget. */
+function vowelTypoSimilarity(a: string, b: string): number {
+  let changes = 0;
+  for (let k = 0; k < a.length; k++) if (a[k] !== b[k]) changes++;
+  return changes <= allowedEdits(a.length) ? 1 - changes / a.length : 0;
+}
+
 function listedTokenWeight(index: ScreeningIndex, position: number): number {
   return index.weight[index.nameTokens[position]] * OPTIONAL_WEIGHT[index.nameTokenMiddle[position]];
 }
@@ -837,6 +886,7 @@ function scoreName(index: ScreeningIndex, query: QueryToken[], queryCjk: string,
   }
 
   const isPerson = index.entities[entityIndex].type === 'person';
+  const korean = index.koreanNames.has(nameId);
   pairCount = 0;
   for (let i = 0; i < queryCount; i++) {
     const { similar, initial, text } = query[i];
@@ -845,6 +895,13 @@ function scoreName(index: ScreeningIndex, query: QueryToken[], queryCjk: string,
       // Initials stand for a person's names; an organisation's one letter ("S. GROUP AIRLINES") is a word of its own.
       if (!isPerson && (text.length === 1) !== (listed.length === 1)) continue;
       const s = similar.get(nameTokens[start + j]);
+      if (s !== undefined && korean && s < 1 && text.length <= KOREAN_SYLLABLE_LENGTH && listed.length <= KOREAN_SYLLABLE_LENGTH
+        && query[i].koreanKey !== index.koreanKeyOf.get(nameTokens[start + j]) && otherVowel(text, listed)) {
+        // Another syllable, or a typo: it counts as a typo only, without the lift of a sound-alike.
+        const typo = vowelTypoSimilarity(text, listed);
+        if (typo > 0) addPair(typo, i, 1, j, NO_SECOND);
+        continue;
+      }
       if (s !== undefined) addPair(s, i, 1, j, NO_SECOND);
       else if ((initial || listed.length === 1) && listed.charCodeAt(0) === text.charCodeAt(0) && /[a-z]/.test(listed[0]) && !isWeakToken(listed)) {
         addPair(INITIAL_SIMILARITY, i, 1, j, NO_SECOND);
@@ -873,7 +930,7 @@ function scoreName(index: ScreeningIndex, query: QueryToken[], queryCjk: string,
       if (firstPinyin || secondPinyin) addJoinedListed(query, queryCount, firstPinyin ?? first, secondPinyin ?? second, j, k, ROMANISATION_SIMILARITY);
     }
   }
-  if (index.koreanNames.has(nameId)) addJoinedKorean(index, query, queryCount, start, listedCount);
+  if (korean) addJoinedKorean(index, query, queryCount, start, listedCount);
   for (let p = 0; p < pairCount; p++) pairOrder[p] = p;
   // Insertion sort: a handful of pairs, no allocation.
   for (let p = 1; p < pairCount; p++) {
@@ -903,6 +960,16 @@ function scoreName(index: ScreeningIndex, query: QueryToken[], queryCjk: string,
   /** Whether a distinctive pair is spelt otherwise than listed (another romanisation, a sound-alike, a typo), initials aside. */
   let respelt = false;
   let strongListed1 = '';
+  /** Whether a common query name is paired only by sound with a listed spelling hardly anyone else is listed under. */
+  let commonHeardAsOneOff = false;
+  /** Whether a distinctive pair is spelt as listed, initials aside. */
+  let spelledAsListed = false;
+  let respeltPairs = 0;
+  /** Whether a sheikh (see SHEIKH) is paired, on either side, and whether another distinctive pair is respelt. */
+  let sheikhPaired = false;
+  let respeltBesideSheikh = false;
+  // Halfway to the next count, so that the float weights of exactly ONE_OFF_SPELLING_NAMES names pass.
+  const oneOffWeight = Math.log(1 + index.nameEntity.length / (ONE_OFF_SPELLING_NAMES + 0.5));
   const pairings: TokenPairing[] = [];
   for (let p = 0; p < pairCount; p++) {
     const shape = pairShape[pairOrder[p]];
@@ -936,6 +1003,14 @@ function scoreName(index: ScreeningIndex, query: QueryToken[], queryCjk: string,
         if (!initialPair && !index.common[nameTokens[start + k]] && !(queryLength === 1 && query[queryFrom].common)) allCommon = false;
         if (!initialPair) rarestPaired = Math.max(rarestPaired, index.spellingWeight[nameTokens[start + k]]);
         if (!initialPair && similarity < 1) respelt = true;
+        if (!initialPair && similarity >= 1) spelledAsListed = true;
+        if (!initialPair && similarity < 1) respeltPairs++;
+        const listedSheikh = SHEIKH.test(index.tokens[nameTokens[start + k]]);
+        if (listedSheikh || (queryLength === 1 && SHEIKH.test(query[queryFrom].text))) sheikhPaired = true;
+        // A sheikh heard as another listed name ("sheikh"/"shawakh") is a respelt part like any other.
+        if (!listedSheikh && !initialPair && similarity < 1) respeltBesideSheikh = true;
+        if (!initialPair && queryLength === 1 && !joinedListed && similarity < SOUND_ALIKE_BELOW && query[queryFrom].common
+          && index.weight[nameTokens[start + k]] >= oneOffWeight) commonHeardAsOneOff = true;
       }
     }
     queryMatched += similarity * queryWeight;
@@ -1043,11 +1118,36 @@ function scoreName(index: ScreeningIndex, query: QueryToken[], queryCjk: string,
   // family name read as left out: "Louis Martin" for "LUIS MARTIN CAMARENA") it is as weak as a one-part match; a
   // nisba read as left out is damped by how common those names are on the lists, in full when also respelt. A listed
   // middle name left out is no leeway here (the press writes "Dmitry Kuznetsov" for "KUZNETSOV, Dmitry
-  // Vadimovich"), nor is another romanisation alone ("Said"/"Saeed").
+  // Vadimovich"), nor is another romanisation alone of a listed name ("Said"/"Saeed"; of an alias it is, below).
   if (isPerson && allCommon) {
     if (shortForm || strongPairs < strongQuery || compound >= 0 || saidOutOfOrder(index, query, queryCount, start)) score *= SINGLE_TOKEN_FACTOR;
     else if (nisbaDropped >= 0) score *= respelt ? SINGLE_TOKEN_FACTOR : nisbaDroppedFactor(rarestPaired);
+    // An alias made of common names, met only in another spelling ("Muhammad Usman" for the alias "OSMAN,
+    // Mohamed"): an alias is one more way of writing the person, so another spelling of it is leeway on leeway.
+    // A weak alias even more so: its list rates it low.
+    else if (respelt && (kind === 'alias' || kind === 'weak_alias')) score *= SINGLE_TOKEN_FACTOR;
+    // A common name heard as a listed spelling only one or two names have ("Reza Ahmadi" for "AMIDI, Reza"): the
+    // rare listed part is met by no more than a common name's sound, so the match rests on common names alone. A
+    // listed spelling many names share ("Daud", "Saeed") is a romanisation the press uses too, and stays.
+    else if (commonHeardAsOneOff) score *= SINGLE_TOKEN_FACTOR;
+    // A long name met on common names alone, none spelt as listed, leaving out more middle names than count
+    // ("Mohamed Salah" for "SALLEH ADOUM KETTE, Mahamat"): two respelt common names say little of a four-part name.
+    // One part spelt as listed is evidence enough ("Mohamed Iusuf" for "YUSUF, Mohamed Mire Ali").
+    else if (!spelledAsListed && missingOptional.length > MISSING_OPTIONAL_COUNTED) score *= SINGLE_TOKEN_FACTOR;
   }
+  // A chain with one ancestor skipped, two of the parts only in other spellings: see ancestorSkipped.
+  if (isPerson && respeltPairs >= SKIPPED_ANCESTOR_RESPELT && ancestorSkipped(index, query, queryCount, start, listedCount)) score *= SINGLE_TOKEN_FACTOR;
+  // A weak alias scored as a full name (see isFullName) that the query needs a part more than to meet ("Abdul Kadir
+  // Ansari" for the low-quality "ABDULKADIR"): a name its list rates low, matched with leeway, is a one-part match.
+  if (isPerson && kind === 'weak_alias' && strongPairs < strongQuery) score *= SINGLE_TOKEN_FACTOR;
+  // Sheikh is a title as much as a name part, and a frequent South Asian family name: a match on it and one other
+  // part that also needs leeway is a one-part match: the other part respelt ("Mohammed Sheikh" for "AL-SHAYKH,
+  // Muhammad"), two listed parts or more left out ("Ali Sheikh" for "Ali, Sheikh Hassan Dahir Aweys"), or the
+  // parts said in another order, the family name Sheikh for a title ("Adnan Shaikh" for "AL-HAMIDAWI, Shaykh 'Adnan").
+  // The title and one name as listed stay ("Sheikh Aasi" for "AASI, Sheikh Yusuf").
+  if (isPerson && sheikhPaired && strongPairs <= 2
+    && (respeltBesideSheikh || strongListed - strongPairs >= 2 || saidOutOfOrder(index, query, queryCount, start))) score *= SINGLE_TOKEN_FACTOR;
+  if (isPerson && kunyaParticleLeftOut(index, query, queryCount, start, listedCount)) score *= SINGLE_TOKEN_FACTOR;
   if (isPerson && score < KNOWN_AS_SCORE && strongQuery >= 2 && knownByLaterNames(index, query, queryCount, start, listedCount)) score = KNOWN_AS_SCORE;
   // Father and son of one name: "Ferdinand Marcos Jr." is not "Ferdinand Marcos" (a query without Jr. may be either).
   if (isPerson) {
@@ -1214,7 +1314,7 @@ function nisbaDroppedFactor(rarest: number): number {
   return SINGLE_TOKEN_FACTOR + (1 - SINGLE_TOKEN_FACTOR) * rarity;
 }
 
-/** Positions of a listed nisba the query lacks and of the given name it has that stands in for it (see isNisba). */
+/** Positions of a listed nisba the query lacks and of the given name it has that stands in for it (see nisbaAfterGivenNames). */
 function nisbaStandIn(index: ScreeningIndex, nameId: number): [number, number] {
   const entry = index.nameNisba.get(nameId);
   if (!entry || listedUsed[entry.nisba]) return NO_STAND_IN;
@@ -1232,6 +1332,54 @@ function chainOrderBroken(index: ScreeningIndex, query: QueryToken[], queryCount
     const son = queryPartner[i - 1];
     const father = queryPartner[i + 1];
     if (son >= 0 && father >= 0 && index.nameTokenOrder[start + son] > index.nameTokenOrder[start + father]) return true;
+  }
+  return false;
+}
+
+/**
+ * Whether a query of three or more parts, each paired, names a listed chain said in order (no comma) with a part
+ * skipped between two it says one after the other: "Mustafa Kamal Ibrahim" (Mustafa son of Kamal son of Ibrahim) for
+ * "MOSTAFA KAMEL MOSTAFA IBRAHIM" names another grandfather, or leaves him out. Taken with SKIPPED_ANCESTOR_RESPELT
+ * parts in other spellings it is too little to go on; a chain written as listed with one part left out stays a match.
+ */
+function ancestorSkipped(index: ScreeningIndex, query: QueryToken[], queryCount: number, start: number, listedCount: number): boolean {
+  let strong = 0;
+  for (let i = 0; i < queryCount; i++) {
+    if (query[i].weak) continue;
+    strong++;
+    if (queryPartner[i] < 0) return false;
+  }
+  if (strong < 3) return false;
+  for (let j = 0; j < listedCount; j++) if (index.nameTokenOrder[start + j] !== j) return false;
+  let previous = -1;
+  for (let i = 0; i < queryCount; i++) {
+    if (query[i].weak) continue;
+    const at = index.nameTokenOrder[start + queryPartner[i]];
+    if (previous >= 0 && at > previous + 1) {
+      for (let j = 0; j < listedCount; j++) {
+        const order = index.nameTokenOrder[start + j];
+        if (order > previous && order < at && !listedUsed[j] && !isWeakToken(index.tokens[index.nameTokens[start + j]])) return true;
+      }
+    }
+    previous = at;
+  }
+  return false;
+}
+
+/** The particles of a kunya, "father/mother of": "Abu Abdalla" names a person by his son Abdalla. */
+const KUNYA_PARTICLES = new Set(['abu', 'abou', 'umm']);
+
+/**
+ * Whether the particle of a kunya the listed name opens with is left out while the son's name after it is paired:
+ * "Abdullah Al Harbi" is not "Abu Abdalla al-Harbi" (the father of an Abdalla), he may be the son. Inside a name
+ * "Abu" may begin a family name ("SALAH ABU MOHAMED", see listedChainOrderBroken) and is not judged here, nor is a
+ * query with a particle of its own.
+ */
+function kunyaParticleLeftOut(index: ScreeningIndex, query: QueryToken[], queryCount: number, start: number, listedCount: number): boolean {
+  for (let i = 0; i < queryCount; i++) if (KUNYA_PARTICLES.has(query[i].text)) return false;
+  for (let j = 0; j + 1 < listedCount; j++) {
+    if (listedUsed[j] || index.nameTokenOrder[start + j] !== 0 || !KUNYA_PARTICLES.has(index.tokens[index.nameTokens[start + j]])) continue;
+    if (listedUsed[j + 1] && index.nameTokenOrder[start + j + 1] === 1) return true;
   }
   return false;
 }

@@ -7,7 +7,7 @@ import anyAscii from 'any-ascii';
 import { LEGAL_FORM_WORDS, foldLegalFormsAndNumbers } from './legal-forms.ts';
 
 const HONORIFICS = new Set([
-  'mr', 'mrs', 'ms', 'miss', 'dr', 'prof', 'sir', 'dame', 'lord', 'sheikh', 'shaykh', 'sheik', 'haji', 'hajji',
+  'mr', 'mrs', 'ms', 'miss', 'dr', 'prof', 'sir', 'dame', 'lord', 'haji', 'hajji',
   'mullah', 'maulana', 'imam', 'gen', 'general', 'col', 'colonel', 'maj', 'major', 'capt', 'captain', 'lt',
   'brig', 'brigadier', 'admiral', 'hon', 'rev', 'excellency', 'his', 'her', 'ayatollah', 'ayatullah', 'hojatoleslam',
 ]);
@@ -18,7 +18,7 @@ const HONORIFICS = new Set([
  */
 const NAME_TITLES = new Set([
   'sayyed', 'sayyid', 'sayed', 'sayid', 'seyed', 'seyyed', 'mawlawi', 'maulvi', 'molvi', 'mawlavi', 'mufti', 'qari',
-  'hajj', 'hadji', 'mulla', 'mollah', 'molla', 'shaikh',
+  'hajj', 'hadji', 'mulla', 'mollah', 'molla', 'shaikh', 'sheikh', 'shaykh', 'sheik',
 ]);
 
 /** The name without its leading title when it opens with one and two or more words follow ("Sayyed Hassan Nasrallah"). */

@@ -1,5 +1,7 @@
 // String similarity for name tokens: a typo budget by token length (edit distance), phonetic keys, initials.
 
+import { COMMON_GIVEN } from './common-names.ts';
+
 const MAX_LENGTH = 64;
 const rowA = new Uint16Array(MAX_LENGTH + 1);
 const rowB = new Uint16Array(MAX_LENGTH + 1);
@@ -53,6 +55,7 @@ const PHONETIC_SIMILARITY = 0.88;
 export function tokenSimilarity(a: string, b: string, phoneticA: string, phoneticB: string): number {
   if (a === b) return 1;
   if (a.length === 1 || b.length === 1) return a[0] === b[0] ? 0.9 : 0;
+  if (nisbaFromGivenName(a, b)) return 0;
   const longest = Math.max(a.length, b.length);
   const budget = allowedEdits(longest);
   const phonetic = phoneticA.length >= 2 && phoneticA === phoneticB && a.charCodeAt(0) === b.charCodeAt(0) && Math.min(a.length, b.length) >= 4
@@ -69,6 +72,27 @@ export function tokenSimilarity(a: string, b: string, phoneticA: string, phoneti
 const CONSONANT = /[^aeiouy]/;
 
 /**
+ * Whether one token is the other with the suffix "-i" of a Persian or Arabic nisba added to its final consonant:
+ * a family name made from a common given name ("mohammadi" from "mohammad", "ahmadi", "hosseini", "rahmani"),
+ * another name than the given name, not a spelling of it. Only when the shorter token sounds like a common given
+ * name ending in a consonant (COMMON_GIVEN): a final "-i" is a spelling elsewhere ("anatol"/"anatoli",
+ * "hadj"/"hadji", "ticaret"/"ticareti", "jovan"/"jovani"), not another name.
+ */
+export function nisbaFromGivenName(a: string, b: string): boolean {
+  const [shorter, longer] = a.length < b.length ? [a, b] : [b, a];
+  if (shorter.length < 4 || !longer.endsWith('i') || !CONSONANT.test(shorter[shorter.length - 1]) || !CONSONANT.test(longer[longer.length - 2])) return false;
+  const key = transliterationKey(shorter);
+  return key === transliterationKey(longer.slice(0, -1)) && givenStemKeys().has(key);
+}
+
+let givenStemKeys_: Set<string> | undefined;
+/** Transliteration keys of the common given names of four letters or more that end in a consonant. */
+function givenStemKeys(): Set<string> {
+  givenStemKeys_ ??= new Set([...COMMON_GIVEN].filter((n) => n.length >= 4 && CONSONANT.test(n[n.length - 1])).map(transliterationKey));
+  return givenStemKeys_;
+}
+
+/**
  * Whether one three-letter token is the other with a short vowel written between two of its consonants: Arabic
  * romanisations write or leave out short vowels ("adl"/"adel", "sbr"/"sabr"), which the typo budget of a
  * three-letter token does not allow. A vowel after a vowel is another name ("lin"/"lian", "pak"/"paik").
@@ -82,7 +106,7 @@ function shortVowelWritten(a: string, b: string): boolean {
   return false;
 }
 
-const VOWEL = /[aeiouy]/;
+export const VOWEL = /[aeiouy]/;
 
 /**
  * Whether the tokens do not differ by a final "a" against a consonant: a sound-alike pair that does is most often
@@ -114,7 +138,10 @@ const TRANSLITERATION_FOLDS: Array<[RegExp, string]> = [
 ];
 
 function foldTransliteration(token: string): string {
-  let folded = token;
+  // A final h after a or e is the Arabic and Persian ta marbuta or a silent h, written or not ("hamzah"/"hamza",
+  // "hayyeh"/"hayya", "abdullah"/"abdulla"); not after i or y, where it is the Russian -ikh ("kulikovskih"), nor
+  // in kh, sh and ch ("sedykh").
+  let folded = token.replace(FINAL_H, '');
   for (const [pattern, replacement] of TRANSLITERATION_FOLDS) folded = folded.replace(pattern, replacement);
   return folded;
 }
@@ -169,8 +196,19 @@ export function transliterationSimilarity(a: string, b: string): number {
   if (Math.min(a.length, b.length) < 5) return 0;
   const foldedA = foldTransliteration(a);
   const foldedB = foldTransliteration(b);
+  // A final h dropped on one side only ("hamzah"/"hamza") makes one name when the rest is spelt alike but for the
+  // last vowel ("hayyeh"/"hayya"); otherwise the dropped h pairs unrelated names ("salah"/"celia", "jammeh"/"jimmy",
+  // "ullah"/"ulloa").
+  if (FINAL_H.test(a) !== FINAL_H.test(b) && withoutFinalVowel(foldedA) !== withoutFinalVowel(foldedB)) return 0;
   const limit = Math.floor(TRANSLITERATION_MAX_EDIT_SHARE * Math.max(foldedA.length, foldedB.length));
   return editDistance(foldedA, foldedB, limit) <= limit && sameVowelPlaces(foldedA, foldedB) ? TRANSLITERATION_SIMILARITY : 0;
+}
+
+/** The final h foldTransliteration drops. */
+const FINAL_H = /(?<=[ae])h$/;
+
+function withoutFinalVowel(folded: string): string {
+  return folded.replace(/[aeiouy]$/, '');
 }
 
 /** Similarity of joined neighbours ("abdul rahman" / "abdulrahman"), 0 beyond the typo budget. */

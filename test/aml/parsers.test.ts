@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { detectFileKind, parseListFileSet, scanListsDir } from '../../src/aml/parsers/detect.ts';
 import { parseOfacRemarks } from '../../src/aml/parsers/ofac.ts';
+import { aliasNames } from '../../src/aml/parsers/un.ts';
 import { parseEuCsv, parseEuXml } from '../../src/aml/parsers/eu.ts';
 import { parseUkCsv } from '../../src/aml/parsers/uk.ts';
 import { parseFtm } from '../../src/aml/parsers/ftm.ts';
@@ -68,6 +69,34 @@ describe('real list files', () => {
     expect(adf.type).toBe('organization');
     expect(adf.names).toContainEqual({ full: 'NALU', kind: 'former' });
     expect(un.entities.some((e) => e.birthDates.some((d) => d.includes('/')))).toBe(true);
+    // An ALIAS_NAME packing several names with semicolons gives each as a name of its own.
+    expect(un.entities.some((e) => e.names.some((n) => n.full.includes(';')))).toBe(false);
+    // So does the one packed primary name: the first is primary, the others aliases; an acronym in brackets stays.
+    const cagl = un.entities.find((e) => e.sourceId === 'CDe.003')!;
+    expect(cagl.names.filter((n) => n.kind === 'primary').map((n) => n.full)).toEqual(['COMPAGNIE AERIENNE DES GRANDS LACS (CAGL)']);
+    expect(cagl.names).toContainEqual({ full: 'GREAT LAKES BUSINESS COMPANY (GLBC)', kind: 'alias' });
+    const soleimani = un.entities.find((e) => e.sourceId === 'IRi.039')!;
+    expect(soleimani.names).toContainEqual({ full: 'Qasim Sulaymani', kind: 'alias' });
+    const hts = un.entities.find((e) => e.sourceId === 'QDe.137')!;
+    expect(hts.names.map((n) => n.full)).toEqual(expect.arrayContaining(['Hayat Tahrir al-Sham', 'هيئة تحرير الشام', 'Assembly for the Liberation of Syria']));
+    expect(hts.names.map((n) => n.full)).not.toContain('original script');
+  });
+
+  it('splits a packed UN alias, romanisations in brackets and "b)" items alike, and keeps a single one whole', () => {
+    expect(aliasNames('حسن غول (Hassan Ghul; Hassan Gul; Hasan Gul)')).toEqual(['حسن غول', 'Hassan Ghul', 'Hassan Gul', 'Hasan Gul']);
+    expect(aliasNames('Mohammed Sabet; Mohammad Sabet b) M. Javad Kareemi Sabet')).toEqual(['Mohammed Sabet', 'Mohammad Sabet', 'M. Javad Kareemi Sabet']);
+    expect(aliasNames('Bashir Sabawi Ibrahim Al-Hasan (Al-Tikriti)')).toEqual(['Bashir Sabawi Ibrahim Al-Hasan (Al-Tikriti)']);
+  });
+
+  it('splits only a bracket that holds a semicolon, keeping acronyms, places and notes with their name', () => {
+    expect(aliasNames('Hay’at Tahrir al-Sham (HTS) (هيئة تحرير الشام (original script); Hay’at Tahrir al-Sham; Hayat Tahrir al-Sham)'))
+      .toEqual(['Hay’at Tahrir al-Sham (HTS)', 'هيئة تحرير الشام', 'Hay’at Tahrir al-Sham', 'Hayat Tahrir al-Sham']);
+    expect(aliasNames('Leader (Hong Kong) International Trading Limited; Leader HK Trading')).toEqual(['Leader (Hong Kong) International Trading Limited', 'Leader HK Trading']);
+    expect(aliasNames('Foo Bar (birth name); Foo Baz')).toEqual(['Foo Bar (birth name)', 'Foo Baz']);
+    expect(aliasNames('Ali Hassan (third); Ali Hasan')).toEqual(['Ali Hassan (third)', 'Ali Hasan']);
+    expect(aliasNames('Amir Hazmat (original script: Амир Хазмат); Amir Khazmat')).toEqual(['Amir Hazmat (Амир Хазмат)', 'Amir Khazmat']);
+    // Only "b)" and later letters are items: a lone "a)" inside a name does not cut it.
+    expect(aliasNames('Abu Ali; Abu a) Ali')).toEqual(['Abu Ali', 'Abu a) Ali']);
   });
 
   it('merges the DPL rows of one party and splits A/K/A names', async () => {

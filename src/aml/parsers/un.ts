@@ -35,10 +35,57 @@ function readDatesOfBirth(element: XmlElement, entity: ListEntity): void {
   }
 }
 
+/**
+ * The names an ALIAS_NAME holds. A few pack several, separated by semicolons, some as an original-script name with
+ * its romanisations in brackets: "Qasim Soleimani; Qasem Sulaimani; …", "حسن غول (Hassan Ghul; Hassan Gul; Hasan
+ * Gul)", "Hay’at Tahrir al-Sham (HTS) (هيئة تحرير الشام (original script); Hay’at Tahrir al-Sham; …)", "Mohammed
+ * Sabet; Mohammad Sabet b) M. Javad Kareemi Sabet". Each is a name of its own. Only a bracket that itself holds a
+ * semicolon is a list of names; any other bracket (an acronym "(HTS)", a place "(Hong Kong)", a note "(birth name)")
+ * stays with its name, as does every alias without a semicolon. The note "original script" is dropped.
+ */
+export function aliasNames(text: string): string[] {
+  if (!text.includes(';')) return [text];
+  const names: string[] = [];
+  splitPacked(text.replace(/\(original script\)|original script:/gi, ''), names);
+  return names.map((name) => name.replace(/\s+/g, ' ').trim()).filter((name) => /\p{L}/u.test(name));
+}
+
+/** Splits at top-level semicolons and "b)" items; a bracket that holds a semicolon gives its names after its own. */
+function splitPacked(text: string, names: string[]): void {
+  let piece = '';
+  let depth = 0;
+  let bracket = '';
+  const inner: string[] = [];
+  const close = (): void => {
+    for (const item of piece.split(/\s[b-z]\)\s/)) names.push(item.replace(/^\s*a\)\s/, ''));
+    names.push(...inner.splice(0));
+    piece = '';
+  };
+  const endBracket = (): void => {
+    if (bracket.includes(';')) splitPacked(bracket, inner);
+    else piece += `(${bracket.trim()})`;
+  };
+  for (const char of text) {
+    if (depth > 0) {
+      if (char === '(') depth++;
+      else if (char === ')') depth--;
+      if (depth > 0) bracket += char;
+      else endBracket();
+    } else if (char === '(') {
+      depth = 1;
+      bracket = '';
+    } else if (char === ';') close();
+    else piece += char;
+  }
+  // An unclosed bracket ends the text.
+  if (depth > 0) endBracket();
+  close();
+}
+
 function readCommon(element: XmlElement, entity: ListEntity, prefix: 'INDIVIDUAL' | 'ENTITY'): void {
   for (const alias of childrenNamed(element, `${prefix}_ALIAS`)) {
-    const name = childText(alias, 'ALIAS_NAME');
-    if (name) addName(entity, name, aliasKind(childText(alias, 'QUALITY')));
+    const kind = aliasKind(childText(alias, 'QUALITY'));
+    for (const name of aliasNames(childText(alias, 'ALIAS_NAME'))) if (name) addName(entity, name, kind);
   }
   const original = childText(element, 'NAME_ORIGINAL_SCRIPT');
   if (original) addName(entity, original, 'alias');
@@ -71,9 +118,14 @@ export function parseUnXml(text: string, listName: string): ParsedList {
           .filter(Boolean)
           .join(' ');
         if (!primary) continue;
-        addName(entity, primary, 'primary');
+        // One primary name packs two, as some aliases do ("COMPAGNIE AERIENNE DES GRANDS LACS (CAGL) ; GREAT LAKES
+        // BUSINESS COMPANY (GLBC)"): the first is the primary name, the others its aliases (after the listed
+        // aliases, so that one listed as such keeps its quality).
+        const [first, ...others] = aliasNames(primary);
+        addName(entity, first, 'primary');
         pushUnique(entity.programs, childText(item, 'UN_LIST_TYPE'));
         readCommon(item, entity, itemName);
+        for (const other of others) addName(entity, other, 'alias');
         if (itemName === 'INDIVIDUAL') {
           readDatesOfBirth(item, entity);
           for (const nationality of childValues(item, 'NATIONALITY')) pushUnique(entity.nationalities, normaliseCountry(nationality));

@@ -1147,7 +1147,9 @@ function scoreName(index: ScreeningIndex, query: QueryToken[], queryCjk: string,
   // The title and one name as listed stay ("Sheikh Aasi" for "AASI, Sheikh Yusuf").
   if (isPerson && sheikhPaired && strongPairs <= 2
     && (respeltBesideSheikh || strongListed - strongPairs >= 2 || saidOutOfOrder(index, query, queryCount, start))) score *= SINGLE_TOKEN_FACTOR;
-  if (isPerson && kunyaParticleLeftOut(index, query, queryCount, start, listedCount)) score *= SINGLE_TOKEN_FACTOR;
+  // Only with a part respelt: the press writes a kunya's son's name and family name without the "Abu" as listed
+  // ("Muhammad al-Jawlani" for "AL-JAWLANI, Abu Muhammad").
+  if (isPerson && respelt && kunyaParticleLeftOut(index, query, queryCount, start, listedCount)) score *= SINGLE_TOKEN_FACTOR;
   if (isPerson && score < KNOWN_AS_SCORE && strongQuery >= 2 && knownByLaterNames(index, query, queryCount, start, listedCount)) score = KNOWN_AS_SCORE;
   // Father and son of one name: "Ferdinand Marcos Jr." is not "Ferdinand Marcos" (a query without Jr. may be either).
   if (isPerson) {

@@ -196,10 +196,11 @@ export function transliterationSimilarity(a: string, b: string): number {
   if (Math.min(a.length, b.length) < 5) return 0;
   const foldedA = foldTransliteration(a);
   const foldedB = foldTransliteration(b);
-  // A final h dropped on one side only ("hamzah"/"hamza") makes one name when the rest is spelt alike but for the
-  // last vowel ("hayyeh"/"hayya"); otherwise the dropped h pairs unrelated names ("salah"/"celia", "jammeh"/"jimmy",
-  // "ullah"/"ulloa").
-  if (FINAL_H.test(a) !== FINAL_H.test(b) && withoutFinalVowel(foldedA) !== withoutFinalVowel(foldedB)) return 0;
+  // A final h dropped on one side only ("hamzah"/"hamza") makes one short name when the rest is spelt alike but for
+  // the last vowel ("hayyeh"/"hayya"); otherwise the dropped h pairs unrelated short names ("salah"/"celia",
+  // "jammeh"/"jimmy", "ullah"/"ulloa"). Longer names ("hizbullah"/"hizbulla", "nasrallah"/"nasrulla") vary their
+  // inner vowels too and are left to the vowel-place and edit checks below.
+  if (FINAL_H.test(a) !== FINAL_H.test(b) && Math.min(foldedA.length, foldedB.length) < 7 && withoutFinalVowel(foldedA) !== withoutFinalVowel(foldedB)) return 0;
   const limit = Math.floor(TRANSLITERATION_MAX_EDIT_SHARE * Math.max(foldedA.length, foldedB.length));
   return editDistance(foldedA, foldedB, limit) <= limit && sameVowelPlaces(foldedA, foldedB) ? TRANSLITERATION_SIMILARITY : 0;
 }

@@ -177,6 +177,10 @@ const LETTER_LOOK_ALIKES: Record<string, string[]> = {
  */
 const RARE_IN_NUMBERS = /[IOQ]/;
 const READ_AS_ZERO = /[OQ]/g;
+/** The digit each of those letters is read for in a number (I as 1 here: only to ask whether the check digit can tell). */
+const RARE_LETTER_DIGIT: Record<string, string> = { O: '0', Q: '0', I: '1' };
+/** Rare letters in one field beyond this many are not all tried (2^6 readings at most). */
+const MAX_RARE_PLACES = 6;
 /** More equally small solutions than this and the check digit says too little to choose. */
 const MAX_SOLUTIONS = 10;
 /** Look-alike swaps tried to satisfy a check digit in a letters-and-digits field; more would validate noise. */
@@ -338,6 +342,29 @@ function resolveByCheck(read: string, check: string, maxSwaps: number): string[]
   return best.length <= MAX_SOLUTIONS ? best : [];
 }
 
+/**
+ * A letters-and-digits field that holds its check digit as read, but would hold it as well with some of its I, O and
+ * Q read as the digits they look like (O and 0 differ by 24, so two of them under weights 7 and 3 shift the sum by
+ * 240; two I for 1 by 170): the check digit cannot tell which was printed (round 7, seed 3187: `00SF5G2EH` read
+ * `OOSF5G2EH`, `0GVG0ND7U` read `OGVGOND7U`, both plainly valid). Returns the reading to keep, with O and Q as 0 when
+ * that holds (letters issuers leave out of numbers), else as read; null when the check digit does tell. The composite
+ * weighs a number as its own check digit does (a number starts every composite at weight 7), so it cannot tell either.
+ */
+function rareLetterTwin(value: string, check: string): string | null {
+  const places = [...value].flatMap((c, i) => (c in RARE_LETTER_DIGIT ? [i] : [])).slice(0, MAX_RARE_PLACES);
+  if (places.length === 0) return null;
+  const zeros = value.replace(READ_AS_ZERO, '0');
+  if (zeros !== value && mrzCheckDigit(zeros) === check) return zeros;
+  for (let mask = 1; mask < 1 << places.length; mask++) {
+    const chars = [...value];
+    places.forEach((at, k) => {
+      if (mask & (1 << k)) chars[at] = RARE_LETTER_DIGIT[chars[at]!]!;
+    });
+    if (mrzCheckDigit(chars.join('')) === check) return value;
+  }
+  return null;
+}
+
 interface Parsed {
   lines: string[];
   fields: Map<string, string>;
@@ -424,6 +451,17 @@ function parseLayout(layout: Layout, rawLines: string[], picks: Record<string, n
       // weighs the number as its own check digit does and cannot tell look-alikes 5 apart (O as 0 or 9, Z as 2 or 7),
       // the very shift of a 9 read as O inside the number.
       const letter = at === field.check[1] ? checkLetters.get(field.name) : undefined;
+      // Held as read, yet I/O/Q read as digits would hold too: a repair (review) whichever is kept.
+      const twin = holds && field.kind === 'X' && !empty ? rareLetterTwin(value, check) : null;
+      if (twin !== null) {
+        if (twin !== value) {
+          const width = field.end - field.start;
+          write(field.line, field.start, twin.slice(0, width));
+          if (twin.length > width) write(0, 15, twin.slice(width));
+          value = twin;
+        }
+        resolved.push(field.name);
+      }
       const standsFor = (LOOK_ALIKES[letter ?? ''] ?? []).find((digit) => /\d/.test(digit) && mrzCheckDigit(value) === digit);
       if (!holds && standsFor) {
         lines[line]![at] = standsFor;

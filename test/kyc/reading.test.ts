@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { composeTd3, SPECIMEN_HOLDER } from '../../scripts/make-kyc-specimen.ts';
+import { composeMrz, composeTd3, SPECIMEN_HOLDER } from '../../scripts/make-kyc-specimen.ts';
 import { seededRandom } from '../../src/kya/training/dataset.ts';
 import { hammingDistance } from '../../src/kyc/hash.ts';
 import { characterBox, readMrzFromImage } from '../../src/kyc/analyse.ts';
@@ -270,6 +270,48 @@ describe('MRZ reading', () => {
     expect(shortName).toMatchObject({ valid: true, lastName: 'ERIKSSON', firstName: 'ANNA MARIA', documentNumber: 'D23145890' });
     // A code no single look-alike swap makes a TD1 code stays no MRZ of that format.
     expect(readMrz([card[0]!.replace(/^I/, 'X'), card[1], card[2]].join('\n'), NOW)?.valid).not.toBe(true);
+  });
+
+  it('sends a number whose I, O or Q its check digit cannot tell from digits to review, O taken as 0', () => {
+    // Generated TD1 (seed 3187): 00SF5G2EH read OOSF5G2EH, O for 0 under weights 7 and 3 (240, nothing mod 10).
+    const card = ['I<DEU00SF5G2EH7<<<<<<<<<<<<<<<', '6704171F3207224DEU<<<<<<<<<<<4', 'OKAFOR<<ANNA<MARIA<<<<<<<<<<<<'];
+    expect(readMrz(card.join('\n'), NOW)).toMatchObject({ valid: true, documentNumber: '00SF5G2EH', checkDigitRepairs: [] });
+    const read = readMrz([card[0]!.replace('00SF', 'OOSF'), card[1], card[2]].join('\n'), NOW);
+    expect(read).toMatchObject({ valid: true, documentNumber: '00SF5G2EH', checkDigitRepairs: ['documentNumber'] });
+    expect(read?.lines[0]).toBe(card[0]);
+    // MRV-B 97W9RVRJX read 97WIRVRIX: I as 1 at both places would hold as well; kept as read, in review.
+    const visa = readMrz('V<NGAOKAFOR<<CHIDI<<<<<<<<<<<<<<<<<<\n97WIRVRIX0NGA9807224M330203736609875', NOW);
+    expect(visa).toMatchObject({ valid: true, documentNumber: '97WIRVRIX', checkDigitRepairs: ['documentNumber'] });
+    // A number with an O whose digit reading fails its check digit is as read: the check digit tells them apart.
+    const plain = readMrz('P<UTOERIKSSON<<ANNA<MARIA<<<<<<<<<<<<<<<<<<<\nLO98902C34UTO7408122F1204159ZE184226B<<<<<14', NOW);
+    expect(plain).toMatchObject({ valid: true, documentNumber: 'LO98902C3', checkDigitRepairs: [] });
+  });
+
+  it('never passes plainly a number whose 0s and 1s were written as O, Q or I where its check digits still hold', () => {
+    // What a forger (or the OCR) can do unseen by the check digits: O/Q for 0 and I for 1 at places whose shifts cancel.
+    const NUMBERS = ['X00418916', '0GVG0ND7U', '10V8WEWKM', 'D01X00T47', '5100K0P1C', '00SF5G2EH'];
+    const LETTERS: Record<string, string[]> = { '0': ['O', 'Q'], '1': ['I'] };
+    let forgeries = 0;
+    for (const format of ['TD3', 'TD2', 'TD1', 'MRVA', 'MRVB'] as const) {
+      for (const documentNumber of NUMBERS) {
+        const printed = composeMrz(format, { ...SPECIMEN_HOLDER, documentNumber });
+        const places = [...documentNumber].flatMap((c, i) => (c in LETTERS ? [i] : []));
+        for (let mask = 1; mask < 1 << places.length; mask++) {
+          for (const useQ of [false, true]) {
+            const forged = [...documentNumber];
+            places.forEach((at, k) => {
+              if (mask & (1 << k)) forged[at] = LETTERS[forged[at]!]![useQ && forged[at] === '0' ? 1 : 0]!;
+            });
+            const text = forged.join('');
+            if (mrzCheckDigit(text) !== mrzCheckDigit(documentNumber)) continue;
+            forgeries++;
+            const reading = readMrz(printed.join('\n').replace(documentNumber, text), NOW);
+            expect(reading?.valid === false || reading!.checkDigitRepairs.length > 0, `${format} ${text}`).toBe(true);
+          }
+        }
+      }
+    }
+    expect(forgeries).toBeGreaterThan(20);
   });
 
   it('never repairs a tampered number check digit into a plain pass, on any format', () => {

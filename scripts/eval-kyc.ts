@@ -228,12 +228,12 @@ async function main(): Promise<void> {
           const bandReads = takeBandReads();
           const valid = mrz?.valid === true;
           const correct = valid && mrz.documentNumber === truth.documentNumber && mrz.birthDate === truth.birthDate && mrz.expiryDate === truth.expiryDate;
-          const outcome = { valid, correct, review: valid && mrz.checkDigitRepairs.length > 0, ms };
+          const outcome = { valid, correct, review: valid && mrz.checkDigitRepairs.length + mrz.uncertainCharacters.length > 0, ms };
           record(`${format}|${name}`, outcome);
           record(`${format}|*`, outcome);
           record(`*|${name}`, outcome);
           record('*|*', outcome);
-          if (valid && !correct) console.log(`valid but wrong: ${format} ${name} holder ${reading % HOLDERS} ${mrz.lines.join(' / ')} (repairs ${mrz.checkDigitRepairs.join(',') || 'none'}), printed ${truth.lines.join(' / ')}`);
+          if (valid && !correct) console.log(`valid but wrong: ${format} ${name} holder ${reading % HOLDERS} ${mrz.lines.join(' / ')} (repairs ${mrz.checkDigitRepairs.join(',') || 'none'}; uncertain ${mrz.uncertainCharacters.join(',') || 'none'}), printed ${truth.lines.join(' / ')}`);
           if (!valid && SHOW_FAILURES) {
             console.log(`not valid: ${format} ${name} holder ${reading % HOLDERS} ${mrz?.lines.join(' / ')} ${mrz?.invalidFields.join(',')}, printed ${truth.lines.join(' / ')}`);
           }

@@ -6,7 +6,7 @@ import { faceSimilarity } from './face.ts';
 import { differenceHash } from './hash.ts';
 import type { DecodedImage, RawPixels } from './intake.ts';
 import { cleanLine, readMrz, unreadCheckDigits, withRereadCheckDigits, type MrzReading } from './mrz.ts';
-import { readMrzByCells } from './mrz-cells.ts';
+import { readMrzByCells, withUncertainCharacters } from './mrz-cells.ts';
 import { compareNames, findNameInText } from './names.ts';
 import { OCR_WIDTH, OCR_WIDTH_LINE_LENGTH, type BandText, type Box, type ImageBand, type OcrEngine, type OnQueued } from './ocr.ts';
 import { measureQuality } from './quality.ts';
@@ -147,7 +147,8 @@ export async function readMrzFromImage(
     const { image, band, width } = look;
     const read = await ocr.readMrzBand(image, band, onQueued, width);
     const first = readMrz(read.text, now);
-    const mrz = first && !first.valid ? await rereadCheckDigits(first, read, look, ocr, now) : first;
+    const reread = first && !first.valid ? await rereadCheckDigits(first, read, look, ocr, now) : first;
+    const mrz = reread?.valid ? withUncertainCharacters(reread, read) : reread;
     if (mrz && !mrz.valid) {
       // The same pass's character boxes (no OCR), kept aside: see mrz-cells.ts.
       const byCells = readMrzByCells(read, now, mrz);

@@ -31,6 +31,12 @@ export interface MrzReading {
   checkDigitRepairs: string[];
   /** State fields (issuingState, nationality) read as no ICAO code and taken for the one a look-alike swap gives. */
   stateRepairs: string[];
+  /**
+   * Checked fields holding a character every check digit weighs as its look-alike (G as 6, F as 5: values 10 apart)
+   * that the OCR read with low confidence (mrz-cells.ts `withUncertainCharacters`): nothing vouches for which was
+   * printed, so a human looks (review).
+   */
+  uncertainCharacters: string[];
   /** Issuing state or nationality is an ICAO specimen state (UTO): acceptable with test keys only. */
   specimen: boolean;
   documentCode: string | null;
@@ -592,6 +598,7 @@ function toReading(layout: Layout, parsed: Parsed, now: Date): MrzReading {
     corrections: parsed.corrections,
     checkDigitRepairs: parsed.checkDigitRepairs,
     stateRepairs: parsed.stateRepairs,
+    uncertainCharacters: [],
     specimen: [issuingState, nationality].some((s) => s !== null && SPECIMEN_STATES.has(s)),
     documentCode: orNull(value('documentCode')),
     issuingState,

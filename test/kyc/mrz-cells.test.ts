@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { composeMrz, composeTd1, type PassportHolder } from '../../scripts/make-kyc-specimen.ts';
 import { readMrz } from '../../src/kyc/mrz.ts';
-import { cellLines, readMrzByCells } from '../../src/kyc/mrz-cells.ts';
+import { cellLines, MIN_CHECK_BLIND_CONFIDENCE, readMrzByCells, withUncertainCharacters } from '../../src/kyc/mrz-cells.ts';
 import type { BandText, OcrSymbol } from '../../src/kyc/ocr.ts';
 
 const NOW = new Date('2026-06-01T12:00:00Z');
@@ -94,5 +94,28 @@ describe('MRZ read from character cells', () => {
   it('reads nothing from lines without character boxes or MRZ shape', () => {
     expect(readMrzByCells(band(td1.map((text, i) => ({ text, box: { x0: 0, y0: 60 * i, x1: 900, y1: 60 * i + 40 } }))), NOW)).toBeNull();
     expect(readMrzByCells(band([ocrLine('IDENTITY CARD SPECIMEN', 0)]), NOW)).toBeNull();
+  });
+});
+
+describe('characters no check digit can tell from their look-alike', () => {
+  // Generated MRV-B (seed 3187): GTDNB6ALV read GTDNBGALV, the G at confidence 88, every check digit holding.
+  const visa = ['V<UTOTANAKA<<OLGA<<<<<<<<<<<<<<<<<<<', 'GTDNB6ALV6UTO8101143M330123698408626'];
+  const SIX = visa[1]!.indexOf('6');
+  const readAs = (text: string, confidence: number) => band([ocrLine(visa[0]!, 0), ocrLine(visa[1]!, 60, { [SIX]: [[text, confidence]] })]);
+
+  it('sends a number whose G or 6 (F or 5) was read with low confidence to review', () => {
+    const misread = readAs('G', 88);
+    const reading = readMrz(misread.text, NOW)!;
+    expect(reading).toMatchObject({ valid: true, documentNumber: 'GTDNBGALV', checkDigitRepairs: [], uncertainCharacters: [] });
+    expect(withUncertainCharacters(reading, misread).uncertainCharacters).toEqual(['documentNumber']);
+    const doubtfulSix = readAs('6', MIN_CHECK_BLIND_CONFIDENCE - 1);
+    expect(withUncertainCharacters(readMrz(doubtfulSix.text, NOW)!, doubtfulSix).uncertainCharacters).toEqual(['documentNumber']);
+  });
+
+  it('believes a confident G or 6, and a doubtful character that a check digit does see', () => {
+    const confident = readAs('6', 97);
+    expect(withUncertainCharacters(readMrz(confident.text, NOW)!, confident).uncertainCharacters).toEqual([]);
+    const seen = band([ocrLine(visa[0]!, 0), ocrLine(visa[1]!, 60, { [visa[1]!.indexOf('T')]: [['T', 40]] })]);
+    expect(withUncertainCharacters(readMrz(seen.text, NOW)!, seen).uncertainCharacters).toEqual([]);
   });
 });

@@ -220,6 +220,7 @@ function mrzFindings(signals: KycSignals, now: Date): Finding[] {
   for (const field of mrz.corrections) found.push({ code: 'mrz_corrected', detail: field });
   for (const field of mrz.checkDigitRepairs) found.push({ code: 'mrz_repaired_by_check_digit', detail: field });
   for (const field of mrz.stateRepairs) found.push({ code: 'mrz_state_code_repaired', detail: field });
+  // Signals stored before round 7 have no uncertainCharacters.
   for (const field of mrz.uncertainCharacters ?? []) found.push({ code: 'mrz_uncertain_character', detail: field });
   for (const field of VISUAL_FIELDS) {
     if (signals.documentReading.visualZone?.[field] === 'mismatch') found.push({ code: 'visual_zone_mismatch', detail: field });

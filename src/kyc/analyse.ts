@@ -6,7 +6,7 @@ import { faceSimilarity } from './face.ts';
 import { differenceHash } from './hash.ts';
 import type { DecodedImage, RawPixels } from './intake.ts';
 import { cleanLine, readMrz, unreadCheckDigits, withRereadCheckDigits, type MrzReading } from './mrz.ts';
-import { readMrzByCells, withUncertainCharacters } from './mrz-cells.ts';
+import { CHECK_BLIND_PARTNER, cellBox, checkBlindCells, readMrzByCells, withUncertainCharacters } from './mrz-cells.ts';
 import { compareNames, findNameInText } from './names.ts';
 import { OCR_WIDTH, OCR_WIDTH_LINE_LENGTH, type BandText, type Box, type ImageBand, type OcrEngine, type OnQueued } from './ocr.ts';
 import { measureQuality } from './quality.ts';
@@ -113,11 +113,44 @@ async function rereadCheckDigits(mrz: MrzReading, read: BandText, look: Look, oc
   for (const place of unreadCheckDigits(mrz)) {
     const box = characterBox(mrz.lines, place.line, place.index, read.lines);
     const digit = box && (await ocr.readDigit(look.image, look.band, look.width, box));
-    if (digit) reread.push({ place, digit });
+    if (digit) {
+      reread.push({ place, digit });
+      continue;
+    }
+    // Read as no digit (scanner noise, mostly): once more with the cell's speckle removed, then at the cell the
+    // characters' own boxes give (mrz-cells.ts cellBox: a line box stretched over noise puts the cell beside the
+    // glyph), plainly and without speckle. Only this failing path pays for it, and a digit read so is a check-digit
+    // repair (review), never a plain pass.
+    const cell = cellBox(read, mrz.lines, place.line, place.index, CELL_MARGIN);
+    const tries: [Box | null, boolean][] = [[box, true], [cell, false], [cell, true]];
+    for (const [at, denoise] of tries) {
+      const again = at && (await ocr.readDigit(look.image, look.band, look.width, at, denoise));
+      if (!again) continue;
+      reread.push({ place, digit: again, repair: true });
+      break;
+    }
   }
   if (reread.length === 0) return mrz;
   const again = withRereadCheckDigits(mrz, reread, now);
   return faults(again) < faults(mrz) ? again : mrz;
+}
+
+/**
+ * A valid reading with the characters of its number that no check digit tells from a look-alike (G/6, F/5, S/8) read
+ * again alone, each with only its pair allowed: in a line the OCR reads a 6 between letters as G with full confidence,
+ * alone as 6 (mrz-cells.ts withUncertainCharacters: read as the other, the number goes to review). One single-character
+ * pass per such character, none when the first pass's confidence already sent the number to review.
+ */
+async function withCheckBlindCellsAlone(mrz: MrzReading, read: BandText, look: Look, ocr: OcrEngine): Promise<MrzReading> {
+  const byConfidence = withUncertainCharacters(mrz, read);
+  if (byConfidence.uncertainCharacters.length > mrz.uncertainCharacters.length) return byConfidence;
+  const alone = new Map<number, string | null>();
+  for (const { index, character, box } of checkBlindCells(mrz, read)) {
+    const [width, height] = [box.x1 - box.x0, box.y1 - box.y0];
+    const cell = { x0: box.x0 - CELL_MARGIN * width, x1: box.x1 + CELL_MARGIN * width, y0: box.y0 - CELL_MARGIN * height, y1: box.y1 + CELL_MARGIN * height };
+    alone.set(index, await ocr.readCharacter(look.image, look.band, look.width, cell, character + CHECK_BLIND_PARTNER[character]));
+  }
+  return withUncertainCharacters(mrz, read, alone);
 }
 
 /**
@@ -148,7 +181,7 @@ export async function readMrzFromImage(
     const read = await ocr.readMrzBand(image, band, onQueued, width);
     const first = readMrz(read.text, now);
     const reread = first && !first.valid ? await rereadCheckDigits(first, read, look, ocr, now) : first;
-    const mrz = reread?.valid ? withUncertainCharacters(reread, read) : reread;
+    const mrz = reread?.valid ? await withCheckBlindCellsAlone(reread, read, look, ocr) : reread;
     if (mrz && !mrz.valid) {
       // The same pass's character boxes (no OCR), kept aside: see mrz-cells.ts.
       const byCells = readMrzByCells(read, now, mrz);

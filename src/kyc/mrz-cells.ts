@@ -26,28 +26,38 @@ interface Cell {
   others: string[];
 }
 
+type BoxedLine = BandText['lines'][number] & { symbols: OcrSymbol[] };
+
+const spanOf = (line: BoxedLine) => ({ x0: Math.min(...line.symbols.map((s) => s.box.x0)), x1: Math.max(...line.symbols.map((s) => s.box.x1)) });
+
+/**
+ * The lines with about the layout's number of character boxes, the cell pitch (that of the widest line with a filler
+ * run, from its first character to its last) and where each line's first cell starts; null when no line has a filler
+ * run. The widest line kept both its end glyphs; a line that starts half a cell right of the others lost its first one.
+ */
+function cellGeometry(lines: BandText['lines'], length: number): { mrzLines: BoxedLine[]; pitch: number; starts: number[] } | null {
+  const mrzLines = lines.filter(
+    (line): line is BoxedLine => (line.symbols?.length ?? 0) >= MIN_SYMBOL_SHARE * length && line.symbols!.length <= length / MIN_SYMBOL_SHARE,
+  );
+  const filled = mrzLines.filter((line) => line.text.includes('<<'));
+  if (filled.length === 0) return null;
+  const pitch = Math.max(...filled.map((line) => spanOf(line).x1 - spanOf(line).x0)) / length;
+  const left = Math.min(...filled.map((line) => spanOf(line).x0));
+  const starts = mrzLines.map((line) => (spanOf(line).x0 - left > pitch / 2 ? left : spanOf(line).x0));
+  return { mrzLines, pitch, starts };
+}
+
 /**
  * The lines that look like MRZ lines (about the layout's number of characters), each as `length` cells; null when
  * fewer than two do or none has a filler run. The pitch is that of the widest line with a filler run (a name line's
  * fillers run to its end; a data line may be all data).
  */
 export function cellLines(lines: BandText['lines'], length: number): Cell[][] | null {
-  const mrzLines = lines.filter(
-    (line): line is typeof line & { symbols: OcrSymbol[] } =>
-      (line.symbols?.length ?? 0) >= MIN_SYMBOL_SHARE * length && line.symbols!.length <= length / MIN_SYMBOL_SHARE,
-  );
-  const filled = mrzLines.filter((line) => line.text.includes('<<'));
-  if (mrzLines.length < 2 || filled.length === 0) return null;
-  const spanOf = (line: { symbols: OcrSymbol[] }) => ({
-    x0: Math.min(...line.symbols.map((s) => s.box.x0)),
-    x1: Math.max(...line.symbols.map((s) => s.box.x1)),
-  });
-  const spans = mrzLines.map(spanOf);
-  // The widest line kept both its end glyphs; a line that starts half a cell right of the others lost its first one.
-  const pitch = Math.max(...filled.map((line) => spanOf(line).x1 - spanOf(line).x0)) / length;
-  const left = Math.min(...filled.map((line) => spanOf(line).x0));
+  const geometry = cellGeometry(lines, length);
+  if (!geometry || geometry.mrzLines.length < 2) return null;
+  const { mrzLines, pitch, starts } = geometry;
   return mrzLines.map((line, k) => {
-    const x0 = spans[k]!.x0 - left > pitch / 2 ? left : spans[k]!.x0;
+    const x0 = starts[k]!;
     const cells: OcrSymbol[][] = Array.from({ length }, () => []);
     for (const symbol of line.symbols) {
       const from = Math.round((symbol.box.x0 - x0) / pitch);
@@ -65,6 +75,34 @@ export function cellLines(lines: BandText['lines'], length: number): Cell[][] | 
       return { best: texts[0] ?? '<', others: texts.slice(1) };
     });
   });
+}
+
+/**
+ * Where character `index` of MRZ line `lineIndex` (of `lines`, the reading's) lies, from the pass's character boxes
+ * rather than its line boxes: the cell of that index at cellLines' pitch (the widest line with a filler run, from its
+ * first to its last character) on the OCR line sharing most characters with it, `margin` of a cell added on each side.
+ * A line box stretches over specks of scanner noise beside the line, and a line that lost a glyph gives a pitch a
+ * cell off over 44 cells; the characters' own boxes do neither. null when the pass has no such lines.
+ */
+export function cellBox(read: BandText, lines: string[], lineIndex: number, index: number, margin: number): OcrSymbol['box'] | null {
+  const length = lines[0]!.length;
+  const geometry = cellGeometry(read.lines, length);
+  if (!geometry) return null;
+  const { mrzLines, pitch, starts } = geometry;
+  const target = lines[lineIndex]!;
+  const shared = (line: BoxedLine) => line.symbols.filter((s, i) => s.text === target[i]).length;
+  const k = mrzLines.reduce((a, line, b) => (shared(line) > shared(mrzLines[a]!) ? b : a), 0);
+  const source = mrzLines[k];
+  if (!source || shared(source) < length / 2) return null;
+  const x0 = starts[k]!;
+  const y0 = Math.min(...source.symbols.map((s) => s.box.y0));
+  const y1 = Math.max(...source.symbols.map((s) => s.box.y1));
+  return {
+    x0: x0 + (index - margin) * pitch,
+    x1: x0 + (index + 1 + margin) * pitch,
+    y0: y0 - margin * (y1 - y0),
+    y1: y1 + margin * (y1 - y0),
+  };
 }
 
 /** What a reading says where check digits cover it. */
@@ -134,30 +172,62 @@ export function readMrzByCells(read: BandText, now: Date, plain: MrzReading | nu
   return best;
 }
 
-/** Look-alikes whose values are 10 apart (G 16 and 6, F 15 and 5): every check digit weighs them the same. */
-const CHECK_BLIND = new Set(['G', '6', 'F', '5']);
+/**
+ * Look-alikes whose values differ by a multiple of 10 (G 16 and 6, F 15 and 5, S 28 and 8): every check digit (weights
+ * 7, 3, 1, modulo 10) weighs them the same, so none can tell which was printed.
+ */
+export const CHECK_BLIND_PARTNER: Readonly<Record<string, string>> = { G: '6', '6': 'G', F: '5', '5': 'F', S: '8', '8': 'S' };
 /**
  * Under this confidence such a character of the document number is not believed. Development seed 3187 (`--mrz-only
- * --per-cell 3`, 158 numbers read valid and found in a pass's characters): genuine G, F and 5 were read at 93–99, 6 at
- * 89–99 (three under 93); a 6 read as G at 88 held every check digit with the wrong number (round 7).
+ * --per-cell 3`, 158 numbers read valid and found in a pass's characters): genuine G, F, 5 and S were read at 93–99, 6
+ * at 89–99 (three under 93), 8 at 71–99 (four under 93); a 6 read as G at 88 held every check digit with the wrong
+ * number (round 7; S and 8 added in round 8).
  */
 export const MIN_CHECK_BLIND_CONFIDENCE = 93;
 
-/**
- * The reading with `uncertainCharacters` naming the document number when a character of it that no check digit can
- * tell from its look-alike (G/6, F/5) was read, in the pass `read` it came from, under MIN_CHECK_BLIND_CONFIDENCE.
- * Only a number read as it stands in one of the pass's lines is looked at: a repaired one is in review already.
- */
-export function withUncertainCharacters(reading: MrzReading, read: BandText): MrzReading {
-  const number = reading.documentNumber;
-  if (!reading.valid || !number) return reading;
+/** A check-blind character of the document number as the pass read it: its place in the number and its box. */
+export interface CheckBlindCell {
+  index: number;
+  character: string;
+  box: OcrSymbol['box'];
+}
+
+/** The number's characters in one of the pass's lines, as read, with their confidences and boxes; null when none holds it. */
+function numberCharacters(number: string, read: BandText): { text: string; confidence: number; box: OcrSymbol['box'] }[] | null {
   for (const line of read.lines) {
     // One entry per character, whatever the engine's symbols hold.
-    const characters = (line.symbols ?? []).flatMap((symbol) => [...symbol.text].map((text) => ({ text, confidence: symbol.confidence })));
+    const characters = (line.symbols ?? []).flatMap((symbol) => [...symbol.text].map((text) => ({ text, confidence: symbol.confidence, box: symbol.box })));
     const at = characters.map((c) => c.text).join('').indexOf(number);
-    if (at < 0) continue;
-    const doubtful = [...number].some((c, i) => CHECK_BLIND.has(c) && characters[at + i]!.confidence < MIN_CHECK_BLIND_CONFIDENCE);
-    return doubtful ? { ...reading, uncertainCharacters: [...new Set([...reading.uncertainCharacters, 'documentNumber'])] } : reading;
+    if (at >= 0) return characters.slice(at, at + number.length);
   }
-  return reading;
+  return null;
+}
+
+/**
+ * The check-blind characters (CHECK_BLIND_PARTNER) of a valid reading's document number, with their boxes in the pass
+ * `read` it came from, for reading each again alone. Only a number read as it stands in one of the pass's lines: a
+ * repaired one is in review already.
+ */
+export function checkBlindCells(reading: MrzReading, read: BandText): CheckBlindCell[] {
+  const number = reading.documentNumber;
+  if (!reading.valid || !number) return [];
+  const characters = numberCharacters(number, read) ?? [];
+  return characters.flatMap((c, index) => (CHECK_BLIND_PARTNER[c.text] ? [{ index, character: c.text, box: c.box }] : []));
+}
+
+/**
+ * The reading with `uncertainCharacters` naming the document number when a character of it that no check digit can
+ * tell from its look-alike (G/6, F/5, S/8) was read, in the pass `read` it came from, under MIN_CHECK_BLIND_CONFIDENCE,
+ * or read alone again (`alone`: index in the number → what the cell read alone, null for nothing) as its look-alike.
+ * Only a number read as it stands in one of the pass's lines is looked at: a repaired one is in review already.
+ */
+export function withUncertainCharacters(reading: MrzReading, read: BandText, alone: ReadonlyMap<number, string | null> = new Map()): MrzReading {
+  const number = reading.documentNumber;
+  if (!reading.valid || !number) return reading;
+  const characters = numberCharacters(number, read);
+  if (!characters) return reading;
+  const doubtful = characters.some(
+    (c, i) => CHECK_BLIND_PARTNER[c.text] !== undefined && (c.confidence < MIN_CHECK_BLIND_CONFIDENCE || alone.get(i) === CHECK_BLIND_PARTNER[c.text]),
+  );
+  return doubtful ? { ...reading, uncertainCharacters: [...new Set([...reading.uncertainCharacters, 'documentNumber'])] } : reading;
 }

@@ -660,9 +660,14 @@ export function unreadCheckDigits(reading: MrzReading): CheckDigitPlace[] {
  * field still fails. A re-read field check digit that the composite (read in the first pass) confirms is listed in
  * `corrections`; without that independent support (visas, or the composite itself re-read too) it is listed in
  * `checkDigitRepairs` and sends the document to review. A re-read composite is a correction: every field it covers
- * has its own check digit.
+ * has its own check digit. A digit marked `repair` (read only at a second try: another place or a denoised cell) is
+ * always a check-digit repair.
  */
-export function withRereadCheckDigits(reading: MrzReading, reread: { place: CheckDigitPlace; digit: string }[], now: Date): MrzReading {
+export function withRereadCheckDigits(
+  reading: MrzReading,
+  reread: { place: CheckDigitPlace; digit: string; repair?: boolean }[],
+  now: Date,
+): MrzReading {
   const layout = layoutOf(reading.format);
   const lines = reading.lines.map((line) => [...line]);
   for (const { place, digit } of reread) {
@@ -674,8 +679,8 @@ export function withRereadCheckDigits(reading: MrzReading, reread: { place: Chec
   const corrections = [...reading.corrections, ...parsed.corrections];
   // The lines already carry the first pass's repairs: they stay listed, or a repaired field would read plainly valid.
   const checkDigitRepairs = [...reading.checkDigitRepairs, ...parsed.checkDigitRepairs];
-  for (const { place } of reread) {
-    const confirmed = place.field === 'composite' || (layout.composite !== undefined && !compositeReread);
+  for (const { place, repair = false } of reread) {
+    const confirmed = !repair && (place.field === 'composite' || (layout.composite !== undefined && !compositeReread));
     (confirmed ? corrections : checkDigitRepairs).push(`${place.field}CheckDigit`);
   }
   return toReading(layout, { ...parsed, corrections: [...new Set(corrections)], checkDigitRepairs: [...new Set(checkDigitRepairs)] }, now);

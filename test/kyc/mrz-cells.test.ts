@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { composeMrz, composeTd1, type PassportHolder } from '../../scripts/make-kyc-specimen.ts';
 import { readMrz } from '../../src/kyc/mrz.ts';
-import { cellLines, MIN_CHECK_BLIND_CONFIDENCE, readMrzByCells, withUncertainCharacters } from '../../src/kyc/mrz-cells.ts';
+import { cellBox, cellLines, checkBlindCells, MIN_CHECK_BLIND_CONFIDENCE, readMrzByCells, withUncertainCharacters } from '../../src/kyc/mrz-cells.ts';
 import type { BandText, OcrSymbol } from '../../src/kyc/ocr.ts';
 
 const NOW = new Date('2026-06-01T12:00:00Z');
@@ -112,10 +112,56 @@ describe('characters no check digit can tell from their look-alike', () => {
     expect(withUncertainCharacters(readMrz(doubtfulSix.text, NOW)!, doubtfulSix).uncertainCharacters).toEqual(['documentNumber']);
   });
 
+  it('sends an 8 or S read with low confidence to review as well (S and 8 weigh the same in every check digit)', () => {
+    // Generated TD1 (seed 6421): 8MEDE1D1D read SMEDE1D1D, every check digit holding.
+    const lines = composeMrz('MRVB', { ...HOLDER, documentNumber: '8MEDE1D1D' });
+    const readEight = (text: string, confidence: number) => band([ocrLine(lines[0]!, 0), ocrLine(lines[1]!, 60, { 0: [[text, confidence]] })]);
+    const misread = readEight('S', MIN_CHECK_BLIND_CONFIDENCE - 3);
+    const reading = readMrz(misread.text, NOW)!;
+    expect(reading).toMatchObject({ valid: true, documentNumber: 'SMEDE1D1D', checkDigitRepairs: [], uncertainCharacters: [] });
+    expect(withUncertainCharacters(reading, misread).uncertainCharacters).toEqual(['documentNumber']);
+    const confident = readEight('8', 98);
+    expect(withUncertainCharacters(readMrz(confident.text, NOW)!, confident).uncertainCharacters).toEqual([]);
+  });
+
+  it('sends a number to review when a check-blind character read alone reads as its look-alike', () => {
+    // Generated MRV-B (seed 6421, blurred): ZKENUAE6E read ZKENUAEGE in its line, the G at confidence 96; alone, 6.
+    const lines = composeMrz('MRVB', { ...HOLDER, documentNumber: 'ZKENUAE6E' });
+    const SIX_AT = lines[1]!.indexOf('6');
+    const read = band([ocrLine(lines[0]!, 0), ocrLine(lines[1]!, 60, { [SIX_AT]: [['G', 96]] })]);
+    const reading = readMrz(read.text, NOW)!;
+    expect(reading).toMatchObject({ valid: true, documentNumber: 'ZKENUAEGE', uncertainCharacters: [] });
+    // The number's G, and its box in the pass, for reading it alone.
+    expect(checkBlindCells(reading, read)).toEqual([{ index: 7, character: 'G', box: read.lines[1]!.symbols![SIX_AT]!.box }]);
+    expect(withUncertainCharacters(reading, read).uncertainCharacters).toEqual([]);
+    expect(withUncertainCharacters(reading, read, new Map([[7, '6']])).uncertainCharacters).toEqual(['documentNumber']);
+    // Alone it reads as read, or as nothing: believed.
+    expect(withUncertainCharacters(reading, read, new Map([[7, 'G']])).uncertainCharacters).toEqual([]);
+    expect(withUncertainCharacters(reading, read, new Map([[7, null]])).uncertainCharacters).toEqual([]);
+    // A number without G, 6, F, 5, S or 8 has nothing to read alone.
+    expect(checkBlindCells(readMrz(composeMrz('MRVB', { ...HOLDER, documentNumber: 'ZKENUAEXE' }).join('\n'), NOW)!, read)).toEqual([]);
+  });
+
   it('believes a confident G or 6, and a doubtful character that a check digit does see', () => {
     const confident = readAs('6', 97);
     expect(withUncertainCharacters(readMrz(confident.text, NOW)!, confident).uncertainCharacters).toEqual([]);
     const seen = band([ocrLine(visa[0]!, 0), ocrLine(visa[1]!, 60, { [visa[1]!.indexOf('T')]: [['T', 40]] })]);
     expect(withUncertainCharacters(readMrz(seen.text, NOW)!, seen).uncertainCharacters).toEqual([]);
+  });
+});
+
+describe('a check digit\'s cell from the characters\' boxes', () => {
+  it('keeps the cell where the glyphs are when the line box is stretched or the line lost its last glyph', () => {
+    const td3 = composeMrz('TD3', HOLDER);
+    const name = ocrLine(td3[0]!, 0);
+    // The data line lost its composite (the last glyph), and its line box runs over a speck of noise to the right.
+    const data = ocrLine(td3[1]!.slice(0, 43), 60);
+    const read = band([name, { ...data, box: { ...data.box, x1: data.box.x1 + 200 } }]);
+    const box = cellBox(read, td3, 1, 43, 0)!;
+    // The name line's characters span 13 to 1327: 44 cells of 1314 / 44 from 13 (its glyph at 1303–1327).
+    expect(box.x0).toBeCloseTo(13 + (43 * 1314) / 44, 5);
+    expect(box.x1 - box.x0).toBeCloseTo(1314 / 44, 5);
+    expect(box.y0).toBe(60);
+    expect(cellBox(band(td3.map((text, i) => ({ text, box: { x0: 0, y0: 60 * i, x1: 1300, y1: 60 * i + 40 } }))), td3, 1, 43, 0)).toBeNull();
   });
 });

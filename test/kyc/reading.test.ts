@@ -476,6 +476,9 @@ describe('MRZ reading', () => {
             lines: lines.map((text, i) => ({ text, box: { x0: 10, y0: 10 + 40 * i, x1: 10 + 10 * text.length, y1: 40 + 40 * i } })),
           }),
           readDigit: async (_pixels, _band, _width, box) => (digitBoxes.push(box), '6'),
+          readCharacter: async () => {
+            throw new Error('no character boxes: nothing to read alone');
+          },
           readText: async () => '',
           readPrintedBand: async () => [],
           close: async () => undefined,
@@ -489,6 +492,65 @@ describe('MRZ reading', () => {
       expect(await readMrzFromImage(pixels, unread.engine, NOW)).toMatchObject({ valid: true, corrections: ['compositeCheckDigit'] });
       expect(unread.digitBoxes).toHaveLength(1);
       expect(unread.digitBoxes[0]!.x0).toBeCloseTo(10 + 28.85 * 10);
+    });
+
+    /** OCR lines with a character box for each character (pitch 10 from x 10), as tesseract gives them. */
+    const boxedLines = (lines: string[]) =>
+      lines.map((text, i) => ({
+        text,
+        box: { x0: 10, y0: 10 + 40 * i, x1: 10 + 10 * text.length, y1: 40 + 40 * i },
+        symbols: [...text].map((c, k) => ({ text: c, confidence: 97, box: { x0: 11 + 10 * k, y0: 12 + 40 * i, x1: 19 + 10 * k, y1: 38 + 40 * i } })),
+      }));
+    const engineOf = (lines: ReturnType<typeof boxedLines>, readDigit: OcrEngine['readDigit'], readCharacter: OcrEngine['readCharacter']): OcrEngine => ({
+      readMrzBand: async () => ({ text: lines.map((l) => l.text).join('\n'), lines }),
+      readDigit,
+      readCharacter,
+      readText: async () => '',
+      readPrintedBand: async () => [],
+      close: async () => undefined,
+    });
+    const pixels = { data: new Uint8Array(300 * 200 * 3), width: 300, height: 200 };
+
+    it('reads a lost check digit again at the cell the characters give when the line box misplaces it, as a repair', async () => {
+      // The composite was dropped and the data line's box runs over specks of noise 200 px to the left: from the
+      // line box the cell lies far from the glyph, which is read only where the characters' boxes put it.
+      const lines = boxedLines(withLine(td1, 1, td1[1]!.slice(0, 29)));
+      lines[1] = { ...lines[1]!, box: { ...lines[1]!.box, x0: lines[1]!.box.x0 - 200 } };
+      const asked: { x: number; denoise: boolean }[] = [];
+      const readDigit: OcrEngine['readDigit'] = async (_p, _b, _w, box, denoise = false) => {
+        const x = (box.x0 + box.x1) / 2;
+        asked.push({ x, denoise });
+        return Math.abs(x - (10 + 29.5 * 10)) < 3 ? '6' : null;
+      };
+      const reading = await readMrzFromImage(pixels, engineOf(lines, readDigit, async () => null), NOW);
+      expect(reading).toMatchObject({ valid: true, documentNumber: 'D23145890', checkDigitRepairs: ['compositeCheckDigit'] });
+      expect(reading!.corrections).not.toContain('compositeCheckDigit');
+      // The line box's cell (plain, then without speckle), then the characters' cell.
+      expect(asked.slice(0, 3).map((a) => a.denoise)).toEqual([false, true, false]);
+      // Read at the line box's cell, the same digit is a correction as before (the composite: every field it covers
+      // has its own check digit).
+      const plain = await readMrzFromImage(pixels, engineOf(boxedLines(withLine(td1, 1, td1[1]!.slice(0, 29))), readDigit, async () => null), NOW);
+      expect(plain).toMatchObject({ valid: true, corrections: ['compositeCheckDigit'], checkDigitRepairs: [] });
+    });
+
+    it('reads a valid number\'s G, 6, F, 5, S and 8 again alone, and sends it to review when one reads as its look-alike', async () => {
+      const visa = composeMrz('MRVB', { ...SPECIMEN_HOLDER, documentNumber: 'ZKENUAEGE', issuingState: 'UTO', nationality: 'UTO' });
+      const lines = boxedLines(visa);
+      const asked: string[] = [];
+      const alone = (answer: (alphabet: string) => string | null): OcrEngine['readCharacter'] =>
+        async (_p, _b, _w, box, alphabet) => (asked.push(`${Math.round(box.x0)}:${alphabet}`), answer(alphabet));
+      const noDigit: OcrEngine['readDigit'] = async () => null;
+      const misread = await readMrzFromImage(pixels, engineOf(lines, noDigit, alone((a) => (a === 'G6' ? '6' : null))), NOW);
+      expect(misread).toMatchObject({ valid: true, documentNumber: 'ZKENUAEGE', uncertainCharacters: ['documentNumber'] });
+      // Its G, at its own box (and a margin), with G and 6 allowed.
+      expect(asked).toEqual([`${Math.round(11 + 10 * 7 - 0.15 * 8)}:G6`]);
+      asked.length = 0;
+      const believed = await readMrzFromImage(pixels, engineOf(lines, noDigit, alone((a) => a[0]!)), NOW);
+      expect(believed).toMatchObject({ valid: true, uncertainCharacters: [] });
+      asked.length = 0;
+      const none = composeMrz('MRVB', { ...SPECIMEN_HOLDER, documentNumber: 'ZKENUAEXE', issuingState: 'UTO', nationality: 'UTO' });
+      expect(await readMrzFromImage(pixels, engineOf(boxedLines(none), noDigit, alone(() => '6')), NOW)).toMatchObject({ valid: true, uncertainCharacters: [] });
+      expect(asked).toEqual([]);
     });
   });
 

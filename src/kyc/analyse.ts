@@ -6,7 +6,7 @@ import { faceSimilarity } from './face.ts';
 import { differenceHash } from './hash.ts';
 import type { DecodedImage, RawPixels } from './intake.ts';
 import { cleanLine, readMrz, unreadCheckDigits, withRereadCheckDigits, type MrzReading } from './mrz.ts';
-import { readMrzByCells, withUncertainCharacters } from './mrz-cells.ts';
+import { readMrzByCells, sourceLines, withUncertainCharacters } from './mrz-cells.ts';
 import { compareNames, findNameInText } from './names.ts';
 import { OCR_WIDTH, OCR_WIDTH_LINE_LENGTH, type BandText, type Box, type ImageBand, type OcrEngine, type OnQueued } from './ocr.ts';
 import { measureQuality } from './quality.ts';
@@ -85,11 +85,7 @@ const CELL_MARGIN = 0.15;
  * median over the lines, because a line whose text lost a character often keeps its glyph inside its box).
  */
 export function characterBox(lines: string[], lineIndex: number, index: number, ocrLines: BandText['lines']): Box | null {
-  const sources = lines.map((line) => {
-    const shared = (text: string) => [...cleanLine(text)].filter((c, i) => c === line[i]).length;
-    const best = ocrLines.reduce<BandText['lines'][number] | null>((a, b) => (!a || shared(b.text) > shared(a.text) ? b : a), null);
-    return best && shared(best.text) >= line.length / 2 ? best : null;
-  });
+  const sources = sourceLines(lines, ocrLines.map((line) => cleanLine(line.text)), 0.5).map((k) => (k === null ? null : ocrLines[k]!));
   const source = sources[lineIndex];
   if (!source) return null;
   const pitches = sources.flatMap((s) => (s ? [(s.box.x1 - s.box.x0) / cleanLine(s.text).length] : [])).sort((a, b) => a - b);
@@ -151,7 +147,8 @@ export async function readMrzFromImage(
     const mrz = reread?.valid ? withUncertainCharacters(reread, read) : reread;
     if (mrz && !mrz.valid) {
       // The same pass's character boxes (no OCR), kept aside: see mrz-cells.ts.
-      const byCells = readMrzByCells(read, now, mrz);
+      const cells = readMrzByCells(read, now, mrz);
+      const byCells = cells?.valid ? withUncertainCharacters(cells, read) : cells;
       if (byCells && faults(byCells) < faults(mrz) && (!fallback || faults(byCells) < faults(fallback))) fallback = byCells;
     }
     if (mrz && (!best || faults(mrz) < faults(best))) best = mrz;

@@ -4,7 +4,7 @@
 // one place and lost in another, which no length repair can put back. Placed by their boxes, the characters fall
 // into their cells again: a cell the OCR read twice offers both readings, and the check digits choose between them.
 // Pure: analyse.ts calls it on an invalid reading with the boxes readMrzBand returned.
-import { checkedPlace, readMrz, type MrzReading } from './mrz.ts';
+import { checkDigitsHold, checkedFieldAt, checkedPlace, LOOK_ALIKES, readMrz, type MrzReading } from './mrz.ts';
 import type { BandText, OcrSymbol } from './ocr.ts';
 
 /** MRZ line lengths: TD3 and MRV-A, TD2, MRV-B and the French card, TD1. */
@@ -86,11 +86,7 @@ export function readMrzByCells(read: BandText, now: Date, plain: MrzReading | nu
     const text = (picks: Map<string, string>) => lines.map((cells, k) => cells.map((c, i) => picks.get(`${k}:${i}`) ?? c.best).join('')).join('\n');
     const primary = readMrz(text(new Map()), now);
     if (!primary || primary.lines[0]!.length !== length) continue;
-    // Which cell line each MRZ line came from: the one sharing most characters at the same places.
-    const source = primary.lines.map((line) => {
-      const shared = (cells: Cell[]) => cells.filter((c, i) => c.best === line[i]).length;
-      return lines.reduce((a, b, k) => (shared(b) > shared(lines[a]!) ? k : a), 0);
-    });
+    const source = sourceLines(primary.lines, lines.map((cells) => cells.map((c) => c.best))).map((k) => k ?? 0);
     const ambiguous = primary.lines.flatMap((_, m) =>
       lines[source[m]!]!.flatMap((cell, i) => {
         const place = checkedPlace(primary.format, m, i);
@@ -134,30 +130,110 @@ export function readMrzByCells(read: BandText, now: Date, plain: MrzReading | nu
   return best;
 }
 
-/** Look-alikes whose values are 10 apart (G 16 and 6, F 15 and 5): every check digit weighs them the same. */
-const CHECK_BLIND = new Set(['G', '6', 'F', '5']);
 /**
- * Under this confidence such a character of the document number is not believed. Development seed 3187 (`--mrz-only
- * --per-cell 3`, 158 numbers read valid and found in a pass's characters): genuine G, F and 5 were read at 93–99, 6 at
- * 89–99 (three under 93); a 6 read as G at 88 held every check digit with the wrong number (round 7).
+ * Which of `texts` (OCR lines, each a string or one string per character) each MRZ line came from: the one sharing most
+ * characters with it at the same places, the first of equals; null when that one shares fewer than `minShare` of the
+ * line's characters.
  */
-export const MIN_CHECK_BLIND_CONFIDENCE = 93;
+export function sourceLines(lines: string[], texts: readonly (string | readonly string[])[], minShare = 0): (number | null)[] {
+  return lines.map((line) => {
+    const shared = (text: string | readonly string[]) => [...line].filter((c, i) => text[i] === c).length;
+    let best: number | null = null;
+    texts.forEach((text, k) => {
+      if (best === null || shared(text) > shared(texts[best]!)) best = k;
+    });
+    return best !== null && shared(texts[best]!) >= minShare * line.length ? best : null;
+  });
+}
 
 /**
- * The reading with `uncertainCharacters` naming the document number when a character of it that no check digit can
- * tell from its look-alike (G/6, F/5) was read, in the pass `read` it came from, under MIN_CHECK_BLIND_CONFIDENCE.
- * Only a number read as it stands in one of the pass's lines is looked at: a repaired one is in review already.
+ * For every character of `line`, the index of the character of `read` it was read as (the same or another), null for
+ * one the OCR gave no character for (a filler run read as one `<`, a dropped glyph): the alignment of fewest edits.
+ */
+export function alignCharacters(line: string, read: readonly string[]): (number | null)[] {
+  const n = line.length;
+  const m = read.length;
+  // cost[i][j]: edits turning line[0, i) into read[0, j).
+  const cost = Array.from({ length: n + 1 }, (_, i) => Array.from({ length: m + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
+  for (let i = 1; i <= n; i++) {
+    for (let j = 1; j <= m; j++) {
+      cost[i]![j] = Math.min(cost[i - 1]![j - 1]! + (line[i - 1] === read[j - 1] ? 0 : 1), cost[i - 1]![j]! + 1, cost[i]![j - 1]! + 1);
+    }
+  }
+  const placed: (number | null)[] = Array.from({ length: n }, () => null);
+  for (let i = n, j = m; i > 0; ) {
+    if (j > 0 && cost[i]![j] === cost[i - 1]![j - 1]! + (line[i - 1] === read[j - 1] ? 0 : 1)) placed[--i] = --j;
+    else if (cost[i]![j] === cost[i - 1]![j]! + 1) i--;
+    else j--;
+  }
+  return placed;
+}
+
+/**
+ * Under this confidence (or with none) a character of a checked field is not believed: its look-alikes are tried
+ * against the check digits. Development seed 3187 (`--mrz-only --per-cell 3`, round 7, 158 numbers read valid and
+ * found in a pass's characters): genuine G, F and 5 were read at 93–99, 6 at 89–99 (three under 93); a 6 read as G at
+ * 88 held every check digit with the wrong number.
+ */
+export const MIN_CHECK_BLIND_CONFIDENCE = 93;
+/**
+ * Doubtful characters changed together when looking for another reading that holds every check digit: one finds a
+ * character whose look-alike is worth a multiple of 10 more or less (G/6, F/5, U/0, L/1, S/8), two a pair whose
+ * shifts cancel under their weights (B for 8 under weights 3 and 7, O for 0 twice); more would find one by chance.
+ */
+const MAX_DOUBTFUL_SWAPS = 2;
+/**
+ * The look-alikes of each character, both ways (LOOK_ALIKES lists some one way only), and F for 5 (15 and 5), S for 8
+ * (28 and 8), which no class repair needs.
+ */
+const DOUBTFUL_LOOK_ALIKES: Record<string, string[]> = (() => {
+  const table: Record<string, Set<string>> = {};
+  const add = (a: string, b: string) => {
+    (table[a] ??= new Set()).add(b);
+    (table[b] ??= new Set()).add(a);
+  };
+  for (const [c, others] of Object.entries(LOOK_ALIKES)) for (const other of others) add(c, other);
+  add('F', '5');
+  add('S', '8');
+  return Object.fromEntries(Object.entries(table).map(([c, others]) => [c, [...others]]));
+})();
+
+/**
+ * The reading with `uncertainCharacters` naming the checked fields (own check digit or composite) where characters the
+ * OCR read, in the pass `read` it came from, under MIN_CHECK_BLIND_CONFIDENCE or with no confidence could be swapped
+ * for their look-alikes (up to MAX_DOUBTFUL_SWAPS of them, letters and digits fields only) with every check digit still
+ * holding: the check digits do not vouch for what was read there. Each MRZ line is looked up on the OCR line it came
+ * from (sourceLines) and its characters placed by alignment, so a number printed elsewhere on the page is not taken
+ * for the MRZ's. Fields already in `checkDigitRepairs` are in review already.
  */
 export function withUncertainCharacters(reading: MrzReading, read: BandText): MrzReading {
-  const number = reading.documentNumber;
-  if (!reading.valid || !number) return reading;
-  for (const line of read.lines) {
-    // One entry per character, whatever the engine's symbols hold.
-    const characters = (line.symbols ?? []).flatMap((symbol) => [...symbol.text].map((text) => ({ text, confidence: symbol.confidence })));
-    const at = characters.map((c) => c.text).join('').indexOf(number);
-    if (at < 0) continue;
-    const doubtful = [...number].some((c, i) => CHECK_BLIND.has(c) && characters[at + i]!.confidence < MIN_CHECK_BLIND_CONFIDENCE);
-    return doubtful ? { ...reading, uncertainCharacters: [...new Set([...reading.uncertainCharacters, 'documentNumber'])] } : reading;
-  }
-  return reading;
+  if (!reading.valid) return reading;
+  const ocrLines = read.lines.map((line) => (line.symbols ?? []).flatMap((symbol) => [...symbol.text].map((text) => ({ text, confidence: symbol.confidence }))));
+  const sources = sourceLines(reading.lines, ocrLines.map((characters) => characters.map((c) => c.text)), 0.5);
+  const swaps = reading.lines.flatMap((line, m) => {
+    const characters = sources[m] === null ? [] : ocrLines[sources[m]!]!;
+    const placed = characters.length > 0 ? alignCharacters(line, characters.map((c) => c.text)) : [];
+    return [...line].flatMap((c, i) => {
+      const field = checkedFieldAt(reading, m, i);
+      if (!field || field.kind !== 'X' || reading.checkDigitRepairs.includes(field.name)) return [];
+      const at = placed[i];
+      if (at != null && characters[at]!.confidence >= MIN_CHECK_BLIND_CONFIDENCE) return [];
+      return (DOUBTFUL_LOOK_ALIKES[c] ?? []).filter((other) => other !== '<').map((other) => ({ m, i, other, field: field.name }));
+    });
+  });
+  const uncertain = new Set<string>();
+  const tryFrom = (from: number, lines: string[][], taken: typeof swaps, left: number): void => {
+    for (let k = from; k < swaps.length; k++) {
+      const swap = swaps[k]!;
+      if (taken.some((t) => t.m === swap.m && t.i === swap.i)) continue;
+      const previous = lines[swap.m]![swap.i]!;
+      lines[swap.m]![swap.i] = swap.other;
+      const now = [...taken, swap];
+      if (checkDigitsHold(reading.format, lines.map((l) => l.join('')))) for (const t of now) uncertain.add(t.field);
+      if (left > 1) tryFrom(k + 1, lines, now, left - 1);
+      lines[swap.m]![swap.i] = previous;
+    }
+  };
+  tryFrom(0, reading.lines.map((line) => [...line]), [], MAX_DOUBTFUL_SWAPS);
+  return uncertain.size === 0 ? reading : { ...reading, uncertainCharacters: [...new Set([...reading.uncertainCharacters, ...uncertain])] };
 }

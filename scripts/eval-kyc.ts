@@ -24,7 +24,9 @@ const PER_CELL = perCellArg > 0 ? Number(process.argv[perCellArg + 1]) : 3;
  * `--holders N`: distinct holders per document type, dealt over the readings in turn (reading k of a format, cells in
  * order, goes to holder k mod N). Until round 7 every cell of a format read the same `--per-cell` holders, so a
  * format's rate rested on 3 holders and swung with one of them; the default gives every reading its own holder at
- * the same number of readings (and OCR time). `--holders 3` with `--per-cell 3` is the old yardstick.
+ * the same number of readings (and OCR time). `--holders 3` with `--per-cell 3` draws the old yardstick's holders,
+ * print styles and tampered twins, but not necessarily its readings: the loop order changed in round 7, and
+ * tesseract's state depends on what it read before.
  */
 const holdersArg = process.argv.indexOf('--holders');
 /** `--only shadow,glare` measures some degradations only (the seeded holders stay the same). */
@@ -143,7 +145,10 @@ const DEGRADATIONS: Record<string, Degrade> = {
 interface Outcome {
   valid: boolean;
   correct: boolean;
-  /** Valid only through a repair a check digit chose: such a document goes to review, never a straight pass. */
+  /**
+   * Valid only through a repair a check digit chose, or with characters the check digits cannot vouch for
+   * (uncertainCharacters): such a document goes to review, never a straight pass.
+   */
   review: boolean;
   ms: number;
 }
@@ -197,6 +202,8 @@ async function main(): Promise<void> {
   const record = (key: string, outcome: Outcome) => results.set(key, [...(results.get(key) ?? []), outcome]);
   const readingsPerFormat = PER_CELL * Object.keys(DEGRADATIONS).length;
   const HOLDERS = holdersArg > 0 ? Number(process.argv[holdersArg + 1]) : readingsPerFormat;
+  /** Distinct holders read per format (fewer than HOLDERS with --only). */
+  const holdersRead = new Map<string, Set<number>>();
   try {
     for (const format of MRZ_FORMATS) {
       // Every format draws its holders (and their print) whether measured or not, so --formats and --only keep them.
@@ -217,6 +224,7 @@ async function main(): Promise<void> {
         for (let n = 0; n < PER_CELL; n++, reading++) {
           if (ONLY && !ONLY.has(name)) continue;
           const entry = holders[reading % HOLDERS]!;
+          holdersRead.set(format, (holdersRead.get(format) ?? new Set()).add(reading % HOLDERS));
           const { holder, dateStyle, tampering, printed } = entry;
           const { page, forged } = await pagesOf(entry);
           const truth = readMrz(composeMrz(format, holder).join('\n'), NOW)!;
@@ -255,8 +263,9 @@ async function main(): Promise<void> {
   } finally {
     await engine.close();
   }
+  const holdersEach = Math.max(0, ...[...holdersRead.values()].map((read) => read.size));
   const degradations = [...Object.keys(DEGRADATIONS).filter((d) => !ONLY || ONLY.has(d)), '*'];
-  console.log(`\nValid and correct MRZ per format × degradation, ${PER_CELL} readings per cell, ${Math.min(HOLDERS, readingsPerFormat)} holders per format`);
+  console.log(`\nValid and correct MRZ per format × degradation, ${PER_CELL} readings per cell, ${holdersEach} holders per format`);
   console.log(['format', ...degradations.map((d) => (d === '*' ? 'all' : d))].join(' | '));
   for (const format of [...MRZ_FORMATS, '*']) {
     const cells = degradations.map((d) => pct(results.get(`${format}|${d}`) ?? [], 'correct'));
@@ -268,9 +277,10 @@ async function main(): Promise<void> {
     const wrong = outcomes.filter((o) => o.valid && !o.correct).length;
     console.log(`${label} (${outcomes.length} readings): ${pct(outcomes, 'valid')} / ${pct(outcomes, 'correct')} / ${pct(outcomes, 'review')} / ${wrong} / ${latency}`);
   };
-  console.log(`\nper format (${Math.min(HOLDERS, readingsPerFormat)} holders each): valid / correct / valid by check-digit repair (review) / valid but wrong (readings) / latency p50 / p95`);
+  const columns = 'valid / correct / in review (check-digit repair or uncertain character) / valid but wrong (readings) / latency p50 / p95';
+  console.log(`\nper format (${holdersEach} holders each): ${columns}`);
   for (const format of MRZ_FORMATS) if (results.has(`${format}|*`)) summary(format, results.get(`${format}|*`)!);
-  console.log('\nper degradation: valid / correct / valid by check-digit repair (review) / valid but wrong (readings) / latency p50 / p95');
+  console.log(`\nper degradation: ${columns}`);
   for (const d of degradations) summary(d === '*' ? 'all' : d, results.get(`*|${d}`) ?? []);
   if (!MRZ_ONLY) visualSummary(visual);
 }

@@ -41,7 +41,10 @@ export const REASONS = {
   mrz_repaired_by_check_digit: { effect: 'review', risk: 'medium' },
   /** A state code read as no ICAO code, taken for the one a look-alike swap gives: no check digit confirms it. */
   mrz_state_code_repaired: { effect: 'review', risk: 'medium' },
-  /** A character no check digit tells from its look-alike (G/6, F/5) read with low confidence (field named). */
+  /**
+   * A checked field (named) whose characters, read with low or no confidence or read again alone as another character,
+   * could be look-alikes with every check digit still holding (mrz-cells.ts withUncertainCharacters).
+   */
   mrz_uncertain_character: { effect: 'review', risk: 'medium' },
   document_type_mismatch: { effect: 'review', risk: 'medium' },
   /**

@@ -3,7 +3,7 @@ import { composeMrz, composeTd3, SPECIMEN_HOLDER } from '../../scripts/make-kyc-
 import { seededRandom } from '../../src/kya/training/dataset.ts';
 import { hammingDistance } from '../../src/kyc/hash.ts';
 import { characterBox, readMrzFromImage } from '../../src/kyc/analyse.ts';
-import type { Box, OcrEngine } from '../../src/kyc/ocr.ts';
+import type { BandText, Box, OcrEngine, OcrSymbol } from '../../src/kyc/ocr.ts';
 import {
   mrzCheckDigit,
   mrzDate,
@@ -292,9 +292,12 @@ describe('MRZ reading', () => {
     const NUMBERS = ['X00418916', '0GVG0ND7U', '10V8WEWKM', 'D01X00T47', '5100K0P1C', '00SF5G2EH'];
     const LETTERS: Record<string, string[]> = { '0': ['O', 'Q'], '1': ['I'] };
     let forgeries = 0;
-    for (const format of ['TD3', 'TD2', 'TD1', 'MRVA', 'MRVB'] as const) {
-      for (const documentNumber of NUMBERS) {
-        const printed = composeMrz(format, { ...SPECIMEN_HOLDER, documentNumber });
+    let frenchForgeries = 0;
+    for (const format of ['TD3', 'TD2', 'TD1', 'MRVA', 'MRVB', 'FRA_ID'] as const) {
+      for (const holderNumber of NUMBERS) {
+        const printed = composeMrz(format, { ...SPECIMEN_HOLDER, documentNumber: holderNumber });
+        // The French card's number is its issue month, department and the holder number's digits.
+        const documentNumber = format === 'FRA_ID' ? printed[1]!.slice(0, 12) : holderNumber;
         const places = [...documentNumber].flatMap((c, i) => (c in LETTERS ? [i] : []));
         for (let mask = 1; mask < 1 << places.length; mask++) {
           for (const useQ of [false, true]) {
@@ -305,6 +308,7 @@ describe('MRZ reading', () => {
             const text = forged.join('');
             if (mrzCheckDigit(text) !== mrzCheckDigit(documentNumber)) continue;
             forgeries++;
+            if (format === 'FRA_ID') frenchForgeries++;
             const reading = readMrz(printed.join('\n').replace(documentNumber, text), NOW);
             expect(reading?.valid === false || reading!.checkDigitRepairs.length > 0, `${format} ${text}`).toBe(true);
           }
@@ -312,6 +316,7 @@ describe('MRZ reading', () => {
       }
     }
     expect(forgeries).toBeGreaterThan(20);
+    expect(frenchForgeries).toBeGreaterThan(0);
   });
 
   it('never repairs a tampered number check digit into a plain pass, on any format', () => {
@@ -533,7 +538,7 @@ describe('MRZ reading', () => {
       expect(plain).toMatchObject({ valid: true, corrections: ['compositeCheckDigit'], checkDigitRepairs: [] });
     });
 
-    it('reads a valid number\'s G, 6, F, 5, S and 8 again alone, and sends it to review when one reads as its look-alike', async () => {
+    it('reads a valid number\'s G, 6, F, 5, S, 8, U, 0, L and 1 again alone, and sends it to review when one reads as its look-alike', async () => {
       const visa = composeMrz('MRVB', { ...SPECIMEN_HOLDER, documentNumber: 'ZKENUAEGE', issuingState: 'UTO', nationality: 'UTO' });
       const lines = boxedLines(visa);
       const asked: string[] = [];
@@ -542,15 +547,57 @@ describe('MRZ reading', () => {
       const noDigit: OcrEngine['readDigit'] = async () => null;
       const misread = await readMrzFromImage(pixels, engineOf(lines, noDigit, alone((a) => (a === 'G6' ? '6' : null))), NOW);
       expect(misread).toMatchObject({ valid: true, documentNumber: 'ZKENUAEGE', uncertainCharacters: ['documentNumber'] });
-      // Its G, at its own box (and a margin), with G and 6 allowed.
-      expect(asked).toEqual([`${Math.round(11 + 10 * 7 - 0.15 * 8)}:G6`]);
+      // Its U and its G, each at its own box (and a margin), with only itself and its pair allowed.
+      expect(asked).toEqual([`${Math.round(11 + 10 * 4 - 0.15 * 8)}:U0`, `${Math.round(11 + 10 * 7 - 0.15 * 8)}:G6`]);
       asked.length = 0;
       const believed = await readMrzFromImage(pixels, engineOf(lines, noDigit, alone((a) => a[0]!)), NOW);
       expect(believed).toMatchObject({ valid: true, uncertainCharacters: [] });
       asked.length = 0;
-      const none = composeMrz('MRVB', { ...SPECIMEN_HOLDER, documentNumber: 'ZKENUAEXE', issuingState: 'UTO', nationality: 'UTO' });
+      const none = composeMrz('MRVB', { ...SPECIMEN_HOLDER, documentNumber: 'ZKENHAEXE', issuingState: 'UTO', nationality: 'UTO' });
       expect(await readMrzFromImage(pixels, engineOf(boxedLines(none), noDigit, alone(() => '6')), NOW)).toMatchObject({ valid: true, uncertainCharacters: [] });
       expect(asked).toEqual([]);
+    });
+
+    it('judges the characters of whatever reading it returns, read plainly or rebuilt from character cells', async () => {
+      const pixels = { data: new Uint8Array(300 * 200 * 3), width: 300, height: 200 };
+      const PITCH = 30;
+      /** An OCR line over `text` whose characters are read at 95, those at `low` at 60; `split` cells read as two glyphs. */
+      const line = (text: string, top: number, low: number[] = [], split: Record<number, string> = {}): BandText['lines'][number] => {
+        const symbols: OcrSymbol[] = [...text].flatMap((c, i) => {
+          const box = { x0: 10 + i * PITCH, y0: top, x1: 10 + (i + 1) * PITCH - 6, y1: top + 40 };
+          const symbol = { text: c, confidence: low.includes(i) ? 60 : 95, box };
+          if (!(i in split)) return [symbol];
+          return [{ ...symbol, box: { ...box, x1: box.x0 + 12 } }, { text: split[i]!, confidence: 40, box: { ...box, x0: box.x0 + 12 } }];
+        });
+        return { text: symbols.map((s) => s.text).join(''), box: { x0: 10, y0: top, x1: 10 + text.length * PITCH, y1: top + 40 }, symbols };
+      };
+      const band = (lines: BandText['lines']): BandText => ({ text: lines.map((l) => l.text).join('\n'), lines });
+      /** An engine that reads `first` from the first band it is asked for and `rest` from every other one. */
+      const engine = (first: BandText, rest: BandText): OcrEngine => {
+        let calls = 0;
+        return {
+          readMrzBand: async () => (calls++ === 0 ? first : rest),
+          readDigit: async () => null,
+          // Read alone, every cell reads nothing: only the first pass's confidences judge here.
+          readCharacter: async () => null,
+          readText: async () => '',
+          readPrintedBand: async () => [],
+          close: async () => undefined,
+        };
+      };
+      // X60418916 printed, read XG0418916: every check digit holds.
+      const mrz = composeMrz('TD3', { ...SPECIMEN_HOLDER, documentNumber: 'X60418916' }).map((l) => l.replace('X60418916', 'XG0418916'));
+      const empty: BandText = { text: '', lines: [] };
+      // The bottom band read nothing; the whole page reads the printed number, confident, above the MRZ.
+      const page = (low: number[]) => band([line('PASSPORTNOXG0418916', 0), line(mrz[0]!, 100), line(mrz[1]!, 160, low)]);
+      expect(await readMrzFromImage(pixels, engine(empty, page([1])), NOW)).toMatchObject({ valid: true, uncertainCharacters: ['documentNumber'] });
+      expect(await readMrzFromImage(pixels, engine(empty, page([])), NOW)).toMatchObject({ valid: true, uncertainCharacters: [] });
+      // Two glyphs of the name line split in two: its text reads invalid, its character cells valid.
+      const cells = (low: number[]) => band([line(mrz[0]!, 0, [], { 3: 'J', 8: 'S' }), line(mrz[1]!, 60, low)]);
+      expect(readMrz(cells([1]).text, NOW)?.valid).toBe(false);
+      const rebuilt = await readMrzFromImage(pixels, engine(cells([1]), cells([1])), NOW);
+      expect(rebuilt).toMatchObject({ valid: true, documentNumber: 'XG0418916', checkDigitRepairs: [], uncertainCharacters: ['documentNumber'] });
+      expect(await readMrzFromImage(pixels, engine(cells([]), cells([])), NOW)).toMatchObject({ valid: true, uncertainCharacters: [] });
     });
   });
 

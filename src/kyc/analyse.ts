@@ -6,7 +6,7 @@ import { faceSimilarity } from './face.ts';
 import { differenceHash } from './hash.ts';
 import type { DecodedImage, RawPixels } from './intake.ts';
 import { cleanLine, readMrz, unreadCheckDigits, withRereadCheckDigits, type MrzReading } from './mrz.ts';
-import { readMrzByCells } from './mrz-cells.ts';
+import { cellBox, checkBlindCells, placeKey, readMrzByCells, sourceLines, withUncertainCharacters } from './mrz-cells.ts';
 import { compareNames, findNameInText } from './names.ts';
 import { OCR_WIDTH, OCR_WIDTH_LINE_LENGTH, type BandText, type Box, type ImageBand, type OcrEngine, type OnQueued } from './ocr.ts';
 import { measureQuality } from './quality.ts';
@@ -85,11 +85,7 @@ const CELL_MARGIN = 0.15;
  * median over the lines, because a line whose text lost a character often keeps its glyph inside its box).
  */
 export function characterBox(lines: string[], lineIndex: number, index: number, ocrLines: BandText['lines']): Box | null {
-  const sources = lines.map((line) => {
-    const shared = (text: string) => [...cleanLine(text)].filter((c, i) => c === line[i]).length;
-    const best = ocrLines.reduce<BandText['lines'][number] | null>((a, b) => (!a || shared(b.text) > shared(a.text) ? b : a), null);
-    return best && shared(best.text) >= line.length / 2 ? best : null;
-  });
+  const sources = sourceLines(lines, ocrLines.map((line) => cleanLine(line.text)), 0.5).map((k) => (k === null ? null : ocrLines[k]!));
   const source = sources[lineIndex];
   if (!source) return null;
   const pitches = sources.flatMap((s) => (s ? [(s.box.x1 - s.box.x0) / cleanLine(s.text).length] : [])).sort((a, b) => a - b);
@@ -113,11 +109,45 @@ async function rereadCheckDigits(mrz: MrzReading, read: BandText, look: Look, oc
   for (const place of unreadCheckDigits(mrz)) {
     const box = characterBox(mrz.lines, place.line, place.index, read.lines);
     const digit = box && (await ocr.readDigit(look.image, look.band, look.width, box));
-    if (digit) reread.push({ place, digit });
+    if (digit) {
+      reread.push({ place, digit });
+      continue;
+    }
+    // Read as no digit (scanner noise, mostly): once more with the cell's speckle removed, then at the cell the
+    // characters' own boxes give (mrz-cells.ts cellBox: a line box stretched over noise puts the cell beside the
+    // glyph), plainly and without speckle. Only this failing path pays for it, and a digit read so is a check-digit
+    // repair (review), never a plain pass.
+    const cell = cellBox(read, mrz.lines, place.line, place.index, CELL_MARGIN);
+    const tries: [Box | null, boolean][] = [[box, true], [cell, false], [cell, true]];
+    for (const [at, denoise] of tries) {
+      const again = at && (await ocr.readDigit(look.image, look.band, look.width, at, denoise));
+      if (!again) continue;
+      reread.push({ place, digit: again, repair: true });
+      break;
+    }
   }
   if (reread.length === 0) return mrz;
   const again = withRereadCheckDigits(mrz, reread, now);
   return faults(again) < faults(mrz) ? again : mrz;
+}
+
+/**
+ * A valid reading judged by mrz-cells.ts withUncertainCharacters, with the characters of its number that no check digit
+ * tells from a look-alike (checkBlindCells: G/6, F/5, S/8, U/0, L/1, from one table) read again alone first, each with
+ * only itself and its pair allowed: in a line the OCR reads a 6 between letters as G with full confidence, alone as 6.
+ * Read alone as the other, the character is not believed (the number goes to review). One single-character pass per
+ * such character, none when the first pass's characters already sent the reading to review.
+ */
+async function withCheckBlindCellsAlone(mrz: MrzReading, read: BandText, look: Look, ocr: OcrEngine): Promise<MrzReading> {
+  const byConfidence = withUncertainCharacters(mrz, read);
+  if (byConfidence.uncertainCharacters.length > mrz.uncertainCharacters.length) return byConfidence;
+  const alone = new Map<string, string | null>();
+  for (const { line, index, character, partners, box } of checkBlindCells(mrz, read)) {
+    const [width, height] = [box.x1 - box.x0, box.y1 - box.y0];
+    const cell = { x0: box.x0 - CELL_MARGIN * width, x1: box.x1 + CELL_MARGIN * width, y0: box.y0 - CELL_MARGIN * height, y1: box.y1 + CELL_MARGIN * height };
+    alone.set(placeKey(line, index), await ocr.readCharacter(look.image, look.band, look.width, cell, character + partners.join('')));
+  }
+  return alone.size === 0 ? byConfidence : withUncertainCharacters(mrz, read, alone);
 }
 
 /**
@@ -147,10 +177,12 @@ export async function readMrzFromImage(
     const { image, band, width } = look;
     const read = await ocr.readMrzBand(image, band, onQueued, width);
     const first = readMrz(read.text, now);
-    const mrz = first && !first.valid ? await rereadCheckDigits(first, read, look, ocr, now) : first;
+    const reread = first && !first.valid ? await rereadCheckDigits(first, read, look, ocr, now) : first;
+    const mrz = reread?.valid ? await withCheckBlindCellsAlone(reread, read, look, ocr) : reread;
     if (mrz && !mrz.valid) {
       // The same pass's character boxes (no OCR), kept aside: see mrz-cells.ts.
-      const byCells = readMrzByCells(read, now, mrz);
+      const cells = readMrzByCells(read, now, mrz);
+      const byCells = cells?.valid ? await withCheckBlindCellsAlone(cells, read, look, ocr) : cells;
       if (byCells && faults(byCells) < faults(mrz) && (!fallback || faults(byCells) < faults(fallback))) fallback = byCells;
     }
     if (mrz && (!best || faults(mrz) < faults(best))) best = mrz;

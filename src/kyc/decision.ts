@@ -41,6 +41,11 @@ export const REASONS = {
   mrz_repaired_by_check_digit: { effect: 'review', risk: 'medium' },
   /** A state code read as no ICAO code, taken for the one a look-alike swap gives: no check digit confirms it. */
   mrz_state_code_repaired: { effect: 'review', risk: 'medium' },
+  /**
+   * A checked field (named) whose characters, read with low or no confidence or read again alone as another character,
+   * could be look-alikes with every check digit still holding (mrz-cells.ts withUncertainCharacters).
+   */
+  mrz_uncertain_character: { effect: 'review', risk: 'medium' },
   document_type_mismatch: { effect: 'review', risk: 'medium' },
   /**
    * The printed page clearly shows another number, name or date than the valid MRZ (field named): the page or the
@@ -218,6 +223,8 @@ function mrzFindings(signals: KycSignals, now: Date): Finding[] {
   for (const field of mrz.corrections) found.push({ code: 'mrz_corrected', detail: field });
   for (const field of mrz.checkDigitRepairs) found.push({ code: 'mrz_repaired_by_check_digit', detail: field });
   for (const field of mrz.stateRepairs) found.push({ code: 'mrz_state_code_repaired', detail: field });
+  // Signals stored before round 7 have no uncertainCharacters.
+  for (const field of mrz.uncertainCharacters ?? []) found.push({ code: 'mrz_uncertain_character', detail: field });
   for (const field of VISUAL_FIELDS) {
     if (signals.documentReading.visualZone?.[field] === 'mismatch') found.push({ code: 'visual_zone_mismatch', detail: field });
   }

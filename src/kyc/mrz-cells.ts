@@ -4,7 +4,7 @@
 // one place and lost in another, which no length repair can put back. Placed by their boxes, the characters fall
 // into their cells again: a cell the OCR read twice offers both readings, and the check digits choose between them.
 // Pure: analyse.ts calls it on an invalid reading with the boxes readMrzBand returned.
-import { checkedPlace, readMrz, type MrzReading } from './mrz.ts';
+import { charValue, checkDigitsHold, checkedFieldAt, checkedPlace, LOOK_ALIKES, readMrz, type MrzReading } from './mrz.ts';
 import type { BandText, OcrSymbol } from './ocr.ts';
 
 /** MRZ line lengths: TD3 and MRV-A, TD2, MRV-B and the French card, TD1. */
@@ -26,28 +26,38 @@ interface Cell {
   others: string[];
 }
 
+type BoxedLine = BandText['lines'][number] & { symbols: OcrSymbol[] };
+
+const spanOf = (line: BoxedLine) => ({ x0: Math.min(...line.symbols.map((s) => s.box.x0)), x1: Math.max(...line.symbols.map((s) => s.box.x1)) });
+
+/**
+ * The lines with about the layout's number of character boxes, the cell pitch (that of the widest line with a filler
+ * run, from its first character to its last) and where each line's first cell starts; null when no line has a filler
+ * run. The widest line kept both its end glyphs; a line that starts half a cell right of the others lost its first one.
+ */
+function cellGeometry(lines: BandText['lines'], length: number): { mrzLines: BoxedLine[]; pitch: number; starts: number[] } | null {
+  const mrzLines = lines.filter(
+    (line): line is BoxedLine => (line.symbols?.length ?? 0) >= MIN_SYMBOL_SHARE * length && line.symbols!.length <= length / MIN_SYMBOL_SHARE,
+  );
+  const filled = mrzLines.filter((line) => line.text.includes('<<'));
+  if (filled.length === 0) return null;
+  const pitch = Math.max(...filled.map((line) => spanOf(line).x1 - spanOf(line).x0)) / length;
+  const left = Math.min(...filled.map((line) => spanOf(line).x0));
+  const starts = mrzLines.map((line) => (spanOf(line).x0 - left > pitch / 2 ? left : spanOf(line).x0));
+  return { mrzLines, pitch, starts };
+}
+
 /**
  * The lines that look like MRZ lines (about the layout's number of characters), each as `length` cells; null when
  * fewer than two do or none has a filler run. The pitch is that of the widest line with a filler run (a name line's
  * fillers run to its end; a data line may be all data).
  */
 export function cellLines(lines: BandText['lines'], length: number): Cell[][] | null {
-  const mrzLines = lines.filter(
-    (line): line is typeof line & { symbols: OcrSymbol[] } =>
-      (line.symbols?.length ?? 0) >= MIN_SYMBOL_SHARE * length && line.symbols!.length <= length / MIN_SYMBOL_SHARE,
-  );
-  const filled = mrzLines.filter((line) => line.text.includes('<<'));
-  if (mrzLines.length < 2 || filled.length === 0) return null;
-  const spanOf = (line: { symbols: OcrSymbol[] }) => ({
-    x0: Math.min(...line.symbols.map((s) => s.box.x0)),
-    x1: Math.max(...line.symbols.map((s) => s.box.x1)),
-  });
-  const spans = mrzLines.map(spanOf);
-  // The widest line kept both its end glyphs; a line that starts half a cell right of the others lost its first one.
-  const pitch = Math.max(...filled.map((line) => spanOf(line).x1 - spanOf(line).x0)) / length;
-  const left = Math.min(...filled.map((line) => spanOf(line).x0));
+  const geometry = cellGeometry(lines, length);
+  if (!geometry || geometry.mrzLines.length < 2) return null;
+  const { mrzLines, pitch, starts } = geometry;
   return mrzLines.map((line, k) => {
-    const x0 = spans[k]!.x0 - left > pitch / 2 ? left : spans[k]!.x0;
+    const x0 = starts[k]!;
     const cells: OcrSymbol[][] = Array.from({ length }, () => []);
     for (const symbol of line.symbols) {
       const from = Math.round((symbol.box.x0 - x0) / pitch);
@@ -65,6 +75,32 @@ export function cellLines(lines: BandText['lines'], length: number): Cell[][] | 
       return { best: texts[0] ?? '<', others: texts.slice(1) };
     });
   });
+}
+
+/**
+ * Where character `index` of MRZ line `lineIndex` (of `lines`, the reading's) lies, from the pass's character boxes
+ * rather than its line boxes: the cell of that index at cellLines' pitch (the widest line with a filler run, from its
+ * first to its last character) on the OCR line sharing most characters with it, `margin` of a cell added on each side.
+ * A line box stretches over specks of scanner noise beside the line, and a line that lost a glyph gives a pitch a
+ * cell off over 44 cells; the characters' own boxes do neither. null when the pass has no such lines.
+ */
+export function cellBox(read: BandText, lines: string[], lineIndex: number, index: number, margin: number): OcrSymbol['box'] | null {
+  const length = lines[0]!.length;
+  const geometry = cellGeometry(read.lines, length);
+  if (!geometry) return null;
+  const { mrzLines, pitch, starts } = geometry;
+  const k = sourceLines([lines[lineIndex]!], mrzLines.map((line) => line.symbols.map((s) => s.text)), 0.5)[0];
+  if (k == null) return null;
+  const source = mrzLines[k]!;
+  const x0 = starts[k]!;
+  const y0 = Math.min(...source.symbols.map((s) => s.box.y0));
+  const y1 = Math.max(...source.symbols.map((s) => s.box.y1));
+  return {
+    x0: x0 + (index - margin) * pitch,
+    x1: x0 + (index + 1 + margin) * pitch,
+    y0: y0 - margin * (y1 - y0),
+    y1: y1 + margin * (y1 - y0),
+  };
 }
 
 /** What a reading says where check digits cover it. */
@@ -86,11 +122,7 @@ export function readMrzByCells(read: BandText, now: Date, plain: MrzReading | nu
     const text = (picks: Map<string, string>) => lines.map((cells, k) => cells.map((c, i) => picks.get(`${k}:${i}`) ?? c.best).join('')).join('\n');
     const primary = readMrz(text(new Map()), now);
     if (!primary || primary.lines[0]!.length !== length) continue;
-    // Which cell line each MRZ line came from: the one sharing most characters at the same places.
-    const source = primary.lines.map((line) => {
-      const shared = (cells: Cell[]) => cells.filter((c, i) => c.best === line[i]).length;
-      return lines.reduce((a, b, k) => (shared(b) > shared(lines[a]!) ? k : a), 0);
-    });
+    const source = sourceLines(primary.lines, lines.map((cells) => cells.map((c) => c.best))).map((k) => k ?? 0);
     const ambiguous = primary.lines.flatMap((_, m) =>
       lines[source[m]!]!.flatMap((cell, i) => {
         const place = checkedPlace(primary.format, m, i);
@@ -132,4 +164,180 @@ export function readMrzByCells(read: BandText, now: Date, plain: MrzReading | nu
     if (best.valid) break;
   }
   return best;
+}
+
+/**
+ * Which of `texts` (OCR lines, each a string or one string per character) each MRZ line came from: the one sharing most
+ * characters with it at the same places, the first of equals; null when that one shares fewer than `minShare` of the
+ * line's characters.
+ */
+export function sourceLines(lines: string[], texts: readonly (string | readonly string[])[], minShare = 0): (number | null)[] {
+  return lines.map((line) => {
+    const shared = (text: string | readonly string[]) => [...line].filter((c, i) => text[i] === c).length;
+    let best: number | null = null;
+    texts.forEach((text, k) => {
+      if (best === null || shared(text) > shared(texts[best]!)) best = k;
+    });
+    return best !== null && shared(texts[best]!) >= minShare * line.length ? best : null;
+  });
+}
+
+/**
+ * For every character of `line`, the index of the character of `read` it was read as (the same or another), null for
+ * one the OCR gave no character for (a filler run read as one `<`, a dropped glyph): the alignment of fewest edits.
+ */
+export function alignCharacters(line: string, read: readonly string[]): (number | null)[] {
+  const n = line.length;
+  const m = read.length;
+  // cost[i][j]: edits turning line[0, i) into read[0, j).
+  const cost = Array.from({ length: n + 1 }, (_, i) => Array.from({ length: m + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
+  for (let i = 1; i <= n; i++) {
+    for (let j = 1; j <= m; j++) {
+      cost[i]![j] = Math.min(cost[i - 1]![j - 1]! + (line[i - 1] === read[j - 1] ? 0 : 1), cost[i - 1]![j]! + 1, cost[i]![j - 1]! + 1);
+    }
+  }
+  const placed: (number | null)[] = Array.from({ length: n }, () => null);
+  for (let i = n, j = m; i > 0; ) {
+    if (j > 0 && cost[i]![j] === cost[i - 1]![j - 1]! + (line[i - 1] === read[j - 1] ? 0 : 1)) placed[--i] = --j;
+    else if (cost[i]![j] === cost[i - 1]![j]! + 1) i--;
+    else j--;
+  }
+  return placed;
+}
+
+/**
+ * Under this confidence (or with none) a character of a checked field is not believed: its look-alikes are tried
+ * against the check digits. Development seed 3187 (`--mrz-only --per-cell 3`, round 7, 158 numbers read valid and
+ * found in a pass's characters): genuine G, F and 5 were read at 93–99, 6 at 89–99 (three under 93); a 6 read as G at
+ * 88 held every check digit with the wrong number. Round 8 (same seed): genuine S read at 96–99, 8 at 71–99 (4 of 54
+ * under 93).
+ */
+export const MIN_CHECK_BLIND_CONFIDENCE = 93;
+/**
+ * Doubtful characters changed together when looking for another reading that holds every check digit: one finds a
+ * character whose look-alike is worth a multiple of 10 more or less (G/6, F/5, U/0, L/1, S/8), two a pair whose
+ * shifts cancel under their weights (B for 8 under weights 3 and 7, O for 0 twice); more would find one by chance.
+ */
+const MAX_DOUBTFUL_SWAPS = 2;
+/**
+ * The look-alikes of each character, both ways (LOOK_ALIKES lists some one way only), and F for 5 (15 and 5), S for 8
+ * (28 and 8), which no class repair needs.
+ */
+const DOUBTFUL_LOOK_ALIKES: Record<string, string[]> = (() => {
+  const table: Record<string, Set<string>> = {};
+  const add = (a: string, b: string) => {
+    (table[a] ??= new Set()).add(b);
+    (table[b] ??= new Set()).add(a);
+  };
+  for (const [c, others] of Object.entries(LOOK_ALIKES)) for (const other of others) add(c, other);
+  add('F', '5');
+  add('S', '8');
+  return Object.fromEntries(Object.entries(table).map(([c, others]) => [c, [...others]]));
+})();
+
+/**
+ * The look-alikes of each character that no check digit tells from it, taken from DOUBTFUL_LOOK_ALIKES: values a
+ * multiple of 10 apart (G 16 and 6, F 15 and 5, S 28 and 8, U 30 and 0, L 21 and 1), which every weight (7, 3, 1,
+ * modulo 10) weighs the same. Round 8's read-alone reads these characters again, each with only its pair allowed.
+ */
+export const CHECK_BLIND_PARTNERS: Readonly<Record<string, readonly string[]>> = Object.fromEntries(
+  Object.entries(DOUBTFUL_LOOK_ALIKES).flatMap(([c, others]) => {
+    const blind = others.filter((other) => other !== '<' && (charValue(c) - charValue(other)) % 10 === 0);
+    return blind.length > 0 ? [[c, blind]] : [];
+  }),
+);
+
+/** A character of the pass as read: its text, the engine's confidence and its box. */
+interface ReadCharacter {
+  text: string;
+  confidence: number;
+  box: OcrSymbol['box'];
+}
+
+/**
+ * For every character of every MRZ line of `reading`, the pass's character it was read as, null for none: each MRZ
+ * line is looked up on the OCR line it came from (sourceLines, half its characters in place at least) and its
+ * characters placed by alignment (alignCharacters), so a number printed elsewhere on the page is not taken for the
+ * MRZ's and a filler run read as one `<` does not shift the rest.
+ */
+function placedCharacters(reading: MrzReading, read: BandText): (ReadCharacter | null)[][] {
+  // One entry per character, whatever the engine's symbols hold.
+  const ocrLines = read.lines.map((line) =>
+    (line.symbols ?? []).flatMap((symbol) => [...symbol.text].map((text) => ({ text, confidence: symbol.confidence, box: symbol.box }))),
+  );
+  const sources = sourceLines(reading.lines, ocrLines.map((characters) => characters.map((c) => c.text)), 0.5);
+  return reading.lines.map((line, m) => {
+    const characters = sources[m] === null ? [] : ocrLines[sources[m]!]!;
+    const placed = characters.length > 0 ? alignCharacters(line, characters.map((c) => c.text)) : [];
+    return [...line].map((_, i) => (placed[i] == null ? null : characters[placed[i]!]!));
+  });
+}
+
+/** A check-blind character of a valid reading's document number, where the pass read it: MRZ line, index, box. */
+export interface CheckBlindCell {
+  line: number;
+  index: number;
+  character: string;
+  partners: readonly string[];
+  box: OcrSymbol['box'];
+}
+
+/** The key of an MRZ place in `withUncertainCharacters`' `alone` map. */
+export const placeKey = (line: number, index: number) => `${line}:${index}`;
+
+/**
+ * The characters of a valid reading's document number (the TD1 overflow included) that have a CHECK_BLIND_PARTNERS
+ * look-alike, with their boxes in the pass `read` they came from (placedCharacters), for reading each again alone.
+ * Only characters the pass read as they stand, and not in a repaired number: that one is in review already.
+ */
+export function checkBlindCells(reading: MrzReading, read: BandText): CheckBlindCell[] {
+  if (!reading.valid || reading.checkDigitRepairs.includes('documentNumber')) return [];
+  const placed = placedCharacters(reading, read);
+  return reading.lines.flatMap((line, m) =>
+    [...line].flatMap((character, i) => {
+      const partners = CHECK_BLIND_PARTNERS[character];
+      const at = placed[m]![i];
+      if (!partners || !at || at.text !== character || checkedFieldAt(reading, m, i)?.name !== 'documentNumber') return [];
+      return [{ line: m, index: i, character, partners, box: at.box }];
+    }),
+  );
+}
+
+/**
+ * The reading with `uncertainCharacters` naming the checked fields (own check digit or composite) where characters the
+ * OCR read, in the pass `read` it came from, under MIN_CHECK_BLIND_CONFIDENCE or with no confidence, or read again
+ * alone as another character (`alone`: placeKey → what the cell read alone, null for nothing; analyse.ts fills it for
+ * checkBlindCells), could be swapped for their look-alikes (up to MAX_DOUBTFUL_SWAPS of them, letters and digits fields
+ * only) with every check digit still holding: the check digits do not vouch for what was read there. Characters are
+ * found by placedCharacters. Fields already in `checkDigitRepairs` are in review already.
+ */
+export function withUncertainCharacters(reading: MrzReading, read: BandText, alone: ReadonlyMap<string, string | null> = new Map()): MrzReading {
+  if (!reading.valid) return reading;
+  const placed = placedCharacters(reading, read);
+  const swaps = reading.lines.flatMap((line, m) =>
+    [...line].flatMap((c, i) => {
+      const field = checkedFieldAt(reading, m, i);
+      if (!field || field.kind !== 'X' || reading.checkDigitRepairs.includes(field.name)) return [];
+      const at = placed[m]![i];
+      const againAlone = alone.get(placeKey(m, i));
+      const readAloneAsOther = againAlone != null && againAlone !== c;
+      if (at && at.confidence >= MIN_CHECK_BLIND_CONFIDENCE && !readAloneAsOther) return [];
+      return (DOUBTFUL_LOOK_ALIKES[c] ?? []).filter((other) => other !== '<').map((other) => ({ m, i, other, field: field.name }));
+    }),
+  );
+  const uncertain = new Set<string>();
+  const tryFrom = (from: number, lines: string[][], taken: typeof swaps, left: number): void => {
+    for (let k = from; k < swaps.length; k++) {
+      const swap = swaps[k]!;
+      if (taken.some((t) => t.m === swap.m && t.i === swap.i)) continue;
+      const previous = lines[swap.m]![swap.i]!;
+      lines[swap.m]![swap.i] = swap.other;
+      const now = [...taken, swap];
+      if (checkDigitsHold(reading.format, lines.map((l) => l.join('')))) for (const t of now) uncertain.add(t.field);
+      if (left > 1) tryFrom(k + 1, lines, now, left - 1);
+      lines[swap.m]![swap.i] = previous;
+    }
+  };
+  tryFrom(0, reading.lines.map((line) => [...line]), [], MAX_DOUBTFUL_SWAPS);
+  return uncertain.size === 0 ? reading : { ...reading, uncertainCharacters: [...new Set([...reading.uncertainCharacters, ...uncertain])] };
 }

@@ -8,7 +8,8 @@
 // gives, in `stateRepairs` (no check digit covers a state, so nothing confirms it: review); check-digit repairs (a look-alike swap in a field of letters and digits, at most
 // MAX_CHECKED_SWAPS, only when exactly one choice satisfies the check digit and the composite check digit then
 // holds; on visas, which have no composite, one swap and only when it is the only one) in `checkDigitRepairs`, which
-// send the document to review. A digit read as another digit is never changed; a check digit read as no digit at all
+// send the document to review; so does a number that holds as read but would hold as well with some of its I, O or Q
+// read as digits (kept as read, or with O and Q as 0 when that holds). A digit read as another digit is never changed; a check digit read as no digit at all
 // may be read again from the image (withRereadCheckDigits), never computed.
 import { states } from 'mrz';
 
@@ -24,13 +25,23 @@ export interface MrzReading {
   /** Fields whose look-alikes were forced into the field's class (a letter in a date, a digit in a state code). */
   corrections: string[];
   /**
-   * Letters-and-digits fields where a look-alike swap was chosen because it satisfies the check digit, and check
-   * digits read again from the image with no composite to confirm them (`<field>CheckDigit`). The check digit then
-   * confirms nothing: such a reading needs a human look, never a straight pass.
+   * Letters-and-digits fields where a look-alike swap was chosen because it satisfies the check digit, or that hold
+   * their check digit as read but would hold it as well with some of their I, O and Q read as digits (kept as read,
+   * or with O and Q as 0 when that holds: `rareLetterTwin`); a character added or lost placed by the check digits;
+   * and check digits read again from the image with no composite to confirm them (`<field>CheckDigit`). The check
+   * digit then confirms nothing: such a reading needs a human look, never a straight pass.
    */
   checkDigitRepairs: string[];
   /** State fields (issuingState, nationality) read as no ICAO code and taken for the one a look-alike swap gives. */
   stateRepairs: string[];
+  /**
+   * Checked fields (own check digit or composite) where characters the OCR read with low confidence, or with none, or
+   * (a valid number's G/6, F/5, S/8, U/0, L/1) read again alone as their look-alike, could be look-alikes with every
+   * check digit still holding (G/6, F/5, U/0, L/1, S/8: values a multiple of 10 apart; pairs whose shifts cancel,
+   * such as B/8 under weights 3 and 7): mrz-cells.ts `withUncertainCharacters`.
+   * Nothing vouches for which was printed, so a human looks (review).
+   */
+  uncertainCharacters: string[];
   /** Issuing state or nationality is an ICAO specimen state (UTO): acceptable with test keys only. */
   specimen: boolean;
   documentCode: string | null;
@@ -47,7 +58,7 @@ export interface MrzReading {
 }
 
 /** N digits only, A letters (and filler), X either. */
-type CharClass = 'N' | 'A' | 'X';
+export type CharClass = 'N' | 'A' | 'X';
 
 interface FieldSpec {
   name: string;
@@ -140,7 +151,8 @@ const LAYOUTS: Layout[] = [
 export const SPECIMEN_STATES = new Set(['UTO']);
 
 const CHECK_WEIGHTS = [7, 3, 1];
-const charValue = (c: string): number => (c === '<' ? 0 : c <= '9' ? c.charCodeAt(0) - 48 : c.charCodeAt(0) - 55);
+/** A character's value in a check digit: digits as themselves, A–Z 10–35, the filler 0. */
+export const charValue = (c: string): number => (c === '<' ? 0 : c <= '9' ? c.charCodeAt(0) - 48 : c.charCodeAt(0) - 55);
 
 /** ICAO 9303 check digit: weights 7-3-1, digits as themselves, A–Z as 10–35, '<' as 0. */
 export function mrzCheckDigit(text: string): string {
@@ -153,7 +165,7 @@ export function mrzCheckDigit(text: string): string {
 const DIGIT_FOR: Record<string, string> = { O: '0', Q: '0', D: '0', U: '0', I: '1', L: '1', J: '1', Z: '2', A: '4', S: '5', G: '6', T: '7', B: '8' };
 const LETTER_FOR: Record<string, string> = { '0': 'O', '1': 'I', '2': 'Z', '4': 'A', '5': 'S', '6': 'G', '7': 'T', '8': 'B' };
 /** Every look-alike tried against a check digit (the class tables above keep one per character). */
-const LOOK_ALIKES: Record<string, string[]> = {
+export const LOOK_ALIKES: Record<string, string[]> = {
   ...Object.fromEntries(Object.entries({ ...DIGIT_FOR, ...LETTER_FOR }).map(([c, other]) => [c, [other]])),
   '0': ['O', 'D', 'Q'],
   I: ['1', 'J'],
@@ -175,8 +187,13 @@ const LETTER_LOOK_ALIKES: Record<string, string[]> = {
  * and Q are read as 0 before any swap (I is not: the OCR also reads J as I), and among equally small repairs those
  * that bring in fewer of them win.
  */
-const RARE_IN_NUMBERS = /[IOQ]/;
+const RARE_LETTERS = ['I', 'O', 'Q'];
+const RARE_IN_NUMBERS = new RegExp(`[${RARE_LETTERS.join('')}]`);
 const READ_AS_ZERO = /[OQ]/g;
+/** The digit each of those letters is read for in a number (I as 1 here: only to ask whether the check digit can tell). */
+const RARE_LETTER_DIGIT: Record<string, string> = Object.fromEntries(RARE_LETTERS.map((c) => [c, DIGIT_FOR[c]!]));
+/** Rare letters in one field beyond this many are not all tried (2^6 readings at most). */
+const MAX_RARE_PLACES = 6;
 /** More equally small solutions than this and the check digit says too little to choose. */
 const MAX_SOLUTIONS = 10;
 /** Look-alike swaps tried to satisfy a check digit in a letters-and-digits field; more would validate noise. */
@@ -338,6 +355,29 @@ function resolveByCheck(read: string, check: string, maxSwaps: number): string[]
   return best.length <= MAX_SOLUTIONS ? best : [];
 }
 
+/**
+ * A letters-and-digits field that holds its check digit as read, but would hold it as well with some of its I, O and
+ * Q read as the digits they look like (O and 0 differ by 24, so two of them under weights 7 and 3 shift the sum by
+ * 240; two I for 1 by 170): the check digit cannot tell which was printed (round 7, seed 3187: `00SF5G2EH` read
+ * `OOSF5G2EH`, `0GVG0ND7U` read `OGVGOND7U`, both plainly valid). Returns the reading to keep, with O and Q as 0 when
+ * that holds (letters issuers leave out of numbers), else as read; null when the check digit does tell. The composite
+ * weighs a number as its own check digit does (a number starts every composite at weight 7), so it cannot tell either.
+ */
+function rareLetterTwin(value: string, check: string): string | null {
+  const places = [...value].flatMap((c, i) => (c in RARE_LETTER_DIGIT ? [i] : [])).slice(0, MAX_RARE_PLACES);
+  if (places.length === 0) return null;
+  const zeros = value.replace(READ_AS_ZERO, '0');
+  if (zeros !== value && mrzCheckDigit(zeros) === check) return zeros;
+  for (let mask = 1; mask < 1 << places.length; mask++) {
+    const chars = [...value];
+    places.forEach((at, k) => {
+      if (mask & (1 << k)) chars[at] = RARE_LETTER_DIGIT[chars[at]!]!;
+    });
+    if (mrzCheckDigit(chars.join('')) === check) return value;
+  }
+  return null;
+}
+
 interface Parsed {
   lines: string[];
   fields: Map<string, string>;
@@ -373,6 +413,12 @@ function parseLayout(layout: Layout, rawLines: string[], picks: Record<string, n
   const lines = rawLines.map((l) => [...l]);
   const read = (line: number, start: number, end: number) => lines[line]!.slice(start, end).join('');
   const write = (line: number, start: number, text: string) => lines[line]!.splice(start, text.length, ...text);
+  /** A checked field's new value; the part of a TD1 number beyond its nine places runs on into optional1. */
+  const writeField = (field: FieldSpec, value: string) => {
+    const width = field.end - field.start;
+    write(field.line, field.start, value.slice(0, width));
+    if (value.length > width) write(0, 15, value.slice(width));
+  };
   const invalid: string[] = [];
   const corrections: string[] = [];
   const stateRepairs: string[] = [];
@@ -424,6 +470,15 @@ function parseLayout(layout: Layout, rawLines: string[], picks: Record<string, n
       // weighs the number as its own check digit does and cannot tell look-alikes 5 apart (O as 0 or 9, Z as 2 or 7),
       // the very shift of a 9 read as O inside the number.
       const letter = at === field.check[1] ? checkLetters.get(field.name) : undefined;
+      // Held as read, yet I/O/Q read as digits would hold too: a repair (review) whichever is kept.
+      const twin = holds && field.kind === 'X' && !empty ? rareLetterTwin(value, check) : null;
+      if (twin !== null) {
+        if (twin !== value) {
+          writeField(field, twin);
+          value = twin;
+        }
+        resolved.push(field.name);
+      }
       const standsFor = (LOOK_ALIKES[letter ?? ''] ?? []).find((digit) => /\d/.test(digit) && mrzCheckDigit(value) === digit);
       if (!holds && standsFor) {
         lines[line]![at] = standsFor;
@@ -439,9 +494,7 @@ function parseLayout(layout: Layout, rawLines: string[], picks: Record<string, n
           alternatives.set(field.name, solutions.length);
           value = swapped;
           resolved.push(field.name);
-          const width = field.end - field.start;
-          write(field.line, field.start, swapped.slice(0, width));
-          if (swapped.length > width) write(0, 15, swapped.slice(width));
+          writeField(field, swapped);
         } else invalid.push(`${field.name}CheckDigit`);
       }
     }
@@ -554,6 +607,7 @@ function toReading(layout: Layout, parsed: Parsed, now: Date): MrzReading {
     corrections: parsed.corrections,
     checkDigitRepairs: parsed.checkDigitRepairs,
     stateRepairs: parsed.stateRepairs,
+    uncertainCharacters: [],
     specimen: [issuingState, nationality].some((s) => s !== null && SPECIMEN_STATES.has(s)),
     documentCode: orNull(value('documentCode')),
     issuingState,
@@ -583,6 +637,25 @@ export function checkedPlace(format: MrzFormat, line: number, index: number): st
   const covered = (layout.composite?.over ?? []).some(([l, start, end]) => l === line && index >= start && index < end);
   const field = layout.fields.find((f) => f.line === line && index >= f.start && index < f.end);
   return field && (field.check || covered) ? field.name : null;
+}
+
+/**
+ * The field of a valid reading holding character `index` of line `line` when a check digit covers it (its own or the
+ * composite), with its class: the TD1 number's overflow counts as the number. null for check digits and for
+ * characters no check digit covers.
+ */
+export function checkedFieldAt(reading: MrzReading, line: number, index: number): { name: string; kind: CharClass } | null {
+  const overflow = reading.format === 'TD1' ? Math.max(0, (reading.documentNumber?.length ?? 0) - 9) : 0;
+  if (overflow > 0 && line === 0 && index >= 15 && index < 15 + overflow) return { name: 'documentNumber', kind: 'X' };
+  if (overflow > 0 && line === 0 && index === 15 + overflow) return null;
+  const place = checkedPlace(reading.format, line, index);
+  const field = layoutOf(reading.format).fields.find((f) => f.name === place);
+  return field ? { name: field.name, kind: field.kind } : null;
+}
+
+/** Every check digit of `lines` (composite included) holds as they stand, with no repair. */
+export function checkDigitsHold(format: MrzFormat, lines: string[]): boolean {
+  return !parseLayout(layoutOf(format), lines, null).invalid.some((name) => name.endsWith('CheckDigit'));
 }
 
 /** Where a check digit sits; `field` is the field it covers, or `composite`. */
@@ -615,9 +688,14 @@ export function unreadCheckDigits(reading: MrzReading): CheckDigitPlace[] {
  * field still fails. A re-read field check digit that the composite (read in the first pass) confirms is listed in
  * `corrections`; without that independent support (visas, or the composite itself re-read too) it is listed in
  * `checkDigitRepairs` and sends the document to review. A re-read composite is a correction: every field it covers
- * has its own check digit.
+ * has its own check digit. A digit marked `repair` (read only at a second try: another place or a denoised cell) is
+ * always a check-digit repair.
  */
-export function withRereadCheckDigits(reading: MrzReading, reread: { place: CheckDigitPlace; digit: string }[], now: Date): MrzReading {
+export function withRereadCheckDigits(
+  reading: MrzReading,
+  reread: { place: CheckDigitPlace; digit: string; repair?: boolean }[],
+  now: Date,
+): MrzReading {
   const layout = layoutOf(reading.format);
   const lines = reading.lines.map((line) => [...line]);
   for (const { place, digit } of reread) {
@@ -629,8 +707,8 @@ export function withRereadCheckDigits(reading: MrzReading, reread: { place: Chec
   const corrections = [...reading.corrections, ...parsed.corrections];
   // The lines already carry the first pass's repairs: they stay listed, or a repaired field would read plainly valid.
   const checkDigitRepairs = [...reading.checkDigitRepairs, ...parsed.checkDigitRepairs];
-  for (const { place } of reread) {
-    const confirmed = place.field === 'composite' || (layout.composite !== undefined && !compositeReread);
+  for (const { place, repair = false } of reread) {
+    const confirmed = !repair && (place.field === 'composite' || (layout.composite !== undefined && !compositeReread));
     (confirmed ? corrections : checkDigitRepairs).push(`${place.field}CheckDigit`);
   }
   return toReading(layout, { ...parsed, corrections: [...new Set(corrections)], checkDigitRepairs: [...new Set(checkDigitRepairs)] }, now);

@@ -32,6 +32,7 @@ function passing(): KycSignals {
         corrections: [],
         checkDigitRepairs: [],
         stateRepairs: [],
+        uncertainCharacters: [],
         specimen: false,
         documentCode: 'P',
         issuingState: 'SWE',
@@ -125,6 +126,12 @@ describe('decideKyc', () => {
     const d = decide((s) => void (s.documentReading.mrz!.stateRepairs = ['nationality']));
     expect(d.status).toBe('review');
     expect(d.checks[0]!.reasons).toEqual(['mrz_state_code_repaired:nationality']);
+  });
+
+  it('never passes a number holding a character no check digit tells from its look-alike, read with low confidence', () => {
+    const d = decide((s) => void (s.documentReading.mrz!.uncertainCharacters = ['documentNumber']));
+    expect(d.status).toBe('review');
+    expect(d.checks[0]!.reasons).toEqual(['mrz_uncertain_character:documentNumber']);
   });
 
   it('never passes a printed page that shows another number, name or date than the MRZ; unread fields change nothing', () => {

@@ -1,9 +1,20 @@
 // MRZ lines rebuilt from the OCR's character boxes (mrz-cells.ts): OCR lines as tesseract gives them for a TD1 card,
 // with the faults it makes on the generated set (a glyph split in two, a run of fillers read as one wide filler).
 import { describe, expect, it } from 'vitest';
-import { composeMrz, composeTd1, type PassportHolder } from '../../scripts/make-kyc-specimen.ts';
-import { readMrz } from '../../src/kyc/mrz.ts';
-import { cellLines, readMrzByCells } from '../../src/kyc/mrz-cells.ts';
+import { composeMrz, composeTd1, SPECIMEN_HOLDER, type PassportHolder } from '../../scripts/make-kyc-specimen.ts';
+import { mrzCheckDigit, readMrz, type MrzReading } from '../../src/kyc/mrz.ts';
+import {
+  alignCharacters,
+  cellBox,
+  cellLines,
+  CHECK_BLIND_PARTNERS,
+  checkBlindCells,
+  MIN_CHECK_BLIND_CONFIDENCE,
+  placeKey,
+  readMrzByCells,
+  sourceLines,
+  withUncertainCharacters,
+} from '../../src/kyc/mrz-cells.ts';
 import type { BandText, OcrSymbol } from '../../src/kyc/ocr.ts';
 
 const NOW = new Date('2026-06-01T12:00:00Z');
@@ -94,5 +105,190 @@ describe('MRZ read from character cells', () => {
   it('reads nothing from lines without character boxes or MRZ shape', () => {
     expect(readMrzByCells(band(td1.map((text, i) => ({ text, box: { x0: 0, y0: 60 * i, x1: 900, y1: 60 * i + 40 } }))), NOW)).toBeNull();
     expect(readMrzByCells(band([ocrLine('IDENTITY CARD SPECIMEN', 0)]), NOW)).toBeNull();
+  });
+});
+
+describe('characters no check digit can tell from their look-alike', () => {
+  // Generated MRV-B (seed 3187): GTDNB6ALV read GTDNBGALV, the G at confidence 88, every check digit holding.
+  const visa = ['V<UTOTANAKA<<OLGA<<<<<<<<<<<<<<<<<<<', 'GTDNB6ALV6UTO8101143M330123698408626'];
+  const SIX = visa[1]!.indexOf('6');
+  const readAs = (text: string, confidence: number) => band([ocrLine(visa[0]!, 0), ocrLine(visa[1]!, 60, { [SIX]: [[text, confidence]] })]);
+
+  it('sends a number whose G or 6 (F or 5) was read with low confidence to review', () => {
+    const misread = readAs('G', 88);
+    const reading = readMrz(misread.text, NOW)!;
+    expect(reading).toMatchObject({ valid: true, documentNumber: 'GTDNBGALV', checkDigitRepairs: [], uncertainCharacters: [] });
+    expect(withUncertainCharacters(reading, misread).uncertainCharacters).toEqual(['documentNumber']);
+    const doubtfulSix = readAs('6', MIN_CHECK_BLIND_CONFIDENCE - 1);
+    expect(withUncertainCharacters(readMrz(doubtfulSix.text, NOW)!, doubtfulSix).uncertainCharacters).toEqual(['documentNumber']);
+  });
+
+  it('sends an 8 or S read with low confidence to review as well (S and 8 weigh the same in every check digit)', () => {
+    // Generated TD1 (seed 6421): 8MEDE1D1D read SMEDE1D1D, every check digit holding.
+    const lines = composeMrz('MRVB', { ...HOLDER, documentNumber: '8MEDE1D1D' });
+    const readEight = (text: string, confidence: number) => band([ocrLine(lines[0]!, 0), ocrLine(lines[1]!, 60, { 0: [[text, confidence]] })]);
+    const misread = readEight('S', MIN_CHECK_BLIND_CONFIDENCE - 3);
+    const reading = readMrz(misread.text, NOW)!;
+    expect(reading).toMatchObject({ valid: true, documentNumber: 'SMEDE1D1D', checkDigitRepairs: [], uncertainCharacters: [] });
+    expect(withUncertainCharacters(reading, misread).uncertainCharacters).toEqual(['documentNumber']);
+    const confident = readEight('8', 98);
+    expect(withUncertainCharacters(readMrz(confident.text, NOW)!, confident).uncertainCharacters).toEqual([]);
+  });
+
+  it('sends a number to review when a check-blind character read alone reads as its look-alike', () => {
+    // Generated MRV-B (seed 6421, blurred): ZKENUAE6E read ZKENUAEGE in its line, the G at confidence 96; alone, 6.
+    const lines = composeMrz('MRVB', { ...HOLDER, documentNumber: 'ZKENUAE6E' });
+    const SIX_AT = lines[1]!.indexOf('6');
+    const read = band([ocrLine(lines[0]!, 0), ocrLine(lines[1]!, 60, { [SIX_AT]: [['G', 96]] })]);
+    const reading = readMrz(read.text, NOW)!;
+    expect(reading).toMatchObject({ valid: true, documentNumber: 'ZKENUAEGE', uncertainCharacters: [] });
+    // The number's check-blind characters (U/0 and G/6 here), with their boxes in the pass, for reading each alone.
+    const U_AT = lines[1]!.indexOf('U');
+    expect(checkBlindCells(reading, read)).toEqual([
+      { line: 1, index: U_AT, character: 'U', partners: ['0'], box: read.lines[1]!.symbols![U_AT]!.box },
+      { line: 1, index: SIX_AT, character: 'G', partners: ['6'], box: read.lines[1]!.symbols![SIX_AT]!.box },
+    ]);
+    expect(withUncertainCharacters(reading, read).uncertainCharacters).toEqual([]);
+    expect(withUncertainCharacters(reading, read, new Map([[placeKey(1, SIX_AT), '6']])).uncertainCharacters).toEqual(['documentNumber']);
+    // Alone it reads as read, or as nothing: believed.
+    expect(withUncertainCharacters(reading, read, new Map([[placeKey(1, SIX_AT), 'G']])).uncertainCharacters).toEqual([]);
+    expect(withUncertainCharacters(reading, read, new Map([[placeKey(1, SIX_AT), null]])).uncertainCharacters).toEqual([]);
+    // A number without G, 6, F, 5, S, 8, U, 0, L or 1 has nothing to read alone.
+    const plain = composeMrz('MRVB', { ...HOLDER, documentNumber: 'ZKENHAEXE' });
+    const plainRead = band([ocrLine(plain[0]!, 0), ocrLine(plain[1]!, 60)]);
+    expect(checkBlindCells(readMrz(plainRead.text, NOW)!, plainRead)).toEqual([]);
+  });
+
+  it('reads alone the MRZ\'s characters, not those of the number printed above it', () => {
+    const lines = composeMrz('TD3', { ...HOLDER, documentNumber: 'XG0418916' });
+    // The whole page read: the printed number line comes first; the MRZ's G is found where the MRZ line has it.
+    const page = band([ocrLine('XPSWEXG0418916', 0), ocrLine(lines[0]!, 100), ocrLine(lines[1]!, 160)]);
+    const reading = readMrz(lines.join('\n'), NOW)!;
+    const cells = checkBlindCells(reading, page);
+    expect(cells.map((c) => [c.line, c.index, c.character])).toEqual([
+      [1, 1, 'G'],
+      [1, 2, '0'],
+      [1, 4, '1'],
+      [1, 5, '8'],
+      [1, 7, '1'],
+      [1, 8, '6'],
+    ]);
+    for (const cell of cells) expect(cell.box).toEqual(page.lines[2]!.symbols![cell.index]!.box);
+    expect(withUncertainCharacters(reading, page, new Map([[placeKey(1, 1), '6']])).uncertainCharacters).toEqual(['documentNumber']);
+  });
+
+  it('takes the pairs it reads alone from the look-alikes table: those a multiple of 10 apart', () => {
+    expect(Object.fromEntries(Object.entries(CHECK_BLIND_PARTNERS).sort())).toEqual({
+      '0': ['U'], '1': ['L'], '5': ['F'], '6': ['G'], '8': ['S'], F: ['5'], G: ['6'], L: ['1'], S: ['8'], U: ['0'],
+    });
+  });
+
+  it('believes a confident G or 6, and a doubtful character that a check digit does see', () => {
+    const confident = readAs('6', 97);
+    expect(withUncertainCharacters(readMrz(confident.text, NOW)!, confident).uncertainCharacters).toEqual([]);
+    const confidentG = readAs('G', 97);
+    expect(withUncertainCharacters(readMrz(confidentG.text, NOW)!, confidentG).uncertainCharacters).toEqual([]);
+    const seen = band([ocrLine(visa[0]!, 0), ocrLine(visa[1]!, 60, { [visa[1]!.indexOf('T')]: [['T', 40]] })]);
+    expect(withUncertainCharacters(readMrz(seen.text, NOW)!, seen).uncertainCharacters).toEqual([]);
+  });
+});
+
+describe('a check digit\'s cell from the characters\' boxes', () => {
+  it('keeps the cell where the glyphs are when the line box is stretched or the line lost its last glyph', () => {
+    const td3 = composeMrz('TD3', HOLDER);
+    const name = ocrLine(td3[0]!, 0);
+    // The data line lost its composite (the last glyph), and its line box runs over a speck of noise to the right.
+    const data = ocrLine(td3[1]!.slice(0, 43), 60);
+    const read = band([name, { ...data, box: { ...data.box, x1: data.box.x1 + 200 } }]);
+    const box = cellBox(read, td3, 1, 43, 0)!;
+    // The name line's characters span 13 to 1327: 44 cells of 1314 / 44 from 13 (its glyph at 1303–1327).
+    expect(box.x0).toBeCloseTo(13 + (43 * 1314) / 44, 5);
+    expect(box.x1 - box.x0).toBeCloseTo(1314 / 44, 5);
+    expect(box.y0).toBe(60);
+    expect(cellBox(band(td3.map((text, i) => ({ text, box: { x0: 0, y0: 60 * i, x1: 1300, y1: 60 * i + 40 } }))), td3, 1, 43, 0)).toBeNull();
+  });
+});
+
+describe('every checked field, judged on the MRZ line the OCR read it from', () => {
+  /** The OCR's band for `lines` (confidence 95) with the characters at `low` ([line, index]) read at `confidence`. */
+  const bandOf = (lines: string[], low: [number, number][], confidence = 60) =>
+    band(lines.map((line, m) => ocrLine(line, 60 * m, Object.fromEntries(low.filter(([k]) => k === m).map(([, i]) => [i, [[line[i]!, confidence]]])))));
+  /** The reading of `lines` with their character `changed` (first occurrence) read as another, at `confidence`. */
+  const flagged = (lines: string[], printed: string, read: string, confidence = 60): MrzReading => {
+    const forged = lines.join('\n').replace(printed, read).split('\n');
+    const m = forged.findIndex((line) => line.includes(read));
+    const low = [...read].flatMap((c, i) => (c !== printed[i] ? [[m, forged[m]!.indexOf(read) + i] as [number, number]] : []));
+    const text = bandOf(forged, low, confidence);
+    const reading = readMrz(text.text, NOW)!;
+    expect(reading, read).toMatchObject({ valid: true, checkDigitRepairs: [] });
+    return withUncertainCharacters(reading, text);
+  };
+
+  it('tries the look-alikes of every doubtful character: U/0, L/1, S/8, G/6, F/5 on every format', () => {
+    const pairs = [['X00418916', 'XU0418916'], ['L10418916', 'LL0418916'], ['X80418916', 'XS0418916'], ['X60418916', 'XG0418916'], ['X50418916', 'XF0418916']];
+    for (const [printed, read] of pairs) {
+      expect(mrzCheckDigit(read!)).toBe(mrzCheckDigit(printed!));
+      for (const format of ['TD3', 'TD2', 'TD1', 'MRVA', 'MRVB'] as const) {
+        const lines = composeMrz(format, { ...SPECIMEN_HOLDER, documentNumber: printed! });
+        expect(flagged(lines, printed!, read!).uncertainCharacters, `${format} ${read}`).toEqual(['documentNumber']);
+        expect(flagged(lines, printed!, read!, 97).uncertainCharacters, `${format} ${read} confident`).toEqual([]);
+      }
+    }
+  });
+
+  it('finds two doubtful characters whose shifts cancel: B for 8 under weights 3 and 7', () => {
+    // Generated TD3 (seed 3187, shadow): S8F86T0EF read SBFB6T0EF.
+    expect(mrzCheckDigit('SBFB6T0EF')).toBe(mrzCheckDigit('S8F86T0EF'));
+    for (const format of ['TD3', 'TD1', 'MRVB'] as const) {
+      const lines = composeMrz(format, { ...SPECIMEN_HOLDER, documentNumber: 'S8F86T0EF' });
+      expect(flagged(lines, 'S8F86T0EF', 'SBFB6T0EF').uncertainCharacters, format).toEqual(['documentNumber']);
+      expect(flagged(lines, 'S8F86T0EF', 'SBFB6T0EF', 97).uncertainCharacters, format).toEqual([]);
+    }
+  });
+
+  it('covers a TD1 number running on into the optional field, and the TD3 personal number', () => {
+    const number = 'D23145G90734';
+    const line0 = `I<UTO${number.slice(0, 9)}<${number.slice(9)}${mrzCheckDigit(number)}${'<'.repeat(12)}`;
+    const line1 = '7408122F1204159UTO<<<<<<<<<<<';
+    const td1 = [line0, line1 + mrzCheckDigit(line0.slice(5) + line1.slice(0, 7) + line1.slice(8, 15) + line1.slice(18, 29)), 'ERIKSSON<<ANNA<MARIA<<<<<<<<<<'];
+    const long = bandOf(td1, [[0, 11]]);
+    const reading = readMrz(long.text, NOW)!;
+    expect(reading).toMatchObject({ valid: true, documentNumber: number, checkDigitRepairs: [] });
+    expect(withUncertainCharacters(reading, long).uncertainCharacters).toEqual(['documentNumber']);
+    const sure = bandOf(td1, []);
+    expect(withUncertainCharacters(readMrz(sure.text, NOW)!, sure).uncertainCharacters).toEqual([]);
+    const td3 = composeMrz('TD3', { ...SPECIMEN_HOLDER, documentNumber: 'XA4186275', personalNumber: 'AB6CD1234' });
+    expect(flagged(td3, 'AB6CD1234', 'ABGCD1234').uncertainCharacters).toEqual(['personalNumber']);
+  });
+
+  it('looks at the MRZ line, not at the number printed above it', () => {
+    const lines = composeMrz('TD3', { ...SPECIMEN_HOLDER, documentNumber: 'X60418916' }).join('\n').replace('X60418916', 'XG0418916').split('\n');
+    // The whole page read: the printed number line comes first, every character confident; the MRZ's G at 60.
+    const page = band([ocrLine('XPSWEXG0418916', 0, {}), ocrLine(lines[0]!, 100), ocrLine(lines[1]!, 160, { 1: [['G', 60]] })]);
+    const reading = readMrz(lines.join('\n'), NOW)!;
+    expect(withUncertainCharacters(reading, page).uncertainCharacters).toEqual(['documentNumber']);
+  });
+
+  it('takes a character with no confidence for a doubtful one, unless its field is a repair already', () => {
+    const lines = composeMrz('TD3', { ...SPECIMEN_HOLDER, documentNumber: 'XG0418916' });
+    const reading = readMrz(lines.join('\n'), NOW)!;
+    const bare = band(lines.map((text, m) => ({ ...ocrLine(text, 60 * m), symbols: undefined })));
+    expect(withUncertainCharacters(reading, bare).uncertainCharacters).toEqual(['documentNumber']);
+    // The number's G dropped from the OCR's characters: its place has no confidence.
+    const full = ocrLine(lines[1]!, 60);
+    const dropped = band([ocrLine(lines[0]!, 0), { ...full, symbols: full.symbols!.filter((_, i) => i !== 1) }]);
+    expect(withUncertainCharacters(reading, dropped).uncertainCharacters).toEqual(['documentNumber']);
+    const repaired = { ...reading, checkDigitRepairs: ['documentNumber'] };
+    expect(withUncertainCharacters(repaired, bare).uncertainCharacters).toEqual([]);
+  });
+
+  it('places the characters of a line whose filler run the OCR read as one', () => {
+    const placed = alignCharacters('AB<<<<C1', ['A', 'B', '<', 'C', '1']);
+    expect(placed.slice(0, 2)).toEqual([0, 1]);
+    expect(placed.slice(2, 6).sort()).toEqual([2, null, null, null]);
+    expect(placed.slice(6)).toEqual([3, 4]);
+    expect(alignCharacters('XG04', ['X', '6', '0', '4'])).toEqual([0, 1, 2, 3]);
+    expect(sourceLines(['XG0418916<<'], ['PASSPORT XG0418916', 'XG0418916<<'], 0.5)).toEqual([1]);
+    expect(sourceLines(['XG0418916<<'], ['PASSPORT'], 0.5)).toEqual([null]);
   });
 });

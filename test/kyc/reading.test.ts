@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { composeTd3, SPECIMEN_HOLDER } from '../../scripts/make-kyc-specimen.ts';
+import { composeMrz, composeTd3, SPECIMEN_HOLDER } from '../../scripts/make-kyc-specimen.ts';
 import { seededRandom } from '../../src/kya/training/dataset.ts';
 import { hammingDistance } from '../../src/kyc/hash.ts';
 import { characterBox, readMrzFromImage } from '../../src/kyc/analyse.ts';
-import type { Box, OcrEngine } from '../../src/kyc/ocr.ts';
+import type { BandText, Box, OcrEngine, OcrSymbol } from '../../src/kyc/ocr.ts';
 import {
   mrzCheckDigit,
   mrzDate,
@@ -272,6 +272,53 @@ describe('MRZ reading', () => {
     expect(readMrz([card[0]!.replace(/^I/, 'X'), card[1], card[2]].join('\n'), NOW)?.valid).not.toBe(true);
   });
 
+  it('sends a number whose I, O or Q its check digit cannot tell from digits to review, O taken as 0', () => {
+    // Generated TD1 (seed 3187): 00SF5G2EH read OOSF5G2EH, O for 0 under weights 7 and 3 (240, nothing mod 10).
+    const card = ['I<DEU00SF5G2EH7<<<<<<<<<<<<<<<', '6704171F3207224DEU<<<<<<<<<<<4', 'OKAFOR<<ANNA<MARIA<<<<<<<<<<<<'];
+    expect(readMrz(card.join('\n'), NOW)).toMatchObject({ valid: true, documentNumber: '00SF5G2EH', checkDigitRepairs: [] });
+    const read = readMrz([card[0]!.replace('00SF', 'OOSF'), card[1], card[2]].join('\n'), NOW);
+    expect(read).toMatchObject({ valid: true, documentNumber: '00SF5G2EH', checkDigitRepairs: ['documentNumber'] });
+    expect(read?.lines[0]).toBe(card[0]);
+    // MRV-B 97W9RVRJX read 97WIRVRIX: I as 1 at both places would hold as well; kept as read, in review.
+    const visa = readMrz('V<NGAOKAFOR<<CHIDI<<<<<<<<<<<<<<<<<<\n97WIRVRIX0NGA9807224M330203736609875', NOW);
+    expect(visa).toMatchObject({ valid: true, documentNumber: '97WIRVRIX', checkDigitRepairs: ['documentNumber'] });
+    // A number with an O whose digit reading fails its check digit is as read: the check digit tells them apart.
+    const plain = readMrz('P<UTOERIKSSON<<ANNA<MARIA<<<<<<<<<<<<<<<<<<<\nLO98902C34UTO7408122F1204159ZE184226B<<<<<14', NOW);
+    expect(plain).toMatchObject({ valid: true, documentNumber: 'LO98902C3', checkDigitRepairs: [] });
+  });
+
+  it('never passes plainly a number whose 0s and 1s were written as O, Q or I where its check digits still hold', () => {
+    // What a forger (or the OCR) can do unseen by the check digits: O/Q for 0 and I for 1 at places whose shifts cancel.
+    const NUMBERS = ['X00418916', '0GVG0ND7U', '10V8WEWKM', 'D01X00T47', '5100K0P1C', '00SF5G2EH'];
+    const LETTERS: Record<string, string[]> = { '0': ['O', 'Q'], '1': ['I'] };
+    let forgeries = 0;
+    let frenchForgeries = 0;
+    for (const format of ['TD3', 'TD2', 'TD1', 'MRVA', 'MRVB', 'FRA_ID'] as const) {
+      for (const holderNumber of NUMBERS) {
+        const printed = composeMrz(format, { ...SPECIMEN_HOLDER, documentNumber: holderNumber });
+        // The French card's number is its issue month, department and the holder number's digits.
+        const documentNumber = format === 'FRA_ID' ? printed[1]!.slice(0, 12) : holderNumber;
+        const places = [...documentNumber].flatMap((c, i) => (c in LETTERS ? [i] : []));
+        for (let mask = 1; mask < 1 << places.length; mask++) {
+          for (const useQ of [false, true]) {
+            const forged = [...documentNumber];
+            places.forEach((at, k) => {
+              if (mask & (1 << k)) forged[at] = LETTERS[forged[at]!]![useQ && forged[at] === '0' ? 1 : 0]!;
+            });
+            const text = forged.join('');
+            if (mrzCheckDigit(text) !== mrzCheckDigit(documentNumber)) continue;
+            forgeries++;
+            if (format === 'FRA_ID') frenchForgeries++;
+            const reading = readMrz(printed.join('\n').replace(documentNumber, text), NOW);
+            expect(reading?.valid === false || reading!.checkDigitRepairs.length > 0, `${format} ${text}`).toBe(true);
+          }
+        }
+      }
+    }
+    expect(forgeries).toBeGreaterThan(20);
+    expect(frenchForgeries).toBeGreaterThan(0);
+  });
+
   it('never repairs a tampered number check digit into a plain pass, on any format', () => {
     for (const [format, lines] of SPECIMENS) {
       const [line, index] = DIGIT_POSITIONS[format][0]!;
@@ -434,6 +481,9 @@ describe('MRZ reading', () => {
             lines: lines.map((text, i) => ({ text, box: { x0: 10, y0: 10 + 40 * i, x1: 10 + 10 * text.length, y1: 40 + 40 * i } })),
           }),
           readDigit: async (_pixels, _band, _width, box) => (digitBoxes.push(box), '6'),
+          readCharacter: async () => {
+            throw new Error('no character boxes: nothing to read alone');
+          },
           readText: async () => '',
           readPrintedBand: async () => [],
           close: async () => undefined,
@@ -447,6 +497,107 @@ describe('MRZ reading', () => {
       expect(await readMrzFromImage(pixels, unread.engine, NOW)).toMatchObject({ valid: true, corrections: ['compositeCheckDigit'] });
       expect(unread.digitBoxes).toHaveLength(1);
       expect(unread.digitBoxes[0]!.x0).toBeCloseTo(10 + 28.85 * 10);
+    });
+
+    /** OCR lines with a character box for each character (pitch 10 from x 10), as tesseract gives them. */
+    const boxedLines = (lines: string[]) =>
+      lines.map((text, i) => ({
+        text,
+        box: { x0: 10, y0: 10 + 40 * i, x1: 10 + 10 * text.length, y1: 40 + 40 * i },
+        symbols: [...text].map((c, k) => ({ text: c, confidence: 97, box: { x0: 11 + 10 * k, y0: 12 + 40 * i, x1: 19 + 10 * k, y1: 38 + 40 * i } })),
+      }));
+    const engineOf = (lines: ReturnType<typeof boxedLines>, readDigit: OcrEngine['readDigit'], readCharacter: OcrEngine['readCharacter']): OcrEngine => ({
+      readMrzBand: async () => ({ text: lines.map((l) => l.text).join('\n'), lines }),
+      readDigit,
+      readCharacter,
+      readText: async () => '',
+      readPrintedBand: async () => [],
+      close: async () => undefined,
+    });
+    const pixels = { data: new Uint8Array(300 * 200 * 3), width: 300, height: 200 };
+
+    it('reads a lost check digit again at the cell the characters give when the line box misplaces it, as a repair', async () => {
+      // The composite was dropped and the data line's box runs over specks of noise 200 px to the left: from the
+      // line box the cell lies far from the glyph, which is read only where the characters' boxes put it.
+      const lines = boxedLines(withLine(td1, 1, td1[1]!.slice(0, 29)));
+      lines[1] = { ...lines[1]!, box: { ...lines[1]!.box, x0: lines[1]!.box.x0 - 200 } };
+      const asked: { x: number; denoise: boolean }[] = [];
+      const readDigit: OcrEngine['readDigit'] = async (_p, _b, _w, box, denoise = false) => {
+        const x = (box.x0 + box.x1) / 2;
+        asked.push({ x, denoise });
+        return Math.abs(x - (10 + 29.5 * 10)) < 3 ? '6' : null;
+      };
+      const reading = await readMrzFromImage(pixels, engineOf(lines, readDigit, async () => null), NOW);
+      expect(reading).toMatchObject({ valid: true, documentNumber: 'D23145890', checkDigitRepairs: ['compositeCheckDigit'] });
+      expect(reading!.corrections).not.toContain('compositeCheckDigit');
+      // The line box's cell (plain, then without speckle), then the characters' cell.
+      expect(asked.slice(0, 3).map((a) => a.denoise)).toEqual([false, true, false]);
+      // Read at the line box's cell, the same digit is a correction as before (the composite: every field it covers
+      // has its own check digit).
+      const plain = await readMrzFromImage(pixels, engineOf(boxedLines(withLine(td1, 1, td1[1]!.slice(0, 29))), readDigit, async () => null), NOW);
+      expect(plain).toMatchObject({ valid: true, corrections: ['compositeCheckDigit'], checkDigitRepairs: [] });
+    });
+
+    it('reads a valid number\'s G, 6, F, 5, S, 8, U, 0, L and 1 again alone, and sends it to review when one reads as its look-alike', async () => {
+      const visa = composeMrz('MRVB', { ...SPECIMEN_HOLDER, documentNumber: 'ZKENUAEGE', issuingState: 'UTO', nationality: 'UTO' });
+      const lines = boxedLines(visa);
+      const asked: string[] = [];
+      const alone = (answer: (alphabet: string) => string | null): OcrEngine['readCharacter'] =>
+        async (_p, _b, _w, box, alphabet) => (asked.push(`${Math.round(box.x0)}:${alphabet}`), answer(alphabet));
+      const noDigit: OcrEngine['readDigit'] = async () => null;
+      const misread = await readMrzFromImage(pixels, engineOf(lines, noDigit, alone((a) => (a === 'G6' ? '6' : null))), NOW);
+      expect(misread).toMatchObject({ valid: true, documentNumber: 'ZKENUAEGE', uncertainCharacters: ['documentNumber'] });
+      // Its U and its G, each at its own box (and a margin), with only itself and its pair allowed.
+      expect(asked).toEqual([`${Math.round(11 + 10 * 4 - 0.15 * 8)}:U0`, `${Math.round(11 + 10 * 7 - 0.15 * 8)}:G6`]);
+      asked.length = 0;
+      const believed = await readMrzFromImage(pixels, engineOf(lines, noDigit, alone((a) => a[0]!)), NOW);
+      expect(believed).toMatchObject({ valid: true, uncertainCharacters: [] });
+      asked.length = 0;
+      const none = composeMrz('MRVB', { ...SPECIMEN_HOLDER, documentNumber: 'ZKENHAEXE', issuingState: 'UTO', nationality: 'UTO' });
+      expect(await readMrzFromImage(pixels, engineOf(boxedLines(none), noDigit, alone(() => '6')), NOW)).toMatchObject({ valid: true, uncertainCharacters: [] });
+      expect(asked).toEqual([]);
+    });
+
+    it('judges the characters of whatever reading it returns, read plainly or rebuilt from character cells', async () => {
+      const pixels = { data: new Uint8Array(300 * 200 * 3), width: 300, height: 200 };
+      const PITCH = 30;
+      /** An OCR line over `text` whose characters are read at 95, those at `low` at 60; `split` cells read as two glyphs. */
+      const line = (text: string, top: number, low: number[] = [], split: Record<number, string> = {}): BandText['lines'][number] => {
+        const symbols: OcrSymbol[] = [...text].flatMap((c, i) => {
+          const box = { x0: 10 + i * PITCH, y0: top, x1: 10 + (i + 1) * PITCH - 6, y1: top + 40 };
+          const symbol = { text: c, confidence: low.includes(i) ? 60 : 95, box };
+          if (!(i in split)) return [symbol];
+          return [{ ...symbol, box: { ...box, x1: box.x0 + 12 } }, { text: split[i]!, confidence: 40, box: { ...box, x0: box.x0 + 12 } }];
+        });
+        return { text: symbols.map((s) => s.text).join(''), box: { x0: 10, y0: top, x1: 10 + text.length * PITCH, y1: top + 40 }, symbols };
+      };
+      const band = (lines: BandText['lines']): BandText => ({ text: lines.map((l) => l.text).join('\n'), lines });
+      /** An engine that reads `first` from the first band it is asked for and `rest` from every other one. */
+      const engine = (first: BandText, rest: BandText): OcrEngine => {
+        let calls = 0;
+        return {
+          readMrzBand: async () => (calls++ === 0 ? first : rest),
+          readDigit: async () => null,
+          // Read alone, every cell reads nothing: only the first pass's confidences judge here.
+          readCharacter: async () => null,
+          readText: async () => '',
+          readPrintedBand: async () => [],
+          close: async () => undefined,
+        };
+      };
+      // X60418916 printed, read XG0418916: every check digit holds.
+      const mrz = composeMrz('TD3', { ...SPECIMEN_HOLDER, documentNumber: 'X60418916' }).map((l) => l.replace('X60418916', 'XG0418916'));
+      const empty: BandText = { text: '', lines: [] };
+      // The bottom band read nothing; the whole page reads the printed number, confident, above the MRZ.
+      const page = (low: number[]) => band([line('PASSPORTNOXG0418916', 0), line(mrz[0]!, 100), line(mrz[1]!, 160, low)]);
+      expect(await readMrzFromImage(pixels, engine(empty, page([1])), NOW)).toMatchObject({ valid: true, uncertainCharacters: ['documentNumber'] });
+      expect(await readMrzFromImage(pixels, engine(empty, page([])), NOW)).toMatchObject({ valid: true, uncertainCharacters: [] });
+      // Two glyphs of the name line split in two: its text reads invalid, its character cells valid.
+      const cells = (low: number[]) => band([line(mrz[0]!, 0, [], { 3: 'J', 8: 'S' }), line(mrz[1]!, 60, low)]);
+      expect(readMrz(cells([1]).text, NOW)?.valid).toBe(false);
+      const rebuilt = await readMrzFromImage(pixels, engine(cells([1]), cells([1])), NOW);
+      expect(rebuilt).toMatchObject({ valid: true, documentNumber: 'XG0418916', checkDigitRepairs: [], uncertainCharacters: ['documentNumber'] });
+      expect(await readMrzFromImage(pixels, engine(cells([]), cells([])), NOW)).toMatchObject({ valid: true, uncertainCharacters: [] });
     });
   });
 

@@ -25,6 +25,7 @@ const READING: MrzReading = {
   corrections: [],
   checkDigitRepairs: [],
   stateRepairs: [],
+  uncertainCharacters: [],
   specimen: false,
 };
 /** A hash far (62 bits) from the shipped specimen's. */

@@ -6,6 +6,7 @@ import { type ConsumeResult, type UsageCounter, type UsageCounts, nextDayStart, 
 import type { FloodLimiter, FloodVerdict } from './flood.ts';
 import { apiError, invalidRequest } from './errors.ts';
 import { admitIdempotent, claimsIdempotencyKey } from './idempotency.ts';
+import { routedPath } from './route-path.ts';
 import type { IdempotencyService } from '../idempotency/service.ts';
 
 /** What a route asks of the caller; routes without `access` are public. */
@@ -129,7 +130,7 @@ export function registerGate(
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
     const now = new Date();
-    const api = request.url.startsWith('/api/');
+    const api = routedPath(request).startsWith('/api/');
     const access = request.routeOptions.config.access;
     if (admitAtOnce && api && access?.metered && !claimsIdempotencyKey(request)) {
       const token = bearerToken(request);

@@ -121,9 +121,12 @@ export function registerGate(
       ? async (request: FastifyRequest, reply: FastifyReply, principal: Principal, now: Date) => {
           const counted = window(request.ip, now.getTime());
           const result = await consumeAfterFlood(counted, principal.account.id, ceilingsOf(principal), now);
-          applyFlood(reply, counted.verdict(result.flood), now);
+          // The script's own refusal decides: no usage means the window refused the request, whatever the count says.
+          const floodVerdict = counted.verdict(result.flood);
+          if (!result.usage) return applyFlood(reply, { ...floodVerdict, allowed: false, remaining: 0 }, now);
+          applyFlood(reply, floodVerdict, now);
           request.principal = principal;
-          applyUsage(request, reply, principal, result.usage!, now);
+          applyUsage(request, reply, principal, result.usage, now);
         }
       : undefined;
 

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { Credentials, Principal } from '../accounts/credentials.ts';
+import { type Credentials, type PresentedCredential, type Principal, presentCredential } from '../accounts/credentials.ts';
 import type { Scope } from '../accounts/scopes.ts';
 import { UNLIMITED } from '../accounts/plans.ts';
 import { type ConsumeResult, type UsageCounter, type UsageCounts, nextDayStart, nextMonthStart } from '../accounts/usage.ts';
@@ -135,15 +135,18 @@ export function registerGate(
     const now = new Date();
     const api = routedPath(request).startsWith('/api/');
     const access = request.routeOptions.config.access;
+    // The credential as sent, its API-key hash computed once for both the cache and storage.
+    let presented: PresentedCredential | undefined;
     if (admitAtOnce && api && access?.metered && !claimsIdempotencyKey(request)) {
       const token = bearerToken(request);
-      const known = token ? credentials.cached(token) : undefined;
+      if (token) presented = presentCredential(token);
+      const known = presented ? credentials.cached(presented) : undefined;
       if (known && permitted(access, known)) return admitAtOnce(request, reply, known, now);
     }
     if (api) applyFlood(reply, await flood.hit(request.ip, now.getTime()), now);
 
     if (!access) return;
-    const token = bearerToken(request);
+    const token = presented ?? bearerToken(request);
     if (!token) throw apiError('unauthorized', 'Send an API key or access token as Authorization: Bearer <credential>');
     const principal = await credentials.authenticate(token);
     if (!principal) throw apiError('unauthorized', 'The credential is not valid');

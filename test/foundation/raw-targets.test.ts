@@ -21,7 +21,7 @@ function send(app: FastifyInstance, method: string, target: string, headers: Rec
     const socket = net.connect(port, '127.0.0.1', () => {
       const lines = [`${method} ${target} HTTP/1.1`, 'Host: x', 'Connection: close', ...Object.entries(headers).map(([name, value]) => `${name}: ${value}`)];
       if (body) lines.push(`Content-Length: ${Buffer.byteLength(body)}`);
-      socket.end(`${lines.join('\r\n')}\r\n\r\n${body}`);
+      socket.write(`${lines.join('\r\n')}\r\n\r\n${body}`);
     });
     const chunks: Buffer[] = [];
     socket.on('data', (chunk) => chunks.push(chunk));

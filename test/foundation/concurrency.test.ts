@@ -22,6 +22,33 @@ async function tenantWithRemaining(t: TestApp, used: number, remaining: number) 
   return tenant;
 }
 
+/** Two instances over one Postgres and one Redis namespace, with a flood limit per hour; closed when the test ends. */
+async function twoRedisInstances(floodLimit: number): Promise<[TestApp, TestApp]> {
+  const env = { KYX_FLOOD_LIMIT: String(floodLimit), KYX_FLOOD_WINDOW_SECONDS: '3600' };
+  const first = await createTestApp({ storage: 'postgres', redis: true, env });
+  const second = await createTestApp({ storage: 'postgres', redis: true, sharing: first, env });
+  // Closed here rather than after the file: the Postgres server's connections are shared with other test runs.
+  onTestFinished(async () => {
+    await second.close();
+    await first.close();
+  });
+  return [first, second];
+}
+
+/** The names of the commands the instances send to Redis from now on (each connection is its instance's own). */
+function commandsSent(apps: TestApp[]): string[] {
+  const sent: string[] = [];
+  for (const t of apps) {
+    const redis = t.context.redis!;
+    const send = redis.sendCommand.bind(redis);
+    redis.sendCommand = ((command: { name: string }, ...rest: unknown[]) => {
+      sent.push(command.name);
+      return (send as (...args: unknown[]) => unknown)(command, ...rest);
+    }) as typeof redis.sendCommand;
+  }
+  return sent;
+}
+
 const opened: TestApp[] = [];
 afterAll(async () => {
   for (const t of opened.reverse()) await t.close();
@@ -148,28 +175,13 @@ describe('exact counting under concurrency', () => {
   });
 
   it.skipIf(!POSTGRES_URL || !REDIS_URL)('with Redis, a request of a key the instance knows sends one script for flood window, day and month, and both limits stay exact', async () => {
-    const env = { KYX_FLOOD_LIMIT: '40', KYX_FLOOD_WINDOW_SECONDS: '3600' };
-    const first = await createTestApp({ storage: 'postgres', redis: true, env });
-    const second = await createTestApp({ storage: 'postgres', redis: true, sharing: first, env });
-    // Closed here rather than after the file: the Postgres server's connections are shared with other test runs.
-    onTestFinished(async () => {
-      await second.close();
-      await first.close();
-    });
+    const [first, second] = await twoRedisInstances(40);
     const tenant = await first.tenant({ plan: 'micro', dailyCap: 25 });
     const address = '192.0.2.91';
     const request = (t: TestApp) => t.app.inject({ method: 'GET', url: '/api/v1/validate-key', headers: tenant.headers, remoteAddress: address });
 
     // Commands each instance sends to Redis (the connection is the instance's own).
-    const sent: string[] = [];
-    for (const t of [first, second]) {
-      const redis = t.context.redis!;
-      const send = redis.sendCommand.bind(redis);
-      redis.sendCommand = ((command: { name: string }, ...rest: unknown[]) => {
-        sent.push(command.name);
-        return (send as (...args: unknown[]) => unknown)(command, ...rest);
-      }) as typeof redis.sendCommand;
-    }
+    const sent = commandsSent([first, second]);
     // The first request looks the key up in storage, so it goes the long way: flood window, then the counters.
     expect((await request(first)).statusCode).toBe(200);
     sent.length = 0;
@@ -206,28 +218,14 @@ describe('exact counting under concurrency', () => {
   });
 
   it.skipIf(!POSTGRES_URL || !REDIS_URL)('with Redis, the one script refuses exactly past a flood limit below the remaining cap and consumes nothing then', async () => {
-    const env = { KYX_FLOOD_LIMIT: '10', KYX_FLOOD_WINDOW_SECONDS: '3600' };
-    const first = await createTestApp({ storage: 'postgres', redis: true, env });
-    const second = await createTestApp({ storage: 'postgres', redis: true, sharing: first, env });
-    onTestFinished(async () => {
-      await second.close();
-      await first.close();
-    });
+    const [first, second] = await twoRedisInstances(10);
     const tenant = await first.tenant({ plan: 'micro', dailyCap: 100 });
     const address = '192.0.2.93';
     const request = (t: TestApp) => t.app.inject({ method: 'GET', url: '/api/v1/validate-key', headers: tenant.headers, remoteAddress: address });
     // Both instances verify the key once, one after the other, so that each knows it and sends the one script.
     expect((await request(first)).statusCode).toBe(200);
     expect((await request(second)).statusCode).toBe(200);
-    const sent: string[] = [];
-    for (const t of [first, second]) {
-      const redis = t.context.redis!;
-      const send = redis.sendCommand.bind(redis);
-      redis.sendCommand = ((command: { name: string }, ...rest: unknown[]) => {
-        sent.push(command.name);
-        return (send as (...args: unknown[]) => unknown)(command, ...rest);
-      }) as typeof redis.sendCommand;
-    }
+    const sent = commandsSent([first, second]);
 
     // 20 at once, 10 on each: 8 fit the window of 10 (2 are used), far below the day's 100; the other 12 are refused
     // by the window and consume nothing, so the day holds exactly 10.

@@ -1,7 +1,7 @@
 // A request target written differently (percent-escapes, an absolute-form URL) reaches the same route, so it must meet
 // the same gate and the same log redaction. Over a real socket: `inject` normalises the target before Fastify sees it.
 import net from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/app.ts';
 import { originPath, originTarget } from '../../src/http/route-path.ts';
@@ -57,14 +57,11 @@ describe('originPath', () => {
 });
 
 describe('the gate over a real socket', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp({ env: { KYX_FLOOD_LIMIT: '4', KYX_FLOOD_WINDOW_SECONDS: '3600' } });
-    await t.app.listen({ port: 0, host: '127.0.0.1' });
-  });
-  afterAll(() => t.close());
-
   it('meters, caps and flood-limits /api targets however they are written', async () => {
+    // its own instance: the flood limit of 4 per hour counts every request from 127.0.0.1
+    const t = await createTestApp({ env: { KYX_FLOOD_LIMIT: '4', KYX_FLOOD_WINDOW_SECONDS: '3600' } });
+    onTestFinished(() => t.close());
+    await t.app.listen({ port: 0, host: '127.0.0.1' });
     const tenant = await t.tenant({ plan: 'micro', dailyCap: 3 });
     const auth = { authorization: tenant.headers.authorization };
     const written = ['/%61pi/v1/validate-key', '/%61pi/v1/validate-key?x=1', 'http://x/api/v1/validate-key'];
@@ -89,7 +86,7 @@ describe('the gate over a real socket', () => {
   });
 });
 
-describe('Idempotency-Key over a real socket', () => {
+describe('Idempotency-Key and the set-up token over a real socket', () => {
   let t: TestApp;
   beforeAll(async () => {
     t = await createTestApp();
@@ -110,14 +107,6 @@ describe('Idempotency-Key over a real socket', () => {
     expect(again.body).toBe(first.body);
     expect((await t.context.usage.peek(tenant.accountId, new Date())).today).toBe(1);
   });
-});
-
-describe('the set-up token over a real socket', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp();
-  });
-  afterAll(() => t.close());
 
   it('never reaches the log, however the set-up link is written', async () => {
     const lines: string[] = [];

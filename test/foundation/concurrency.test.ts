@@ -35,14 +35,17 @@ async function twoRedisInstances(floodLimit: number): Promise<[TestApp, TestApp]
   return [first, second];
 }
 
-/** The names of the commands the instances send to Redis from now on (each connection is its instance's own). */
+/**
+ * The names of the commands the instances' requests send to Redis from now on (each connection is its instance's
+ * own). The write-behind's MGET, sent every second whatever the requests do, is left out: when it falls is timing.
+ */
 function commandsSent(apps: TestApp[]): string[] {
   const sent: string[] = [];
   for (const t of apps) {
     const redis = t.context.redis!;
     const send = redis.sendCommand.bind(redis);
     redis.sendCommand = ((command: { name: string }, ...rest: unknown[]) => {
-      sent.push(command.name);
+      if (command.name !== 'mget') sent.push(command.name);
       return (send as (...args: unknown[]) => unknown)(command, ...rest);
     }) as typeof redis.sendCommand;
   }

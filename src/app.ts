@@ -10,23 +10,47 @@ import { logDestination } from './log-destination.ts';
 import { requestLogger } from './request-log.ts';
 import { frameworkErrors, registerErrorHandling } from './http/errors.ts';
 import { registerGate } from './http/gate.ts';
+import { originPath } from './http/route-path.ts';
 import { registerIdempotency } from './http/idempotency.ts';
 import { requestMetrics } from './http/metrics.ts';
 import { ErrorBody } from './http/schemas.ts';
 import { MODULES } from './domains.ts';
 
 declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** The route's path parameters are secret (a set-up token): its requests are logged under the route pattern. */
+    secretPath?: boolean;
+  }
   interface FastifyInstance {
     /** "METHOD /path" of every public route, for checking the OpenAPI document against what is served. */
     routeTable: string[];
   }
 }
 
-/** The path of a request URL without its query and with secret path segments replaced. */
-export function loggablePath(url: string): string {
+/** A request as the log sees it: its target and, once routed, the route it matched. */
+interface LoggedRequest {
+  url: string;
+  routeOptions?: { url?: string; config?: { secretPath?: boolean } };
+}
+
+const SETUP_PATH = /^\/dashboard\/setup\/[^/]+/;
+
+/**
+ * The path a request is logged under: never its query, and never a secret path segment. A route that declares
+ * `secretPath` (the set-up link's token) is logged by its pattern, however its target was written (`/%64ashboard/…`,
+ * `http://x/dashboard/…` reach the same route); an unmatched target that decodes to a set-up link is redacted too.
+ */
+export function loggablePath(request: LoggedRequest): string {
+  const route = request.routeOptions;
+  if (route?.url !== undefined && route.config?.secretPath) return route.url;
+  const { url } = request;
   const query = url.indexOf('?');
   const path = query === -1 ? url : url.slice(0, query);
-  return path.startsWith('/dashboard/setup/') ? path.replace(/^\/dashboard\/setup\/[^/]+/, '/dashboard/setup/:token') : path;
+  if (route?.url === undefined) {
+    const decoded = originPath(url);
+    if (SETUP_PATH.test(decoded)) return decoded.replace(SETUP_PATH, '/dashboard/setup/:token');
+  }
+  return path;
 }
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -89,7 +113,7 @@ export async function buildApp(context: AppContext, options: AppOptions = {}): P
           stream: (typeof options.logger === 'object' && options.logger.stream) || logDestination(),
           // Should Fastify itself log a request or reply (an aborted request), only these fields of it.
           serializers: {
-            req: (request: { method: string; url: string; id: string }) => ({ method: request.method, url: loggablePath(request.url), id: request.id }),
+            req: (request: LoggedRequest & { method: string; id: string }) => ({ method: request.method, url: loggablePath(request), id: request.id }),
             res: (reply: { statusCode: number }) => ({ statusCode: reply.statusCode }),
           },
         }
@@ -133,7 +157,7 @@ export async function buildApp(context: AppContext, options: AppOptions = {}): P
   app.addHook('onResponse', (request, reply, done) => {
     const elapsed = reply.elapsedTime;
     countRequest(request.method, request.routeOptions.url ?? 'unmatched', reply.statusCode, elapsed / 1000);
-    logRequest?.({ reqId: request.id, method: request.method, url: loggablePath(request.url), statusCode: reply.statusCode, ms: Math.round(elapsed) });
+    logRequest?.({ reqId: request.id, method: request.method, url: loggablePath(request), statusCode: reply.statusCode, ms: Math.round(elapsed) });
     done();
   });
   registerGate(app, { ...context, idempotency: context.services.idempotency });

@@ -21,13 +21,27 @@ export interface Principal {
 /** What an OAuth grant lets its tokens do; undefined once the grant is revoked. */
 export type GrantLookup = (grantId: string) => Promise<{ accountId: string; environment: Environment; scopes: Scope[] } | undefined>;
 
+/**
+ * A bearer credential as sent, with the hash an API key is looked up by, computed once: the gate asks `cached` and
+ * then, on a miss, `authenticate` with the same value, which would otherwise hash the key twice.
+ */
+export interface PresentedCredential {
+  bearer: string;
+  /** The API key's lookup hash; null when the bearer is not shaped like an API key. */
+  keyHash: string | null;
+}
+
+export function presentCredential(bearer: string): PresentedCredential {
+  return { bearer, keyHash: looksLikeApiKey(bearer) ? hashApiKey(bearer) : null };
+}
+
 export interface Credentials {
-  authenticate(bearer: string): Promise<Principal | null>;
+  authenticate(bearer: string | PresentedCredential): Promise<Principal | null>;
   /**
    * The principal of an API key this instance verified within the cache's lifetime, found without any I/O; undefined
    * when answering needs storage (not cached, expired, revoked here, or not an API key): then ask `authenticate`.
    */
-  cached(bearer: string): Principal | undefined;
+  cached(bearer: string | PresentedCredential): Principal | undefined;
   mintToken(principal: Principal, clientId: string): Promise<{ accessToken: string; expiresIn: number }>;
   /** An access token of an OAuth grant, limited to `scopes` (a subset of the grant's). */
   mintGrantToken(grant: { grantId: string; accountId: string; environment: Environment; scopes: Scope[]; clientId: string }): Promise<{ accessToken: string; expiresIn: number }>;
@@ -153,17 +167,20 @@ export function createCredentials(options: {
   };
 
   return {
-    async authenticate(bearer) {
-      if (looksLikeApiKey(bearer)) {
-        const entry = await keyByHash(hashApiKey(bearer));
+    async authenticate(sent) {
+      const { bearer, keyHash } = typeof sent === 'string' ? presentCredential(sent) : sent;
+      if (keyHash !== null) {
+        const entry = await keyByHash(keyHash);
         return entry ? keyPrincipal(entry) : null;
       }
       if (bearer.split('.').length === 3) return fromJwt(bearer);
       return null;
     },
-    cached(bearer) {
-      if (cacheTtlMs === 0 || !looksLikeApiKey(bearer)) return undefined;
-      const entry = byHash.get(hashApiKey(bearer));
+    cached(sent) {
+      if (cacheTtlMs === 0) return undefined;
+      const { keyHash } = typeof sent === 'string' ? presentCredential(sent) : sent;
+      if (keyHash === null) return undefined;
+      const entry = byHash.get(keyHash);
       return entry && entry.expiresAt > Date.now() ? keyPrincipal(entry) : undefined;
     },
     async mintToken(principal, clientId) {

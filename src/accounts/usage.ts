@@ -3,7 +3,7 @@ import type { Redis } from 'ioredis';
 import type { Database } from '../storage/schema.ts';
 import { UNLIMITED } from './plans.ts';
 import { countBatch, ensureBuckets, persistAtLeast, readBuckets } from './usage-repository.ts';
-import { FLOOD_HIT_LUA } from '../http/flood.ts';
+import { FLOOD_HIT_LUA } from '../storage/flood-window.ts';
 
 /**
  * Day and month allowances, counted exactly: a request is admitted only if both counters are below their

@@ -1,4 +1,5 @@
 import type { Redis } from 'ioredis';
+import { FLOOD_HIT_LUA } from '../storage/flood-window.ts';
 
 /** Fixed-window counter of requests per client IP in front of /api. */
 export interface FloodLimiter {
@@ -64,12 +65,6 @@ export function createMemoryFloodLimiter(limit: number, windowSeconds: number): 
     },
   };
 }
-
-/** Counts one request in the window KEYS[1] (expiring after ARGV[1] ms); usage.ts's ADMIT_SCRIPT starts the same way. */
-export const FLOOD_HIT_LUA = `
-local count = redis.call('INCR', KEYS[1])
-if count == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
-`;
 
 const HIT_SCRIPT = `${FLOOD_HIT_LUA}
 return count

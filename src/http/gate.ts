@@ -1,11 +1,12 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { Credentials, Principal } from '../accounts/credentials.ts';
+import { type Credentials, type PresentedCredential, type Principal, presentCredential } from '../accounts/credentials.ts';
 import type { Scope } from '../accounts/scopes.ts';
 import { UNLIMITED } from '../accounts/plans.ts';
 import { type ConsumeResult, type UsageCounter, type UsageCounts, nextDayStart, nextMonthStart } from '../accounts/usage.ts';
 import type { FloodLimiter, FloodVerdict } from './flood.ts';
 import { apiError, invalidRequest } from './errors.ts';
 import { admitIdempotent, claimsIdempotencyKey } from './idempotency.ts';
+import { routedPath } from './route-path.ts';
 import type { IdempotencyService } from '../idempotency/service.ts';
 
 /** What a route asks of the caller; routes without `access` are public. */
@@ -120,26 +121,32 @@ export function registerGate(
       ? async (request: FastifyRequest, reply: FastifyReply, principal: Principal, now: Date) => {
           const counted = window(request.ip, now.getTime());
           const result = await consumeAfterFlood(counted, principal.account.id, ceilingsOf(principal), now);
-          applyFlood(reply, counted.verdict(result.flood), now);
+          // The script's own refusal decides: no usage means the window refused the request, whatever the count says.
+          const floodVerdict = counted.verdict(result.flood);
+          if (!result.usage) return applyFlood(reply, { ...floodVerdict, allowed: false, remaining: 0 }, now);
+          applyFlood(reply, floodVerdict, now);
           request.principal = principal;
-          applyUsage(request, reply, principal, result.usage!, now);
+          applyUsage(request, reply, principal, result.usage, now);
         }
       : undefined;
 
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
     const now = new Date();
-    const api = request.url.startsWith('/api/');
+    const api = routedPath(request).startsWith('/api/');
     const access = request.routeOptions.config.access;
+    // The credential as sent, its API-key hash computed once for both the cache and storage.
+    let presented: PresentedCredential | undefined;
     if (admitAtOnce && api && access?.metered && !claimsIdempotencyKey(request)) {
       const token = bearerToken(request);
-      const known = token ? credentials.cached(token) : undefined;
+      if (token) presented = presentCredential(token);
+      const known = presented ? credentials.cached(presented) : undefined;
       if (known && permitted(access, known)) return admitAtOnce(request, reply, known, now);
     }
     if (api) applyFlood(reply, await flood.hit(request.ip, now.getTime()), now);
 
     if (!access) return;
-    const token = bearerToken(request);
+    const token = presented ?? bearerToken(request);
     if (!token) throw apiError('unauthorized', 'Send an API key or access token as Authorization: Bearer <credential>');
     const principal = await credentials.authenticate(token);
     if (!principal) throw apiError('unauthorized', 'The credential is not valid');

@@ -5,6 +5,7 @@ import type { FastifyInstance, FastifyRequest, RouteOptions, onSendAsyncHookHand
 import { Type } from 'typebox';
 import { type IdempotencyService, requestHash } from '../idempotency/service.ts';
 import { apiError, invalidRequest } from './errors.ts';
+import { originTarget, routedPath } from './route-path.ts';
 import { errorResponses } from './schemas.ts';
 
 declare module 'fastify' {
@@ -17,7 +18,7 @@ export const IDEMPOTENCY_HEADER = 'idempotency-key';
 /** 1–255 printable ASCII characters, not starting or ending with a space. */
 const VALID_KEY = /^[\x21-\x7e](?:[\x20-\x7e]{0,253}[\x21-\x7e])?$/;
 
-const appliesTo = (request: FastifyRequest) => request.method === 'POST' && request.url.startsWith('/api/v1/');
+const appliesTo = (request: FastifyRequest) => request.method === 'POST' && routedPath(request).startsWith('/api/v1/');
 
 /** Whether the request names an Idempotency-Key that `admitIdempotent` has to claim (or refuse) before it counts. */
 export function claimsIdempotencyKey(request: FastifyRequest): boolean {
@@ -42,7 +43,7 @@ function replayOrDescribe(service: IdempotencyService): preHandlerAsyncHookHandl
     const claim = request.idempotency;
     if (!claim || !request.principal) return;
     const accountId = request.principal.account.id;
-    const hash = requestHash(request.method, request.url, request.body);
+    const hash = requestHash(request.method, originTarget(request.url), request.body);
     if (claim.owner) {
       await service.describe(accountId, claim.key, hash);
       claim.started = true;

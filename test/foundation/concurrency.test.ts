@@ -1,5 +1,6 @@
 import { afterAll, describe, expect, it, onTestFinished } from 'vitest';
 import { sql } from 'kysely';
+import { buildApp } from '../../src/app.ts';
 import { POSTGRES_URL, REDIS_URL, type TestApp, createTestApp, warnSkipped } from '../helpers/app.ts';
 
 async function burst(apps: TestApp[], headers: Record<string, string>, count: number) {
@@ -19,6 +20,36 @@ async function tenantWithRemaining(t: TestApp, used: number, remaining: number) 
     expect((await t.app.inject({ method: 'GET', url: '/api/v1/validate-key', headers: tenant.headers })).statusCode).toBe(200);
   }
   return tenant;
+}
+
+/** Two instances over one Postgres and one Redis namespace, with a flood limit per hour; closed when the test ends. */
+async function twoRedisInstances(floodLimit: number): Promise<[TestApp, TestApp]> {
+  const env = { KYX_FLOOD_LIMIT: String(floodLimit), KYX_FLOOD_WINDOW_SECONDS: '3600' };
+  const first = await createTestApp({ storage: 'postgres', redis: true, env });
+  const second = await createTestApp({ storage: 'postgres', redis: true, sharing: first, env });
+  // Closed here rather than after the file: the Postgres server's connections are shared with other test runs.
+  onTestFinished(async () => {
+    await second.close();
+    await first.close();
+  });
+  return [first, second];
+}
+
+/**
+ * The names of the commands the instances' requests send to Redis from now on (each connection is its instance's
+ * own). The write-behind's MGET, sent every second whatever the requests do, is left out: when it falls is timing.
+ */
+function commandsSent(apps: TestApp[]): string[] {
+  const sent: string[] = [];
+  for (const t of apps) {
+    const redis = t.context.redis!;
+    const send = redis.sendCommand.bind(redis);
+    redis.sendCommand = ((command: { name: string }, ...rest: unknown[]) => {
+      if (command.name !== 'mget') sent.push(command.name);
+      return (send as (...args: unknown[]) => unknown)(command, ...rest);
+    }) as typeof redis.sendCommand;
+  }
+  return sent;
 }
 
 const opened: TestApp[] = [];
@@ -147,28 +178,13 @@ describe('exact counting under concurrency', () => {
   });
 
   it.skipIf(!POSTGRES_URL || !REDIS_URL)('with Redis, a request of a key the instance knows sends one script for flood window, day and month, and both limits stay exact', async () => {
-    const env = { KYX_FLOOD_LIMIT: '40', KYX_FLOOD_WINDOW_SECONDS: '3600' };
-    const first = await createTestApp({ storage: 'postgres', redis: true, env });
-    const second = await createTestApp({ storage: 'postgres', redis: true, sharing: first, env });
-    // Closed here rather than after the file: the Postgres server's connections are shared with other test runs.
-    onTestFinished(async () => {
-      await second.close();
-      await first.close();
-    });
+    const [first, second] = await twoRedisInstances(40);
     const tenant = await first.tenant({ plan: 'micro', dailyCap: 25 });
     const address = '192.0.2.91';
     const request = (t: TestApp) => t.app.inject({ method: 'GET', url: '/api/v1/validate-key', headers: tenant.headers, remoteAddress: address });
 
     // Commands each instance sends to Redis (the connection is the instance's own).
-    const sent: string[] = [];
-    for (const t of [first, second]) {
-      const redis = t.context.redis!;
-      const send = redis.sendCommand.bind(redis);
-      redis.sendCommand = ((command: { name: string }, ...rest: unknown[]) => {
-        sent.push(command.name);
-        return (send as (...args: unknown[]) => unknown)(command, ...rest);
-      }) as typeof redis.sendCommand;
-    }
+    const sent = commandsSent([first, second]);
     // The first request looks the key up in storage, so it goes the long way: flood window, then the counters.
     expect((await request(first)).statusCode).toBe(200);
     sent.length = 0;
@@ -178,13 +194,18 @@ describe('exact counting under concurrency', () => {
     expect(again.headers['ratelimit-remaining']).toBe('38');
     expect(again.headers['x-quota-remaining']).toBe(String(10_000 - 2));
 
-    // 60 more from the same address over both instances (the second one learns the key on its first request):
-    // 38 fit the flood window, of which 23 fit the day; the 22 the window refuses consume nothing.
+    // 60 more from the same address over both instances. The second instance has not seen the key, and its 30 all
+    // start before any of them has verified it, so they take the long way (window, then counters) while the first
+    // instance's 30 send the one script: 38 fit the flood window, of which 23 fit the day; the 22 the window refuses
+    // consume nothing. (The next test warms both instances so that every request goes through the one script.)
     const responses = await Promise.all(Array.from({ length: 60 }, (_, i) => request([first, second][i % 2])));
-    const codes = responses.map((r) => (r.statusCode === 200 ? 'ok' : r.json().code));
-    expect(codes.filter((code) => code === 'ok').length).toBe(23);
-    expect(codes.filter((code) => code === 'DAILY_CAP_EXCEEDED').length).toBe(15);
-    expect(codes.filter((code) => code === 'rate_limited').length).toBe(22);
+    // One tally, so that a stray answer (a 500, a 503) shows up by its status and code.
+    const tally: Record<string, number> = {};
+    for (const r of responses) {
+      const code = r.statusCode === 200 ? 'ok' : `${r.statusCode} ${r.json().code}`;
+      tally[code] = (tally[code] ?? 0) + 1;
+    }
+    expect(tally).toEqual({ ok: 23, '429 DAILY_CAP_EXCEEDED': 15, '429 rate_limited': 22 });
     const remaining = responses.filter((r) => r.statusCode === 200).map((r) => Number(r.headers['x-quota-remaining'])).sort((a, b) => a - b);
     expect(remaining).toEqual(Array.from({ length: 23 }, (_, i) => 10_000 - 25 + i));
     const floodKeys = await first.context.redis!.keys(`${first.config.redisPrefix}flood:*:${address}`);
@@ -197,6 +218,52 @@ describe('exact counting under concurrency', () => {
     const stored = await first.context.storage.db.selectFrom('usage_counters').select(['bucket', 'count']).where('account_id', '=', tenant.accountId).execute();
     expect(stored.find((row) => row.bucket.startsWith('day:'))?.count).toBe(25);
     expect(stored.find((row) => row.bucket.startsWith('month:'))?.count).toBe(25);
+  });
+
+  it.skipIf(!POSTGRES_URL || !REDIS_URL)('with Redis, the one script refuses exactly past a flood limit below the remaining cap and consumes nothing then', async () => {
+    const [first, second] = await twoRedisInstances(10);
+    const tenant = await first.tenant({ plan: 'micro', dailyCap: 100 });
+    const address = '192.0.2.93';
+    const request = (t: TestApp) => t.app.inject({ method: 'GET', url: '/api/v1/validate-key', headers: tenant.headers, remoteAddress: address });
+    // Both instances verify the key once, one after the other, so that each knows it and sends the one script.
+    expect((await request(first)).statusCode).toBe(200);
+    expect((await request(second)).statusCode).toBe(200);
+    const sent = commandsSent([first, second]);
+
+    // 20 at once, 10 on each: 8 fit the window of 10 (2 are used), far below the day's 100; the other 12 are refused
+    // by the window and consume nothing, so the day holds exactly 10.
+    const responses = await Promise.all(Array.from({ length: 20 }, (_, i) => request([first, second][i % 2])));
+    expect(sent).toEqual(Array(20).fill('evalsha'));
+    const codes = responses.map((r) => (r.statusCode === 200 ? 'ok' : `${r.statusCode} ${r.json().code}`));
+    expect(codes.filter((code) => code === 'ok')).toHaveLength(8);
+    expect(codes.filter((code) => code === '429 rate_limited')).toHaveLength(12);
+    expect(await first.context.usage.peek(tenant.accountId, new Date())).toEqual({ today: 10, thisMonth: 10 });
+    const remaining = responses.filter((r) => r.statusCode === 200).map((r) => Number(r.headers['ratelimit-remaining'])).sort((a, b) => a - b);
+    expect(remaining).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
+
+    // and one after the other past the limit, on either instance: refused, nothing consumed
+    for (const t of [first, second]) {
+      const answer = await request(t);
+      expect([answer.statusCode, answer.json().code, answer.headers['ratelimit-remaining']]).toEqual([429, 'rate_limited', '0']);
+    }
+    expect(await first.context.usage.peek(tenant.accountId, new Date())).toEqual({ today: 10, thisMonth: 10 });
+    const floodKeys = await first.context.redis!.keys(`${first.config.redisPrefix}flood:*:${address}`);
+    expect(Number(await first.context.redis!.get(floodKeys[0]))).toBe(24);
+  });
+
+  it.skipIf(!POSTGRES_URL || !REDIS_URL)('with Redis, a request the one script refused is answered 429 even if the count alone would admit it', async () => {
+    const t = await createTestApp({ storage: 'postgres', redis: true, env: { KYX_FLOOD_LIMIT: '10', KYX_FLOOD_WINDOW_SECONDS: '3600' } });
+    onTestFinished(() => t.close());
+    const tenant = await t.tenant({ plan: 'micro', dailyCap: 100 });
+    // A script and a gate that disagree (the script refused at a count the gate's limit admits) must not answer 500.
+    t.context.usage.consumeAfterFlood = async () => ({ flood: 1 });
+    const app = await buildApp(t.context, { logger: false });
+    onTestFinished(() => app.close());
+    const request = () => app.inject({ method: 'GET', url: '/api/v1/validate-key', headers: tenant.headers, remoteAddress: '192.0.2.94' });
+    expect((await request()).statusCode).toBe(200); // verifies the key: the long way
+    const refused = await request();
+    expect([refused.statusCode, refused.json().code, refused.headers['ratelimit-remaining']]).toEqual([429, 'rate_limited', '0']);
+    expect(await t.context.usage.peek(tenant.accountId, new Date())).toEqual({ today: 1, thisMonth: 1 });
   });
 
   it.skipIf(!POSTGRES_URL || !REDIS_URL)('with Redis, the one script seeds counters Redis lost and counts the flood window once', async () => {

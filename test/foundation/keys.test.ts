@@ -1,8 +1,16 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { sql } from 'kysely';
 import { type TestApp, createTestApp, errorBody } from '../helpers/app.ts';
 import { hashApiKey } from '../../src/accounts/api-keys.ts';
+import { presentCredential } from '../../src/accounts/credentials.ts';
 import { revokeApiKey } from '../../src/accounts/repository.ts';
+
+// The key cache's lifetime in these tests; its expiry is reached by moving the clock, never by waiting.
+const CACHE_MS = 4_000;
+function passCacheLifetime(): void {
+  vi.useFakeTimers({ toFake: ['Date'] });
+  vi.setSystemTime(Date.now() + CACHE_MS + 1);
+}
 
 describe('API keys', () => {
   let t: TestApp;
@@ -42,13 +50,16 @@ describe('API keys', () => {
     errorBody(await t.app.inject({ method: 'GET', url: '/api/v1/validate-key', headers: tenant.headers }), 401, 'unauthorized');
   });
 
-  it('a key revoked elsewhere (another instance, the CLI) stops working once the 4 s cache lapses', async () => {
-    const other = await createTestApp({ env: { KYX_KEY_CACHE_MS: '300' } });
+  it('a key revoked elsewhere (another instance, the CLI) stops working once the cache lapses', async () => {
+    const other = await createTestApp({ env: { KYX_KEY_CACHE_MS: String(CACHE_MS) } });
+    onTestFinished(() => void vi.useRealTimers());
     try {
       const tenant = await other.tenant();
       expect((await other.app.inject({ method: 'GET', url: '/api/v1/validate-key', headers: tenant.headers })).statusCode).toBe(200);
       await revokeApiKey(other.context.storage.db, tenant.keyId);
-      await new Promise((resolve) => setTimeout(resolve, 400));
+      // still trusted from the cache while it stands
+      expect((await other.app.inject({ method: 'GET', url: '/api/v1/validate-key', headers: tenant.headers })).statusCode).toBe(200);
+      passCacheLifetime();
       errorBody(await other.app.inject({ method: 'GET', url: '/api/v1/validate-key', headers: tenant.headers }), 401, 'unauthorized');
     } finally {
       await other.close();
@@ -56,7 +67,8 @@ describe('API keys', () => {
   });
 
   it('are known without storage only while their cache entry stands: not before a look-up, not after a revocation or expiry', async () => {
-    const other = await createTestApp({ env: { KYX_KEY_CACHE_MS: '300' } });
+    const other = await createTestApp({ env: { KYX_KEY_CACHE_MS: String(CACHE_MS) } });
+    onTestFinished(() => void vi.useRealTimers());
     try {
       const [kept, revoked] = [await other.tenant(), await other.tenant()];
       expect(other.context.credentials.cached(kept.key)).toBeUndefined();
@@ -68,11 +80,27 @@ describe('API keys', () => {
       expect(other.context.credentials.cached(`${kept.key}x`)).toBeUndefined();
       await other.context.credentials.revoke(revoked.keyId);
       expect(other.context.credentials.cached(revoked.key)).toBeUndefined();
-      await new Promise((resolve) => setTimeout(resolve, 400));
+      // a moment before the entry lapses it stands, then it is gone
+      vi.useFakeTimers({ toFake: ['Date'] });
+      vi.setSystemTime(Date.now() + CACHE_MS - 1_000);
+      expect(other.context.credentials.cached(kept.key)).toBe(principal);
+      vi.setSystemTime(Date.now() + 1_001);
       expect(other.context.credentials.cached(kept.key)).toBeUndefined();
     } finally {
       await other.close();
     }
+  });
+
+  it('are looked up by the hash computed once when the credential was presented', async () => {
+    const tenant = await t.tenant();
+    const presented = presentCredential(tenant.key);
+    expect(presented.keyHash).toBe(hashApiKey(tenant.key));
+    expect(presentCredential('not-a-key').keyHash).toBeNull();
+    // the hash decides, not the bearer text: a presented hash is not computed again
+    const principal = await t.context.credentials.authenticate({ bearer: 'svc_test_sk_unused', keyHash: presented.keyHash });
+    expect(principal).toMatchObject({ keyId: tenant.keyId, via: 'api_key' });
+    expect(t.context.credentials.cached({ bearer: 'svc_test_sk_unused', keyHash: presented.keyHash })).toBe(principal);
+    expect(await t.context.credentials.authenticate({ bearer: tenant.key, keyHash: hashApiKey(`${tenant.key}x`) })).toBeNull();
   });
 
   it('records last_used_at', async () => {

@@ -108,7 +108,7 @@ export async function signInRoutes(app: FastifyInstance, { users, secureCookies 
 
   app.get<{ Params: Type.Static<typeof SetupParams> }>(
     '/dashboard/setup/:token',
-    { config: { dashboard: 'public' }, schema: { hide: true, params: SetupParams } },
+    { config: { dashboard: 'public', secretPath: true }, schema: { hide: true, params: SetupParams } },
     async (request, reply) => {
       const user = await users.setupUser(request.params.token);
       if (!user) return expiredLink(reply);
@@ -118,7 +118,7 @@ export async function signInRoutes(app: FastifyInstance, { users, secureCookies 
 
   app.post<{ Params: Type.Static<typeof SetupParams>; Body: Type.Static<typeof SetupForm> }>(
     '/dashboard/setup/:token',
-    { config: { dashboard: 'public' }, schema: { hide: true, params: SetupParams, body: SetupForm } },
+    { config: { dashboard: 'public', secretPath: true }, schema: { hide: true, params: SetupParams, body: SetupForm } },
     async (request, reply) => {
       const { token } = request.params;
       const user = await users.setupUser(token);

@@ -115,7 +115,9 @@ export function unavailableService(error: unknown): 'storage' | 'redis' | 'stora
   const code = (error as { code?: unknown }).code;
   if (typeof code === 'string') {
     if (/^SQLITE_(FULL|IOERR|BUSY|LOCKED|CANTOPEN|READONLY|NOMEM)/.test(code)) return 'storage';
-    if (/^(08|57P0)/.test(code) && 'severity' in error) return 'storage';
+    // Postgres classes 08 (connection), 57P0x (shut down, restarting) and 53 (insufficient resources: too many
+    // connections, disk full, out of memory) pass when the server does: 503, not a fault of kyx.
+    if (/^(08|57P0|53)/.test(code) && 'severity' in error) return 'storage';
     if (UNREACHABLE.has(code)) return 'storage or Redis';
   }
   if (error.name === 'MaxRetriesPerRequestError' || REDIS_GONE.test(error.message)) return 'redis';

@@ -167,20 +167,40 @@ export function readMrzByCells(read: BandText, now: Date, plain: MrzReading | nu
 }
 
 /**
- * Which of `texts` (OCR lines, each a string or one string per character) each MRZ line came from: the one sharing most
- * characters with it at the same places, the first of equals; null when that one shares fewer than `minShare` of the
- * line's characters.
+ * Which of `texts` (OCR lines, each a string or one string per character) each MRZ line came from: the one its
+ * alignment (alignCharacters) costs fewest edits to, the first of equals, so a speck read before the line does not
+ * shift every character off its place; null when fewer than `minShare` of the line's characters are read as they
+ * stand in that alignment.
  */
 export function sourceLines(lines: string[], texts: readonly (string | readonly string[])[], minShare = 0): (number | null)[] {
   return lines.map((line) => {
-    const shared = (text: string | readonly string[]) => [...line].filter((c, i) => text[i] === c).length;
-    let best: number | null = null;
+    let best: { k: number; cost: number; shared: number } | null = null;
     texts.forEach((text, k) => {
-      if (best === null || shared(text) > shared(texts[best]!)) best = k;
+      const read = [...text];
+      const placed = alignCharacters(line, read);
+      const shared = placed.filter((j, i) => j !== null && read[j] === line[i]).length;
+      const cost = editCost(line, read);
+      if (best === null || cost < best.cost) best = { k, cost, shared };
     });
-    return best !== null && shared(texts[best]!) >= minShare * line.length ? best : null;
+    const found = best as { k: number; cost: number; shared: number } | null;
+    return found !== null && found.shared >= minShare * line.length ? found.k : null;
   });
 }
+
+/** The edit table of alignCharacters: cost[i][j], the edits turning line[0, i) into read[0, j). */
+function editTable(line: string, read: readonly string[]): number[][] {
+  const n = line.length;
+  const m = read.length;
+  const cost = Array.from({ length: n + 1 }, (_, i) => Array.from({ length: m + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
+  for (let i = 1; i <= n; i++) {
+    for (let j = 1; j <= m; j++) {
+      cost[i]![j] = Math.min(cost[i - 1]![j - 1]! + (line[i - 1] === read[j - 1] ? 0 : 1), cost[i - 1]![j]! + 1, cost[i]![j - 1]! + 1);
+    }
+  }
+  return cost;
+}
+
+const editCost = (line: string, read: readonly string[]) => editTable(line, read)[line.length]![read.length]!;
 
 /**
  * For every character of `line`, the index of the character of `read` it was read as (the same or another), null for
@@ -189,13 +209,7 @@ export function sourceLines(lines: string[], texts: readonly (string | readonly 
 export function alignCharacters(line: string, read: readonly string[]): (number | null)[] {
   const n = line.length;
   const m = read.length;
-  // cost[i][j]: edits turning line[0, i) into read[0, j).
-  const cost = Array.from({ length: n + 1 }, (_, i) => Array.from({ length: m + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
-  for (let i = 1; i <= n; i++) {
-    for (let j = 1; j <= m; j++) {
-      cost[i]![j] = Math.min(cost[i - 1]![j - 1]! + (line[i - 1] === read[j - 1] ? 0 : 1), cost[i - 1]![j]! + 1, cost[i]![j - 1]! + 1);
-    }
-  }
+  const cost = editTable(line, read);
   const placed: (number | null)[] = Array.from({ length: n }, () => null);
   for (let i = n, j = m; i > 0; ) {
     if (j > 0 && cost[i]![j] === cost[i - 1]![j - 1]! + (line[i - 1] === read[j - 1] ? 0 : 1)) placed[--i] = --j;
@@ -221,7 +235,7 @@ export const MIN_CHECK_BLIND_CONFIDENCE = 93;
 const MAX_DOUBTFUL_SWAPS = 2;
 /**
  * The look-alikes of each character, both ways (LOOK_ALIKES lists some one way only), and F for 5 (15 and 5), S for 8
- * (28 and 8), which no class repair needs.
+ * (28 and 8), P for F (25 and 15) and K for a filler (20 and 0), which no class repair needs.
  */
 const DOUBTFUL_LOOK_ALIKES: Record<string, string[]> = (() => {
   const table: Record<string, Set<string>> = {};
@@ -232,6 +246,10 @@ const DOUBTFUL_LOOK_ALIKES: Record<string, string[]> = (() => {
   for (const [c, others] of Object.entries(LOOK_ALIKES)) for (const other of others) add(c, other);
   add('F', '5');
   add('S', '8');
+  // P for F (25 and 15, the same bowl on the same stem), K for a filler (20 and 0: the OCR reads the end of a
+  // field's padding as K, confidently).
+  add('F', 'P');
+  add('K', '<');
   return Object.fromEntries(Object.entries(table).map(([c, others]) => [c, [...others]]));
 })();
 
@@ -242,7 +260,8 @@ const DOUBTFUL_LOOK_ALIKES: Record<string, string[]> = (() => {
  */
 export const CHECK_BLIND_PARTNERS: Readonly<Record<string, readonly string[]>> = Object.fromEntries(
   Object.entries(DOUBTFUL_LOOK_ALIKES).flatMap(([c, others]) => {
-    const blind = others.filter((other) => other !== '<' && (charValue(c) - charValue(other)) % 10 === 0);
+    // K and the filler are left out: a K at a field's padding is doubted however read (withUncertainCharacters).
+    const blind = c === '<' ? [] : others.filter((other) => other !== '<' && (charValue(c) - charValue(other)) % 10 === 0);
     return blind.length > 0 ? [[c, blind]] : [];
   }),
 );
@@ -321,8 +340,18 @@ export function withUncertainCharacters(reading: MrzReading, read: BandText, alo
       const at = placed[m]![i];
       const againAlone = alone.get(placeKey(m, i));
       const readAloneAsOther = againAlone != null && againAlone !== c;
-      if (at && at.confidence >= MIN_CHECK_BLIND_CONFIDENCE && !readAloneAsOther) return [];
-      return (DOUBTFUL_LOOK_ALIKES[c] ?? []).filter((other) => other !== '<').map((other) => ({ m, i, other, field: field.name }));
+      // The field's neighbours on either side (null past its ends): K and a filler are swapped only where a field's
+      // characters meet its padding, the one place a filler read as K (or a K as a filler) gives a plausible field.
+      const inField = (j: number) => (checkedFieldAt(reading, m, j)?.name === field.name ? line[j]! : null);
+      const before = inField(i - 1);
+      const after = inField(i + 1);
+      const kAtPadding = c === 'K' && (after === null || after === '<' || before === '<');
+      const firstFiller = c === '<' && before !== null && before !== '<';
+      // The OCR reads a filler as K at confidence 95: a K at the padding is doubtful however confidently read.
+      if (!kAtPadding && at && at.confidence >= MIN_CHECK_BLIND_CONFIDENCE && !readAloneAsOther) return [];
+      return (DOUBTFUL_LOOK_ALIKES[c] ?? [])
+        .filter((other) => (other === '<' ? kAtPadding : c !== '<' || firstFiller))
+        .map((other) => ({ m, i, other, field: field.name }));
     }),
   );
   const uncertain = new Set<string>();

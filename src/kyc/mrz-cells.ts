@@ -306,18 +306,25 @@ export const placeKey = (line: number, index: number) => `${line}:${index}`;
 
 /**
  * The characters of a valid reading's document number (the TD1 overflow included) that have a CHECK_BLIND_PARTNERS
- * look-alike, with their boxes in the pass `read` they came from (placedCharacters), for reading each again alone.
- * Only characters the pass read as they stand, and not in a repaired number: that one is in review already.
+ * look-alike, and the letters with a digit for look-alike (G, F, S, U, L) in its other checked letters-and-digits
+ * fields (TD3 personal number, TD1 optional fields, the French office field), with their boxes in the pass `read`
+ * they came from (placedCharacters), for reading each again alone. Other fields keep to those letters for cost (one
+ * tesseract pass each): they are mostly digits, and every 0, 1, 5, 6 or 8 of them would be one more pass. Only
+ * characters the pass read as they stand, and not in a repaired field: that one is in review already.
  */
 export function checkBlindCells(reading: MrzReading, read: BandText): CheckBlindCell[] {
-  if (!reading.valid || reading.checkDigitRepairs.includes('documentNumber')) return [];
+  if (!reading.valid) return [];
   const placed = placedCharacters(reading, read);
   return reading.lines.flatMap((line, m) =>
     [...line].flatMap((character, i) => {
       const partners = CHECK_BLIND_PARTNERS[character];
       const at = placed[m]![i];
-      if (!partners || !at || at.text !== character || checkedFieldAt(reading, m, i)?.name !== 'documentNumber') return [];
-      return [{ line: m, index: i, character, partners, box: at.box }];
+      const field = checkedFieldAt(reading, m, i);
+      if (!partners || !at || at.text !== character || !field || field.kind !== 'X' || reading.checkDigitRepairs.includes(field.name)) return [];
+      const number = field.name === 'documentNumber';
+      const digitPartners = partners.filter((p) => /[0-9]/.test(p));
+      if (!number && (/[0-9]/.test(character) || digitPartners.length === 0)) return [];
+      return [{ line: m, index: i, character, partners: number ? partners : digitPartners, box: at.box }];
     }),
   );
 }

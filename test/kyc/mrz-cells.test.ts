@@ -177,6 +177,21 @@ describe('characters no check digit can tell from their look-alike', () => {
     expect(withUncertainCharacters(reading, page, new Map([[placeKey(1, 1), '6']])).uncertainCharacters).toEqual(['documentNumber']);
   });
 
+  it('reads alone the letters with a digit look-alike of the other checked fields too (a G for 6 in a personal number)', () => {
+    const lines = composeMrz('TD3', { ...HOLDER, documentNumber: 'XA4234279', personalNumber: 'AB6CD1234' });
+    const SIX_AT = lines[1]!.indexOf('AB6CD') + 2;
+    const read = band([ocrLine(lines[0]!, 0), ocrLine(lines[1]!, 60, { [SIX_AT]: [['G', 96]] })]);
+    const reading = readMrz(read.text, NOW)!;
+    expect(reading).toMatchObject({ valid: true, personalNumber: 'ABGCD1234', checkDigitRepairs: [], uncertainCharacters: [] });
+    // The personal number's G alone; not its 1 (a digit, outside the number), nor the number's own (none blind here).
+    expect(checkBlindCells(reading, read)).toEqual([{ line: 1, index: SIX_AT, character: 'G', partners: ['6'], box: read.lines[1]!.symbols![SIX_AT]!.box }]);
+    expect(withUncertainCharacters(reading, read).uncertainCharacters).toEqual([]);
+    expect(withUncertainCharacters(reading, read, new Map([[placeKey(1, SIX_AT), '6']])).uncertainCharacters).toEqual(['personalNumber']);
+    expect(withUncertainCharacters(reading, read, new Map([[placeKey(1, SIX_AT), 'G']])).uncertainCharacters).toEqual([]);
+    // A repaired field is in review already: nothing of it is read alone.
+    expect(checkBlindCells({ ...reading, checkDigitRepairs: ['personalNumber'] }, read)).toEqual([]);
+  });
+
   it('takes the pairs it reads alone from the look-alikes table: those a multiple of 10 apart', () => {
     expect(Object.fromEntries(Object.entries(CHECK_BLIND_PARTNERS).sort())).toEqual({
       '0': ['U'], '1': ['L'], '5': ['F'], '6': ['G'], '8': ['S'], F: ['5', 'P'], G: ['6'], L: ['1'], P: ['F'], S: ['8'], U: ['0'],

@@ -167,12 +167,28 @@ export function readMrzByCells(read: BandText, now: Date, plain: MrzReading | nu
 }
 
 /**
- * Which of `texts` (OCR lines, each a string or one string per character) each MRZ line came from: the one its
- * alignment (alignCharacters) costs fewest edits to, the first of equals, so a speck read before the line does not
- * shift every character off its place; null when fewer than `minShare` of the line's characters are read as they
- * stand in that alignment.
+ * Which of `texts` (OCR lines, each a string or one string per character) each MRZ line came from: the one sharing most
+ * characters with it at the same places, the first of equals; null when that one shares fewer than `minShare` of the
+ * line's characters. Used to locate cells (characterBox, cellBox, readMrzByCells); the confidences of a line's
+ * characters are looked up through alignedSourceLines, which a leading speck does not throw off.
  */
 export function sourceLines(lines: string[], texts: readonly (string | readonly string[])[], minShare = 0): (number | null)[] {
+  return lines.map((line) => {
+    const shared = (text: string | readonly string[]) => [...line].filter((c, i) => text[i] === c).length;
+    let best: number | null = null;
+    texts.forEach((text, k) => {
+      if (best === null || shared(text) > shared(texts[best]!)) best = k;
+    });
+    return best !== null && shared(texts[best]!) >= minShare * line.length ? best : null;
+  });
+}
+
+/**
+ * Like sourceLines, but by alignment: the OCR line each MRZ line aligns to with fewest edits (alignCharacters), the
+ * first of equals, so a speck read before the line does not shift every character off its place; null when fewer
+ * than `minShare` of the line's characters are read as they stand in that alignment.
+ */
+export function alignedSourceLines(lines: string[], texts: readonly (string | readonly string[])[], minShare = 0): (number | null)[] {
   return lines.map((line) => {
     let best: { k: number; cost: number; shared: number } | null = null;
     texts.forEach((text, k) => {
@@ -275,7 +291,7 @@ interface ReadCharacter {
 
 /**
  * For every character of every MRZ line of `reading`, the pass's character it was read as, null for none: each MRZ
- * line is looked up on the OCR line it came from (sourceLines, half its characters in place at least) and its
+ * line is looked up on the OCR line it came from (alignedSourceLines, half its characters in place at least) and its
  * characters placed by alignment (alignCharacters), so a number printed elsewhere on the page is not taken for the
  * MRZ's and a filler run read as one `<` does not shift the rest.
  */
@@ -284,7 +300,7 @@ function placedCharacters(reading: MrzReading, read: BandText): (ReadCharacter |
   const ocrLines = read.lines.map((line) =>
     (line.symbols ?? []).flatMap((symbol) => [...symbol.text].map((text) => ({ text, confidence: symbol.confidence, box: symbol.box }))),
   );
-  const sources = sourceLines(reading.lines, ocrLines.map((characters) => characters.map((c) => c.text)), 0.5);
+  const sources = alignedSourceLines(reading.lines, ocrLines.map((characters) => characters.map((c) => c.text)), 0.5);
   return reading.lines.map((line, m) => {
     const characters = sources[m] === null ? [] : ocrLines[sources[m]!]!;
     const placed = characters.length > 0 ? alignCharacters(line, characters.map((c) => c.text)) : [];

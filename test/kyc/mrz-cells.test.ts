@@ -5,6 +5,7 @@ import { composeMrz, composeTd1, SPECIMEN_HOLDER, type PassportHolder } from '..
 import { mrzCheckDigit, readMrz, type MrzReading } from '../../src/kyc/mrz.ts';
 import {
   alignCharacters,
+  alignedSourceLines,
   cellBox,
   cellLines,
   CHECK_BLIND_PARTNERS,
@@ -328,7 +329,8 @@ describe('every checked field, judged on the MRZ line the OCR read it from', () 
     expect(withUncertainCharacters(reading, clean).uncertainCharacters).toEqual([]);
     const doubtful = band([ocrLine(visa[0]!, 0), speck(ocrLine(visa[1]!, 60, { 1: [['G', 60]] }))]);
     expect(withUncertainCharacters(reading, doubtful).uncertainCharacters).toEqual(['documentNumber']);
-    expect(sourceLines(['XG0418916<<'], ['.XG0418916<<', 'PASSPORT XG0418916'], 0.5)).toEqual([0]);
+    expect(alignedSourceLines(['XG0418916<<'], ['.XG0418916<<', 'PASSPORT XG0418916'], 0.5)).toEqual([0]);
+    expect(alignedSourceLines(['XG0418916<<'], ['PASSPORT'], 0.5)).toEqual([null]);
   });
 
   it('looks at the MRZ line, not at the number printed above it', () => {

@@ -133,8 +133,9 @@ async function rereadCheckDigits(mrz: MrzReading, read: BandText, look: Look, oc
 
 /**
  * A valid reading judged by mrz-cells.ts withUncertainCharacters, with the characters of its number that no check digit
- * tells from a look-alike (checkBlindCells: G/6, F/5, S/8, U/0, L/1, from one table) read again alone first, each with
- * only itself and its pair allowed: in a line the OCR reads a 6 between letters as G with full confidence, alone as 6.
+ * tells from a look-alike (checkBlindCells: G/6, F/5/P, S/8, U/0, L/1, from one table), and the G, F, S, U and L of its
+ * other checked letters-and-digits fields, read again alone first, each with only itself and its pair allowed: in a
+ * line the OCR reads a 6 between letters as G with full confidence, alone as 6.
  * Read alone as the other, the character is not believed (the number goes to review). One single-character pass per
  * such character, none when the first pass's characters already sent the reading to review.
  */

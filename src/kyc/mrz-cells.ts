@@ -169,7 +169,8 @@ export function readMrzByCells(read: BandText, now: Date, plain: MrzReading | nu
 /**
  * Which of `texts` (OCR lines, each a string or one string per character) each MRZ line came from: the one sharing most
  * characters with it at the same places, the first of equals; null when that one shares fewer than `minShare` of the
- * line's characters.
+ * line's characters. Used to locate cells (characterBox, cellBox, readMrzByCells); the confidences of a line's
+ * characters are looked up through alignedSourceLines, which a leading speck does not throw off.
  */
 export function sourceLines(lines: string[], texts: readonly (string | readonly string[])[], minShare = 0): (number | null)[] {
   return lines.map((line) => {
@@ -183,19 +184,48 @@ export function sourceLines(lines: string[], texts: readonly (string | readonly 
 }
 
 /**
- * For every character of `line`, the index of the character of `read` it was read as (the same or another), null for
- * one the OCR gave no character for (a filler run read as one `<`, a dropped glyph): the alignment of fewest edits.
+ * Like sourceLines, but by alignment: the OCR line each MRZ line aligns to with fewest edits (alignCharacters), the
+ * first of equals, so a speck read before the line does not shift every character off its place; null when fewer
+ * than `minShare` of the line's characters are read as they stand in that alignment.
  */
-export function alignCharacters(line: string, read: readonly string[]): (number | null)[] {
+export function alignedSourceLines(lines: string[], texts: readonly (string | readonly string[])[], minShare = 0): (number | null)[] {
+  return lines.map((line) => {
+    let best: { k: number; cost: number; shared: number } | null = null;
+    texts.forEach((text, k) => {
+      const read = [...text];
+      const placed = alignCharacters(line, read);
+      const shared = placed.filter((j, i) => j !== null && read[j] === line[i]).length;
+      const cost = editCost(line, read);
+      if (best === null || cost < best.cost) best = { k, cost, shared };
+    });
+    const found = best as { k: number; cost: number; shared: number } | null;
+    return found !== null && found.shared >= minShare * line.length ? found.k : null;
+  });
+}
+
+/** The edit table of alignCharacters: cost[i][j], the edits turning line[0, i) into read[0, j). */
+function editTable(line: string, read: readonly string[]): number[][] {
   const n = line.length;
   const m = read.length;
-  // cost[i][j]: edits turning line[0, i) into read[0, j).
   const cost = Array.from({ length: n + 1 }, (_, i) => Array.from({ length: m + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
   for (let i = 1; i <= n; i++) {
     for (let j = 1; j <= m; j++) {
       cost[i]![j] = Math.min(cost[i - 1]![j - 1]! + (line[i - 1] === read[j - 1] ? 0 : 1), cost[i - 1]![j]! + 1, cost[i]![j - 1]! + 1);
     }
   }
+  return cost;
+}
+
+const editCost = (line: string, read: readonly string[]) => editTable(line, read)[line.length]![read.length]!;
+
+/**
+ * For every character of `line`, the index of the character of `read` it was read as (the same or another), null for
+ * one the OCR gave no character for (a filler run read as one `<`, a dropped glyph): the alignment of fewest edits.
+ */
+export function alignCharacters(line: string, read: readonly string[]): (number | null)[] {
+  const n = line.length;
+  const m = read.length;
+  const cost = editTable(line, read);
   const placed: (number | null)[] = Array.from({ length: n }, () => null);
   for (let i = n, j = m; i > 0; ) {
     if (j > 0 && cost[i]![j] === cost[i - 1]![j - 1]! + (line[i - 1] === read[j - 1] ? 0 : 1)) placed[--i] = --j;
@@ -221,7 +251,7 @@ export const MIN_CHECK_BLIND_CONFIDENCE = 93;
 const MAX_DOUBTFUL_SWAPS = 2;
 /**
  * The look-alikes of each character, both ways (LOOK_ALIKES lists some one way only), and F for 5 (15 and 5), S for 8
- * (28 and 8), which no class repair needs.
+ * (28 and 8), P for F (25 and 15) and K for a filler (20 and 0), which no class repair needs.
  */
 const DOUBTFUL_LOOK_ALIKES: Record<string, string[]> = (() => {
   const table: Record<string, Set<string>> = {};
@@ -232,6 +262,10 @@ const DOUBTFUL_LOOK_ALIKES: Record<string, string[]> = (() => {
   for (const [c, others] of Object.entries(LOOK_ALIKES)) for (const other of others) add(c, other);
   add('F', '5');
   add('S', '8');
+  // P for F (25 and 15, the same bowl on the same stem), K for a filler (20 and 0: the OCR reads the end of a
+  // field's padding as K, confidently).
+  add('F', 'P');
+  add('K', '<');
   return Object.fromEntries(Object.entries(table).map(([c, others]) => [c, [...others]]));
 })();
 
@@ -242,7 +276,8 @@ const DOUBTFUL_LOOK_ALIKES: Record<string, string[]> = (() => {
  */
 export const CHECK_BLIND_PARTNERS: Readonly<Record<string, readonly string[]>> = Object.fromEntries(
   Object.entries(DOUBTFUL_LOOK_ALIKES).flatMap(([c, others]) => {
-    const blind = others.filter((other) => other !== '<' && (charValue(c) - charValue(other)) % 10 === 0);
+    // K and the filler are left out: a K at a field's padding is doubted however read (withUncertainCharacters).
+    const blind = c === '<' ? [] : others.filter((other) => other !== '<' && (charValue(c) - charValue(other)) % 10 === 0);
     return blind.length > 0 ? [[c, blind]] : [];
   }),
 );
@@ -256,7 +291,7 @@ interface ReadCharacter {
 
 /**
  * For every character of every MRZ line of `reading`, the pass's character it was read as, null for none: each MRZ
- * line is looked up on the OCR line it came from (sourceLines, half its characters in place at least) and its
+ * line is looked up on the OCR line it came from (alignedSourceLines, half its characters in place at least) and its
  * characters placed by alignment (alignCharacters), so a number printed elsewhere on the page is not taken for the
  * MRZ's and a filler run read as one `<` does not shift the rest.
  */
@@ -265,7 +300,7 @@ function placedCharacters(reading: MrzReading, read: BandText): (ReadCharacter |
   const ocrLines = read.lines.map((line) =>
     (line.symbols ?? []).flatMap((symbol) => [...symbol.text].map((text) => ({ text, confidence: symbol.confidence, box: symbol.box }))),
   );
-  const sources = sourceLines(reading.lines, ocrLines.map((characters) => characters.map((c) => c.text)), 0.5);
+  const sources = alignedSourceLines(reading.lines, ocrLines.map((characters) => characters.map((c) => c.text)), 0.5);
   return reading.lines.map((line, m) => {
     const characters = sources[m] === null ? [] : ocrLines[sources[m]!]!;
     const placed = characters.length > 0 ? alignCharacters(line, characters.map((c) => c.text)) : [];
@@ -287,18 +322,25 @@ export const placeKey = (line: number, index: number) => `${line}:${index}`;
 
 /**
  * The characters of a valid reading's document number (the TD1 overflow included) that have a CHECK_BLIND_PARTNERS
- * look-alike, with their boxes in the pass `read` they came from (placedCharacters), for reading each again alone.
- * Only characters the pass read as they stand, and not in a repaired number: that one is in review already.
+ * look-alike, and the letters with a digit for look-alike (G, F, S, U, L) in its other checked letters-and-digits
+ * fields (TD3 personal number, TD1 optional fields, the French office field), with their boxes in the pass `read`
+ * they came from (placedCharacters), for reading each again alone. Other fields keep to those letters for cost (one
+ * tesseract pass each): they are mostly digits, and every 0, 1, 5, 6 or 8 of them would be one more pass. Only
+ * characters the pass read as they stand, and not in a repaired field: that one is in review already.
  */
 export function checkBlindCells(reading: MrzReading, read: BandText): CheckBlindCell[] {
-  if (!reading.valid || reading.checkDigitRepairs.includes('documentNumber')) return [];
+  if (!reading.valid) return [];
   const placed = placedCharacters(reading, read);
   return reading.lines.flatMap((line, m) =>
     [...line].flatMap((character, i) => {
       const partners = CHECK_BLIND_PARTNERS[character];
       const at = placed[m]![i];
-      if (!partners || !at || at.text !== character || checkedFieldAt(reading, m, i)?.name !== 'documentNumber') return [];
-      return [{ line: m, index: i, character, partners, box: at.box }];
+      const field = checkedFieldAt(reading, m, i);
+      if (!partners || !at || at.text !== character || !field || field.kind !== 'X' || reading.checkDigitRepairs.includes(field.name)) return [];
+      const number = field.name === 'documentNumber';
+      const digitPartners = partners.filter((p) => /[0-9]/.test(p));
+      if (!number && (/[0-9]/.test(character) || digitPartners.length === 0)) return [];
+      return [{ line: m, index: i, character, partners: number ? partners : digitPartners, box: at.box }];
     }),
   );
 }
@@ -321,8 +363,18 @@ export function withUncertainCharacters(reading: MrzReading, read: BandText, alo
       const at = placed[m]![i];
       const againAlone = alone.get(placeKey(m, i));
       const readAloneAsOther = againAlone != null && againAlone !== c;
-      if (at && at.confidence >= MIN_CHECK_BLIND_CONFIDENCE && !readAloneAsOther) return [];
-      return (DOUBTFUL_LOOK_ALIKES[c] ?? []).filter((other) => other !== '<').map((other) => ({ m, i, other, field: field.name }));
+      // The field's neighbours on either side (null past its ends): K and a filler are swapped only where a field's
+      // characters meet its padding, the one place a filler read as K (or a K as a filler) gives a plausible field.
+      const inField = (j: number) => (checkedFieldAt(reading, m, j)?.name === field.name ? line[j]! : null);
+      const before = inField(i - 1);
+      const after = inField(i + 1);
+      const kAtPadding = c === 'K' && (after === null || after === '<' || before === '<');
+      const firstFiller = c === '<' && before !== null && before !== '<';
+      // The OCR reads a filler as K at confidence 95: a K at the padding is doubtful however confidently read.
+      if (!kAtPadding && at && at.confidence >= MIN_CHECK_BLIND_CONFIDENCE && !readAloneAsOther) return [];
+      return (DOUBTFUL_LOOK_ALIKES[c] ?? [])
+        .filter((other) => (other === '<' ? kAtPadding : c !== '<' || firstFiller))
+        .map((other) => ({ m, i, other, field: field.name }));
     }),
   );
   const uncertain = new Set<string>();

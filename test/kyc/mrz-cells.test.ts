@@ -5,6 +5,7 @@ import { composeMrz, composeTd1, SPECIMEN_HOLDER, type PassportHolder } from '..
 import { mrzCheckDigit, readMrz, type MrzReading } from '../../src/kyc/mrz.ts';
 import {
   alignCharacters,
+  alignedSourceLines,
   cellBox,
   cellLines,
   CHECK_BLIND_PARTNERS,
@@ -177,9 +178,24 @@ describe('characters no check digit can tell from their look-alike', () => {
     expect(withUncertainCharacters(reading, page, new Map([[placeKey(1, 1), '6']])).uncertainCharacters).toEqual(['documentNumber']);
   });
 
+  it('reads alone the letters with a digit look-alike of the other checked fields too (a G for 6 in a personal number)', () => {
+    const lines = composeMrz('TD3', { ...HOLDER, documentNumber: 'XA4234279', personalNumber: 'AB6CD1234' });
+    const SIX_AT = lines[1]!.indexOf('AB6CD') + 2;
+    const read = band([ocrLine(lines[0]!, 0), ocrLine(lines[1]!, 60, { [SIX_AT]: [['G', 96]] })]);
+    const reading = readMrz(read.text, NOW)!;
+    expect(reading).toMatchObject({ valid: true, personalNumber: 'ABGCD1234', checkDigitRepairs: [], uncertainCharacters: [] });
+    // The personal number's G alone; not its 1 (a digit, outside the number), nor the number's own (none blind here).
+    expect(checkBlindCells(reading, read)).toEqual([{ line: 1, index: SIX_AT, character: 'G', partners: ['6'], box: read.lines[1]!.symbols![SIX_AT]!.box }]);
+    expect(withUncertainCharacters(reading, read).uncertainCharacters).toEqual([]);
+    expect(withUncertainCharacters(reading, read, new Map([[placeKey(1, SIX_AT), '6']])).uncertainCharacters).toEqual(['personalNumber']);
+    expect(withUncertainCharacters(reading, read, new Map([[placeKey(1, SIX_AT), 'G']])).uncertainCharacters).toEqual([]);
+    // A repaired field is in review already: nothing of it is read alone.
+    expect(checkBlindCells({ ...reading, checkDigitRepairs: ['personalNumber'] }, read)).toEqual([]);
+  });
+
   it('takes the pairs it reads alone from the look-alikes table: those a multiple of 10 apart', () => {
     expect(Object.fromEntries(Object.entries(CHECK_BLIND_PARTNERS).sort())).toEqual({
-      '0': ['U'], '1': ['L'], '5': ['F'], '6': ['G'], '8': ['S'], F: ['5'], G: ['6'], L: ['1'], S: ['8'], U: ['0'],
+      '0': ['U'], '1': ['L'], '5': ['F'], '6': ['G'], '8': ['S'], F: ['5', 'P'], G: ['6'], L: ['1'], P: ['F'], S: ['8'], U: ['0'],
     });
   });
 
@@ -259,6 +275,62 @@ describe('every checked field, judged on the MRZ line the OCR read it from', () 
     expect(withUncertainCharacters(readMrz(sure.text, NOW)!, sure).uncertainCharacters).toEqual([]);
     const td3 = composeMrz('TD3', { ...SPECIMEN_HOLDER, documentNumber: 'XA4186275', personalNumber: 'AB6CD1234' });
     expect(flagged(td3, 'AB6CD1234', 'ABGCD1234').uncertainCharacters).toEqual(['personalNumber']);
+  });
+
+  it('tries P for F (25 and 15) on every format', () => {
+    expect(mrzCheckDigit('XP0418916')).toBe(mrzCheckDigit('XF0418916'));
+    for (const format of ['TD3', 'TD2', 'TD1', 'MRVA', 'MRVB'] as const) {
+      const lines = composeMrz(format, { ...SPECIMEN_HOLDER, documentNumber: 'XF0418916' });
+      expect(flagged(lines, 'XF0418916', 'XP0418916').uncertainCharacters, format).toEqual(['documentNumber']);
+      expect(flagged(lines, 'XF0418916', 'XP0418916', 97).uncertainCharacters, format).toEqual([]);
+    }
+  });
+
+  it('doubts a K where a field meets its padding however confidently read, and a doubtful first filler (K 20, < 0)', () => {
+    expect(mrzCheckDigit('AB123456K')).toBe(mrzCheckDigit('AB123456<'));
+    for (const format of ['TD3', 'TD2', 'TD1', 'MRVA', 'MRVB'] as const) {
+      const short = composeMrz(format, { ...SPECIMEN_HOLDER, documentNumber: 'AB123456' });
+      // The padding filler read as K: at 95 as at 60 (the OCR reads fillers as K confidently).
+      expect(flagged(short, 'AB123456<', 'AB123456K', 95).uncertainCharacters, `${format} K 95`).toEqual(['documentNumber']);
+      expect(flagged(short, 'AB123456<', 'AB123456K').uncertainCharacters, `${format} K 60`).toEqual(['documentNumber']);
+      const sure = bandOf(short, []);
+      expect(withUncertainCharacters(readMrz(sure.text, NOW)!, sure).uncertainCharacters, `${format} clean`).toEqual([]);
+      // The other way: a printed final K read as a filler, doubtfully; a confident filler is believed.
+      const withK = composeMrz(format, { ...SPECIMEN_HOLDER, documentNumber: 'AB123456K' });
+      expect(flagged(withK, 'AB123456K', 'AB123456<').uncertainCharacters, `${format} < 60`).toEqual(['documentNumber']);
+      expect(flagged(withK, 'AB123456K', 'AB123456<', 97).uncertainCharacters, `${format} < 97`).toEqual([]);
+    }
+    // A confident K inside a field, away from its padding, is no filler.
+    const inner = composeMrz('TD3', { ...SPECIMEN_HOLDER, documentNumber: 'AK1234567' });
+    const innerRead = bandOf(inner, []);
+    expect(withUncertainCharacters(readMrz(innerRead.text, NOW)!, innerRead).uncertainCharacters).toEqual([]);
+    // The TD3 personal number and the TD1 optional fields.
+    const td3 = composeMrz('TD3', { ...SPECIMEN_HOLDER, personalNumber: 'AB12' });
+    expect(flagged(td3, 'AB12<', 'AB12K', 95).uncertainCharacters).toEqual(['personalNumber']);
+    const td1 = composeMrz('TD1', SPECIMEN_HOLDER);
+    expect(flagged(td1, 'XA41862752<', 'XA41862752K', 95).uncertainCharacters).toEqual(['optional1']);
+    const optional2 = td1.map((line, m) => (m === 1 ? line.slice(0, 18) + 'K' + line.slice(19) : line));
+    const optional2Read = bandOf(optional2, []);
+    const optional2Reading = readMrz(optional2Read.text, NOW)!;
+    expect(optional2Reading).toMatchObject({ valid: true, checkDigitRepairs: [] });
+    expect(withUncertainCharacters(optional2Reading, optional2Read).uncertainCharacters).toEqual(['optional2']);
+  });
+
+  it('finds the OCR line of an MRZ line that has a speck read before its first character', () => {
+    const visa = composeMrz('MRVB', { ...SPECIMEN_HOLDER, documentNumber: 'XG0418916' });
+    const speck = (line: BandText['lines'][number]): BandText['lines'][number] => ({
+      ...line,
+      text: `.${line.text}`,
+      symbols: [{ text: '.', confidence: 30, box: { x0: 0, y0: line.box.y0, x1: 4, y1: line.box.y1 } }, ...line.symbols!],
+    });
+    const clean = band([ocrLine(visa[0]!, 0), speck(ocrLine(visa[1]!, 60))]);
+    const reading = readMrz(visa.join('\n'), NOW)!;
+    // Every character keeps its confidence: a clean, confident number is not sent to review.
+    expect(withUncertainCharacters(reading, clean).uncertainCharacters).toEqual([]);
+    const doubtful = band([ocrLine(visa[0]!, 0), speck(ocrLine(visa[1]!, 60, { 1: [['G', 60]] }))]);
+    expect(withUncertainCharacters(reading, doubtful).uncertainCharacters).toEqual(['documentNumber']);
+    expect(alignedSourceLines(['XG0418916<<'], ['.XG0418916<<', 'PASSPORT XG0418916'], 0.5)).toEqual([0]);
+    expect(alignedSourceLines(['XG0418916<<'], ['PASSPORT'], 0.5)).toEqual([null]);
   });
 
   it('looks at the MRZ line, not at the number printed above it', () => {

@@ -193,9 +193,8 @@ export function alignedSourceLines(lines: string[], texts: readonly (string | re
     let best: { k: number; cost: number; shared: number } | null = null;
     texts.forEach((text, k) => {
       const read = [...text];
-      const placed = alignCharacters(line, read);
+      const { placed, cost } = alignment(line, read);
       const shared = placed.filter((j, i) => j !== null && read[j] === line[i]).length;
-      const cost = editCost(line, read);
       if (best === null || cost < best.cost) best = { k, cost, shared };
     });
     const found = best as { k: number; cost: number; shared: number } | null;
@@ -216,13 +215,8 @@ function editTable(line: string, read: readonly string[]): number[][] {
   return cost;
 }
 
-const editCost = (line: string, read: readonly string[]) => editTable(line, read)[line.length]![read.length]!;
-
-/**
- * For every character of `line`, the index of the character of `read` it was read as (the same or another), null for
- * one the OCR gave no character for (a filler run read as one `<`, a dropped glyph): the alignment of fewest edits.
- */
-export function alignCharacters(line: string, read: readonly string[]): (number | null)[] {
+/** The alignment of fewest edits of `read` to `line` (see alignCharacters) and its number of edits, from one table. */
+function alignment(line: string, read: readonly string[]): { placed: (number | null)[]; cost: number } {
   const n = line.length;
   const m = read.length;
   const cost = editTable(line, read);
@@ -232,7 +226,15 @@ export function alignCharacters(line: string, read: readonly string[]): (number 
     else if (cost[i]![j] === cost[i - 1]![j]! + 1) i--;
     else j--;
   }
-  return placed;
+  return { placed, cost: cost[n]![m]! };
+}
+
+/**
+ * For every character of `line`, the index of the character of `read` it was read as (the same or another), null for
+ * one the OCR gave no character for (a filler run read as one `<`, a dropped glyph): the alignment of fewest edits.
+ */
+export function alignCharacters(line: string, read: readonly string[]): (number | null)[] {
+  return alignment(line, read).placed;
 }
 
 /**

@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { detectFileKind, parseListFileSet, scanListsDir } from '../../src/aml/parsers/detect.ts';
 import { parseOfacRemarks } from '../../src/aml/parsers/ofac.ts';
-import { aliasNames } from '../../src/aml/parsers/un.ts';
+import { aliasNames, parseUnXml } from '../../src/aml/parsers/un.ts';
 import { parseEuCsv, parseEuXml } from '../../src/aml/parsers/eu.ts';
 import { parseUkCsv } from '../../src/aml/parsers/uk.ts';
 import { parseFtm } from '../../src/aml/parsers/ftm.ts';
@@ -97,6 +97,13 @@ describe('real list files', () => {
     expect(aliasNames('Amir Hazmat (original script: Амир Хазмат); Amir Khazmat')).toEqual(['Amir Hazmat (Амир Хазмат)', 'Amir Khazmat']);
     // Only "b)" and later letters are items: a lone "a)" inside a name does not cut it.
     expect(aliasNames('Abu Ali; Abu a) Ali')).toEqual(['Abu Ali', 'Abu a) Ali']);
+  });
+
+  it('keeps a primary name whose semicolon packs no names as written, without failing the list', () => {
+    expect(aliasNames('12; 34')).toEqual([]);
+    const xml = '<CONSOLIDATED_LIST><ENTITIES><ENTITY><REFERENCE_NUMBER>XXe.001</REFERENCE_NUMBER><FIRST_NAME>12; 34</FIRST_NAME></ENTITY></ENTITIES></CONSOLIDATED_LIST>';
+    const [entity] = parseUnXml(xml, 'un_test').entities;
+    expect(entity!.names).toEqual([{ full: '12; 34', kind: 'primary' }]);
   });
 
   it('merges the DPL rows of one party and splits A/K/A names', async () => {

@@ -121,7 +121,8 @@ export function parseUnXml(text: string, listName: string): ParsedList {
         // One primary name packs two, as some aliases do ("COMPAGNIE AERIENNE DES GRANDS LACS (CAGL) ; GREAT LAKES
         // BUSINESS COMPANY (GLBC)"): the first is the primary name, the others its aliases (after the listed
         // aliases, so that one listed as such keeps its quality).
-        const [first, ...others] = aliasNames(primary);
+        // A primary without letters around its semicolon gives no names: it stays the primary as written, as before.
+        const [first = primary, ...others] = aliasNames(primary);
         addName(entity, first, 'primary');
         pushUnique(entity.programs, childText(item, 'UN_LIST_TYPE'));
         readCommon(item, entity, itemName);

@@ -1,4 +1,4 @@
-import { afterAll, describe, expect, it, onTestFinished } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { sql } from 'kysely';
 import { buildApp } from '../../src/app.ts';
 import { POSTGRES_URL, REDIS_URL, type TestApp, createTestApp, warnSkipped } from '../helpers/app.ts';
@@ -22,16 +22,22 @@ async function tenantWithRemaining(t: TestApp, used: number, remaining: number) 
   return tenant;
 }
 
+/**
+ * Closes the test's instances when it ends, not after the file: each holds up to ten idle Postgres connections, and
+ * a file's worth of them left open exhausts the server's connections (shared with the other test files running).
+ */
+function closeAfterTest(...apps: TestApp[]): void {
+  onTestFinished(async () => {
+    for (const t of [...apps].reverse()) await t.close();
+  });
+}
+
 /** Two instances over one Postgres and one Redis namespace, with a flood limit per hour; closed when the test ends. */
 async function twoRedisInstances(floodLimit: number): Promise<[TestApp, TestApp]> {
   const env = { KYX_FLOOD_LIMIT: String(floodLimit), KYX_FLOOD_WINDOW_SECONDS: '3600' };
   const first = await createTestApp({ storage: 'postgres', redis: true, env });
   const second = await createTestApp({ storage: 'postgres', redis: true, sharing: first, env });
-  // Closed here rather than after the file: the Postgres server's connections are shared with other test runs.
-  onTestFinished(async () => {
-    await second.close();
-    await first.close();
-  });
+  closeAfterTest(first, second);
   return [first, second];
 }
 
@@ -52,15 +58,10 @@ function commandsSent(apps: TestApp[]): string[] {
   return sent;
 }
 
-const opened: TestApp[] = [];
-afterAll(async () => {
-  for (const t of opened.reverse()) await t.close();
-});
-
 describe('exact counting under concurrency', () => {
   it('200 parallel requests against 50 remaining: exactly 50 succeed (this run\'s storage)', async () => {
     const t = await createTestApp();
-    opened.push(t);
+    closeAfterTest(t);
     const tenant = await tenantWithRemaining(t, 10, 50);
     const result = await burst([t], tenant.headers, 200);
     expect(result.ok).toBe(50);
@@ -73,7 +74,7 @@ describe('exact counting under concurrency', () => {
   it.skipIf(!POSTGRES_URL)('on Postgres without Redis, batched counting admits exactly 50, also from two instances', async () => {
     const t = await createTestApp({ storage: 'postgres', redis: false });
     const other = await createTestApp({ storage: 'postgres', redis: false, sharing: t });
-    opened.push(t, other);
+    closeAfterTest(t, other);
     const tenant = await tenantWithRemaining(t, 5, 50);
     const result = await burst([t], tenant.headers, 200);
     expect(result.ok).toBe(50);
@@ -91,7 +92,7 @@ describe('exact counting under concurrency', () => {
   it.skipIf(!POSTGRES_URL)('on Postgres without Redis, a month quota reached inside a batch admits exactly what is left and counts no refused day', async () => {
     const t = await createTestApp({ storage: 'postgres', redis: false });
     const other = await createTestApp({ storage: 'postgres', redis: false, sharing: t });
-    opened.push(t, other);
+    closeAfterTest(t, other);
     const tenant = await t.tenant({ plan: 'micro', dailyCap: 100, monthlyQuota: 30 });
     const responses = await Promise.all(
       Array.from({ length: 80 }, (_, i) => [t, other][i % 2].app.inject({ method: 'GET', url: '/api/v1/validate-key', headers: tenant.headers, remoteAddress: `10.1.${i}.1` })),
@@ -106,7 +107,7 @@ describe('exact counting under concurrency', () => {
   it.skipIf(!POSTGRES_URL)('on Postgres without Redis, batches counted side by side never pass the quota: each admitted answer reports its own count', async () => {
     const t = await createTestApp({ storage: 'postgres', redis: false });
     const other = await createTestApp({ storage: 'postgres', redis: false, sharing: t });
-    opened.push(t, other);
+    closeAfterTest(t, other);
     const tenant = await t.tenant({ plan: 'micro', dailyCap: 1000, monthlyQuota: 47 });
     for (let i = 0; i < 7; i++) expect((await t.app.inject({ method: 'GET', url: '/api/v1/validate-key', headers: tenant.headers })).statusCode).toBe(200);
     // Waves sent on successive turns of the event loop, without waiting for answers: each instance has several
@@ -134,7 +135,7 @@ describe('exact counting under concurrency', () => {
 
   it.skipIf(!POSTGRES_URL)('on Postgres without Redis, a count is flushed to disk before it is answered', async () => {
     const t = await createTestApp({ storage: 'postgres', redis: false });
-    opened.push(t);
+    closeAfterTest(t);
     const tenant = await t.tenant({ plan: 'micro' });
     let lagging = 0;
     for (let i = 0; i < 20; i++) {
@@ -150,7 +151,7 @@ describe('exact counting under concurrency', () => {
   it.skipIf(!POSTGRES_URL || !REDIS_URL)('two instances on one Postgres + Redis share the daily cap', async () => {
     const first = await createTestApp({ storage: 'postgres', redis: true });
     const second = await createTestApp({ storage: 'postgres', redis: true, sharing: first });
-    opened.push(first, second);
+    closeAfterTest(first, second);
     const tenant = await tenantWithRemaining(first, 3, 50);
     const result = await burst([first, second], tenant.headers, 200);
     expect(result.ok).toBe(50);
@@ -166,7 +167,7 @@ describe('exact counting under concurrency', () => {
   it.skipIf(!POSTGRES_URL || !REDIS_URL)('two instances share one flood window', async () => {
     const first = await createTestApp({ storage: 'postgres', redis: true, env: { KYX_FLOOD_LIMIT: '30', KYX_FLOOD_WINDOW_SECONDS: '3600' } });
     const second = await createTestApp({ storage: 'postgres', redis: true, sharing: first, env: { KYX_FLOOD_LIMIT: '30', KYX_FLOOD_WINDOW_SECONDS: '3600' } });
-    opened.push(first, second);
+    closeAfterTest(first, second);
     const tenant = await first.tenant({ plan: 'growth' });
     const responses = await Promise.all(
       Array.from({ length: 50 }, (_, i) =>
@@ -253,7 +254,7 @@ describe('exact counting under concurrency', () => {
 
   it.skipIf(!POSTGRES_URL || !REDIS_URL)('with Redis, a request the one script refused is answered 429 even if the count alone would admit it', async () => {
     const t = await createTestApp({ storage: 'postgres', redis: true, env: { KYX_FLOOD_LIMIT: '10', KYX_FLOOD_WINDOW_SECONDS: '3600' } });
-    onTestFinished(() => t.close());
+    closeAfterTest(t);
     const tenant = await t.tenant({ plan: 'micro', dailyCap: 100 });
     // A script and a gate that disagree (the script refused at a count the gate's limit admits) must not answer 500.
     t.context.usage.consumeAfterFlood = async () => ({ flood: 1 });
@@ -268,7 +269,7 @@ describe('exact counting under concurrency', () => {
 
   it.skipIf(!POSTGRES_URL || !REDIS_URL)('with Redis, the one script seeds counters Redis lost and counts the flood window once', async () => {
     const t = await createTestApp({ storage: 'postgres', redis: true, env: { KYX_FLOOD_LIMIT: '1000', KYX_FLOOD_WINDOW_SECONDS: '3600' } });
-    onTestFinished(() => t.close());
+    closeAfterTest(t);
     const tenant = await tenantWithRemaining(t, 4, 3);
     await t.context.usage.flush();
     const redis = t.context.redis!;

@@ -725,6 +725,7 @@ function similarTokens(index: ScreeningIndex, token: string, [primary, secondary
 }
 
 function queryTokens(index: ScreeningIndex, name: string): QueryToken[] {
+  scratch.ensure(index);
   const rare = Math.log(1 + index.nameEntity.length);
   const initialWeight = Math.log(1 + index.nameEntity.length / INITIAL_SHARE);
   const forms = queryTokenForms(name);
@@ -1423,19 +1424,42 @@ function weakWeightOf(query: QueryToken[]): number {
  * in Pinyin ("Mao Tse-tung" as "mao zedong"), whose hits count at ROMANISATION_SIMILARITY.
  */
 export function searchNames(index: ScreeningIndex, name: string, minScore: number): NameHit[] {
-  const best = new Map(searchSpelling(index, name, minScore).map((hit) => [hit.entityIndex, hit]));
-  const keepBest = (hit: NameHit): void => {
-    if (hit.score >= minScore && hit.score > (best.get(hit.entityIndex)?.score ?? 0)) best.set(hit.entityIndex, hit);
-  };
-  const reading = pinyinReading(name);
-  if (reading) {
-    for (const hit of searchSpelling(index, reading, minScore / ROMANISATION_SIMILARITY)) keepBest({ ...hit, score: hit.score * ROMANISATION_SIMILARITY });
+  const best = new Map<number, NameHit>();
+  for (const { text, factor } of spellingsOf(name)) {
+    for (const hit of searchSpelling(index, text, minScore / factor)) {
+      const scored = factor === 1 ? hit : { ...hit, score: hit.score * factor };
+      if (scored.score >= minScore && scored.score > (best.get(scored.entityIndex)?.score ?? 0)) best.set(scored.entityIndex, scored);
+    }
   }
-  const untitled = withoutLeadingTitle(name);
-  if (untitled) for (const hit of searchSpelling(index, untitled, minScore)) keepBest(hit);
-  for (const hit of searchAcronym(index, name)) keepBest(hit);
-  for (const hit of searchSpelledOut(index, name)) keepBest(hit);
+  for (const hit of [...searchAcronym(index, name), ...searchSpelledOut(index, name)]) {
+    if (hit.score >= minScore && hit.score > (best.get(hit.entityIndex)?.score ?? 0)) best.set(hit.entityIndex, hit);
+  }
   return [...best.values()].sort((a, b) => b.score - a.score);
+}
+
+/**
+ * The ways a query is searched: as written, in Pinyin when it reads as Wade-Giles (its hits count at
+ * ROMANISATION_SIMILARITY), and without a leading title.
+ */
+function spellingsOf(name: string): Array<{ text: string; factor: number }> {
+  const spellings = [{ text: name, factor: 1 }];
+  const reading = pinyinReading(name);
+  if (reading) spellings.push({ text: reading, factor: ROMANISATION_SIMILARITY });
+  const untitled = withoutLeadingTitle(name);
+  if (untitled) spellings.push({ text: untitled, factor: 1 });
+  return spellings;
+}
+
+/**
+ * Entities the index proposes for `name` before any name is scored (the candidate generation searchNames scores),
+ * acronyms aside: a listed name not proposed here cannot be found whatever the scorer says. For measuring.
+ */
+export function proposedEntities(index: ScreeningIndex, name: string, minScore: number): Set<number> {
+  const proposed = new Set<number>();
+  for (const { text, factor } of spellingsOf(name)) {
+    for (const nameId of candidateNames(index, queryTokens(index, text), minScore / factor)) proposed.add(index.nameEntity[nameId]);
+  }
+  return proposed;
 }
 
 /** Names holding two neighbours this query word writes together, also as a Korean key ("pyeongchol"). */
@@ -1444,9 +1468,22 @@ function joinedNames(index: ScreeningIndex, token: QueryToken): number[] | undef
 }
 
 function searchSpelling(index: ScreeningIndex, name: string, minScore: number): NameHit[] {
-  scratch.ensure(index);
   const query = queryTokens(index, name);
   const queryCjk = cjkCharacters(name);
+  const bestByEntity = new Map<number, { nameId: number; score: number }>();
+  for (const nameId of candidateNames(index, query, minScore)) {
+    const hit = scoreName(index, query, queryCjk, nameId, false);
+    if (!hit || hit.score < minScore) continue;
+    const best = bestByEntity.get(hit.entityIndex);
+    if (!best || hit.score > best.score) bestByEntity.set(hit.entityIndex, { nameId, score: hit.score });
+  }
+  return [...bestByEntity.values()]
+    .sort((a, b) => b.score - a.score)
+    .map(({ nameId }) => scoreName(index, query, queryCjk, nameId, true) as NameHit);
+}
+
+/** The names worth scoring in full for a query, most index evidence first, at most MAX_CANDIDATES. */
+function candidateNames(index: ScreeningIndex, query: QueryToken[], minScore: number): number[] {
   const strong = query.filter((q) => !q.weak);
   if (strong.length === 0) return [];
   const { evidence, touched } = scratch;
@@ -1490,16 +1527,7 @@ function searchSpelling(index: ScreeningIndex, name: string, minScore: number): 
   const candidates = touched.filter((n) => evidence[n] >= floor);
   candidates.sort((a, b) => evidence[b] - evidence[a]);
   for (const n of touched) evidence[n] = 0;
-  const bestByEntity = new Map<number, { nameId: number; score: number }>();
-  for (const nameId of candidates.slice(0, MAX_CANDIDATES)) {
-    const hit = scoreName(index, query, queryCjk, nameId, false);
-    if (!hit || hit.score < minScore) continue;
-    const best = bestByEntity.get(hit.entityIndex);
-    if (!best || hit.score > best.score) bestByEntity.set(hit.entityIndex, { nameId, score: hit.score });
-  }
-  return [...bestByEntity.values()]
-    .sort((a, b) => b.score - a.score)
-    .map(({ nameId }) => scoreName(index, query, queryCjk, nameId, true) as NameHit);
+  return candidates.slice(0, MAX_CANDIDATES);
 }
 
 /** Entities holding one of these identifier values (passport, registration, IMO…), as entity indexes. */

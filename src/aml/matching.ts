@@ -4,7 +4,7 @@
 
 import { doubleMetaphone } from 'double-metaphone';
 import {
-  isWeakToken, nameVariants, pinyinReading, queryTokenForms, tokenise, wadeGilesSyllablePinyin, withoutLeadingTitle,
+  isWeakToken, nameVariants, nationalTranscriptionReadings, pinyinReading, queryTokenForms, tokenise, wadeGilesSyllablePinyin, withoutLeadingTitle,
 } from './normalize.ts';
 import { equivalentGivenNames, equivalentPatronymics, isShortFormPair } from './given-names.ts';
 import {
@@ -149,6 +149,13 @@ export interface ScreeningIndex {
   pinyinOf: Map<number, string>;
   /** Transliteration key (see transliterationKey) → vocabulary token ids. */
   byTransliteration: Map<string, number[]>;
+  /**
+   * Transliteration key of a BGN-like reading of a person's name part written in German, French or Polish
+   * transcription of Cyrillic ("Chodorkowski" → khodorkovski, "Prigoschin" → prigozhin) → ids of those parts.
+   */
+  byTranscribedKey: Map<string, number[]>;
+  /** Id of such a name part → its readings (see nationalTranscriptionReadings). */
+  transcribedReadings: Map<number, string[]>;
   postingStart: Uint32Array;
   postings: Uint32Array;
   nameEntity: Uint32Array;
@@ -412,6 +419,7 @@ export function buildIndex(entities: ListEntity[]): ScreeningIndex {
   const byAcronym = new Map<string, number[]>();
   const koreanSyllables = new Set<number>();
   const koreanNames = new Set<number>();
+  const personTokens = new Set<number>();
   const byPinyin = new Map<string, number[]>();
   const pinyinOf = new Map<number, string>();
 
@@ -438,6 +446,7 @@ export function buildIndex(entities: ListEntity[]): ScreeningIndex {
           }
           if (!seen.has(id)) documentFrequency[id]++;
           if (korean && part.length <= KOREAN_SYLLABLE_LENGTH) koreanSyllables.add(id);
+          if (entity.type === 'person') personTokens.add(id);
           seen.add(id);
           nameTokens.push(id);
           nameTokenMiddle.push(optionalPartAt(parts, middle, secondFamily, position));
@@ -513,6 +522,14 @@ export function buildIndex(entities: ListEntity[]): ScreeningIndex {
     if (token.length >= 3) for (const gram of trigrams(token)) pushTo(byTrigram, gram, id);
     if (key) pushTo(byTransliteration, key, id);
   });
+  const byTranscribedKey = new Map<string, number[]>();
+  const transcribedReadings = new Map<number, string[]>();
+  for (const id of personTokens) {
+    const readings = isWeakToken(tokens[id]) ? [] : nationalTranscriptionReadings(tokens[id]);
+    if (!readings.length) continue;
+    transcribedReadings.set(id, readings);
+    for (const key of new Set(readings.map(transliterationKey))) pushTo(byTranscribedKey, key, id);
+  }
 
   // Postings: token id → ids of the names holding it, in one flat array.
   const postingStart = new Uint32Array(tokens.length + 1);
@@ -558,6 +575,8 @@ export function buildIndex(entities: ListEntity[]): ScreeningIndex {
     byPinyin,
     pinyinOf,
     byTransliteration,
+    byTranscribedKey,
+    transcribedReadings,
     postingStart,
     postings,
     nameEntity: Uint32Array.from(nameEntity),
@@ -696,8 +715,16 @@ function similarTokens(index: ScreeningIndex, token: string, [primary, secondary
     }
   }
   if (token.length >= 4) {
-    for (const id of index.byTransliteration.get(transliterationKey(token)) ?? []) {
+    const key = transliterationKey(token);
+    for (const id of index.byTransliteration.get(key) ?? []) {
       const s = transliterationSimilarity(token, index.tokens[id]);
+      if (s > (found.get(id) ?? 0)) found.set(id, s);
+    }
+    // A listed name part in German, French or Polish transcription, read back as the query may write it.
+    for (const id of index.byTranscribedKey.get(key) ?? []) {
+      let s = 0;
+      for (const reading of index.transcribedReadings.get(id)!) s = Math.max(s, reading === token ? 1 : transliterationSimilarity(token, reading));
+      s *= ROMANISATION_SIMILARITY;
       if (s > (found.get(id) ?? 0)) found.set(id, s);
     }
   }

@@ -659,3 +659,20 @@ describe('a Russian state corporation', () => {
     expect(isWeakToken('state')).toBe(false);
   });
 });
+
+describe('candidate generation across romanisation systems (round 11)', () => {
+  function small(names: string[]): ListsSnapshot {
+    const entities: ListEntity[] = names.map((full, i) => ({ ...emptyEntity('r11', String(i), 'person'), names: [{ full, kind: 'primary' }] }));
+    return { index: buildIndex([...listed, ...entities]), lists: [], listsVersion: 'r11' };
+  }
+  const finds = (snapshot: ListsSnapshot, name: string, id: number) => screen(snapshot, { name, limit: 100 }).matches.some((m) => m.entityId === `r11:${id}`);
+
+  it('proposes a person listed in German or French transcription of Cyrillic for the BGN spelling, and back', () => {
+    const transcribed = small(['Michail Chodorkowski', 'Jewgeni Prigoschin', 'Wiktor Janukowytsch']);
+    expect(finds(transcribed, 'Mikhail Khodorkovsky', 0)).toBe(true);
+    expect(finds(transcribed, 'Yevgeny Prigozhin', 1)).toBe(true);
+    expect(finds(transcribed, 'Viktor Yanukovich', 2)).toBe(true);
+    expect(finds(transcribed, 'Viktor Ianoukovytch', 2)).toBe(true);
+    expect(finds(transcribed, 'Viktor Yanukov', 2)).toBe(false);
+  });
+});

@@ -4,7 +4,7 @@
 
 import { doubleMetaphone } from 'double-metaphone';
 import {
-  isWeakToken, nameVariants, nationalTranscriptionReadings, pinyinReading, queryTokenForms, tokenise, wadeGilesSyllablePinyin, withoutLeadingTitle,
+  isWeakToken, nameVariants, nationalTranscriptionReadings, pinyinReading, pinyinReadings, queryTokenForms, tokenise, wadeGilesSyllableReadings, withoutLeadingTitle,
 } from './normalize.ts';
 import { equivalentGivenNames, equivalentPatronymics, isShortFormPair } from './given-names.ts';
 import {
@@ -145,8 +145,8 @@ export interface ScreeningIndex {
   koreanNames: Set<number>;
   /** Pinyin → ids of the Wade-Giles syllables of listed Chinese names that read so ("xiang" → hsiang). */
   byPinyin: Map<string, number[]>;
-  /** Id of such a Wade-Giles syllable → its Pinyin. */
-  pinyinOf: Map<number, string>;
+  /** Id of such a Wade-Giles syllable → its Pinyin readings. */
+  pinyinOf: Map<number, string[]>;
   /** Transliteration key (see transliterationKey) → vocabulary token ids. */
   byTransliteration: Map<string, number[]>;
   /**
@@ -421,7 +421,7 @@ export function buildIndex(entities: ListEntity[]): ScreeningIndex {
   const koreanNames = new Set<number>();
   const personTokens = new Set<number>();
   const byPinyin = new Map<string, number[]>();
-  const pinyinOf = new Map<number, string>();
+  const pinyinOf = new Map<number, string[]>();
 
   entities.forEach((entity, entityIndex) => {
     const korean = isKoreanPerson(entity);
@@ -459,14 +459,16 @@ export function buildIndex(entities: ListEntity[]): ScreeningIndex {
           for (let i = 0; i + 1 < parts.length; i++) pushTo(byJoined, koreanKey(parts[i]) + koreanKey(parts[i + 1]), nameId);
         }
         if (entity.type === 'person' && !korean && pinyinReading(variant)) {
-          const pinyin = parts.map((part) => wadeGilesSyllablePinyin(part) ?? part);
-          pinyin.forEach((reading, i) => {
-            if (reading === parts[i]) return;
-            const id = vocabulary.get(parts[i])!;
-            pushTo(byPinyin, reading, id);
-            pinyinOf.set(id, reading);
+          const spellings = parts.map((part) => [part, ...wadeGilesSyllableReadings(part)]);
+          spellings.forEach(([part, ...readings]) => {
+            if (!readings.length) return;
+            const id = vocabulary.get(part)!;
+            for (const reading of readings) pushTo(byPinyin, reading, id);
+            pinyinOf.set(id, readings);
           });
-          for (let i = 0; i + 1 < parts.length; i++) pushTo(byJoined, pinyin[i] + pinyin[i + 1], nameId);
+          for (let i = 0; i + 1 < parts.length; i++) {
+            for (const first of spellings[i]) for (const second of spellings[i + 1]) pushTo(byJoined, first + second, nameId);
+          }
         }
         const nisbaAt = nisba.indexOf(true);
         if (nisbaAt >= 0) {
@@ -955,7 +957,12 @@ function scoreName(index: ScreeningIndex, query: QueryToken[], queryCjk: string,
       const second = index.tokens[nameTokens[start + k]];
       addJoinedListed(query, queryCount, first, second, j, k, 1);
       const secondPinyin = index.pinyinOf.get(nameTokens[start + k]);
-      if (firstPinyin || secondPinyin) addJoinedListed(query, queryCount, firstPinyin ?? first, secondPinyin ?? second, j, k, ROMANISATION_SIMILARITY);
+      if (!firstPinyin && !secondPinyin) continue;
+      for (const firstReading of [first, ...(firstPinyin ?? [])]) {
+        for (const secondReading of [second, ...(secondPinyin ?? [])]) {
+          if (firstReading !== first || secondReading !== second) addJoinedListed(query, queryCount, firstReading, secondReading, j, k, ROMANISATION_SIMILARITY);
+        }
+      }
     }
   }
   if (korean) addJoinedKorean(index, query, queryCount, start, listedCount);
@@ -1465,13 +1472,12 @@ export function searchNames(index: ScreeningIndex, name: string, minScore: numbe
 }
 
 /**
- * The ways a query is searched: as written, in Pinyin when it reads as Wade-Giles (its hits count at
+ * The ways a query is searched: as written, in each Pinyin reading when it reads as Wade-Giles (their hits count at
  * ROMANISATION_SIMILARITY), and without a leading title.
  */
 function spellingsOf(name: string): Array<{ text: string; factor: number }> {
   const spellings = [{ text: name, factor: 1 }];
-  const reading = pinyinReading(name);
-  if (reading) spellings.push({ text: reading, factor: ROMANISATION_SIMILARITY });
+  for (const reading of pinyinReadings(name)) spellings.push({ text: reading, factor: ROMANISATION_SIMILARITY });
   const untitled = withoutLeadingTitle(name);
   if (untitled) spellings.push({ text: untitled, factor: 1 });
   return spellings;

@@ -372,6 +372,17 @@ function isKoreanPerson(entity: ListEntity): boolean {
     && (KOREAN_FAMILY.has(parts[0]) || KOREAN_FAMILY.has(parts[parts.length - 1]));
 }
 
+/**
+ * A person with no mark at all (no nationality, country or programme) whose primary name is Korean by its shape
+ * alone: said family name first, a Korean family name, every given part one syllable ("Gim Jeong-eun", "Pak
+ * Kun-hye", "Moon Jae-in"). Such a name may be Chinese too ("Chu Jung-chi"), so it is also read as Wade-Giles.
+ */
+function hasKoreanShapedName(entity: ListEntity): boolean {
+  if (entity.type !== 'person' || entity.nationalities.length || entity.countries.length || entity.programs.length) return false;
+  const parts = tokenise(entity.names[0]?.full ?? '');
+  return parts.length >= 2 && parts.length <= 4 && KOREAN_FAMILY.has(parts[0]) && parts.slice(1).every((part) => EAST_ASIAN_SYLLABLE.test(part));
+}
+
 /** The spellings of sheikh that are kept as name parts (see NAME_TITLES in normalize.ts). */
 const SHEIKH = /^(?:sheikh|shaikh|shaykh|sheik)$/;
 
@@ -424,7 +435,8 @@ export function buildIndex(entities: ListEntity[]): ScreeningIndex {
   const pinyinOf = new Map<number, string[]>();
 
   entities.forEach((entity, entityIndex) => {
-    const korean = isKoreanPerson(entity);
+    const koreanByMark = isKoreanPerson(entity);
+    const korean = koreanByMark || hasKoreanShapedName(entity);
     entity.names.forEach((name, slot) => {
       for (const variant of nameVariants(name.full)) {
         const { parts, middle, order, secondFamily, nisba } = listedNameParts(variant, entity.type === 'person');
@@ -458,7 +470,7 @@ export function buildIndex(entities: ListEntity[]): ScreeningIndex {
           // "Pyeongchol" for "Pyong Chol": given syllables written together in another romanisation.
           for (let i = 0; i + 1 < parts.length; i++) pushTo(byJoined, koreanKey(parts[i]) + koreanKey(parts[i + 1]), nameId);
         }
-        if (entity.type === 'person' && !korean && pinyinReading(variant)) {
+        if (entity.type === 'person' && !koreanByMark && pinyinReading(variant)) {
           const spellings = parts.map((part) => [part, ...wadeGilesSyllableReadings(part)]);
           spellings.forEach(([part, ...readings]) => {
             if (!readings.length) return;
@@ -851,7 +863,9 @@ function addJoinedKorean(index: ScreeningIndex, query: QueryToken[], queryCount:
     const second = index.koreanKeyOf.get(index.nameTokens[start + j + 1]);
     if (first === undefined || second === undefined) continue;
     for (let i = 0; i < queryCount; i++) {
-      if (query[i].text.length > KOREAN_SYLLABLE_LENGTH && query[i].koreanKey === first + second) addPair(KOREAN_ROMANISATION_SIMILARITY, i, 1, j, j + 1);
+      // Two syllables written together: longer than one can be, or not shaped like one ("jongun").
+      const text = query[i].text;
+      if ((text.length > KOREAN_SYLLABLE_LENGTH || !EAST_ASIAN_SYLLABLE.test(text)) && query[i].koreanKey === first + second) addPair(KOREAN_ROMANISATION_SIMILARITY, i, 1, j, j + 1);
     }
   }
 }
@@ -1497,7 +1511,9 @@ export function proposedEntities(index: ScreeningIndex, name: string, minScore: 
 
 /** Names holding two neighbours this query word writes together, also as a Korean key ("pyeongchol"). */
 function joinedNames(index: ScreeningIndex, token: QueryToken): number[] | undefined {
-  return index.byJoined.get(token.text) ?? index.byJoined.get(token.koreanKey);
+  const spelt = index.byJoined.get(token.text);
+  const korean = token.koreanKey === token.text ? undefined : index.byJoined.get(token.koreanKey);
+  return spelt && korean ? [...spelt, ...korean] : spelt ?? korean;
 }
 
 function searchSpelling(index: ScreeningIndex, name: string, minScore: number): NameHit[] {

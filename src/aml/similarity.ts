@@ -239,9 +239,9 @@ export const KOREAN_SYLLABLE_LENGTH = 6;
  * spellings eo/o, eu/u, oo/u, ee/i, ou/u.
  */
 export function koreanKey(token: string): string {
-  const family = KOREAN_FAMILY_NAMES.get(token);
-  if (family) return family;
-  return token
+  // A family name's spellings become one, then are keyed like any syllable, so the key of a word that joins it to
+  // another syllable ("myungbak" for "Myeong-bak") is the two keys together.
+  return (KOREAN_FAMILY_NAMES.get(token) ?? token)
     .replace(/^[rln](?=[iy])/, '')
     .replace(/ch|j/g, 'j').replace(/kh?|g/g, 'g').replace(/ph?|b/g, 'b').replace(/th?|d/g, 'd').replace(/sh/g, 's')
     .replace(/eo/g, 'o').replace(/eu/g, 'u').replace(/oo|ou/g, 'u').replace(/ee/g, 'i').replace(/ui(?![aeiou])/g, 'i')

@@ -373,12 +373,13 @@ function isKoreanPerson(entity: ListEntity): boolean {
 }
 
 /**
- * A person with no mark at all (no nationality, country or programme) whose primary name is Korean by its shape
- * alone: said family name first, a Korean family name, every given part one syllable ("Gim Jeong-eun", "Pak
- * Kun-hye", "Moon Jae-in"). Such a name may be Chinese too ("Chu Jung-chi"), so it is also read as Wade-Giles.
+ * A person without a nationality or country whose primary name is Korean by its shape alone, whatever programme
+ * lists them (the non-proliferation one lists North Koreans without a nationality: "PAK, To-Chun", "KIM, Se Gon"):
+ * said family name first, a Korean family name, every given part one syllable ("Gim Jeong-eun", "Moon Jae-in").
+ * Such a name may be Chinese too ("CHANG, Chi Fu", "Chu Jung-chi"), so it is also read as Wade-Giles.
  */
 function hasKoreanShapedName(entity: ListEntity): boolean {
-  if (entity.type !== 'person' || entity.nationalities.length || entity.countries.length || entity.programs.length) return false;
+  if (entity.type !== 'person' || entity.nationalities.length || entity.countries.length) return false;
   const parts = tokenise(entity.names[0]?.full ?? '');
   return parts.length >= 2 && parts.length <= 4 && KOREAN_FAMILY.has(parts[0]) && parts.slice(1).every((part) => EAST_ASIAN_SYLLABLE.test(part));
 }

@@ -687,7 +687,7 @@ describe('candidate generation across romanisation systems (round 11)', () => {
     expect(finds(wadeGiles, 'Hu Jinbao', 1)).toBe(false);
   });
 
-  it('reads a person listed with no mark at all as Korean when the name is said Korean family name first, in syllables', () => {
+  it('reads a person listed without a nationality as Korean when the name is said Korean family name first, in syllables', () => {
     const korean = small(['Gim Jeong-eun', 'Pak Kun-hye', 'Yi Myeong-bak', 'Moon Jae-in']);
     expect(finds(korean, 'Kim Jong Un', 0)).toBe(true);
     expect(finds(korean, 'Kim Jongun', 0)).toBe(true);
@@ -696,7 +696,11 @@ describe('candidate generation across romanisation systems (round 11)', () => {
     expect(finds(korean, 'Mun Chae-in', 3)).toBe(true);
     expect(finds(korean, 'Kim Jong Il', 0)).toBe(false);
     expect(finds(korean, 'Park Geun-ho', 1)).toBe(false);
-    // Said given name first, or with a nationality of another country, a name is not read so.
+    // Whatever programme lists them: the non-proliferation one lists North Koreans without a nationality.
+    const proliferator: ListEntity = { ...emptyEntity('r11', 'kp', 'person'), programs: ['NPWMD'], names: [{ full: 'GIM, Jeong-eun', kind: 'primary' }] };
+    const programme = { index: buildIndex([...listed, proliferator]), lists: [], listsVersion: 'r11' };
+    expect(screen(programme, { name: 'Kim Jongun', limit: 100 }).matches.some((m) => m.entityId === 'r11:kp')).toBe(true);
+    // With a nationality of another country, a name is not read so.
     const notKorean: ListEntity = { ...emptyEntity('r11', 'cn', 'person'), nationalities: ['CN'], names: [{ full: 'Pak Kun-hye', kind: 'primary' }] };
     const chinese = { index: buildIndex([...listed, notKorean]), lists: [], listsVersion: 'r11' };
     expect(screen(chinese, { name: 'Park Geunhye', limit: 100 }).matches.some((m) => m.entityId === 'r11:cn')).toBe(false);

@@ -125,7 +125,8 @@ function sameEnding(a: string, b: string): boolean {
  */
 const TRANSLITERATION_FOLDS: Array<[RegExp, string]> = [
   [/shch|sch|tsch|sh|ch|tch|sz|cz|sj/g, '§'],
-  [/dzh|dj|zh|dsch|j/g, 'j'],
+  // dz: Serbo-Croat dž as ASCII writes it, dj as French writes it ("Karadzic", "Karadjic").
+  [/dzh|dz|dj|zh|dsch|j/g, 'j'],
   [/kh|ch(?=$)/g, 'h'],
   [/ts|tz|cz/g, 'c'],
   [/x/g, 'ks'],

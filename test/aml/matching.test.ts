@@ -676,6 +676,11 @@ describe('candidate generation across romanisation systems (round 11)', () => {
     expect(finds(transcribed, 'Viktor Yanukov', 2)).toBe(false);
   });
 
+  it('reads Serbo-Croat dž written dz (ASCII) or dj (French) as one sound', () => {
+    expect(transliterationKey('karadjic')).toBe(transliterationKey('karadzic'));
+    expect(finds(small(['Radovan Karadžić']), 'Radovan Karadjic', 0)).toBe(true);
+  });
+
   it('reads a Wade-Giles syllable without its apostrophe as unaspirated or aspirated, and "chu" as zhu', () => {
     expect(pinyinReadings('Hu Chin-tao')).toEqual(expect.arrayContaining(['hu jindao', 'hu jintao']));
     expect(pinyinReading('Chu Jung-chi')).toBe('zhu rongji');

@@ -743,6 +743,19 @@ function negatives(count: number, listed: Set<string>, split: Split): { cases: C
 
 interface Tally { tp: number; fn: number; fp: number; tn: number }
 
+/** Per class, the share of positives whose entity the index proposes before scoring (see proposedEntityIds). */
+function candidateRecall(lists: ListsSnapshot, cases: Case[]): string {
+  const byTransform = new Map<string, [number, number]>();
+  for (const c of cases) {
+    if (!c.expected) continue;
+    const entry = byTransform.get(c.transform) ?? [0, 0];
+    entry[0] += proposedEntityIds(lists, { name: c.query, threshold: THRESHOLD }).has(c.expected) ? 1 : 0;
+    entry[1]++;
+    byTransform.set(c.transform, entry);
+  }
+  return [...byTransform].map(([t, [hit, all]]) => `${t} ${(hit / all).toFixed(3)}`).join(', ');
+}
+
 function measure(lists: ListsSnapshot, cases: Case[]): { tally: Tally; byTransform: Map<string, [number, number]>; misses: Case[]; falseAlarms: Array<[Case, string]> } {
   const tally: Tally = { tp: 0, fn: 0, fp: 0, tn: 0 };
   const byTransform = new Map<string, [number, number]>();
@@ -988,6 +1001,7 @@ export async function run(): Promise<void> {
     console.log(`\n[${split}] positives ${positives[split].length}, negatives ${negativeCases.length} (${excluded} generated negatives left out: they sound exactly like a listed name)`);
     console.log(`  precision ${precision.toFixed(4)}  recall ${recall.toFixed(4)}  F1 ${f1.toFixed(4)}  FPR ${(fpr * 100).toFixed(2)} %  (target F1 ≥ 0.90, FPR ≤ 0.5 %)`);
     console.log(`  recall by transform: ${[...byTransform].map(([t, [hit, all]]) => `${t} ${(hit / all).toFixed(3)} (${all})`).join(', ')}`);
+    console.log(`  proposed by the index before scoring, by transform: ${candidateRecall(lists, positives[split])}`);
     const pressResult = measure(lists, press[split]);
     const pressRecall = pressResult.tally.tp / press[split].length;
     console.log(`  press: recall ${pressRecall.toFixed(4)} on ${press[split].length} designated persons as newspapers write them (target ≥ 0.98): ${[...pressResult.byTransform].sort().map(([t, [hit, all]]) => `${t} ${(hit / all).toFixed(3)} (${all})`).join(', ')}`);

@@ -137,9 +137,9 @@ export interface ScreeningIndex {
   byJoined: Map<string, number[]>;
   /** Initials of an organisation's name (see acronymsOf) → ids of those names. */
   byAcronym: Map<string, number[]>;
-  /** Korean key (see koreanKey) → ids of the syllables of Korean persons' names. */
+  /** Korean key (see koreanKey) → ids of the syllables of Korean persons' names, or of two written together. */
   byKoreanSyllable: Map<string, number[]>;
-  /** Id of such a syllable → its Korean key. */
+  /** Id of such a part → its Korean key. */
   koreanKeyOf: Map<number, string>;
   /** Names of Korean persons. */
   koreanNames: Set<number>;
@@ -222,6 +222,8 @@ function nisbaAfterGivenNames(family: string[], given: string[]): boolean {
 
 /** One syllable of a Chinese or Korean name ("cheol", "thaek", "bian"): a hyphen between two is a given name's. */
 const EAST_ASIAN_SYLLABLE = /^[^aeiouy]*[aeiouy]+(?:ng|[nlkmprt])?$/;
+/** One such syllable or two written together ("jongun", "myungbak"). */
+const ONE_OR_TWO_SYLLABLES = /^(?:[^aeiouy]*[aeiouy]+(?:ng|[nlkmprt])?){1,2}$/;
 
 /**
  * Whether the last word of a person's name written in order is a double-barrelled family name ("JOHN B.
@@ -375,13 +377,14 @@ function isKoreanPerson(entity: ListEntity): boolean {
 /**
  * A person without a nationality or country whose primary name is Korean by its shape alone, whatever programme
  * lists them (the non-proliferation one lists North Koreans without a nationality: "PAK, To-Chun", "KIM, Se Gon"):
- * said family name first, a Korean family name, every given part one syllable ("Gim Jeong-eun", "Moon Jae-in").
+ * said family name first, a Korean family name, every given part one syllable or two written together ("Gim
+ * Jeong-eun", "Moon Jae-in", "Kim Jongun").
  * Such a name may be Chinese too ("CHANG, Chi Fu", "Chu Jung-chi"), so it is also read as Wade-Giles.
  */
 function hasKoreanShapedName(entity: ListEntity): boolean {
   if (entity.type !== 'person' || entity.nationalities.length || entity.countries.length) return false;
   const parts = tokenise(entity.names[0]?.full ?? '');
-  return parts.length >= 2 && parts.length <= 4 && KOREAN_FAMILY.has(parts[0]) && parts.slice(1).every((part) => EAST_ASIAN_SYLLABLE.test(part));
+  return parts.length >= 2 && parts.length <= 4 && KOREAN_FAMILY.has(parts[0]) && parts.slice(1).every((part) => ONE_OR_TWO_SYLLABLES.test(part));
 }
 
 /** The spellings of sheikh that are kept as name parts (see NAME_TITLES in normalize.ts). */
@@ -458,7 +461,7 @@ export function buildIndex(entities: ListEntity[]): ScreeningIndex {
             documentFrequency.push(0);
           }
           if (!seen.has(id)) documentFrequency[id]++;
-          if (korean && part.length <= KOREAN_SYLLABLE_LENGTH) koreanSyllables.add(id);
+          if (korean) koreanSyllables.add(id);
           if (entity.type === 'person') personTokens.add(id);
           seen.add(id);
           nameTokens.push(id);
@@ -857,8 +860,17 @@ function addJoinedListed(query: QueryToken[], queryCount: number, first: string,
   }
 }
 
-/** Pairs each query word that is two syllables of a Korean name written together in another romanisation. */
+/**
+ * Pairs two syllables of a Korean name written together on one side with the two written apart on the other, in
+ * another romanisation: a query word with two listed parts ("Jongun" for "Jeong Eun"), two query words with a
+ * listed part ("Jeong-eun" for "Jongun").
+ */
 function addJoinedKorean(index: ScreeningIndex, query: QueryToken[], queryCount: number, start: number, listedCount: number): void {
+  for (let j = 0; j < listedCount; j++) {
+    const listed = index.koreanKeyOf.get(index.nameTokens[start + j]);
+    if (listed === undefined || EAST_ASIAN_SYLLABLE.test(index.tokens[index.nameTokens[start + j]])) continue;
+    for (let i = 0; i + 1 < queryCount; i++) if (query[i].koreanKey + query[i + 1].koreanKey === listed) addPair(KOREAN_ROMANISATION_SIMILARITY, i, 2, j, NO_SECOND);
+  }
   for (let j = 0; j + 1 < listedCount; j++) {
     const first = index.koreanKeyOf.get(index.nameTokens[start + j]);
     const second = index.koreanKeyOf.get(index.nameTokens[start + j + 1]);
@@ -1549,11 +1561,19 @@ function candidateNames(index: ScreeningIndex, query: QueryToken[], minScore: nu
   }
   const floor = Math.max(MIN_EVIDENCE * strongWeight, (2 * minScore - 1) * queryWeight - weakWeightOf(query) - 1e-6);
   for (let i = 0; i + 1 < query.length; i++) {
-    const id = index.vocabulary.get(query[i].joinedWithNext);
-    if (id === undefined) continue;
-    const round = ++scratch.round;
     const amount = query[i].weight + query[i + 1].weight;
-    for (let p = index.postingStart[id]; p < index.postingStart[id + 1]; p++) credit(index.postings[p], amount, round, true);
+    const id = index.vocabulary.get(query[i].joinedWithNext);
+    if (id !== undefined) {
+      const round = ++scratch.round;
+      for (let p = index.postingStart[id]; p < index.postingStart[id + 1]; p++) credit(index.postings[p], amount, round, true);
+    }
+    // Two syllables a Korean name writes together, in another romanisation ("Jeong-eun" for "Jongun").
+    const korean = index.byKoreanSyllable.get(query[i].koreanKey + query[i + 1].koreanKey);
+    if (!korean) continue;
+    const round = ++scratch.round;
+    for (const other of korean) {
+      for (let p = index.postingStart[other]; p < index.postingStart[other + 1]; p++) credit(index.postings[p], amount * KOREAN_ROMANISATION_SIMILARITY, round, true);
+    }
   }
   // Rarest tokens first: once the tokens left could not lift a name never seen to the floor, the long posting
   // lists of common tokens ("mohammed", "obshchestvo") only add to names already seen.

@@ -700,6 +700,11 @@ describe('candidate generation across romanisation systems (round 11)', () => {
     expect(finds(korean, 'Lee Myungbak', 2)).toBe(true);
     expect(finds(korean, 'Mun Chae-in', 3)).toBe(true);
     expect(finds(korean, 'Kim Jong Il', 0)).toBe(false);
+    // A given name listed as one word is found written apart in another romanisation.
+    const joined = small(['Kim Jongun', 'Lee Myungbak']);
+    expect(finds(joined, 'Gim Jeong-eun', 0)).toBe(true);
+    expect(finds(joined, 'Ri Myong Bak', 1)).toBe(true);
+    expect(finds(joined, 'Kim Jong Il', 0)).toBe(false);
     expect(finds(korean, 'Park Geun-ho', 1)).toBe(false);
     // Whatever programme lists them: the non-proliferation one lists North Koreans without a nationality.
     const proliferator: ListEntity = { ...emptyEntity('r11', 'kp', 'person'), programs: ['NPWMD'], names: [{ full: 'GIM, Jeong-eun', kind: 'primary' }] };

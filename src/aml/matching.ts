@@ -222,8 +222,15 @@ function nisbaAfterGivenNames(family: string[], given: string[]): boolean {
 
 /** One syllable of a Chinese or Korean name ("cheol", "thaek", "bian"): a hyphen between two is a given name's. */
 const EAST_ASIAN_SYLLABLE = /^[^aeiouy]*[aeiouy]+(?:ng|[nlkmprt])?$/;
-/** One such syllable or two written together ("jongun", "myungbak"). */
-const ONE_OR_TWO_SYLLABLES = /^(?:[^aeiouy]*[aeiouy]+(?:ng|[nlkmprt])?){1,2}$/;
+/**
+ * One syllable of a Korean name as McCune-Reischauer, Revised Romanization or habit write it: one vowel, a
+ * diphthong (ae, eo, eu, oe, ui; oo, ee, ou) or a glide before one, so "jaein" is two ("jae-in") where
+ * EAST_ASIAN_SYLLABLE sees one.
+ */
+const KOREAN_SYLLABLE_SHAPE = '[^aeiouwy]*[wy]?(?:ae|eo|eu|oe|ui|oo|ee|ou|[aeiou])(?:ng|[nlkmpt])?';
+const KOREAN_SYLLABLE = new RegExp(`^${KOREAN_SYLLABLE_SHAPE}$`);
+/** One such syllable or two written together ("jongun", "myungbak", "jaein"). */
+const ONE_OR_TWO_KOREAN_SYLLABLES = new RegExp(`^(?:${KOREAN_SYLLABLE_SHAPE}){1,2}$`);
 
 /**
  * Whether the last word of a person's name written in order is a double-barrelled family name ("JOHN B.
@@ -384,7 +391,7 @@ function isKoreanPerson(entity: ListEntity): boolean {
 function hasKoreanShapedName(entity: ListEntity): boolean {
   if (entity.type !== 'person' || entity.nationalities.length || entity.countries.length) return false;
   const parts = tokenise(entity.names[0]?.full ?? '');
-  return parts.length >= 2 && parts.length <= 4 && KOREAN_FAMILY.has(parts[0]) && parts.slice(1).every((part) => ONE_OR_TWO_SYLLABLES.test(part));
+  return parts.length >= 2 && parts.length <= 4 && KOREAN_FAMILY.has(parts[0]) && parts.slice(1).every((part) => ONE_OR_TWO_KOREAN_SYLLABLES.test(part));
 }
 
 /** The spellings of sheikh that are kept as name parts (see NAME_TITLES in normalize.ts). */
@@ -868,7 +875,7 @@ function addJoinedListed(query: QueryToken[], queryCount: number, first: string,
 function addJoinedKorean(index: ScreeningIndex, query: QueryToken[], queryCount: number, start: number, listedCount: number): void {
   for (let j = 0; j < listedCount; j++) {
     const listed = index.koreanKeyOf.get(index.nameTokens[start + j]);
-    if (listed === undefined || EAST_ASIAN_SYLLABLE.test(index.tokens[index.nameTokens[start + j]])) continue;
+    if (listed === undefined || KOREAN_SYLLABLE.test(index.tokens[index.nameTokens[start + j]])) continue;
     for (let i = 0; i + 1 < queryCount; i++) if (query[i].koreanKey + query[i + 1].koreanKey === listed) addPair(KOREAN_ROMANISATION_SIMILARITY, i, 2, j, NO_SECOND);
   }
   for (let j = 0; j + 1 < listedCount; j++) {
@@ -876,9 +883,9 @@ function addJoinedKorean(index: ScreeningIndex, query: QueryToken[], queryCount:
     const second = index.koreanKeyOf.get(index.nameTokens[start + j + 1]);
     if (first === undefined || second === undefined) continue;
     for (let i = 0; i < queryCount; i++) {
-      // Two syllables written together: longer than one can be, or not shaped like one ("jongun").
+      // Two syllables written together: longer than one can be, or not shaped like one ("jongun", "jaein").
       const text = query[i].text;
-      if ((text.length > KOREAN_SYLLABLE_LENGTH || !EAST_ASIAN_SYLLABLE.test(text)) && query[i].koreanKey === first + second) addPair(KOREAN_ROMANISATION_SIMILARITY, i, 1, j, j + 1);
+      if ((text.length > KOREAN_SYLLABLE_LENGTH || !KOREAN_SYLLABLE.test(text)) && query[i].koreanKey === first + second) addPair(KOREAN_ROMANISATION_SIMILARITY, i, 1, j, j + 1);
     }
   }
 }

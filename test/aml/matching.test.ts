@@ -700,6 +700,7 @@ describe('candidate generation across romanisation systems (round 11)', () => {
     expect(finds(korean, 'Park Geunhye', 1)).toBe(true);
     expect(finds(korean, 'Lee Myungbak', 2)).toBe(true);
     expect(finds(korean, 'Mun Chae-in', 3)).toBe(true);
+    expect(finds(small(['Mun Chae-in']), 'Moon Jaein', 0)).toBe(true); // "aei" is no Korean vowel: two syllables
     expect(finds(korean, 'Kim Jong Il', 0)).toBe(false);
     expect(finds(korean, 'Park Geun-ho', 1)).toBe(false);
     // A given name listed as one word is found written apart in another romanisation.

@@ -221,11 +221,15 @@ export function joinedSimilarity(a: string, b: string): number {
   return distance <= budget ? 1 - distance / longest : 0;
 }
 
-/** Spellings of one Korean family name across McCune-Reischauer, Revised Romanization and habit. */
+/**
+ * Spellings of one Korean family name across McCune-Reischauer, Revised Romanization and habit, and their key: the
+ * key a syllable spelt so gets ("bag" as in "myungbak"), but for Choe, which every system writes with ch (ㅊ), so
+ * that the English "Joe" is not read as it.
+ */
 const KOREAN_FAMILY_NAMES = new Map<string, string>([
   ...['ri', 'rhee', 'lee', 'yi', 'li', 'rhie'].map((s) => [s, 'i'] as [string, string]),
   ...['choe', 'choi', 'chwe'].map((s) => [s, 'choe'] as [string, string]),
-  ...['pak', 'park', 'bak'].map((s) => [s, 'bak'] as [string, string]),
+  ...['pak', 'park', 'bak'].map((s) => [s, 'bag'] as [string, string]),
   ...['o', 'oh'].map((s) => [s, 'o'] as [string, string]),
   ...['ro', 'roh', 'no', 'noh'].map((s) => [s, 'no'] as [string, string]),
 ]);
@@ -240,9 +244,9 @@ export const KOREAN_SYLLABLE_LENGTH = 6;
  * spellings eo/o, eu/u, oo/u, ee/i, ou/u.
  */
 export function koreanKey(token: string): string {
-  // A family name's spellings become one, then are keyed like any syllable, so the key of a word that joins it to
-  // another syllable ("myungbak" for "Myeong-bak") is the two keys together.
-  return (KOREAN_FAMILY_NAMES.get(token) ?? token)
+  const family = KOREAN_FAMILY_NAMES.get(token);
+  if (family) return family;
+  return token
     .replace(/^[rln](?=[iy])/, '')
     .replace(/ch|j/g, 'j').replace(/kh?|g/g, 'g').replace(/ph?|b/g, 'b').replace(/th?|d/g, 'd').replace(/sh/g, 's')
     .replace(/eo/g, 'o').replace(/eu/g, 'u').replace(/oo|ou/g, 'u').replace(/ee/g, 'i').replace(/ui(?![aeiou])/g, 'i')

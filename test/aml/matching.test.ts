@@ -713,4 +713,11 @@ describe('candidate generation across romanisation systems (round 11)', () => {
     // With a nationality of another country, a name is not read so.
     expect(finds(small(['Pak Kun-hye'], { nationalities: ['CN'] }), 'Park Geunhye', 0)).toBe(false);
   });
+
+  it('keys the Korean family name Choe apart from the English given name Joe', () => {
+    const choe = small(['CHOE, Song Chol'], { nationalities: ['KP'] });
+    expect(finds(choe, 'Choi Song Chol', 0)).toBe(true);
+    expect(finds(choe, 'Joe Song', 0)).toBe(false);
+    expect(finds(choe, 'Joe Song Chol', 0)).toBe(false);
+  });
 });

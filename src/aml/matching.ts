@@ -150,7 +150,8 @@ export interface ScreeningIndex {
   /** Transliteration key (see transliterationKey) → vocabulary token ids. */
   byTransliteration: Map<string, number[]>;
   /**
-   * Transliteration key of a BGN-like reading of a person's name part written in German, French or Polish
+   * Transliteration key of a BGN-like reading of a name part of a person who may be from a Cyrillic-writing country
+   * (see mayBeTranscribedFromCyrillic), written in German, French or Polish
    * transcription of Cyrillic ("Chodorkowski" → khodorkovski, "Prigoschin" → prigozhin) → ids of those parts.
    */
   byTranscribedKey: Map<string, number[]>;
@@ -394,6 +395,22 @@ function hasKoreanShapedName(entity: ListEntity): boolean {
   return parts.length >= 2 && parts.length <= 4 && KOREAN_FAMILY.has(parts[0]) && parts.slice(1).every((part) => ONE_OR_TWO_KOREAN_SYLLABLES.test(part));
 }
 
+/**
+ * Countries whose persons' names are written in Cyrillic, now or in Soviet times: the former Soviet republics,
+ * Bulgaria, Serbia, Montenegro, North Macedonia, Bosnia and Herzegovina, Mongolia.
+ */
+const CYRILLIC_COUNTRIES = new Set(['RU', 'UA', 'BY', 'KZ', 'KG', 'TJ', 'UZ', 'TM', 'MD', 'AM', 'AZ', 'GE', 'EE', 'LV', 'LT', 'BG', 'RS', 'ME', 'MK', 'BA', 'MN']);
+
+/**
+ * Whether a listed person's Latin name may be a German, French or Polish transcription of a Cyrillic one: a person
+ * of such a country, or of no known country. A Chinese "Jianshu" or a Spanish "Juan" is not read back as Cyrillic.
+ */
+function mayBeTranscribedFromCyrillic(entity: ListEntity): boolean {
+  if (entity.type !== 'person') return false;
+  const countries = [...entity.nationalities, ...entity.countries];
+  return countries.length === 0 || countries.some((country) => CYRILLIC_COUNTRIES.has(country));
+}
+
 /** The spellings of sheikh that are kept as name parts (see NAME_TITLES in normalize.ts). */
 const SHEIKH = /^(?:sheikh|shaikh|shaykh|sheik)$/;
 
@@ -441,13 +458,14 @@ export function buildIndex(entities: ListEntity[]): ScreeningIndex {
   const byAcronym = new Map<string, number[]>();
   const koreanSyllables = new Set<number>();
   const koreanNames = new Set<number>();
-  const personTokens = new Set<number>();
+  const transcribableTokens = new Set<number>();
   const byPinyin = new Map<string, number[]>();
   const pinyinOf = new Map<number, string[]>();
 
   entities.forEach((entity, entityIndex) => {
     const koreanByMark = isKoreanPerson(entity);
     const korean = koreanByMark || hasKoreanShapedName(entity);
+    const transcribable = mayBeTranscribedFromCyrillic(entity);
     entity.names.forEach((name, slot) => {
       for (const variant of nameVariants(name.full)) {
         const { parts, middle, order, secondFamily, nisba } = listedNameParts(variant, entity.type === 'person');
@@ -469,7 +487,7 @@ export function buildIndex(entities: ListEntity[]): ScreeningIndex {
           }
           if (!seen.has(id)) documentFrequency[id]++;
           if (korean) koreanSyllables.add(id);
-          if (entity.type === 'person') personTokens.add(id);
+          if (transcribable) transcribableTokens.add(id);
           seen.add(id);
           nameTokens.push(id);
           nameTokenMiddle.push(optionalPartAt(parts, middle, secondFamily, position));
@@ -549,7 +567,7 @@ export function buildIndex(entities: ListEntity[]): ScreeningIndex {
   });
   const byTranscribedKey = new Map<string, number[]>();
   const transcribedReadings = new Map<number, string[]>();
-  for (const id of personTokens) {
+  for (const id of transcribableTokens) {
     const readings = isWeakToken(tokens[id]) ? [] : nationalTranscriptionReadings(tokens[id]);
     if (!readings.length) continue;
     transcribedReadings.set(id, readings);

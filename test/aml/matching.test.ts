@@ -675,6 +675,12 @@ describe('candidate generation across romanisation systems (round 11)', () => {
     expect(finds(transcribed, 'Viktor Yanukovich', 2)).toBe(true);
     expect(finds(transcribed, 'Viktor Ianoukovytch', 2)).toBe(true);
     expect(finds(transcribed, 'Viktor Yanukov', 2)).toBe(false);
+    expect(finds(small(['Michail Chodorkowski'], { nationalities: ['RU'] }), 'Mikhail Khodorkovsky', 0)).toBe(true);
+  });
+
+  it('does not read the name of a person of a country not writing Cyrillic as a transcription of Cyrillic', () => {
+    // German j for y would make the Pinyin "Jianshu" a "Yianshu", the Wade-Giles "Yen-shu" a typo away.
+    expect(finds(small(['ZHOU, Jianshu'], { nationalities: ['CN'] }), 'Chou Yen-shu', 0)).toBe(false);
   });
 
   it('reads Serbo-Croat dž written dz (ASCII) or dj (French) as one sound', () => {

@@ -4,7 +4,7 @@
 
 import { doubleMetaphone } from 'double-metaphone';
 import {
-  isWeakToken, nameVariants, nationalTranscriptionReadings, pinyinReading, pinyinReadings, queryTokenForms, tokenise, wadeGilesSyllableReadings, withoutLeadingTitle,
+  isWeakToken, nameVariants, nationalTranscriptionReadings, pinyinReading, queryTokenForms, tokenise, wadeGilesSyllableReadings, withoutLeadingTitle,
 } from './normalize.ts';
 import { equivalentGivenNames, equivalentPatronymics, isShortFormPair } from './given-names.ts';
 import {
@@ -1524,12 +1524,13 @@ export function searchNames(index: ScreeningIndex, name: string, minScore: numbe
 }
 
 /**
- * The ways a query is searched: as written, in each Pinyin reading when it reads as Wade-Giles (their hits count at
+ * The ways a query is searched: as written, in its Pinyin reading when it reads as Wade-Giles (its hits count at
  * ROMANISATION_SIMILARITY), and without a leading title.
  */
 function spellingsOf(name: string): Array<{ text: string; factor: number }> {
   const spellings = [{ text: name, factor: 1 }];
-  for (const reading of pinyinReadings(name)) spellings.push({ text: reading, factor: ROMANISATION_SIMILARITY });
+  const reading = pinyinReading(name);
+  if (reading) spellings.push({ text: reading, factor: ROMANISATION_SIMILARITY });
   const untitled = withoutLeadingTitle(name);
   if (untitled) spellings.push({ text: untitled, factor: 1 });
   return spellings;

@@ -342,9 +342,6 @@ const WADE_GILES_FINALS: Array<[RegExp, string]> = [
 ];
 /** A syllable as Wade-Giles writes it: an optional initial, a final, nothing else. */
 const WADE_GILES_SYLLABLE = /^(?:(?:ch|ts|tz|[kpt])'?|hs|sh|[fhjlmnswy])?[aeiouü]{1,3}(?:n|ng|h)?$/;
-/** Most Pinyin readings tried for one name: two syllables without apostrophes give four. */
-const MAX_PINYIN_READINGS = 8;
-
 /** The Pinyin readings of one Wade-Giles syllable, the likeliest first. */
 function pinyinSyllables(syllable: string): string[] {
   const initial = WADE_GILES_INITIALS.find(([pattern]) => pattern.test(syllable));
@@ -362,30 +359,21 @@ export function wadeGilesSyllableReadings(syllable: string): string[] {
 }
 
 /**
- * The Pinyin readings of a Chinese name written in Wade-Giles, the likeliest first ("Mao Tse-tung" → "mao
- * zedong", "Hsi Chin-p'ing" → "xi jinping", "Teng Hsiao-p'ing" → "deng xiaoping"; "Hu Chin-tao" → "hu jindao",
- * "hu jintao"…), at most MAX_PINYIN_READINGS, none when the name does not look like one: it must have a hyphenated
- * given name of syllables or a syllable only Wade-Giles writes (hs-, ts-, tz-, -ieh, -ih), and at most three words.
+ * The Pinyin reading of a Chinese name written in Wade-Giles, each syllable read the likeliest way ("Mao Tse-tung" →
+ * "mao zedong", "Hsi Chin-p'ing" → "xi jinping", "Teng Hsiao-p'ing" → "deng xiaoping", "Hu Chin-tao" → "hu
+ * jindao"), or undefined when the name does not look like one: it must have a hyphenated given name of syllables or a
+ * syllable only Wade-Giles writes (hs-, ts-, tz-, -ieh, -ih), and at most three words. One reading only: a query is
+ * searched in it with the scorer's full leeway, and searching every reading (eight for two syllables without
+ * apostrophes) made unlisted names meet unrelated listed ones ("Chen Chia-te" read "chen qiate" met "Cathy Chen");
+ * a listed syllable is indexed under all its readings instead (wadeGilesSyllableReadings).
  */
-export function pinyinReadings(raw: string): string[] {
-  const words = anyAscii(raw.normalize('NFKC')).toLowerCase().replace(/[`’‘ʼ]/g, "'").split(/[\s,]+/).filter(Boolean);
-  if (words.length < 2 || words.length > 3) return [];
-  const syllables = words.map((word) => word.split('-'));
-  if (!syllables.every((parts) => parts.length <= 2 && parts.every((part) => WADE_GILES_SYLLABLE.test(part)))) return [];
-  const wadeGiles = syllables.some((parts) => parts.length === 2) || syllables.flat().some((part) => /^(hs|ts|tz)|ieh$|[^s]ih$/.test(part));
-  if (!wadeGiles) return [];
-  // Word by word, each a product of its syllables' readings, cut to the likeliest at every step.
-  let readings = [''];
-  for (const parts of syllables) {
-    let words = [''];
-    for (const part of parts) words = words.flatMap((word) => pinyinSyllables(part).map((pinyin) => word + pinyin)).slice(0, MAX_PINYIN_READINGS);
-    readings = readings.flatMap((reading) => words.map((word) => (reading ? `${reading} ${word}` : word))).slice(0, MAX_PINYIN_READINGS);
-  }
-  const asWritten = words.join(' ').replace(/['-]/g, '');
-  return readings.filter((reading) => reading !== asWritten);
-}
-
-/** The likeliest Pinyin reading of a Chinese name written in Wade-Giles (see pinyinReadings), or undefined. */
 export function pinyinReading(raw: string): string | undefined {
-  return pinyinReadings(raw)[0];
+  const words = anyAscii(raw.normalize('NFKC')).toLowerCase().replace(/[`’‘ʼ]/g, "'").split(/[\s,]+/).filter(Boolean);
+  if (words.length < 2 || words.length > 3) return undefined;
+  const syllables = words.map((word) => word.split('-'));
+  if (!syllables.every((parts) => parts.length <= 2 && parts.every((part) => WADE_GILES_SYLLABLE.test(part)))) return undefined;
+  const wadeGiles = syllables.some((parts) => parts.length === 2) || syllables.flat().some((part) => /^(hs|ts|tz)|ieh$|[^s]ih$/.test(part));
+  if (!wadeGiles) return undefined;
+  const reading = syllables.map((parts) => parts.map((part) => pinyinSyllables(part)[0]).join('')).join(' ');
+  return reading === words.join(' ').replace(/['-]/g, '') ? undefined : reading;
 }

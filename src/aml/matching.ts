@@ -382,15 +382,19 @@ function isKoreanPerson(entity: ListEntity): boolean {
     && (KOREAN_FAMILY.has(parts[0]) || KOREAN_FAMILY.has(parts[parts.length - 1]));
 }
 
+/** Programmes that list North Koreans without a nationality: the DPRK ones and non-proliferation ("PAK, To-Chun"). */
+const PROGRAMME_LISTING_KOREANS = /^(?:DPRK|NPWMD)/;
+
 /**
- * A person without a nationality or country whose primary name is Korean by its shape alone, whatever programme
- * lists them (the non-proliferation one lists North Koreans without a nationality: "PAK, To-Chun", "KIM, Se Gon"):
- * said family name first, a Korean family name, every given part one syllable or two written together ("Gim
- * Jeong-eun", "Moon Jae-in", "Kim Jongun").
- * Such a name may be Chinese too ("CHANG, Chi Fu", "Chu Jung-chi"), so it is also read as Wade-Giles.
+ * A person without a nationality or country whose primary name is Korean by its shape: said family name first, a
+ * Korean family name, every given part one syllable or two written together ("Gim Jeong-eun", "Moon Jae-in", "Kim
+ * Jongun"), listed under no programme or one that lists North Koreans. The shape alone does not tell a Chinese name
+ * ("CHANG, Chi Fu", "LI, Yi" under the narcotics and Iran programmes), and a Korean name part's key pairs every
+ * listed name holding it ("li"/"yi" for the Burmese "YI, Khin Maung"). Such a name is also read as Wade-Giles.
  */
 function hasKoreanShapedName(entity: ListEntity): boolean {
   if (entity.type !== 'person' || entity.nationalities.length || entity.countries.length) return false;
+  if (entity.programs.length && !entity.programs.some((program) => PROGRAMME_LISTING_KOREANS.test(program))) return false;
   const parts = tokenise(entity.names[0]?.full ?? '');
   return parts.length >= 2 && parts.length <= 4 && KOREAN_FAMILY.has(parts[0]) && parts.slice(1).every((part) => ONE_OR_TWO_KOREAN_SYLLABLES.test(part));
 }

@@ -722,6 +722,11 @@ describe('candidate generation across romanisation systems (round 11)', () => {
     expect(finds(joined, 'Kim Jong Il', 0)).toBe(false);
     // Whatever programme lists them: the non-proliferation one lists North Koreans without a nationality.
     expect(finds(small(['GIM, Jeong-eun'], { programs: ['NPWMD'] }), 'Kim Jongun', 0)).toBe(true);
+    // Nor under a programme that lists no North Koreans: the narcotics one lists Chinese names of that shape.
+    expect(finds(small(['CHANG, Ping Yun'], { programs: ['SDNTK'] }), 'Jang Bing Yun', 0)).toBe(false);
+    expect(finds(small(['CHANG, Ping Yun'], { programs: ['NPWMD'] }), 'Jang Bing Yun', 0)).toBe(true);
+    // The Chinese "LI, Yi" (Iran programme) keyed as Korean paired "li" with "yi" in every listed name holding it.
+    expect(screen(lists, { name: 'Li Ming-chuan' }).matches.map((m) => m.entityId)).not.toContain('ofac_sdn:31924');
     // With a nationality of another country, a name is not read so.
     expect(finds(small(['Pak Kun-hye'], { nationalities: ['CN'] }), 'Park Geunhye', 0)).toBe(false);
   });

@@ -572,7 +572,9 @@ export function buildIndex(entities: ListEntity[]): ScreeningIndex {
   const byTranscribedKey = new Map<string, number[]>();
   const transcribedReadings = new Map<number, string[]>();
   for (const id of transcribableTokens) {
-    const readings = isWeakToken(tokens[id]) ? [] : nationalTranscriptionReadings(tokens[id]);
+    // One Chinese or Korean syllable ("Chung", "Jang") is no transcription of a Russian name part: read as German
+    // ("Khung") it met the Pinyin "Huang".
+    const readings = isWeakToken(tokens[id]) || EAST_ASIAN_SYLLABLE.test(tokens[id]) ? [] : nationalTranscriptionReadings(tokens[id]);
     if (!readings.length) continue;
     transcribedReadings.set(id, readings);
     for (const key of new Set(readings.map(transliterationKey))) pushTo(byTranscribedKey, key, id);

@@ -678,9 +678,11 @@ describe('candidate generation across romanisation systems (round 11)', () => {
     expect(finds(small(['Michail Chodorkowski'], { nationalities: ['RU'] }), 'Mikhail Khodorkovsky', 0)).toBe(true);
   });
 
-  it('does not read the name of a person of a country not writing Cyrillic as a transcription of Cyrillic', () => {
+  it('reads a listed name part as a transcription of Cyrillic only for a person who may write Cyrillic, and never one East Asian syllable', () => {
     // German j for y would make the Pinyin "Jianshu" a "Yianshu", the Wade-Giles "Yen-shu" a typo away.
     expect(finds(small(['ZHOU, Jianshu'], { nationalities: ['CN'] }), 'Chou Yen-shu', 0)).toBe(false);
+    // Nor a single Chinese or Korean syllable of a person of no known country: German ch would make "Chung" a "Khung".
+    expect(finds(small(['MING, Chung']), 'Ming Huang', 0)).toBe(false);
   });
 
   it('reads Serbo-Croat dž written dz (ASCII) or dj (French) as one sound', () => {

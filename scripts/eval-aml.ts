@@ -21,7 +21,7 @@ import { buildIndex, listedNameParts } from '../src/aml/matching.ts';
 import { LEGAL_FORMS } from '../src/aml/legal-forms.ts';
 import { tokenise, isWeakToken, pinyinReading } from '../src/aml/normalize.ts';
 import { equivalentGivenNames, equivalentPatronymics } from '../src/aml/given-names.ts';
-import { DEFAULT_THRESHOLD, screen, type ListsSnapshot } from '../src/aml/screen.ts';
+import { DEFAULT_THRESHOLD, proposedEntityIds, screen, type ListsSnapshot } from '../src/aml/screen.ts';
 import { emptyEntity, type EntityType, type ListEntity } from '../src/aml/model.ts';
 
 const LISTS_DIR = process.env.KYX_LISTS_DIR ?? fileURLToPath(new URL('../../shared/data/lists/current', import.meta.url));
@@ -743,6 +743,19 @@ function negatives(count: number, listed: Set<string>, split: Split): { cases: C
 
 interface Tally { tp: number; fn: number; fp: number; tn: number }
 
+/** Per class, the share of positives whose entity the index proposes before scoring (see proposedEntityIds). */
+function candidateRecall(lists: ListsSnapshot, cases: Case[]): string {
+  const byTransform = new Map<string, [number, number]>();
+  for (const c of cases) {
+    if (!c.expected) continue;
+    const entry = byTransform.get(c.transform) ?? [0, 0];
+    entry[0] += proposedEntityIds(lists, { name: c.query, threshold: THRESHOLD }).has(c.expected) ? 1 : 0;
+    entry[1]++;
+    byTransform.set(c.transform, entry);
+  }
+  return [...byTransform].map(([t, [hit, all]]) => `${t} ${(hit / all).toFixed(3)}`).join(', ');
+}
+
 function measure(lists: ListsSnapshot, cases: Case[]): { tally: Tally; byTransform: Map<string, [number, number]>; misses: Case[]; falseAlarms: Array<[Case, string]> } {
   const tally: Tally = { tp: 0, fn: 0, fp: 0, tn: 0 };
   const byTransform = new Map<string, [number, number]>();
@@ -812,18 +825,20 @@ function namePairs(): { cases: PairCase[]; entities: ListEntity[] } {
   return { cases, entities };
 }
 
-interface PairOutcome { pair: PairCase; found: boolean; score: number; explanation: string }
+/** `proposed`: the listed name's entity is among the index's candidates at the threshold, whatever its score. */
+interface PairOutcome { pair: PairCase; found: boolean; proposed: boolean; score: number; explanation: string }
 
 function measurePairs(lists: ListsSnapshot, cases: PairCase[]): PairOutcome[] {
   return cases.map((pair) => {
     const type = pair.type === 'person' || pair.type === 'organization' ? pair.type : undefined;
     const decided = screen(lists, { name: pair.query, type, threshold: THRESHOLD, limit: 1000 });
     const found = decided.matches.some((m) => m.entityId === pair.listedId);
+    const proposed = proposedEntityIds(lists, { name: pair.query, threshold: THRESHOLD }).has(pair.listedId);
     const seen = screen(lists, { name: pair.query, type, threshold: 0.5, limit: 1000 }).matches.find((m) => m.entityId === pair.listedId);
     const explanation = seen
       ? `${seen.features.tokens.map((t) => `${t.query}~${t.matched} ${t.similarity}`).join(', ')}${seen.features.unmatchedQueryTokens.length ? `; query only: ${seen.features.unmatchedQueryTokens.join(' ')}` : ''}${seen.features.unmatchedListedTokens.length ? `; listed only: ${seen.features.unmatchedListedTokens.join(' ')}` : ''}`
       : 'not proposed';
-    return { pair, found, score: seen?.score ?? 0, explanation };
+    return { pair, found, proposed, score: seen?.score ?? 0, explanation };
   });
 }
 
@@ -842,12 +857,21 @@ function reportPairs(outcomes: PairOutcome[], showErrors: boolean): void {
   const recall = tally.tp / (tally.tp + tally.fn);
   console.log(`  hand-written pairs (${outcomes.length}, both ways): precision ${precision.toFixed(4)}  recall ${recall.toFixed(4)}  F1 ${((2 * precision * recall) / (precision + recall)).toFixed(4)}`);
   console.log(`    found (recall of _same, false-alarm rate of _different): ${[...bySubclass].sort().map(([c, [hit, all]]) => `${c} ${(hit / all).toFixed(3)} (${hit}/${all})`).join(', ')}`);
+  const proposedBySubclass = new Map<string, [number, number]>();
+  for (const { pair, proposed } of outcomes) {
+    if (pair.label !== 'same') continue;
+    const entry = proposedBySubclass.get(pair.subclass) ?? [0, 0];
+    entry[0] += proposed ? 1 : 0;
+    entry[1]++;
+    proposedBySubclass.set(pair.subclass, entry);
+  }
+  console.log(`    proposed by the index before scoring (candidate recall of _same): ${[...proposedBySubclass].sort().map(([c, [hit, all]]) => `${c} ${(hit / all).toFixed(3)} (${hit}/${all})`).join(', ')}`);
   if (!showErrors) return;
   const errors = outcomes.filter(({ pair, found }) => found !== (pair.label === 'same'));
   // Worst first: the misses scored lowest and the false alarms scored highest.
   errors.sort((a, b) => (a.pair.label === 'same' ? a.score : 1 - a.score) - (b.pair.label === 'same' ? b.score : 1 - b.score));
-  for (const { pair, score, explanation } of errors) {
-    console.log(`    ${pair.label === 'same' ? 'miss' : 'false alarm'} ${pair.subclass}: "${pair.query}" vs "${pair.listed}" ${score.toFixed(3)} [${explanation}]`);
+  for (const { pair, score, explanation, proposed } of errors) {
+    console.log(`    ${pair.label === 'same' ? 'miss' : 'false alarm'} ${pair.subclass}: "${pair.query}" vs "${pair.listed}" ${score.toFixed(3)} [${explanation}]${pair.label === 'same' && !proposed ? ' (not a candidate)' : ''}`);
   }
 }
 
@@ -977,6 +1001,7 @@ export async function run(): Promise<void> {
     console.log(`\n[${split}] positives ${positives[split].length}, negatives ${negativeCases.length} (${excluded} generated negatives left out: they sound exactly like a listed name)`);
     console.log(`  precision ${precision.toFixed(4)}  recall ${recall.toFixed(4)}  F1 ${f1.toFixed(4)}  FPR ${(fpr * 100).toFixed(2)} %  (target F1 ≥ 0.90, FPR ≤ 0.5 %)`);
     console.log(`  recall by transform: ${[...byTransform].map(([t, [hit, all]]) => `${t} ${(hit / all).toFixed(3)} (${all})`).join(', ')}`);
+    console.log(`  proposed by the index before scoring, by transform: ${candidateRecall(lists, positives[split])}`);
     const pressResult = measure(lists, press[split]);
     const pressRecall = pressResult.tally.tp / press[split].length;
     console.log(`  press: recall ${pressRecall.toFixed(4)} on ${press[split].length} designated persons as newspapers write them (target ≥ 0.98): ${[...pressResult.byTransform].sort().map(([t, [hit, all]]) => `${t} ${(hit / all).toFixed(3)} (${all})`).join(', ')}`);

@@ -4,7 +4,7 @@
 
 import { doubleMetaphone } from 'double-metaphone';
 import {
-  isWeakToken, nameVariants, pinyinReading, queryTokenForms, tokenise, wadeGilesSyllablePinyin, withoutLeadingTitle,
+  isWeakToken, nameVariants, nationalTranscriptionReadings, pinyinReading, queryTokenForms, tokenise, wadeGilesSyllableReadings, withoutLeadingTitle,
 } from './normalize.ts';
 import { equivalentGivenNames, equivalentPatronymics, isShortFormPair } from './given-names.ts';
 import {
@@ -137,18 +137,26 @@ export interface ScreeningIndex {
   byJoined: Map<string, number[]>;
   /** Initials of an organisation's name (see acronymsOf) → ids of those names. */
   byAcronym: Map<string, number[]>;
-  /** Korean key (see koreanKey) → ids of the syllables of Korean persons' names. */
+  /** Korean key (see koreanKey) → ids of the syllables of Korean persons' names, or of two written together. */
   byKoreanSyllable: Map<string, number[]>;
-  /** Id of such a syllable → its Korean key. */
+  /** Id of such a part → its Korean key. */
   koreanKeyOf: Map<number, string>;
   /** Names of Korean persons. */
   koreanNames: Set<number>;
   /** Pinyin → ids of the Wade-Giles syllables of listed Chinese names that read so ("xiang" → hsiang). */
   byPinyin: Map<string, number[]>;
-  /** Id of such a Wade-Giles syllable → its Pinyin. */
-  pinyinOf: Map<number, string>;
+  /** Id of such a Wade-Giles syllable → its Pinyin readings. */
+  pinyinOf: Map<number, string[]>;
   /** Transliteration key (see transliterationKey) → vocabulary token ids. */
   byTransliteration: Map<string, number[]>;
+  /**
+   * Transliteration key of a BGN-like reading of a name part of a person who may be from a Cyrillic-writing country
+   * (see mayBeTranscribedFromCyrillic), written in German, French or Polish
+   * transcription of Cyrillic ("Chodorkowski" → khodorkovski, "Prigoschin" → prigozhin) → ids of those parts.
+   */
+  byTranscribedKey: Map<string, number[]>;
+  /** Id of such a name part → its readings (see nationalTranscriptionReadings). */
+  transcribedReadings: Map<number, string[]>;
   postingStart: Uint32Array;
   postings: Uint32Array;
   nameEntity: Uint32Array;
@@ -215,6 +223,15 @@ function nisbaAfterGivenNames(family: string[], given: string[]): boolean {
 
 /** One syllable of a Chinese or Korean name ("cheol", "thaek", "bian"): a hyphen between two is a given name's. */
 const EAST_ASIAN_SYLLABLE = /^[^aeiouy]*[aeiouy]+(?:ng|[nlkmprt])?$/;
+/**
+ * One syllable of a Korean name as McCune-Reischauer, Revised Romanization or habit write it: one vowel, a
+ * diphthong (ae, eo, eu, oe, ui; oo, ee, ou) or a glide before one, so "jaein" is two ("jae-in") where
+ * EAST_ASIAN_SYLLABLE sees one.
+ */
+const KOREAN_SYLLABLE_SHAPE = '[^aeiouwy]*[wy]?(?:ae|eo|eu|oe|ui|oo|ee|ou|[aeiou])(?:ng|[nlkmpt])?';
+const KOREAN_SYLLABLE = new RegExp(`^${KOREAN_SYLLABLE_SHAPE}$`);
+/** One such syllable or two written together ("jongun", "myungbak", "jaein"). */
+const ONE_OR_TWO_KOREAN_SYLLABLES = new RegExp(`^(?:${KOREAN_SYLLABLE_SHAPE}){1,2}$`);
 
 /**
  * Whether the last word of a person's name written in order is a double-barrelled family name ("JOHN B.
@@ -365,6 +382,39 @@ function isKoreanPerson(entity: ListEntity): boolean {
     && (KOREAN_FAMILY.has(parts[0]) || KOREAN_FAMILY.has(parts[parts.length - 1]));
 }
 
+/** Programmes that list North Koreans without a nationality: the DPRK ones and non-proliferation ("PAK, To-Chun"). */
+const PROGRAMME_LISTING_KOREANS = /^(?:DPRK|NPWMD)/;
+
+/**
+ * A person without a nationality or country whose primary name is Korean by its shape: said family name first, a
+ * Korean family name, every given part one syllable or two written together ("Gim Jeong-eun", "Moon Jae-in", "Kim
+ * Jongun"), listed under no programme or one that lists North Koreans. The shape alone does not tell a Chinese name
+ * ("CHANG, Chi Fu", "LI, Yi" under the narcotics and Iran programmes), and a Korean name part's key pairs every
+ * listed name holding it ("li"/"yi" for the Burmese "YI, Khin Maung"). Such a name is also read as Wade-Giles.
+ */
+function hasKoreanShapedName(entity: ListEntity): boolean {
+  if (entity.type !== 'person' || entity.nationalities.length || entity.countries.length) return false;
+  if (entity.programs.length && !entity.programs.some((program) => PROGRAMME_LISTING_KOREANS.test(program))) return false;
+  const parts = tokenise(entity.names[0]?.full ?? '');
+  return parts.length >= 2 && parts.length <= 4 && KOREAN_FAMILY.has(parts[0]) && parts.slice(1).every((part) => ONE_OR_TWO_KOREAN_SYLLABLES.test(part));
+}
+
+/**
+ * Countries whose persons' names are written in Cyrillic, now or in Soviet times: the former Soviet republics,
+ * Bulgaria, Serbia, Montenegro, North Macedonia, Bosnia and Herzegovina, Mongolia.
+ */
+const CYRILLIC_COUNTRIES = new Set(['RU', 'UA', 'BY', 'KZ', 'KG', 'TJ', 'UZ', 'TM', 'MD', 'AM', 'AZ', 'GE', 'EE', 'LV', 'LT', 'BG', 'RS', 'ME', 'MK', 'BA', 'MN']);
+
+/**
+ * Whether a listed person's Latin name may be a German, French or Polish transcription of a Cyrillic one: a person
+ * of such a country, or of no known country. A Chinese "Jianshu" or a Spanish "Juan" is not read back as Cyrillic.
+ */
+function mayBeTranscribedFromCyrillic(entity: ListEntity): boolean {
+  if (entity.type !== 'person') return false;
+  const countries = [...entity.nationalities, ...entity.countries];
+  return countries.length === 0 || countries.some((country) => CYRILLIC_COUNTRIES.has(country));
+}
+
 /** The spellings of sheikh that are kept as name parts (see NAME_TITLES in normalize.ts). */
 const SHEIKH = /^(?:sheikh|shaikh|shaykh|sheik)$/;
 
@@ -412,11 +462,14 @@ export function buildIndex(entities: ListEntity[]): ScreeningIndex {
   const byAcronym = new Map<string, number[]>();
   const koreanSyllables = new Set<number>();
   const koreanNames = new Set<number>();
+  const transcribableTokens = new Set<number>();
   const byPinyin = new Map<string, number[]>();
-  const pinyinOf = new Map<number, string>();
+  const pinyinOf = new Map<number, string[]>();
 
   entities.forEach((entity, entityIndex) => {
-    const korean = isKoreanPerson(entity);
+    const koreanByMark = isKoreanPerson(entity);
+    const korean = koreanByMark || hasKoreanShapedName(entity);
+    const transcribable = mayBeTranscribedFromCyrillic(entity);
     entity.names.forEach((name, slot) => {
       for (const variant of nameVariants(name.full)) {
         const { parts, middle, order, secondFamily, nisba } = listedNameParts(variant, entity.type === 'person');
@@ -437,7 +490,8 @@ export function buildIndex(entities: ListEntity[]): ScreeningIndex {
             documentFrequency.push(0);
           }
           if (!seen.has(id)) documentFrequency[id]++;
-          if (korean && part.length <= KOREAN_SYLLABLE_LENGTH) koreanSyllables.add(id);
+          if (korean) koreanSyllables.add(id);
+          if (transcribable) transcribableTokens.add(id);
           seen.add(id);
           nameTokens.push(id);
           nameTokenMiddle.push(optionalPartAt(parts, middle, secondFamily, position));
@@ -449,15 +503,17 @@ export function buildIndex(entities: ListEntity[]): ScreeningIndex {
           // "Pyeongchol" for "Pyong Chol": given syllables written together in another romanisation.
           for (let i = 0; i + 1 < parts.length; i++) pushTo(byJoined, koreanKey(parts[i]) + koreanKey(parts[i + 1]), nameId);
         }
-        if (entity.type === 'person' && !korean && pinyinReading(variant)) {
-          const pinyin = parts.map((part) => wadeGilesSyllablePinyin(part) ?? part);
-          pinyin.forEach((reading, i) => {
-            if (reading === parts[i]) return;
-            const id = vocabulary.get(parts[i])!;
-            pushTo(byPinyin, reading, id);
-            pinyinOf.set(id, reading);
+        if (entity.type === 'person' && !koreanByMark && pinyinReading(variant)) {
+          const spellings = parts.map((part) => [part, ...wadeGilesSyllableReadings(part)]);
+          spellings.forEach(([part, ...readings]) => {
+            if (!readings.length) return;
+            const id = vocabulary.get(part)!;
+            for (const reading of readings) pushTo(byPinyin, reading, id);
+            pinyinOf.set(id, readings);
           });
-          for (let i = 0; i + 1 < parts.length; i++) pushTo(byJoined, pinyin[i] + pinyin[i + 1], nameId);
+          for (let i = 0; i + 1 < parts.length; i++) {
+            for (const first of spellings[i]) for (const second of spellings[i + 1]) pushTo(byJoined, first + second, nameId);
+          }
         }
         const nisbaAt = nisba.indexOf(true);
         if (nisbaAt >= 0) {
@@ -513,6 +569,16 @@ export function buildIndex(entities: ListEntity[]): ScreeningIndex {
     if (token.length >= 3) for (const gram of trigrams(token)) pushTo(byTrigram, gram, id);
     if (key) pushTo(byTransliteration, key, id);
   });
+  const byTranscribedKey = new Map<string, number[]>();
+  const transcribedReadings = new Map<number, string[]>();
+  for (const id of transcribableTokens) {
+    // One Chinese or Korean syllable ("Chung", "Jang") is no transcription of a Russian name part: read as German
+    // ("Khung") it met the Pinyin "Huang".
+    const readings = isWeakToken(tokens[id]) || EAST_ASIAN_SYLLABLE.test(tokens[id]) ? [] : nationalTranscriptionReadings(tokens[id]);
+    if (!readings.length) continue;
+    transcribedReadings.set(id, readings);
+    for (const key of new Set(readings.map(transliterationKey))) pushTo(byTranscribedKey, key, id);
+  }
 
   // Postings: token id → ids of the names holding it, in one flat array.
   const postingStart = new Uint32Array(tokens.length + 1);
@@ -558,6 +624,8 @@ export function buildIndex(entities: ListEntity[]): ScreeningIndex {
     byPinyin,
     pinyinOf,
     byTransliteration,
+    byTranscribedKey,
+    transcribedReadings,
     postingStart,
     postings,
     nameEntity: Uint32Array.from(nameEntity),
@@ -696,8 +764,16 @@ function similarTokens(index: ScreeningIndex, token: string, [primary, secondary
     }
   }
   if (token.length >= 4) {
-    for (const id of index.byTransliteration.get(transliterationKey(token)) ?? []) {
+    const key = transliterationKey(token);
+    for (const id of index.byTransliteration.get(key) ?? []) {
       const s = transliterationSimilarity(token, index.tokens[id]);
+      if (s > (found.get(id) ?? 0)) found.set(id, s);
+    }
+    // A listed name part in German, French or Polish transcription, read back as the query may write it.
+    for (const id of index.byTranscribedKey.get(key) ?? []) {
+      let s = 0;
+      for (const reading of index.transcribedReadings.get(id)!) s = Math.max(s, reading === token ? 1 : transliterationSimilarity(token, reading));
+      s *= ROMANISATION_SIMILARITY;
       if (s > (found.get(id) ?? 0)) found.set(id, s);
     }
   }
@@ -725,6 +801,7 @@ function similarTokens(index: ScreeningIndex, token: string, [primary, secondary
 }
 
 function queryTokens(index: ScreeningIndex, name: string): QueryToken[] {
+  scratch.ensure(index);
   const rare = Math.log(1 + index.nameEntity.length);
   const initialWeight = Math.log(1 + index.nameEntity.length / INITIAL_SHARE);
   const forms = queryTokenForms(name);
@@ -814,14 +891,25 @@ function addJoinedListed(query: QueryToken[], queryCount: number, first: string,
   }
 }
 
-/** Pairs each query word that is two syllables of a Korean name written together in another romanisation. */
+/**
+ * Pairs two syllables of a Korean name written together on one side with the two written apart on the other, in
+ * another romanisation: a query word with two listed parts ("Jongun" for "Jeong Eun"), two query words with a
+ * listed part ("Jeong-eun" for "Jongun").
+ */
 function addJoinedKorean(index: ScreeningIndex, query: QueryToken[], queryCount: number, start: number, listedCount: number): void {
+  for (let j = 0; j < listedCount; j++) {
+    const listed = index.koreanKeyOf.get(index.nameTokens[start + j]);
+    if (listed === undefined || KOREAN_SYLLABLE.test(index.tokens[index.nameTokens[start + j]])) continue;
+    for (let i = 0; i + 1 < queryCount; i++) if (query[i].koreanKey + query[i + 1].koreanKey === listed) addPair(KOREAN_ROMANISATION_SIMILARITY, i, 2, j, NO_SECOND);
+  }
   for (let j = 0; j + 1 < listedCount; j++) {
     const first = index.koreanKeyOf.get(index.nameTokens[start + j]);
     const second = index.koreanKeyOf.get(index.nameTokens[start + j + 1]);
     if (first === undefined || second === undefined) continue;
     for (let i = 0; i < queryCount; i++) {
-      if (query[i].text.length > KOREAN_SYLLABLE_LENGTH && query[i].koreanKey === first + second) addPair(KOREAN_ROMANISATION_SIMILARITY, i, 1, j, j + 1);
+      // Two syllables written together: longer than one can be, or not shaped like one ("jongun", "jaein").
+      const text = query[i].text;
+      if ((text.length > KOREAN_SYLLABLE_LENGTH || !KOREAN_SYLLABLE.test(text)) && query[i].koreanKey === first + second) addPair(KOREAN_ROMANISATION_SIMILARITY, i, 1, j, j + 1);
     }
   }
 }
@@ -927,7 +1015,12 @@ function scoreName(index: ScreeningIndex, query: QueryToken[], queryCjk: string,
       const second = index.tokens[nameTokens[start + k]];
       addJoinedListed(query, queryCount, first, second, j, k, 1);
       const secondPinyin = index.pinyinOf.get(nameTokens[start + k]);
-      if (firstPinyin || secondPinyin) addJoinedListed(query, queryCount, firstPinyin ?? first, secondPinyin ?? second, j, k, ROMANISATION_SIMILARITY);
+      if (!firstPinyin && !secondPinyin) continue;
+      for (const firstReading of [first, ...(firstPinyin ?? [])]) {
+        for (const secondReading of [second, ...(secondPinyin ?? [])]) {
+          if (firstReading !== first || secondReading !== second) addJoinedListed(query, queryCount, firstReading, secondReading, j, k, ROMANISATION_SIMILARITY);
+        }
+      }
     }
   }
   if (korean) addJoinedKorean(index, query, queryCount, start, listedCount);
@@ -1423,30 +1516,68 @@ function weakWeightOf(query: QueryToken[]): number {
  * in Pinyin ("Mao Tse-tung" as "mao zedong"), whose hits count at ROMANISATION_SIMILARITY.
  */
 export function searchNames(index: ScreeningIndex, name: string, minScore: number): NameHit[] {
-  const best = new Map(searchSpelling(index, name, minScore).map((hit) => [hit.entityIndex, hit]));
-  const keepBest = (hit: NameHit): void => {
-    if (hit.score >= minScore && hit.score > (best.get(hit.entityIndex)?.score ?? 0)) best.set(hit.entityIndex, hit);
-  };
-  const reading = pinyinReading(name);
-  if (reading) {
-    for (const hit of searchSpelling(index, reading, minScore / ROMANISATION_SIMILARITY)) keepBest({ ...hit, score: hit.score * ROMANISATION_SIMILARITY });
+  const best = new Map<number, NameHit>();
+  for (const { text, factor } of spellingsOf(name)) {
+    for (const hit of searchSpelling(index, text, minScore / factor)) {
+      const scored = factor === 1 ? hit : { ...hit, score: hit.score * factor };
+      if (scored.score >= minScore && scored.score > (best.get(scored.entityIndex)?.score ?? 0)) best.set(scored.entityIndex, scored);
+    }
   }
-  const untitled = withoutLeadingTitle(name);
-  if (untitled) for (const hit of searchSpelling(index, untitled, minScore)) keepBest(hit);
-  for (const hit of searchAcronym(index, name)) keepBest(hit);
-  for (const hit of searchSpelledOut(index, name)) keepBest(hit);
+  for (const hit of [...searchAcronym(index, name), ...searchSpelledOut(index, name)]) {
+    if (hit.score >= minScore && hit.score > (best.get(hit.entityIndex)?.score ?? 0)) best.set(hit.entityIndex, hit);
+  }
   return [...best.values()].sort((a, b) => b.score - a.score);
+}
+
+/**
+ * The ways a query is searched: as written, in its Pinyin reading when it reads as Wade-Giles (its hits count at
+ * ROMANISATION_SIMILARITY), and without a leading title.
+ */
+function spellingsOf(name: string): Array<{ text: string; factor: number }> {
+  const spellings = [{ text: name, factor: 1 }];
+  const reading = pinyinReading(name);
+  if (reading) spellings.push({ text: reading, factor: ROMANISATION_SIMILARITY });
+  const untitled = withoutLeadingTitle(name);
+  if (untitled) spellings.push({ text: untitled, factor: 1 });
+  return spellings;
+}
+
+/**
+ * Entities the index proposes for `name` before any name is scored (the candidate generation searchNames scores),
+ * acronyms aside: a listed name not proposed here cannot be found whatever the scorer says. For measuring.
+ */
+export function proposedEntities(index: ScreeningIndex, name: string, minScore: number): Set<number> {
+  const proposed = new Set<number>();
+  for (const { text, factor } of spellingsOf(name)) {
+    for (const nameId of candidateNames(index, queryTokens(index, text), minScore / factor)) proposed.add(index.nameEntity[nameId]);
+  }
+  return proposed;
 }
 
 /** Names holding two neighbours this query word writes together, also as a Korean key ("pyeongchol"). */
 function joinedNames(index: ScreeningIndex, token: QueryToken): number[] | undefined {
-  return index.byJoined.get(token.text) ?? index.byJoined.get(token.koreanKey);
+  const spelt = index.byJoined.get(token.text);
+  const korean = token.koreanKey === token.text ? undefined : index.byJoined.get(token.koreanKey);
+  return spelt && korean ? [...spelt, ...korean] : spelt ?? korean;
 }
 
 function searchSpelling(index: ScreeningIndex, name: string, minScore: number): NameHit[] {
-  scratch.ensure(index);
   const query = queryTokens(index, name);
   const queryCjk = cjkCharacters(name);
+  const bestByEntity = new Map<number, { nameId: number; score: number }>();
+  for (const nameId of candidateNames(index, query, minScore)) {
+    const hit = scoreName(index, query, queryCjk, nameId, false);
+    if (!hit || hit.score < minScore) continue;
+    const best = bestByEntity.get(hit.entityIndex);
+    if (!best || hit.score > best.score) bestByEntity.set(hit.entityIndex, { nameId, score: hit.score });
+  }
+  return [...bestByEntity.values()]
+    .sort((a, b) => b.score - a.score)
+    .map(({ nameId }) => scoreName(index, query, queryCjk, nameId, true) as NameHit);
+}
+
+/** The names worth scoring in full for a query, most index evidence first, at most MAX_CANDIDATES. */
+function candidateNames(index: ScreeningIndex, query: QueryToken[], minScore: number): number[] {
   const strong = query.filter((q) => !q.weak);
   if (strong.length === 0) return [];
   const { evidence, touched } = scratch;
@@ -1462,11 +1593,19 @@ function searchSpelling(index: ScreeningIndex, name: string, minScore: number): 
   }
   const floor = Math.max(MIN_EVIDENCE * strongWeight, (2 * minScore - 1) * queryWeight - weakWeightOf(query) - 1e-6);
   for (let i = 0; i + 1 < query.length; i++) {
-    const id = index.vocabulary.get(query[i].joinedWithNext);
-    if (id === undefined) continue;
-    const round = ++scratch.round;
     const amount = query[i].weight + query[i + 1].weight;
-    for (let p = index.postingStart[id]; p < index.postingStart[id + 1]; p++) credit(index.postings[p], amount, round, true);
+    const id = index.vocabulary.get(query[i].joinedWithNext);
+    if (id !== undefined) {
+      const round = ++scratch.round;
+      for (let p = index.postingStart[id]; p < index.postingStart[id + 1]; p++) credit(index.postings[p], amount, round, true);
+    }
+    // Two syllables a Korean name writes together, in another romanisation ("Jeong-eun" for "Jongun").
+    const korean = index.byKoreanSyllable.get(query[i].koreanKey + query[i + 1].koreanKey);
+    if (!korean) continue;
+    const round = ++scratch.round;
+    for (const other of korean) {
+      for (let p = index.postingStart[other]; p < index.postingStart[other + 1]; p++) credit(index.postings[p], amount * KOREAN_ROMANISATION_SIMILARITY, round, true);
+    }
   }
   // Rarest tokens first: once the tokens left could not lift a name never seen to the floor, the long posting
   // lists of common tokens ("mohammed", "obshchestvo") only add to names already seen.
@@ -1490,16 +1629,7 @@ function searchSpelling(index: ScreeningIndex, name: string, minScore: number): 
   const candidates = touched.filter((n) => evidence[n] >= floor);
   candidates.sort((a, b) => evidence[b] - evidence[a]);
   for (const n of touched) evidence[n] = 0;
-  const bestByEntity = new Map<number, { nameId: number; score: number }>();
-  for (const nameId of candidates.slice(0, MAX_CANDIDATES)) {
-    const hit = scoreName(index, query, queryCjk, nameId, false);
-    if (!hit || hit.score < minScore) continue;
-    const best = bestByEntity.get(hit.entityIndex);
-    if (!best || hit.score > best.score) bestByEntity.set(hit.entityIndex, { nameId, score: hit.score });
-  }
-  return [...bestByEntity.values()]
-    .sort((a, b) => b.score - a.score)
-    .map(({ nameId }) => scoreName(index, query, queryCjk, nameId, true) as NameHit);
+  return candidates.slice(0, MAX_CANDIDATES);
 }
 
 /** Entities holding one of these identifier values (passport, registration, IMO…), as entity indexes. */

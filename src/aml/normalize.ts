@@ -325,45 +325,47 @@ export function nameVariants(full: string): string[] {
   return [...variants].filter(Boolean);
 }
 
-/** Aspirated Wade-Giles initials (written with an apostrophe) and their Pinyin. */
-const WADE_GILES_ASPIRATED: Array<[RegExp, string]> = [
-  [/^ch'(?=[iuü])/, 'q'], [/^ch'/, 'ch'], [/^t[sz]'/, 'c'], [/^k'/, 'k'], [/^p'/, 'p'], [/^t'/, 't'],
-];
-/** Wade-Giles initials and their Pinyin, read as unaspirated when the apostrophe is missing. */
-const WADE_GILES_INITIALS: Array<[RegExp, string]> = [
-  ...WADE_GILES_ASPIRATED,
-  [/^hs/, 'x'], [/^ch(?=[iuü])/, 'j'], [/^ch/, 'zh'], [/^t[sz](?=u)/, 'z'], [/^t[sz]/, 'z'], [/^j/, 'r'],
-  [/^k/, 'g'], [/^p/, 'b'], [/^t/, 'd'],
+/**
+ * Wade-Giles initials and their Pinyin, from the Wade-Giles/Pinyin table: aspirated ones written with an
+ * apostrophe; without it an initial is read unaspirated first, then aspirated, since most writers (and every list
+ * once tokenised) leave the apostrophe out ("Chin-ping" is Jinping or Qinping, "Chin-tao" Jintao). "ch" before u is
+ * zh, or j for ü written u.
+ */
+const WADE_GILES_INITIALS: Array<[RegExp, string[]]> = [
+  [/^ch'(?=[iü])/, ['q']], [/^ch'(?=u)/, ['ch', 'q']], [/^ch'/, ['ch']], [/^t[sz]'/, ['c']], [/^k'/, ['k']], [/^p'/, ['p']], [/^t'/, ['t']],
+  [/^hs/, ['x']], [/^ch(?=[iü])/, ['j', 'q']], [/^ch(?=u)/, ['zh', 'j', 'ch', 'q']], [/^ch/, ['zh', 'ch']], [/^t[sz]/, ['z', 'c']], [/^j/, ['r']],
+  [/^k/, ['g', 'k']], [/^p/, ['b', 'p']], [/^t/, ['d', 't']],
 ];
 const WADE_GILES_FINALS: Array<[RegExp, string]> = [
-  [/ung$/, 'ong'], [/ieh$/, 'ie'], [/ien$/, 'ian'], [/ueh$/, 'ue'], [/ih$/, 'i'], [/(?<=^[gkh])o$/, 'e'], [/(?<=^(?:z|zh|sh|r))u$/, 'i'],
+  // The apical vowel: "tzu" is zi, "tz'u" ci; after sh, ch and j Wade-Giles writes it -ih ("shih", "chih", "jih").
+  [/ung$/, 'ong'], [/ieh$/, 'ie'], [/ien$/, 'ian'], [/ueh$/, 'ue'], [/ih$/, 'i'], [/(?<=^[gkh])o$/, 'e'], [/(?<=^[zc])u$/, 'i'],
 ];
 /** A syllable as Wade-Giles writes it: an optional initial, a final, nothing else. */
 const WADE_GILES_SYLLABLE = /^(?:(?:ch|ts|tz|[kpt])'?|hs|sh|[fhjlmnswy])?[aeiouü]{1,3}(?:n|ng|h)?$/;
-
-function pinyinSyllable(syllable: string): string {
-  let pinyin = syllable;
-  for (const [pattern, replacement] of WADE_GILES_INITIALS) {
-    if (pattern.test(pinyin)) {
-      pinyin = pinyin.replace(pattern, replacement);
-      break;
-    }
-  }
-  for (const [pattern, replacement] of WADE_GILES_FINALS) pinyin = pinyin.replace(pattern, replacement);
-  return pinyin;
-}
-
-/** The Pinyin of one syllable of a listed Chinese name written in Wade-Giles ("hsiang" → xiang), if it differs. */
-export function wadeGilesSyllablePinyin(syllable: string): string | undefined {
-  if (!WADE_GILES_SYLLABLE.test(syllable)) return undefined;
-  const pinyin = pinyinSyllable(syllable);
-  return pinyin === syllable ? undefined : pinyin;
+/** The Pinyin readings of one Wade-Giles syllable, the likeliest first. */
+function pinyinSyllables(syllable: string): string[] {
+  const initial = WADE_GILES_INITIALS.find(([pattern]) => pattern.test(syllable));
+  const readings = initial ? initial[1].map((pinyin) => syllable.replace(initial[0], pinyin)) : [syllable];
+  return readings.map((reading) => WADE_GILES_FINALS.reduce((pinyin, [pattern, replacement]) => pinyin.replace(pattern, replacement), reading));
 }
 
 /**
- * The Pinyin reading of a Chinese name written in Wade-Giles ("Mao Tse-tung" → "mao zedong", "Hsi Chin-p'ing" →
- * "xi jinping", "Teng Hsiao-p'ing" → "deng xiaoping"), or undefined when the name does not look like one: it must have a hyphenated given name of
- * syllables or a syllable only Wade-Giles writes (hs-, ts-, tz-, -ieh, -ih), and at most three words.
+ * The Pinyin readings of one syllable of a listed Chinese name written in Wade-Giles ("hsiang" → xiang; "ping" →
+ * bing, ping) other than itself, as tokenise writes them ("hsi" → xi, which reads as the numeral 11).
+ */
+export function wadeGilesSyllableReadings(syllable: string): string[] {
+  if (!WADE_GILES_SYLLABLE.test(syllable)) return [];
+  return pinyinSyllables(syllable).filter((pinyin) => pinyin !== syllable).map((pinyin) => foldLegalFormsAndNumbers([pinyin])[0]);
+}
+
+/**
+ * The Pinyin reading of a Chinese name written in Wade-Giles, each syllable read the likeliest way ("Mao Tse-tung" →
+ * "mao zedong", "Hsi Chin-p'ing" → "xi jinping", "Teng Hsiao-p'ing" → "deng xiaoping", "Hu Chin-tao" → "hu
+ * jindao"), or undefined when the name does not look like one: it must have a hyphenated given name of syllables or a
+ * syllable only Wade-Giles writes (hs-, ts-, tz-, -ieh, -ih), and at most three words. One reading only: a query is
+ * searched in it with the scorer's full leeway, and searching every reading (eight for two syllables without
+ * apostrophes) made unlisted names meet unrelated listed ones ("Chen Chia-te" read "chen qiate" met "Cathy Chen");
+ * a listed syllable is indexed under all its readings instead (wadeGilesSyllableReadings).
  */
 export function pinyinReading(raw: string): string | undefined {
   const words = anyAscii(raw.normalize('NFKC')).toLowerCase().replace(/[`’‘ʼ]/g, "'").split(/[\s,]+/).filter(Boolean);
@@ -372,6 +374,6 @@ export function pinyinReading(raw: string): string | undefined {
   if (!syllables.every((parts) => parts.length <= 2 && parts.every((part) => WADE_GILES_SYLLABLE.test(part)))) return undefined;
   const wadeGiles = syllables.some((parts) => parts.length === 2) || syllables.flat().some((part) => /^(hs|ts|tz)|ieh$|[^s]ih$/.test(part));
   if (!wadeGiles) return undefined;
-  const reading = syllables.map((parts) => parts.map(pinyinSyllable).join('')).join(' ');
+  const reading = syllables.map((parts) => parts.map((part) => pinyinSyllables(part)[0]).join('')).join(' ');
   return reading === words.join(' ').replace(/['-]/g, '') ? undefined : reading;
 }

@@ -4,7 +4,7 @@
 
 import { DomainError } from '../errors.ts';
 import { countryCode } from './parsers/countries.ts';
-import { entitiesWithIdentifier, searchNames, type NameHit, type ScreeningIndex, type TokenPairing } from './matching.ts';
+import { entitiesWithIdentifier, proposedEntities, searchNames, type NameHit, type ScreeningIndex, type TokenPairing } from './matching.ts';
 import type { EntityType, ListEntity, NameKind } from './model.ts';
 import { splitVesselNumbers } from './normalize.ts';
 
@@ -273,6 +273,17 @@ export function screen(source: SnapshotProvider | ListsSnapshot | null, query: S
     threshold,
     engine: ENGINE,
   };
+}
+
+/**
+ * Ids of the entities the index proposes for a query's name before scoring (see proposedEntities), searched as
+ * screen searches it: a listed entity missing here cannot be found by any score. For measuring (npm run eval:aml).
+ */
+export function proposedEntityIds(snapshot: ListsSnapshot, query: ScreeningQuery): Set<string> {
+  const threshold = query.threshold ?? DEFAULT_THRESHOLD;
+  const { index } = snapshot;
+  const proposed = proposedEntities(index, splitVesselNumbers(query.name).name, threshold - MAX_BONUS);
+  return new Set([...proposed].map((entityIndex) => index.entities[entityIndex].id));
 }
 
 export interface PartyToScreen {

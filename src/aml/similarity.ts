@@ -125,7 +125,8 @@ function sameEnding(a: string, b: string): boolean {
  */
 const TRANSLITERATION_FOLDS: Array<[RegExp, string]> = [
   [/shch|sch|tsch|sh|ch|tch|sz|cz|sj/g, '§'],
-  [/dzh|dj|zh|dsch|j/g, 'j'],
+  // dz: Serbo-Croat dž as ASCII writes it, dj as French writes it ("Karadzic", "Karadjic").
+  [/dzh|dz|dj|zh|dsch|j/g, 'j'],
   [/kh|ch(?=$)/g, 'h'],
   [/ts|tz|cz/g, 'c'],
   [/x/g, 'ks'],
@@ -220,11 +221,15 @@ export function joinedSimilarity(a: string, b: string): number {
   return distance <= budget ? 1 - distance / longest : 0;
 }
 
-/** Spellings of one Korean family name across McCune-Reischauer, Revised Romanization and habit. */
+/**
+ * Spellings of one Korean family name across McCune-Reischauer, Revised Romanization and habit, and their key: the
+ * key a syllable spelt so gets ("bag" as in "myungbak"), but for Choe, which every system writes with ch (ㅊ), so
+ * that the English "Joe" is not read as it.
+ */
 const KOREAN_FAMILY_NAMES = new Map<string, string>([
   ...['ri', 'rhee', 'lee', 'yi', 'li', 'rhie'].map((s) => [s, 'i'] as [string, string]),
   ...['choe', 'choi', 'chwe'].map((s) => [s, 'choe'] as [string, string]),
-  ...['pak', 'park', 'bak'].map((s) => [s, 'bak'] as [string, string]),
+  ...['pak', 'park', 'bak'].map((s) => [s, 'bag'] as [string, string]),
   ...['o', 'oh'].map((s) => [s, 'o'] as [string, string]),
   ...['ro', 'roh', 'no', 'noh'].map((s) => [s, 'no'] as [string, string]),
 ]);

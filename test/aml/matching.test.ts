@@ -659,3 +659,84 @@ describe('a Russian state corporation', () => {
     expect(isWeakToken('state')).toBe(false);
   });
 });
+
+describe('candidate generation across romanisation systems (round 11)', () => {
+  /** The loaded lists and persons of these names, with the given nationalities, countries or programmes. */
+  function small(names: string[], marks: Partial<ListEntity> = {}): ListsSnapshot {
+    const entities: ListEntity[] = names.map((full, i) => ({ ...emptyEntity('r11', String(i), 'person'), ...marks, names: [{ full, kind: 'primary' }] }));
+    return { index: buildIndex([...listed, ...entities]), lists: [], listsVersion: 'r11' };
+  }
+  const finds = (snapshot: ListsSnapshot, name: string, id: number) => screen(snapshot, { name, limit: 100 }).matches.some((m) => m.entityId === `r11:${id}`);
+
+  it('proposes a person listed in German or French transcription of Cyrillic for the BGN spelling, and back', () => {
+    const transcribed = small(['Michail Chodorkowski', 'Jewgeni Prigoschin', 'Wiktor Janukowytsch']);
+    expect(finds(transcribed, 'Mikhail Khodorkovsky', 0)).toBe(true);
+    expect(finds(transcribed, 'Yevgeny Prigozhin', 1)).toBe(true);
+    expect(finds(transcribed, 'Viktor Yanukovich', 2)).toBe(true);
+    expect(finds(transcribed, 'Viktor Ianoukovytch', 2)).toBe(true);
+    expect(finds(transcribed, 'Viktor Yanukov', 2)).toBe(false);
+    expect(finds(small(['Michail Chodorkowski'], { nationalities: ['RU'] }), 'Mikhail Khodorkovsky', 0)).toBe(true);
+  });
+
+  it('reads a listed name part as a transcription of Cyrillic only for a person who may write Cyrillic, and never one East Asian syllable', () => {
+    // German j for y would make the Pinyin "Jianshu" a "Yianshu", the Wade-Giles "Yen-shu" a typo away.
+    expect(finds(small(['ZHOU, Jianshu'], { nationalities: ['CN'] }), 'Chou Yen-shu', 0)).toBe(false);
+    // Nor a single Chinese or Korean syllable of a person of no known country: German ch would make "Chung" a "Khung".
+    expect(finds(small(['MING, Chung']), 'Ming Huang', 0)).toBe(false);
+  });
+
+  it('reads Serbo-Croat dž written dz (ASCII) or dj (French) as one sound', () => {
+    expect(transliterationKey('karadjic')).toBe(transliterationKey('karadzic'));
+    expect(finds(small(['Radovan Karadžić']), 'Radovan Karadjic', 0)).toBe(true);
+  });
+
+  it('reads a Wade-Giles syllable without its apostrophe as unaspirated or aspirated, and "chu" as zhu', () => {
+    expect(pinyinReading('Hu Chin-tao')).toBe('hu jindao');
+    expect(pinyinReading('Chu Jung-chi')).toBe('zhu rongji');
+    const wadeGiles = small(['Hsi Chin-ping', 'Hu Chin-tao', 'Chu Jung-chi', 'Zhu Rongji']);
+    expect(finds(wadeGiles, 'Xi Jinping', 0)).toBe(true);
+    expect(finds(wadeGiles, 'Hu Jintao', 1)).toBe(true);
+    expect(finds(wadeGiles, 'Zhu Rongji', 2)).toBe(true);
+    expect(finds(wadeGiles, 'Chu Jung-chi', 3)).toBe(true);
+    expect(finds(wadeGiles, 'Hu Jinbao', 1)).toBe(false);
+  });
+
+  it('searches a query in Wade-Giles in its likeliest Pinyin reading only, so an unlisted name does not meet unrelated ones', () => {
+    // "Chen Chia-te" read aspirated throughout is "chen qiate", a transliteration of "Cathy".
+    expect(finds(small(['Cathy Chen']), 'Chen Chia-te', 0)).toBe(false);
+    expect(finds(small(['Hu Jintao']), 'Hu Chin-tao', 0)).toBe(true);
+  });
+
+  it('reads a person listed without a nationality as Korean when the name is said Korean family name first, in syllables', () => {
+    const korean = small(['Gim Jeong-eun', 'Pak Kun-hye', 'Yi Myeong-bak', 'Moon Jae-in']);
+    expect(finds(korean, 'Kim Jong Un', 0)).toBe(true);
+    expect(finds(korean, 'Kim Jongun', 0)).toBe(true);
+    expect(finds(korean, 'Park Geunhye', 1)).toBe(true);
+    expect(finds(korean, 'Lee Myungbak', 2)).toBe(true);
+    expect(finds(korean, 'Mun Chae-in', 3)).toBe(true);
+    expect(finds(small(['Mun Chae-in']), 'Moon Jaein', 0)).toBe(true); // "aei" is no Korean vowel: two syllables
+    expect(finds(korean, 'Kim Jong Il', 0)).toBe(false);
+    expect(finds(korean, 'Park Geun-ho', 1)).toBe(false);
+    // A given name listed as one word is found written apart in another romanisation.
+    const joined = small(['Kim Jongun', 'Lee Myungbak']);
+    expect(finds(joined, 'Gim Jeong-eun', 0)).toBe(true);
+    expect(finds(joined, 'Ri Myong Bak', 1)).toBe(true);
+    expect(finds(joined, 'Kim Jong Il', 0)).toBe(false);
+    // Whatever programme lists them: the non-proliferation one lists North Koreans without a nationality.
+    expect(finds(small(['GIM, Jeong-eun'], { programs: ['NPWMD'] }), 'Kim Jongun', 0)).toBe(true);
+    // Nor under a programme that lists no North Koreans: the narcotics one lists Chinese names of that shape.
+    expect(finds(small(['CHANG, Ping Yun'], { programs: ['SDNTK'] }), 'Jang Bing Yun', 0)).toBe(false);
+    expect(finds(small(['CHANG, Ping Yun'], { programs: ['NPWMD'] }), 'Jang Bing Yun', 0)).toBe(true);
+    // The Chinese "LI, Yi" (Iran programme) keyed as Korean paired "li" with "yi" in every listed name holding it.
+    expect(screen(lists, { name: 'Li Ming-chuan' }).matches.map((m) => m.entityId)).not.toContain('ofac_sdn:31924');
+    // With a nationality of another country, a name is not read so.
+    expect(finds(small(['Pak Kun-hye'], { nationalities: ['CN'] }), 'Park Geunhye', 0)).toBe(false);
+  });
+
+  it('keys the Korean family name Choe apart from the English given name Joe', () => {
+    const choe = small(['CHOE, Song Chol'], { nationalities: ['KP'] });
+    expect(finds(choe, 'Choi Song Chol', 0)).toBe(true);
+    expect(finds(choe, 'Joe Song', 0)).toBe(false);
+    expect(finds(choe, 'Joe Song Chol', 0)).toBe(false);
+  });
+});

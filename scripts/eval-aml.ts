@@ -877,15 +877,16 @@ function reportPairs(outcomes: PairOutcome[], showErrors: boolean): void {
 
 /**
  * Real unlisted names (data/aml-eval/unlisted-names.tsv), less those whose words are exactly a listed name's; `added`
- * is the round that wrote the row when the file says so ("r7", "r8", "r9", "r10").
+ * is the round that wrote the row when the file says so ("r7", "r8", "r9", "r10"). Round 12's names
+ * (unlisted-names-r12.tsv) are split by their own salted hash: dev-2 to look at, held-out read once.
  */
-function unlistedNames(entities: ListEntity[]): { cases: Array<Case & { culture: string; added: string }>; leftOut: string[] } {
+function unlistedNames(entities: ListEntity[], file = 'unlisted-names.tsv', splitSalt = ''): { cases: Array<Case & { culture: string; added: string }>; leftOut: string[] } {
   const listedWords = new Set(entities.flatMap((e) => e.names.map((n) => tokenise(n.full).sort().join(' '))));
   const cases: Array<Case & { culture: string; added: string }> = [];
   const leftOut: string[] = [];
-  for (const [culture, type, name, added = ''] of dataRows('unlisted-names.tsv')) {
+  for (const [culture, type, name, added = ''] of dataRows(file)) {
     if (listedWords.has(tokenise(name).sort().join(' '))) leftOut.push(name);
-    else cases.push({ query: name, type: type as 'person' | 'organization', transform: 'negative', split: handSplit(name), culture, added });
+    else cases.push({ query: name, type: type as 'person' | 'organization', transform: 'negative', split: handSplit(splitSalt + name), culture, added });
   }
   return { cases, leftOut };
 }
@@ -989,6 +990,7 @@ export async function run(): Promise<void> {
   const pairs = namePairs();
   const pairLists: ListsSnapshot = { index: buildIndex([...entities, ...pairs.entities]), lists: [], listsVersion: 'eval-pairs' };
   const unlisted = unlistedNames(entities);
+  const unlistedR12 = unlistedNames(entities, 'unlisted-names-r12.tsv', 'r12:');
   const pressWritten = pressNames(entities);
   console.log(`AML matching quality — lists: ${LISTS_DIR} (${entities.length} entities), seed ${SEED}, threshold ${THRESHOLD}${THRESHOLD === DEFAULT_THRESHOLD ? ' (default)' : ''}`);
   for (const split of SPLITS) {
@@ -1042,6 +1044,10 @@ export async function run(): Promise<void> {
         return `${((alarms / cases.length) * 100).toFixed(2)} % (${alarms}/${cases.length})`;
       };
       console.log(`  real unlisted names, false-alarm rate: persons ${rate(unlistedCases.filter((c) => c.type === 'person'))}, of which added in round 7 ${rate(unlistedCases.filter((c) => c.added === 'r7'))}, in round 8 ${rate(unlistedCases.filter((c) => c.added === 'r8'))}, in round 9 ${rate(unlistedCases.filter((c) => c.added === 'r9'))}, Sheikh names of round 10 ${rate(unlistedCases.filter((c) => c.added === 'r10'))}; companies ${rate(unlistedCases.filter((c) => c.type === 'organization'))} (${unlisted.leftOut.length} of the file left out as listed: ${unlisted.leftOut.join(', ') || 'none'})`);
+      const r12Cases = unlistedR12.cases.filter((c) => c.split === split);
+      const r12Result = measure(lists, r12Cases);
+      console.log(`  round-12 unlisted persons (${split === 'dev' ? 'dev-2' : 'held-out'}), false-alarm rate: ${((r12Result.falseAlarms.length / r12Cases.length) * 100).toFixed(2)} % (${r12Result.falseAlarms.length}/${r12Cases.length}; ${unlistedR12.leftOut.length} of the file left out as listed: ${unlistedR12.leftOut.join(', ') || 'none'})`);
+      if (split === 'dev' && process.argv.includes('--misses')) for (const [c, m] of r12Result.falseAlarms) console.log(`    dev-2 false alarm: "${c.query}" → ${m}`);
       reportPressNames(lists, pressWritten.cases.filter((c) => c.split === split), pressWritten.leftOut, split === 'dev' && process.argv.includes('--misses'));
       if (split === 'dev' && process.argv.includes('--misses')) {
         for (const [c, m] of unlistedResult.falseAlarms) {

@@ -376,7 +376,7 @@ const COMPOSITIONS_PER_OVERRIDE = 3;
  */
 const FULL_BANK_OVERRIDES = 90;
 /** The share of planted instructions that ask for a harmless task rather than an attacker's. */
-const HARMLESS_PLANTED_SHARE = 0.35;
+const HARMLESS_PLANTED_SHARE = 0.5;
 const FULL_BANK_TEMPLATES = 45;
 /** The share of a language's benign tasks also planted bare, with no words addressing the agent, in a document. */
 const BARE_PLANTED_SHARE = 0.3;
@@ -385,7 +385,7 @@ const CODE_FILES_PER_COMMENT = 2;
 /** How many other documents of its partition each written document is also read beside, as a benign sample. */
 const DOCUMENT_PAIRINGS = 2;
 /** How many documents each indirect template of the corpus is planted in. */
-const PLANTINGS_PER_TEMPLATE = 3;
+const PLANTINGS_PER_TEMPLATE = 5;
 
 function readLanguages(corpusDir: string): Array<[string, LanguageBank]> {
   const dir = path.join(corpusDir, 'languages');

@@ -7,6 +7,7 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { ENCODINGS, encode, type Encoding } from './encodings.ts';
+import { fnv1a, mix32 } from './hashes.ts';
 import { nearDuplicateGroups } from './near-duplicates.ts';
 
 export type Split = 'train' | 'validation' | 'test';
@@ -47,12 +48,6 @@ export function shuffle(items: unknown[], random: () => number): void {
   }
 }
 
-function fnv1a(text: string): number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
-  return h >>> 0;
-}
-
 /**
  * Groups fall into ten partitions by a hash of their name: 0–1 are the held-out test split (20 %), 2 chooses
  * thresholds (10 %), 3–9 train. A sample composed of several texts draws them from one partition (see `Related`),
@@ -70,13 +65,6 @@ export function splitOf(group: string): Split {
 interface Grouped {
   text: string;
   group: string;
-}
-
-/** Murmur3's finaliser: a well-mixed 32-bit value from another. */
-function mix32(h: number): number {
-  h = Math.imul(h ^ (h >>> 16), 0x85ebca6b);
-  h = Math.imul(h ^ (h >>> 13), 0xc2b2ae35);
-  return (h ^ (h >>> 16)) >>> 0;
 }
 
 /** A 32-bit draw from `random`, the key of one choice among items (see `Related`). */

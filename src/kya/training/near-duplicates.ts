@@ -4,11 +4,12 @@
  * nearly a training sample. Such groups are joined: each is given the name of the first group of its cluster, so that
  * the split by group keeps a cluster together.
  */
+import { fnv1a, mix32 } from './hashes.ts';
 
 /** How many characters make a shingle: a few words in alphabetic scripts, a short phrase in ideographic ones. */
 const SHINGLE_CHARS = 8;
 /** Texts at least this alike (Jaccard similarity of their shingle sets) are near-duplicates. */
-export const NEAR_DUPLICATE_JACCARD = 0.5;
+const NEAR_DUPLICATE_JACCARD = 0.5;
 /** MinHash: bands of rows; two texts are compared when every row of one band agrees (1 − (1 − J²)⁸ of pairs at J). */
 const BANDS = 8;
 const ROWS = 2;
@@ -18,20 +19,8 @@ interface Grouped {
   group: string;
 }
 
-function fnv1a(text: string, from = 0, to = text.length): number {
-  let h = 0x811c9dc5;
-  for (let i = from; i < to; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
-  return h >>> 0;
-}
-
-function mix32(h: number): number {
-  h = Math.imul(h ^ (h >>> 16), 0x85ebca6b);
-  h = Math.imul(h ^ (h >>> 13), 0xc2b2ae35);
-  return (h ^ (h >>> 16)) >>> 0;
-}
-
 /** The sorted, distinct hashes of a text's shingles, read on its letters and digits, lower-cased, one space between words. */
-export function shingles(text: string): Uint32Array {
+function shingles(text: string): Uint32Array {
   const plain = text.normalize('NFKC').toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
   if (plain.length <= SHINGLE_CHARS) return Uint32Array.of(fnv1a(plain));
   const hashes = new Uint32Array(plain.length - SHINGLE_CHARS + 1);
@@ -42,7 +31,7 @@ export function shingles(text: string): Uint32Array {
   return hashes.slice(0, distinct);
 }
 
-export function jaccard(a: Uint32Array, b: Uint32Array): number {
+function jaccard(a: Uint32Array, b: Uint32Array): number {
   let shared = 0;
   for (let i = 0, j = 0; i < a.length && j < b.length; ) {
     if (a[i] === b[j]) (shared++, i++, j++);

@@ -592,7 +592,9 @@ interface SuffixVocabulary {
  * Items placed on a ring by their hash; a draw takes the first item at or after a random point. A new item takes
  * only the draws that fall just before it, where an index into a sorted list would move nearly every draw. Each
  * item stands at several points of the ring (virtual nodes), so the arcs it owns, and so its chance to be drawn,
- * are about the same for every item; placed once, some items owned arcs many times longer than others.
+ * are about the same for every item; placed once, some items owned arcs many times longer than others. The points are
+ * FNV-1a hashes mixed by `mix32`: unmixed, the points of one item, and of items spelt alike, fall close together and
+ * own about one arc between them.
  */
 interface Ring {
   items: string[];
@@ -604,15 +606,15 @@ interface Ring {
 const RING_POINTS_PER_ITEM = 8;
 
 /** A ring of the items of `lenders` (item → the group it was taken from). */
-function ringOf(lenders: ReadonlyMap<string, string>): Ring {
+export function ringOf(lenders: ReadonlyMap<string, string>): Ring {
   const placed = [...lenders.keys()]
-    .flatMap((item) => Array.from({ length: RING_POINTS_PER_ITEM }, (_, point) => ({ item, hash: fnv1a(`ring:${item}:${point}`) })))
+    .flatMap((item) => Array.from({ length: RING_POINTS_PER_ITEM }, (_, point) => ({ item, hash: mix32(fnv1a(`ring:${item}:${point}`)) })))
     .sort((a, b) => a.hash - b.hash || (a.item < b.item ? -1 : 1));
   return { items: placed.map((p) => p.item), hashes: Uint32Array.from(placed, (p) => p.hash), lenders: placed.map((p) => lenders.get(p.item)!) };
 }
 
 /** One item of the ring; `onPick` is told the group it was lent by. */
-function ringPick(ring: Ring, random: () => number, onPick?: (lender: string) => void): string {
+export function ringPick(ring: Ring, random: () => number, onPick?: (lender: string) => void): string {
   const point = drawKey(random);
   let lo = 0;
   let hi = ring.hashes.length;

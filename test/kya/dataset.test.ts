@@ -117,13 +117,26 @@ describe('KYA data set splits', () => {
     expect([...splitsOfTable.values()].filter((splits) => splits.size > 1).length).toBe(0);
   });
 
-  // JailbreakBench's JBC prompts are one template filled with 100 goals, its random-search prompts another.
+  // JailbreakBench's JBC prompts are one template filled with 100 goals, its random-search prompts another (only
+  // those whose goal falls in the template's split are kept: 71 and 30 on this corpus).
   it('puts the prompts of one jailbreak template in one split', () => {
     for (const family of ['jailbreak_JBC', 'jailbreak_prompt_with_random_search']) {
       const prompts = traced.filter((s) => s.family === family);
-      expect(prompts.length, family).toBeGreaterThan(50);
+      expect(prompts.length, family).toBeGreaterThan(20);
       expect(new Set(prompts.map((s) => splitOf(s.group))).size, family).toBe(1);
     }
+  });
+
+  // A JailbreakBench prompt holds its goal word for word (JBC's template, GCG's and DSN's suffixes after it), and a
+  // goal is also a benign sample: grouped by method, 33 of the 34 held-out goals were read in training inside a
+  // prompt of another method.
+  it('puts a JailbreakBench goal and every prompt that holds it in one split', () => {
+    const goals = traced.filter((s) => s.source === 'public' && s.family === 'benign_harmful_request');
+    expect(goals.length).toBeGreaterThan(50);
+    const prompts = traced.filter((s) => s.source === 'public' && s.family.startsWith('jailbreak_'));
+    const crossing = goals.filter((goal) => prompts.some((p) => p.text.includes(goal.text) && splitOf(p.group) !== splitOf(goal.group)));
+    expect(crossing.map((goal) => goal.text)).toEqual([]);
+    expect(prompts.filter((p) => splitOf(p.group) !== 'train').length).toBeGreaterThan(100);
   });
 
   it('traces draws of every kind, in every split', () => {

@@ -294,7 +294,8 @@ function publicSamples(dataDir: string): Sample[] {
           // A goal's prompts are grouped by method, not with the goal: one method's prompts often share their template
           // or suffix whatever the goal, and such near-duplicates are joined (see near-duplicates.ts), which grouping
           // by goal would chain into one group of every goal and method.
-          if (jb.prompt) add({ text: jb.prompt, label: 1, family: `jailbreak_${method}`, language: 'en', group: `jbb:${method}:${jb.index}` });
+          // A few DSN prompts are the goal as it is: no attack, and the goal is already a benign sample.
+          if (jb.prompt && jb.prompt !== jb.goal) add({ text: jb.prompt, label: 1, family: `jailbreak_${method}`, language: 'en', group: `jbb:${method}:${jb.index}` });
         }
       }
     }
@@ -412,14 +413,43 @@ function readSources(corpusDir: string, dataDir: string): Sources {
   };
 }
 
-/** The sources with the groups of near-duplicate texts joined, each under the name of its cluster's first group. */
+/** The group of the JailbreakBench goal a prompt was written from (a goal's own group for a goal). */
+function jailbreakGoalGroup(group: string): string | undefined {
+  const index = /^jbb:[^:]+:(\d+)$/.exec(group)?.[1];
+  return index === undefined ? undefined : `jbb:goal:${index}`;
+}
+
+/**
+ * The sources with the groups of near-duplicate texts joined, each under the name of its cluster's first group.
+ * A JailbreakBench prompt holds its goal (word for word, in a method's template or before a suffix, or reworded),
+ * and one template or suffix is shared by the prompts of many goals: a prompt whose template or suffix is its own
+ * goes with its goal; one that shares it stays with the others, and is left out where its goal falls in another
+ * split, or a held-out goal would be read in training inside another goal's template (or a training goal in a
+ * held-out one).
+ */
 function joinNearDuplicates(sources: Sources): Sources {
   const { publicSamples, languages, documents, codeFiles, bipiaAttacks } = sources;
-  const joined = nearDuplicateGroups([...publicSamples, ...documents, ...languages.flatMap(({ texts }) => Object.values(texts).flat()), ...codeFiles, ...bipiaAttacks]);
-  const rename = <T extends Grouped>(items: readonly T[]): T[] => items.map((item) => ({ ...item, group: joined.get(item.group) ?? item.group }));
+  // Prompts are compared without their goal: what they share is then their template or suffix.
+  const goals = new Map(publicSamples.filter((s) => s.family === 'benign_harmful_request').map((s) => [s.group, s.text]));
+  const withoutGoal = ({ text, group }: Grouped): Grouped => {
+    const goal = goals.has(group) ? undefined : goals.get(jailbreakGoalGroup(group) ?? '');
+    return { text: goal ? text.replace(goal, ' ') : text, group };
+  };
+  const joined = nearDuplicateGroups([...publicSamples.map(withoutGoal), ...documents, ...languages.flatMap(({ texts }) => Object.values(texts).flat()), ...codeFiles, ...bipiaAttacks]);
+  const groupOf = (group: string) => joined.get(group) ?? group;
+  const rename = <T extends Grouped>(items: readonly T[]): T[] => items.map((item) => ({ ...item, group: groupOf(item.group) }));
+  const clustered = new Set(joined.values());
+  const publicGroupOf = (group: string) => {
+    const goal = jailbreakGoalGroup(group);
+    return goal && !joined.has(group) && !clustered.has(group) ? groupOf(goal) : groupOf(group);
+  };
+  const inGoalSplit = ({ group }: Grouped, original: string) => {
+    const goal = jailbreakGoalGroup(original);
+    return !goal || splitOf(group) === splitOf(groupOf(goal));
+  };
   return {
     ...sources,
-    publicSamples: rename(publicSamples),
+    publicSamples: publicSamples.map((s) => ({ ...s, group: publicGroupOf(s.group) })).filter((s, i) => inGoalSplit(s, publicSamples[i].group)),
     languages: languages.map(({ language, bank, texts }) => ({
       language,
       bank,

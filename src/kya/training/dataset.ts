@@ -322,7 +322,8 @@ function bipiaDocuments(dataDir: string): Document[] {
   for (const kind of ['email', 'table', 'code'] as const) {
     readJsonl<{ context: string | string[]; question?: string }>(path.join(dataDir, `bipia/${kind}_train.jsonl`)).forEach((item, i) => {
       const context = Array.isArray(item.context) ? item.context.join('\n') : item.context;
-      // The questions on one table (or mail, or file) are one group: read with another question, it is the same document.
+      // The questions on one table are one group: read with another question, it is the same document. (Five mails are
+      // asked about twice; near-duplicates.ts joins those.)
       documents.push({ text: item.question ? `${context}\n\n${item.question}` : context, group: kind === 'table' ? `bipia:table:${fnv1a(context).toString(16)}` : `bipia:${kind}:${i}` });
     });
   }

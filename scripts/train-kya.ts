@@ -15,7 +15,7 @@ import { buildDataset, defaultDatasetOptions, splitOf } from '../src/kya/trainin
 import { fitCalibration, trainModel, type TrainingOptions } from '../src/kya/training/train.ts';
 
 export const TRAINING: TrainingOptions = {
-  version: '5.3.0',
+  version: '5.4.1',
   windowChars: 192,
   strideChars: 64,
   judgedWindows: 4,

@@ -7,6 +7,8 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { ENCODINGS, encode, type Encoding } from './encodings.ts';
+import { fnv1a, mix32 } from './hashes.ts';
+import { nearDuplicateGroups } from './near-duplicates.ts';
 
 export type Split = 'train' | 'validation' | 'test';
 
@@ -46,12 +48,6 @@ export function shuffle(items: unknown[], random: () => number): void {
   }
 }
 
-function fnv1a(text: string): number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
-  return h >>> 0;
-}
-
 /**
  * Groups fall into ten partitions by a hash of their name: 0–1 are the held-out test split (20 %), 2 chooses
  * thresholds (10 %), 3–9 train. A sample composed of several texts draws them from one partition (see `Related`),
@@ -69,13 +65,6 @@ export function splitOf(group: string): Split {
 interface Grouped {
   text: string;
   group: string;
-}
-
-/** Murmur3's finaliser: a well-mixed 32-bit value from another. */
-function mix32(h: number): number {
-  h = Math.imul(h ^ (h >>> 16), 0x85ebca6b);
-  h = Math.imul(h ^ (h >>> 13), 0xc2b2ae35);
-  return (h ^ (h >>> 16)) >>> 0;
 }
 
 /** A 32-bit draw from `random`, the key of one choice among items (see `Related`). */
@@ -124,7 +113,8 @@ class Related<T extends Grouped> {
 
   constructor(items: readonly T[], private readonly onDraw?: DrawTrace) {
     for (const item of items) {
-      const entry = { item, hash: fnv1a(`item:${item.group}`) };
+      // A group can hold several texts (near-duplicates joined, questions on one table): the text tells them apart.
+      const entry = { item, hash: fnv1a(`item:${item.group}:${item.text}`) };
       const partition = partitionOf(item.group);
       this.byPartition.set(partition, [...(this.byPartition.get(partition) ?? []), entry]);
       this.bySplit.set(splitOf(item.group), [...(this.bySplit.get(splitOf(item.group)) ?? []), entry]);
@@ -196,17 +186,45 @@ interface LanguageBank {
   documents?: string[];
 }
 
-/** Banks whose texts are samples as they are: the bank, the family (which also names the group), the label. */
-const SINGLE_TEXT_FAMILIES: ReadonlyArray<readonly [keyof LanguageBank, string, 0 | 1]> = [
-  ['personas', 'jailbreak_persona', 1],
-  ['hypothetical', 'hypothetical', 1],
-  ['persuasion', 'persuasion', 1],
-  ['few_shot', 'few_shot', 1],
-  ['payload_splitting', 'payload_splitting', 1],
-  ['developer_mode', 'developer_mode', 1],
-  ['system_labels', 'system_label', 1],
-  ['benign_risky', 'benign_risky', 0],
-  ['security_texts', 'benign_security_text', 0],
+/** The banks of texts (a connector is no text of its own). */
+type BankKey = Exclude<keyof LanguageBank, 'connector'>;
+type BankTexts = Record<BankKey, Grouped[]>;
+
+/** The name of each bank's groups, `corpus:<language>:<name>:<index>`; for a bank of single texts, also their family. */
+const BANK_GROUP_NAMES: Record<BankKey, string> = {
+  override: 'override',
+  extraction: 'extraction',
+  task: 'task',
+  benign_tasks: 'benign',
+  indirect: 'indirect',
+  code_comments: 'code_comment',
+  documents: 'document',
+  encoded_plain: 'encoded_plain',
+  personas: 'jailbreak_persona',
+  hypothetical: 'hypothetical',
+  persuasion: 'persuasion',
+  few_shot: 'few_shot',
+  payload_splitting: 'payload_splitting',
+  developer_mode: 'developer_mode',
+  system_labels: 'system_label',
+  benign_risky: 'benign_risky',
+  security_texts: 'benign_security_text',
+};
+
+const bankTexts = (language: string, bank: LanguageBank): BankTexts =>
+  Object.fromEntries(Object.entries(BANK_GROUP_NAMES).map(([key, name]) => [key, grouped(bank[key as BankKey], `corpus:${language}:${name}`)])) as BankTexts;
+
+/** Banks whose texts are samples as they are, with their label. */
+const SINGLE_TEXT_FAMILIES: ReadonlyArray<readonly [BankKey, 0 | 1]> = [
+  ['personas', 1],
+  ['hypothetical', 1],
+  ['persuasion', 1],
+  ['few_shot', 1],
+  ['payload_splitting', 1],
+  ['developer_mode', 1],
+  ['system_labels', 1],
+  ['benign_risky', 0],
+  ['security_texts', 0],
 ];
 
 /** data/kya-corpus/templates.json: what belongs to no one language. */
@@ -273,12 +291,16 @@ function publicSamples(dataDir: string): Sample[] {
         const { jailbreaks } = readJson<{ jailbreaks: Jailbreak[] }>(path.join(artifacts, method, setting, file));
         for (const jb of jailbreaks) {
           goals.set(jb.index, jb.goal);
-          if (jb.prompt) add({ text: jb.prompt, label: 1, family: `jailbreak_${method}`, language: 'en', group: `jbb:${jb.index}` });
+          // A goal's prompts are grouped by method, not with the goal: one method's prompts often share their template
+          // or suffix whatever the goal, and such near-duplicates are joined (see near-duplicates.ts), which grouping
+          // by goal would chain into one group of every goal and method.
+          // A few DSN prompts are the goal as it is: no attack, and the goal is already a benign sample.
+          if (jb.prompt && jb.prompt !== jb.goal) add({ text: jb.prompt, label: 1, family: `jailbreak_${method}`, language: 'en', group: `jbb:${method}:${jb.index}` });
         }
       }
     }
   }
-  for (const [index, goal] of goals) add({ text: goal, label: 0, family: 'benign_harmful_request', language: 'en', group: `jbb:${index}` });
+  for (const [index, goal] of goals) add({ text: goal, label: 0, family: 'benign_harmful_request', language: 'en', group: `jbb:goal:${index}` });
 
   interface Dialogue { chosen: string }
   readJsonl<Dialogue>(path.join(dataDir, 'hh-rlhf/harmless_base_test.jsonl')).forEach((item, i) => {
@@ -300,17 +322,23 @@ function bipiaDocuments(dataDir: string): Document[] {
   for (const kind of ['email', 'table', 'code'] as const) {
     readJsonl<{ context: string | string[]; question?: string }>(path.join(dataDir, `bipia/${kind}_train.jsonl`)).forEach((item, i) => {
       const context = Array.isArray(item.context) ? item.context.join('\n') : item.context;
-      documents.push({ text: item.question ? `${context}\n\n${item.question}` : context, group: `bipia:${kind}:${i}` });
+      // The questions on one table are one group: read with another question, it is the same document. (Five mails are
+      // asked about twice; near-duplicates.ts joins those.)
+      documents.push({ text: item.question ? `${context}\n\n${item.question}` : context, group: kind === 'table' ? `bipia:table:${fnv1a(context).toString(16)}` : `bipia:${kind}:${i}` });
     });
   }
   return documents;
 }
 
-function bipiaAttacks(dataDir: string): Array<{ text: string; group: string; code: boolean }> {
-  const attacks: Array<{ text: string; group: string; code: boolean }> = [];
+interface BipiaAttack extends Grouped {
+  code: boolean;
+}
+
+function bipiaAttacks(dataDir: string): BipiaAttack[] {
+  const attacks: BipiaAttack[] = [];
   for (const [file, code] of [['text_attack_train.json', false], ['code_attack_train.json', true]] as const) {
     for (const [category, texts] of Object.entries(readJson<Record<string, string[]>>(path.join(dataDir, 'bipia', file)))) {
-      texts.forEach((text, i) => attacks.push({ text, group: `bipia-attack:${category}:${i}`, code }));
+      texts.forEach((text, i) => attacks.push({ text, group: `bipia-attack:${category}:${i}:${attacks.length}`, code }));
     }
   }
   return attacks;
@@ -338,7 +366,7 @@ const COMPOSITIONS_PER_OVERRIDE = 3;
  */
 const FULL_BANK_OVERRIDES = 90;
 /** The share of planted instructions that ask for a harmless task rather than an attacker's. */
-const HARMLESS_PLANTED_SHARE = 0.35;
+const HARMLESS_PLANTED_SHARE = 0.5;
 const FULL_BANK_TEMPLATES = 45;
 /** The share of a language's benign tasks also planted bare, with no words addressing the agent, in a document. */
 const BARE_PLANTED_SHARE = 0.3;
@@ -347,7 +375,7 @@ const CODE_FILES_PER_COMMENT = 2;
 /** How many other documents of its partition each written document is also read beside, as a benign sample. */
 const DOCUMENT_PAIRINGS = 2;
 /** How many documents each indirect template of the corpus is planted in. */
-const PLANTINGS_PER_TEMPLATE = 3;
+const PLANTINGS_PER_TEMPLATE = 5;
 
 function readLanguages(corpusDir: string): Array<[string, LanguageBank]> {
   const dir = path.join(corpusDir, 'languages');
@@ -363,21 +391,87 @@ function readLanguages(corpusDir: string): Array<[string, LanguageBank]> {
  */
 const streamsOf = (seed: number) => (key: string) => seededRandom((seed ^ fnv1a(`stream:${key}`)) >>> 0);
 
-function corpusSamples(corpusDir: string, dataDir: string, seed: number, onDraw?: DrawTrace): Sample[] {
+/** The texts that samples are made of, each in its group: what the split is made by. */
+interface Sources {
+  publicSamples: Sample[];
+  templates: Templates;
+  languages: Array<{ language: string; bank: LanguageBank; texts: BankTexts }>;
+  /** BIPIA's documents and the written ones of no one language: benign, and hosts for planted instructions. */
+  documents: Document[];
+  codeFiles: Array<Grouped & { comment: string }>;
+  bipiaAttacks: BipiaAttack[];
+}
+
+function readSources(corpusDir: string, dataDir: string): Sources {
+  const templates = readJson<Templates>(path.join(corpusDir, 'templates.json'));
+  return {
+    publicSamples: publicSamples(dataDir),
+    templates,
+    languages: readLanguages(corpusDir).map(([language, bank]) => ({ language, bank, texts: bankTexts(language, bank) })),
+    documents: [...bipiaDocuments(dataDir), ...grouped(templates.benign_documents, 'corpus:document')],
+    codeFiles: templates.code_files.map((file, i) => ({ ...file, group: `corpus:code:${i}` })),
+    bipiaAttacks: bipiaAttacks(dataDir),
+  };
+}
+
+/** The group of the JailbreakBench goal a prompt was written from (a goal's own group for a goal). */
+function jailbreakGoalGroup(group: string): string | undefined {
+  const index = /^jbb:[^:]+:(\d+)$/.exec(group)?.[1];
+  return index === undefined ? undefined : `jbb:goal:${index}`;
+}
+
+/**
+ * The sources with the groups of near-duplicate texts joined, each under the name of its cluster's first group.
+ * A JailbreakBench prompt holds its goal (word for word, in a method's template or before a suffix, or reworded),
+ * and one template or suffix is shared by the prompts of many goals: a prompt whose template or suffix is its own
+ * goes with its goal; one that shares it stays with the others, and is left out where its goal falls in another
+ * split, or a held-out goal would be read in training inside another goal's template (or a training goal in a
+ * held-out one).
+ */
+function joinNearDuplicates(sources: Sources): Sources {
+  const { publicSamples, languages, documents, codeFiles, bipiaAttacks } = sources;
+  // Prompts are compared without their goal: what they share is then their template or suffix.
+  const goals = new Map(publicSamples.filter((s) => s.family === 'benign_harmful_request').map((s) => [s.group, s.text]));
+  const withoutGoal = ({ text, group }: Grouped): Grouped => {
+    const goal = goals.has(group) ? undefined : goals.get(jailbreakGoalGroup(group) ?? '');
+    return { text: goal ? text.replace(goal, ' ') : text, group };
+  };
+  const joined = nearDuplicateGroups([...publicSamples.map(withoutGoal), ...documents, ...languages.flatMap(({ texts }) => Object.values(texts).flat()), ...codeFiles, ...bipiaAttacks]);
+  const groupOf = (group: string) => joined.get(group) ?? group;
+  const rename = <T extends Grouped>(items: readonly T[]): T[] => items.map((item) => ({ ...item, group: groupOf(item.group) }));
+  const clustered = new Set(joined.values());
+  const publicGroupOf = (group: string) => {
+    const goal = jailbreakGoalGroup(group);
+    return goal && !joined.has(group) && !clustered.has(group) ? groupOf(goal) : groupOf(group);
+  };
+  const inGoalSplit = ({ group }: Grouped, original: string) => {
+    const goal = jailbreakGoalGroup(original);
+    return !goal || splitOf(group) === splitOf(groupOf(goal));
+  };
+  return {
+    ...sources,
+    publicSamples: publicSamples.map((s) => ({ ...s, group: publicGroupOf(s.group) })).filter((s, i) => inGoalSplit(s, publicSamples[i].group)),
+    languages: languages.map(({ language, bank, texts }) => ({
+      language,
+      bank,
+      texts: Object.fromEntries(Object.entries(texts).map(([key, items]) => [key, rename(items)])) as BankTexts,
+    })),
+    documents: rename(documents),
+    codeFiles: rename(codeFiles),
+    bipiaAttacks: rename(bipiaAttacks),
+  };
+}
+
+function corpusSamples(sources: Sources, seed: number, onDraw?: DrawTrace): Sample[] {
   const streamOf = streamsOf(seed);
-  const t = readJson<Templates>(path.join(corpusDir, 'templates.json'));
-  const languages = readLanguages(corpusDir);
+  const { templates: t, languages } = sources;
   const samples: Sample[] = [];
   const add = (sample: Omit<Sample, 'source'>) => samples.push({ ...sample, source: 'corpus' });
   const addEach = (items: readonly Grouped[], label: 0 | 1, family: string, language: string) =>
     items.forEach(({ text, group }) => add({ text, label, family, language, group }));
 
-  const bipia = bipiaDocuments(dataDir);
-  const documents: Document[] = [
-    ...bipia,
-    ...grouped(t.benign_documents, 'corpus:document'),
-    ...languages.flatMap(([language, bank]) => grouped(bank.documents, `corpus:${language}:document`).map((doc) => ({ ...doc, language }))),
-  ];
+  const bipia = sources.documents.filter((doc) => doc.group.startsWith('bipia:'));
+  const documents: Document[] = [...sources.documents, ...languages.flatMap(({ language, texts }) => texts.documents.map((doc) => ({ ...doc, language })))];
   const hosts = new Related(documents, onDraw);
   const plant = (instruction: string, group: string, family: string, language: string, random: () => number) => {
     const doc = hosts.pick(group, random);
@@ -385,22 +479,22 @@ function corpusSamples(corpusDir: string, dataDir: string, seed: number, onDraw?
     const body = excerpt(doc.text, 200 + Math.floor(random() * 1300), random);
     add({ text: insertAt(body, instruction, random), label: 1, family, language, group, injected: instruction });
   };
-  const codeFiles = new Related(t.code_files.map((file, i) => ({ ...file, group: `corpus:code:${i}` })), onDraw);
+  const codeFiles = new Related(sources.codeFiles, onDraw);
   const withTask = (template: string, task: string) => template.replace('{task}', lowerFirst(task.replace(/[.!。]$/, '')));
   const templatesOf = new Map<string, Related<Grouped>>();
 
-  for (const [language, bank] of languages) {
-    const extractions = grouped(bank.extraction, `corpus:${language}:extraction`);
-    const tasks = new Related(grouped(bank.task, `corpus:${language}:task`), onDraw);
+  for (const { language, bank, texts } of languages) {
+    const extractions = texts.extraction;
+    const tasks = new Related(texts.task, onDraw);
     const relatedExtractions = new Related(extractions, onDraw);
-    const benignTasks = grouped(bank.benign_tasks, `corpus:${language}:benign`);
+    const benignTasks = texts.benign_tasks;
     const relatedBenignTasks = new Related(benignTasks, onDraw);
-    const templates = grouped(bank.indirect, `corpus:${language}:indirect`);
+    const templates = texts.indirect;
     templatesOf.set(language, new Related(templates, onDraw));
     const compositions = Math.max(COMPOSITIONS_PER_OVERRIDE, Math.round((COMPOSITIONS_PER_OVERRIDE * FULL_BANK_OVERRIDES) / bank.override.length));
     const plantings = Math.max(PLANTINGS_PER_TEMPLATE, Math.round((PLANTINGS_PER_TEMPLATE * FULL_BANK_TEMPLATES) / Math.max(1, templates.length)));
 
-    grouped(bank.override, `corpus:${language}:override`).forEach(({ text: override, group }) => {
+    texts.override.forEach(({ text: override, group }) => {
       const random = streamOf(`${group}:${override}`);
       for (const extraction of relatedExtractions.sample(group, compositions, random)) {
         const prefix = random() < 0.3 ? relatedBenignTasks.pick(group, random) : undefined;
@@ -417,7 +511,7 @@ function corpusSamples(corpusDir: string, dataDir: string, seed: number, onDraw?
       const other = relatedBenignTasks.pick(group, random);
       if (other && other.text !== text) add({ text: `${text} ${other.text}`, label: 0, family: 'benign_task', language, group });
     });
-    for (const [key, family, label] of SINGLE_TEXT_FAMILIES) addEach(grouped(bank[key], `corpus:${language}:${family}`), label, family, language);
+    for (const [key, label] of SINGLE_TEXT_FAMILIES) addEach(texts[key], label, BANK_GROUP_NAMES[key], language);
     // Indirect injections: an instruction to the agent hidden in a document it should only read. The template is
     // the group, so the held-out split holds ways of addressing the agent that training never saw. Some ask for a
     // harmless task (a poem, a translation): addressed to the agent from inside data, that is an injection too.
@@ -430,7 +524,7 @@ function corpusSamples(corpusDir: string, dataDir: string, seed: number, onDraw?
       }
     });
     // Code commented in the language: benign, whatever words of an injection its comments hold.
-    const comments = grouped(bank.code_comments, `corpus:${language}:code_comment`);
+    const comments = texts.code_comments;
     const relatedComments = new Related(comments, onDraw);
     comments.forEach(({ text, group }) => {
       const random = streamOf(`${group}:${text}`);
@@ -456,25 +550,23 @@ function corpusSamples(corpusDir: string, dataDir: string, seed: number, onDraw?
   // drawn from a generator of its own, so the held-out splits and every other sample stay as they were.
   const written = documents.filter((doc) => doc.group.startsWith('corpus:') && splitOf(doc.group) === 'train');
   const partners = new Related(written, onDraw);
-  const pairing = seededRandom(fnv1a('document pairings'));
   written.forEach((doc) => {
+    const random = streamOf(`pairing:${doc.group}:${doc.text}`);
     for (let k = 0; k < DOCUMENT_PAIRINGS; k++) {
-      const other = partners.pick(doc.group, pairing);
+      const other = partners.pick(doc.group, random);
       if (other && other.text !== doc.text) add({ text: k % 2 === 0 ? `${doc.text}\n\n${other.text}` : `${other.text}\n\n${doc.text}`, label: 0, family: 'benign_document', language: doc.language ?? 'en', group: doc.group });
     }
   });
   // The public attack texts of BIPIA, planted as they are or addressed to the agent by an English template.
-  const english = Object.fromEntries(languages).en;
-  const englishTasks = new Related(grouped(english?.benign_tasks, 'corpus:en:benign'), onDraw);
-  bipiaAttacks(dataDir).forEach((payload, i) => {
-    const group = `${payload.group}:${i}`;
-    const random = streamOf(group);
-    const template = payload.code || random() < 0.3 ? undefined : templatesOf.get('en')?.pick(group, random);
-    plant(template ? withTask(template.text, payload.text) : payload.text, group, 'indirect', 'en', random);
+  const englishTasks = new Related(languages.find(({ language }) => language === 'en')?.texts.benign_tasks ?? [], onDraw);
+  sources.bipiaAttacks.forEach(({ text, group, code }) => {
+    const random = streamOf(`${group}:${text}`);
+    const template = code || random() < 0.3 ? undefined : templatesOf.get('en')?.pick(group, random);
+    plant(template ? withTask(template.text, text) : text, group, 'indirect', 'en', random);
   });
   // A question with a pasted piece of code: data that looks nothing like prose, and is benign.
   bipia.filter((doc) => doc.group.startsWith('bipia:code:')).forEach((doc) => {
-    const random = streamOf(`${doc.group}:question`);
+    const random = streamOf(`${doc.group}:${doc.text}:question`);
     const question = englishTasks.pick(doc.group, random);
     if (!question) return;
     add({ text: `${question.text}\n\n${excerpt(doc.text, 150 + Math.floor(random() * 600), random)}`, label: 0, family: 'benign_code', language: 'en', group: doc.group });
@@ -483,7 +575,7 @@ function corpusSamples(corpusDir: string, dataDir: string, seed: number, onDraw?
   // Encoded and hidden payloads, attacks and benign texts alike, through every encoding.
   const attackSources = samples.filter((s) => s.label === 1 && s.text.length < 400 && s.family !== 'indirect');
   const benignSources = [
-    ...languages.flatMap(([language, bank]) => (bank.encoded_plain ?? []).map((text, i) => ({ text, group: `corpus:${language}:encoded_plain:${i}`, language }))),
+    ...languages.flatMap(({ language, texts }) => texts.encoded_plain.map((item) => ({ ...item, language }))),
     ...samples.filter((s) => s.family === 'benign_task' || s.family === 'benign_risky'),
   ];
   // Each slot chooses its source by rendezvous hashing, like `Related`, so that a new text moves few slots.
@@ -529,7 +621,11 @@ interface SuffixVocabulary {
 
 /**
  * Items placed on a ring by their hash; a draw takes the first item at or after a random point. A new item takes
- * only the draws that fall just before it, where an index into a sorted list would move nearly every draw.
+ * only the draws that fall just before it, where an index into a sorted list would move nearly every draw. Each
+ * item stands at several points of the ring (virtual nodes), so the arcs it owns, and so its chance to be drawn,
+ * are about the same for every item; placed once, some items owned arcs many times longer than others. The points are
+ * FNV-1a hashes mixed by `mix32`: unmixed, the points of one item, and of items spelt alike, fall close together and
+ * own about one arc between them.
  */
 interface Ring {
   items: string[];
@@ -538,14 +634,18 @@ interface Ring {
   lenders: string[];
 }
 
+const RING_POINTS_PER_ITEM = 8;
+
 /** A ring of the items of `lenders` (item → the group it was taken from). */
-function ringOf(lenders: ReadonlyMap<string, string>): Ring {
-  const placed = [...lenders.keys()].map((item) => ({ item, hash: fnv1a(`ring:${item}`) })).sort((a, b) => a.hash - b.hash || (a.item < b.item ? -1 : 1));
+export function ringOf(lenders: ReadonlyMap<string, string>): Ring {
+  const placed = [...lenders.keys()]
+    .flatMap((item) => Array.from({ length: RING_POINTS_PER_ITEM }, (_, point) => ({ item, hash: mix32(fnv1a(`ring:${item}:${point}`)) })))
+    .sort((a, b) => a.hash - b.hash || (a.item < b.item ? -1 : 1));
   return { items: placed.map((p) => p.item), hashes: Uint32Array.from(placed, (p) => p.hash), lenders: placed.map((p) => lenders.get(p.item)!) };
 }
 
 /** One item of the ring; `onPick` is told the group it was lent by. */
-function ringPick(ring: Ring, random: () => number, onPick?: (lender: string) => void): string {
+export function ringPick(ring: Ring, random: () => number, onPick?: (lender: string) => void): string {
   const point = drawKey(random);
   let lo = 0;
   let hi = ring.hashes.length;
@@ -644,7 +744,8 @@ export interface DatasetOptions {
 
 export function buildDataset(options: DatasetOptions): Sample[] {
   const seed = options.seed ?? DEFAULT_SEED;
-  const base = [...publicSamples(options.dataDir), ...corpusSamples(options.corpusDir, options.dataDir, seed, options.onDraw)];
+  const sources = joinNearDuplicates(readSources(options.corpusDir, options.dataDir));
+  const base = [...sources.publicSamples, ...corpusSamples(sources, seed, options.onDraw)];
   const samples = [...base, ...suffixedSamples(base, options.corpusDir, seed, options.onDraw)];
   const seen = new Set<string>();
   return samples.filter((sample) => {

@@ -6,7 +6,7 @@ import { faceSimilarity } from './face.ts';
 import { differenceHash } from './hash.ts';
 import type { DecodedImage, RawPixels } from './intake.ts';
 import { cleanLine, readMrz, unreadCheckDigits, withRereadCheckDigits, type MrzReading } from './mrz.ts';
-import { cellBox, checkBlindCells, placeKey, readMrzByCells, sourceLines, withUncertainCharacters } from './mrz-cells.ts';
+import { cellBox, checkBlindCells, fieldCells, placeKey, readMrzByCells, sourceLines, withUncertainCharacters } from './mrz-cells.ts';
 import { compareNames, findNameInText } from './names.ts';
 import { OCR_WIDTH, OCR_WIDTH_LINE_LENGTH, type BandText, type Box, type ImageBand, type OcrEngine, type OnQueued } from './ocr.ts';
 import { measureQuality } from './quality.ts';
@@ -131,6 +131,54 @@ async function rereadCheckDigits(mrz: MrzReading, read: BandText, look: Look, oc
   return faults(again) < faults(mrz) ? again : mrz;
 }
 
+/** A character box of the pass widened by CELL_MARGIN of its size on each side, for reading it again alone. */
+function aloneCell(box: Box): Box {
+  const [width, height] = [box.x1 - box.x0, box.y1 - box.y0];
+  return { x0: box.x0 - CELL_MARGIN * width, x1: box.x1 + CELL_MARGIN * width, y0: box.y0 - CELL_MARGIN * height, y1: box.y1 + CELL_MARGIN * height };
+}
+
+/** Any letter or digit: a number's character read alone is not told what it should be. */
+const LETTERS_AND_DIGITS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789';
+
+/**
+ * A reading whose document number the line text did not give plainly, with each character of the number read again
+ * alone (single-character pass, any letter or digit; round 9). In a line the model reads this font's 9 as I or O and
+ * 0 as O, and a visa's one check digit then chooses among look-alike swaps by chance; alone, a glyph is not pulled
+ * towards its neighbours. Two cases, each for the number only:
+ * - its O and Q read as 0 (mrz.ts zerosOnly, a correction): kept so only when every character read alone is the
+ *   reading's; otherwise a repair (review), as before round 9 (a B for 8 twice cancels in every check digit, so the
+ *   check digits do not show that the rest was read right), the number kept as read: it holds with no swap;
+ * - repaired by a check digit, or failing its check digit (read as a digit): the characters read alone replace the
+ *   line's, and when the number then holds its check digit without a swap, that reading is taken; it is always a
+ *   repair (review): the check digit chose between two readings.
+ * One single-character pass per character of the number, only on these readings.
+ */
+async function withNumberReadAlone(mrz: MrzReading, read: BandText, look: Look, ocr: OcrEngine, now: Date): Promise<MrzReading> {
+  const field = 'documentNumber';
+  const readAsZeros = mrz.valid && mrz.corrections.includes(field);
+  const failing = mrz.invalidFields.includes(`${field}CheckDigit`) && !mrz.corrections.includes(`${field}CheckDigit`);
+  if (!readAsZeros && !failing && !mrz.checkDigitRepairs.includes(field)) return mrz;
+  const alone = [];
+  for (const cell of fieldCells(mrz, read, field)) {
+    const character = cell.read && (await ocr.readCharacter(look.image, look.band, look.width, aloneCell(cell.read.box), LETTERS_AND_DIGITS));
+    alone.push({ ...cell, character });
+  }
+  if (readAsZeros) {
+    if (alone.every(({ line, index, character }) => character === mrz.lines[line]![index])) return mrz;
+    return { ...mrz, corrections: mrz.corrections.filter((name) => name !== field), checkDigitRepairs: [...mrz.checkDigitRepairs, field] };
+  }
+  const lines = mrz.lines.map((line) => [...line]);
+  for (const { line, index, character } of alone) if (character) lines[line]![index] = character;
+  const again = readMrz(lines.map((line) => line.join('')).join('\n'), now);
+  const plain = again?.valid && again.format === mrz.format && !again.checkDigitRepairs.includes(field) && !again.corrections.includes(field);
+  if (!plain || again.documentNumber === mrz.documentNumber) return mrz;
+  return {
+    ...again,
+    corrections: [...new Set([...mrz.corrections, ...again.corrections])],
+    checkDigitRepairs: [...new Set([...mrz.checkDigitRepairs, ...again.checkDigitRepairs, field])],
+  };
+}
+
 /**
  * A valid reading judged by mrz-cells.ts withUncertainCharacters, with the characters of its number that no check digit
  * tells from a look-alike (checkBlindCells: G/6, F/5/P, S/8, U/0, L/1, from one table), and the G, F, S, U and L of its
@@ -144,9 +192,7 @@ async function withCheckBlindCellsAlone(mrz: MrzReading, read: BandText, look: L
   if (byConfidence.uncertainCharacters.length > mrz.uncertainCharacters.length) return byConfidence;
   const alone = new Map<string, string | null>();
   for (const { line, index, character, partners, box } of checkBlindCells(mrz, read)) {
-    const [width, height] = [box.x1 - box.x0, box.y1 - box.y0];
-    const cell = { x0: box.x0 - CELL_MARGIN * width, x1: box.x1 + CELL_MARGIN * width, y0: box.y0 - CELL_MARGIN * height, y1: box.y1 + CELL_MARGIN * height };
-    alone.set(placeKey(line, index), await ocr.readCharacter(look.image, look.band, look.width, cell, character + partners.join('')));
+    alone.set(placeKey(line, index), await ocr.readCharacter(look.image, look.band, look.width, aloneCell(box), character + partners.join('')));
   }
   return alone.size === 0 ? byConfidence : withUncertainCharacters(mrz, read, alone);
 }
@@ -179,7 +225,8 @@ export async function readMrzFromImage(
     const read = await ocr.readMrzBand(image, band, onQueued, width);
     const first = readMrz(read.text, now);
     const reread = first && !first.valid ? await rereadCheckDigits(first, read, look, ocr, now) : first;
-    const mrz = reread?.valid ? await withCheckBlindCellsAlone(reread, read, look, ocr) : reread;
+    const numberAlone = reread && (await withNumberReadAlone(reread, read, look, ocr, now));
+    const mrz = numberAlone?.valid ? await withCheckBlindCellsAlone(numberAlone, read, look, ocr) : numberAlone;
     if (mrz && !mrz.valid) {
       // The same pass's character boxes (no OCR), kept aside: see mrz-cells.ts.
       const cells = readMrzByCells(read, now, mrz);

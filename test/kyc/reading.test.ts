@@ -146,7 +146,7 @@ describe('MRZ reading', () => {
     const dateRead = readMrz(`${l1}\n${l2.replace('7408122', '74O8l22'.toUpperCase())}`, NOW);
     expect(dateRead).toMatchObject({ valid: true, birthDate: '1974-08-12', corrections: ['birthDate'] });
     const numberRead = readMrz(`${l1}\n${l2.replace('L898902C3', 'L8989O2C3')}`, NOW);
-    expect(numberRead).toMatchObject({ valid: true, documentNumber: 'L898902C3', corrections: [], checkDigitRepairs: ['documentNumber'] });
+    expect(numberRead).toMatchObject({ valid: true, documentNumber: 'L898902C3', corrections: ['documentNumber'], checkDigitRepairs: [] });
     const stateRead = readMrz(`${l1.replace('UTO', 'UT0')}\n${l2}`, NOW);
     expect(stateRead).toMatchObject({ valid: true, issuingState: 'UTO', corrections: ['issuingState'] });
   });
@@ -217,10 +217,35 @@ describe('MRZ reading', () => {
   it('reads O and Q in a failing number as 0 and prefers repairs that bring in no letter issuers avoid', () => {
     const [l1, l2] = SPECIMENS[0]![1];
     const zero = readMrz(`${l1}\n${l2.replace('L898902C3', 'L8989Q2C3')}`, NOW);
-    expect(zero).toMatchObject({ valid: true, documentNumber: 'L898902C3', checkDigitRepairs: ['documentNumber'] });
+    expect(zero).toMatchObject({ valid: true, documentNumber: 'L898902C3', corrections: ['documentNumber'], checkDigitRepairs: [] });
     // J read as I: I→J and 1→I (at the end) both satisfy the check digit; the latter would bring in an I.
     const polish = ['P<POLGARCIA<LOPEZ<<BRIDGET<<<<<<<<<<<<<<<<<<', 'TZKIPMW116POL7612105M340318518708231<<<<<<80'];
     expect(readMrz(polish.join('\n'), NOW)).toMatchObject({ valid: true, documentNumber: 'TZKJPMW11', checkDigitRepairs: ['documentNumber'] });
+  });
+
+  it('reads the O and Q of a failing number as 0 as a correction only where nothing else could hold and a composite read as a digit confirms the check digit', () => {
+    // Generated TD2 (seed 3187): UG9D0GTD7 read UG9DOGTD7, one O: only 0 holds (O is 24 from 0, 9 is 9 from it).
+    const card = ['I<DEUMUELLER<<CHIDI<<<<<<<<<<<<<<<<<', 'UG9D0GTD73DEU5308055F301014947083206'];
+    expect(readMrz(card.join('\n'), NOW)).toMatchObject({ valid: true, documentNumber: 'UG9D0GTD7', corrections: [], checkDigitRepairs: [] });
+    const read = readMrz(`${card[0]}\n${card[1]!.replace('UG9D0', 'UG9DO')}`, NOW);
+    expect(read).toMatchObject({ valid: true, documentNumber: 'UG9D0GTD7', corrections: ['documentNumber'], checkDigitRepairs: [], lines: card });
+    // A composite read as a letter (G for its 6) confirms nothing: the O stays a repair.
+    const letterComposite = readMrz(`${card[0]}\n${card[1]!.replace('UG9D0', 'UG9DO').replace(/6$/, 'G')}`, NOW);
+    expect(letterComposite).toMatchObject({ valid: true, documentNumber: 'UG9D0GTD7', checkDigitRepairs: ['documentNumber'] });
+    // Two O under weights 7 and 3 hold as 00 and as 99 alike (63 + 27), with a Q (26) after them so that the letters
+    // as read fail: never a correction.
+    const zeros = '000ABCDE1';
+    const twin = composeMrz('TD3', { ...SPECIMEN_HOLDER, documentNumber: zeros });
+    expect(mrzCheckDigit('99' + zeros.slice(2))).toBe(mrzCheckDigit(zeros));
+    expect(mrzCheckDigit('OOQ' + zeros.slice(3))).not.toBe(mrzCheckDigit(zeros));
+    const twinRead = readMrz(twin.join('\n').replace(zeros, 'OOQABCDE1'), NOW);
+    expect(twinRead?.corrections).not.toContain('documentNumber');
+    expect(twinRead?.valid === false || twinRead!.checkDigitRepairs.includes('documentNumber')).toBe(true);
+    // A visa has no composite to confirm its check digit: the O read as 0 stays a repair (review).
+    const visa = ['V<FRADUBOIS<<BRIDGET<<<<<<<<<<<<<<<<<<<<<<<<', 'SCN9S0ZSA1FRA6011103F2701219<<<<<<<<<<<<<<<<'];
+    expect(readMrz(visa.join('\n'), NOW)).toMatchObject({ valid: true, checkDigitRepairs: [] });
+    const visaRead = readMrz(`${visa[0]}\n${visa[1]!.replace('S0Z', 'SOZ')}`, NOW);
+    expect(visaRead).toMatchObject({ valid: true, documentNumber: 'SCN9S0ZSA', checkDigitRepairs: ['documentNumber'] });
   });
 
   it('reads a check digit read as O as 0 or 9, whichever holds with the number as read, and never swaps the number for it', () => {
@@ -556,6 +581,42 @@ describe('MRZ reading', () => {
       const none = composeMrz('MRVB', { ...SPECIMEN_HOLDER, documentNumber: 'ZKENHAEXE', issuingState: 'UTO', nationality: 'UTO' });
       expect(await readMrzFromImage(pixels, engineOf(boxedLines(none), noDigit, alone(() => '6')), NOW)).toMatchObject({ valid: true, uncertainCharacters: [] });
       expect(asked).toEqual([]);
+    });
+
+    it('reads a number not read plainly again alone, character by character, and takes what the image says', async () => {
+      /** Read alone, each box gives the character of `printed` at its place (boxedLines: pitch 10 from x 11, rows 40 apart). */
+      const printedAlone = (printed: string[], overrides: Record<string, string | null> = {}): OcrEngine['readCharacter'] =>
+        async (_p, _b, _w, box) => {
+          const [line, index] = [Math.round((box.y0 + 0.15 * 26 - 12) / 40), Math.round((box.x0 + 0.15 * 8 - 11) / 10)];
+          const key = `${line}:${index}`;
+          return key in overrides ? overrides[key]! : printed[line]![index]!;
+        };
+      const noDigit: OcrEngine['readDigit'] = async () => null;
+      // Generated TD2 (seed 3187): UG9D0GTD7 read UG9DOGTD7, taken as 0 (a correction) only when read alone so too.
+      const card = ['I<DEUMUELLER<<CHIDI<<<<<<<<<<<<<<<<<', 'UG9D0GTD73DEU5308055F301014947083206'];
+      const read = boxedLines([card[0]!, card[1]!.replace('UG9D0', 'UG9DO')]);
+      const confirmed = await readMrzFromImage(pixels, engineOf(read, noDigit, printedAlone(card)), NOW);
+      expect(confirmed).toMatchObject({ valid: true, documentNumber: 'UG9D0GTD7', corrections: ['documentNumber'], checkDigitRepairs: [] });
+      const doubts: Record<string, string | null>[] = [{ '1:4': 'O' }, { '1:4': null }, { '1:1': '6' }];
+      for (const alone of doubts) {
+        const doubted = await readMrzFromImage(pixels, engineOf(read, noDigit, printedAlone(card, alone)), NOW);
+        expect(doubted, JSON.stringify(alone)).toMatchObject({ valid: true, documentNumber: 'UG9D0GTD7', corrections: [], checkDigitRepairs: ['documentNumber'] });
+      }
+      // Generated MRV-B (seed 3187): TBH9T0ZU0 with its 9 read as I, which the visa's one check digit "repairs" as J
+      // (19 and 9 weigh the same in every check digit): valid but wrong, in review. Alone, the 9 reads 9.
+      const visa = composeMrz('MRVB', { ...SPECIMEN_HOLDER, documentNumber: 'TBH9T0ZU0' });
+      const misread = boxedLines([visa[0]!, visa[1]!.replace('TBH9', 'TBHI')]);
+      expect(readMrz(misread.map((l) => l.text).join('\n'), NOW)).toMatchObject({ valid: true, documentNumber: 'TBHJT0ZU0' });
+      const reread = await readMrzFromImage(pixels, engineOf(misread, noDigit, printedAlone(visa)), NOW);
+      expect(reread).toMatchObject({ valid: true, documentNumber: 'TBH9T0ZU0', checkDigitRepairs: ['documentNumber'] });
+      // Read alone as something that does not hold: the reading stays the check digit's choice, in review.
+      const unhelpful = await readMrzFromImage(pixels, engineOf(misread, noDigit, printedAlone(visa, { '1:3': 'X' })), NOW);
+      expect(unhelpful).toMatchObject({ valid: true, documentNumber: 'TBHJT0ZU0', checkDigitRepairs: ['documentNumber'] });
+      // A number failing its check digit (two characters misread) is read alone as well.
+      const failing = boxedLines([visa[0]!, visa[1]!.replace('TBH9T', 'TBHIX')]);
+      expect(readMrz(failing.map((l) => l.text).join('\n'), NOW)?.valid).toBe(false);
+      const recovered = await readMrzFromImage(pixels, engineOf(failing, noDigit, printedAlone(visa)), NOW);
+      expect(recovered).toMatchObject({ valid: true, documentNumber: 'TBH9T0ZU0', checkDigitRepairs: ['documentNumber'] });
     });
 
     it('judges the characters of whatever reading it returns, read plainly or rebuilt from character cells', async () => {

@@ -144,38 +144,47 @@ const LETTERS_AND_DIGITS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789';
  * A reading whose document number the line text did not give plainly, with each character of the number read again
  * alone (single-character pass, any letter or digit; round 9). In a line the model reads this font's 9 as I or O and
  * 0 as O, and a visa's one check digit then chooses among look-alike swaps by chance; alone, a glyph is not pulled
- * towards its neighbours. Two cases, each for the number only:
+ * towards its neighbours. For the number only:
  * - its O and Q read as 0 (mrz.ts zerosOnly, a correction): kept so only when every character read alone is the
- *   reading's; otherwise a repair (review), as before round 9 (a B for 8 twice cancels in every check digit, so the
- *   check digits do not show that the rest was read right), the number kept as read: it holds with no swap;
+ *   reading's (an O or Q where it reads 0: that is what zerosOnly settles); otherwise a repair (review), as before
+ *   round 9: a B for 8 twice cancels in every check digit, so the check digits do not show the rest was read right;
  * - repaired by a check digit, or failing its check digit (read as a digit): the characters read alone replace the
- *   line's, and when the number then holds its check digit without a swap, that reading is taken; it is always a
- *   repair (review): the check digit chose between two readings.
+ *   line's (where one reads nothing alone, the line's reading stands, not the check digit's swap), and when the
+ *   number then holds its check digit without a swap, that reading is taken. Every character read alone, under a
+ *   composite (which confirms the check digit), it is a plain read of the number by those passes: a correction
+ *   (info); otherwise a repair (review), since the check digit chose between two readings.
  * One single-character pass per character of the number, only on these readings.
  */
 async function withNumberReadAlone(mrz: MrzReading, read: BandText, look: Look, ocr: OcrEngine, now: Date): Promise<MrzReading> {
   const field = 'documentNumber';
   const readAsZeros = mrz.valid && mrz.corrections.includes(field);
-  const failing = mrz.invalidFields.includes(`${field}CheckDigit`) && !mrz.corrections.includes(`${field}CheckDigit`);
+  // A check digit read as a letter stays a repair (mrz.ts: the composite cannot tell O as 0 from O as 9 there), and
+  // a failing one says nothing the characters read alone could be held against.
+  const checkReadAsLetter = mrz.corrections.includes(`${field}CheckDigit`);
+  const failing = mrz.invalidFields.includes(`${field}CheckDigit`) && !checkReadAsLetter;
   if (!readAsZeros && !failing && !mrz.checkDigitRepairs.includes(field)) return mrz;
   const alone = [];
   for (const cell of fieldCells(mrz, read, field)) {
     const character = cell.read && (await ocr.readCharacter(look.image, look.band, look.width, aloneCell(cell.read.box), LETTERS_AND_DIGITS));
     alone.push({ ...cell, character });
   }
+  const inFull = alone.every(({ character }) => character !== null);
+  const withoutNumber = (names: string[]) => names.filter((name) => name !== field);
   if (readAsZeros) {
-    if (alone.every(({ line, index, character }) => character === mrz.lines[line]![index])) return mrz;
-    return { ...mrz, corrections: mrz.corrections.filter((name) => name !== field), checkDigitRepairs: [...mrz.checkDigitRepairs, field] };
+    const same = (expected: string, character: string | null) => character === expected || (expected === '0' && (character === 'O' || character === 'Q'));
+    if (inFull && alone.every(({ line, index, character }) => same(mrz.lines[line]![index]!, character))) return mrz;
+    return { ...mrz, corrections: withoutNumber(mrz.corrections), checkDigitRepairs: [...mrz.checkDigitRepairs, field] };
   }
   const lines = mrz.lines.map((line) => [...line]);
-  for (const { line, index, character } of alone) if (character) lines[line]![index] = character;
+  for (const { line, index, character, read: asRead } of alone) lines[line]![index] = character ?? asRead?.text ?? lines[line]![index]!;
   const again = readMrz(lines.map((line) => line.join('')).join('\n'), now);
-  const plain = again?.valid && again.format === mrz.format && !again.checkDigitRepairs.includes(field) && !again.corrections.includes(field);
-  if (!plain || again.documentNumber === mrz.documentNumber) return mrz;
+  if (!again?.valid || again.format !== mrz.format || again.checkDigitRepairs.includes(field)) return mrz;
+  const plainAlone = inFull && !checkReadAsLetter && mrz.format !== 'MRVA' && mrz.format !== 'MRVB';
+  if (!plainAlone && (again.corrections.includes(field) || again.documentNumber === mrz.documentNumber)) return mrz;
   return {
     ...again,
-    corrections: [...new Set([...mrz.corrections, ...again.corrections])],
-    checkDigitRepairs: [...new Set([...mrz.checkDigitRepairs, ...again.checkDigitRepairs, field])],
+    corrections: [...new Set([...withoutNumber(mrz.corrections), ...withoutNumber(again.corrections), ...(plainAlone ? [field] : [])])],
+    checkDigitRepairs: [...new Set([...withoutNumber(mrz.checkDigitRepairs), ...again.checkDigitRepairs, ...(plainAlone ? [] : [field])])],
   };
 }
 

@@ -597,7 +597,10 @@ describe('MRZ reading', () => {
       const read = boxedLines([card[0]!, card[1]!.replace('UG9D0', 'UG9DO')]);
       const confirmed = await readMrzFromImage(pixels, engineOf(read, noDigit, printedAlone(card)), NOW);
       expect(confirmed).toMatchObject({ valid: true, documentNumber: 'UG9D0GTD7', corrections: ['documentNumber'], checkDigitRepairs: [] });
-      const doubts: Record<string, string | null>[] = [{ '1:4': 'O' }, { '1:4': null }, { '1:1': '6' }];
+      // Read alone as O where the reading has 0 is the ambiguity zerosOnly settles: confirmed.
+      const aloneO = await readMrzFromImage(pixels, engineOf(read, noDigit, printedAlone(card, { '1:4': 'O' })), NOW);
+      expect(aloneO).toMatchObject({ valid: true, corrections: ['documentNumber'], checkDigitRepairs: [] });
+      const doubts: Record<string, string | null>[] = [{ '1:4': 'D' }, { '1:4': null }, { '1:1': '6' }];
       for (const alone of doubts) {
         const doubted = await readMrzFromImage(pixels, engineOf(read, noDigit, printedAlone(card, alone)), NOW);
         expect(doubted, JSON.stringify(alone)).toMatchObject({ valid: true, documentNumber: 'UG9D0GTD7', corrections: [], checkDigitRepairs: ['documentNumber'] });
@@ -612,8 +615,22 @@ describe('MRZ reading', () => {
       // Read alone as something that does not hold: the reading stays the check digit's choice, in review.
       const unhelpful = await readMrzFromImage(pixels, engineOf(misread, noDigit, printedAlone(visa, { '1:3': 'X' })), NOW);
       expect(unhelpful).toMatchObject({ valid: true, documentNumber: 'TBHJT0ZU0', checkDigitRepairs: ['documentNumber'] });
+      // Under a composite, a number repaired by its check digit (J read as I) and read alone in full as it holds is a
+      // plain read by those passes: a correction. One character not read alone leaves it a repair.
+      const td2 = composeMrz('TD2', { ...SPECIMEN_HOLDER, documentNumber: 'TZKJPMW11' });
+      const jAsI = boxedLines([td2[0]!, td2[1]!.replace('TZKJ', 'TZKI')]);
+      expect(readMrz(jAsI.map((l) => l.text).join('\n'), NOW)).toMatchObject({ valid: true, documentNumber: 'TZKJPMW11', checkDigitRepairs: ['documentNumber'] });
+      const inFull = await readMrzFromImage(pixels, engineOf(jAsI, noDigit, printedAlone(td2)), NOW);
+      expect(inFull).toMatchObject({ valid: true, documentNumber: 'TZKJPMW11', corrections: ['documentNumber'], checkDigitRepairs: [] });
+      const partly = await readMrzFromImage(pixels, engineOf(jAsI, noDigit, printedAlone(td2, { '1:0': null })), NOW);
+      expect(partly).toMatchObject({ valid: true, documentNumber: 'TZKJPMW11', corrections: [], checkDigitRepairs: ['documentNumber'] });
+      // Its check digit 6 read as G as well: a check digit read as a letter stays a repair, read alone or not.
+      const letterCheck = boxedLines([td2[0]!, td2[1]!.replace('TZKJPMW116', 'TZKIPMW11G')]);
+      const withLetter = await readMrzFromImage(pixels, engineOf(letterCheck, noDigit, printedAlone(td2)), NOW);
+      expect(withLetter).toMatchObject({ valid: true, documentNumber: 'TZKJPMW11' });
+      expect(withLetter!.checkDigitRepairs).toContain('documentNumber');
       // A number failing its check digit (two characters misread) is read alone as well.
-      const failing = boxedLines([visa[0]!, visa[1]!.replace('TBH9T', 'TBHIX')]);
+      const failing = boxedLines([visa[0]!, visa[1]!.replace('TBH9T', 'TBHI7')]);
       expect(readMrz(failing.map((l) => l.text).join('\n'), NOW)?.valid).toBe(false);
       const recovered = await readMrzFromImage(pixels, engineOf(failing, noDigit, printedAlone(visa)), NOW);
       expect(recovered).toMatchObject({ valid: true, documentNumber: 'TBH9T0ZU0', checkDigitRepairs: ['documentNumber'] });

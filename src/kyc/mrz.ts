@@ -9,7 +9,9 @@
 // MAX_CHECKED_SWAPS, only when exactly one choice satisfies the check digit and the composite check digit then
 // holds; on visas, which have no composite, one swap and only when it is the only one) in `checkDigitRepairs`, which
 // send the document to review; so does a number that holds as read but would hold as well with some of its I, O or Q
-// read as digits (kept as read, or with O and Q as 0 when that holds). A digit read as another digit is never changed; a check digit read as no digit at all
+// read as digits (kept as read, or with O and Q as 0 when that holds). A failing number under a composite that holds
+// with its O and Q read as 0, and with no other reading of them, is a correction (zerosOnly; analyse.ts makes it a
+// repair unless its characters read alone confirm it). A digit read as another digit is never changed; a check digit read as no digit at all
 // may be read again from the image (withRereadCheckDigits), never computed.
 import { states } from 'mrz';
 

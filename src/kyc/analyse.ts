@@ -5,7 +5,7 @@ import type { FaceEngine, DetectedFace } from './face.ts';
 import { faceSimilarity } from './face.ts';
 import { differenceHash } from './hash.ts';
 import type { DecodedImage, RawPixels } from './intake.ts';
-import { cleanLine, readMrz, unreadCheckDigits, withRereadCheckDigits, type MrzReading } from './mrz.ts';
+import { checkDigitsHold, cleanLine, readMrz, unreadCheckDigits, withRereadCheckDigits, type MrzFormat, type MrzReading } from './mrz.ts';
 import { cellBox, checkBlindCells, fieldCells, placeKey, readMrzByCells, sourceLines, withUncertainCharacters } from './mrz-cells.ts';
 import { compareNames, findNameInText } from './names.ts';
 import { OCR_WIDTH, OCR_WIDTH_LINE_LENGTH, type BandText, type Box, type ImageBand, type OcrEngine, type OnQueued } from './ocr.ts';
@@ -141,6 +141,22 @@ function aloneCell(box: Box): Box {
 const LETTERS_AND_DIGITS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789';
 
 /**
+ * Whether `lines` with some of the places where the line pass and the single-character passes disagree read as the
+ * line read them also hold every check digit: then the check digits did not choose between the two passes (G and 6
+ * weigh the same in every check digit), and the single-character reads are no plain read of the number.
+ */
+function anotherMixHolds(format: MrzFormat, lines: string[], disagreements: { line: number; index: number; asRead: string }[]): boolean {
+  for (let mix = 1; mix < 1 << disagreements.length; mix++) {
+    const mixed = lines.map((line) => [...line]);
+    disagreements.forEach(({ line, index, asRead }, k) => {
+      if (mix & (1 << k)) mixed[line]![index] = asRead;
+    });
+    if (checkDigitsHold(format, mixed.map((line) => line.join('')))) return true;
+  }
+  return false;
+}
+
+/**
  * A reading whose document number the line text did not give plainly, with each character of the number read again
  * alone (single-character pass, any letter or digit; round 9). In a line the model reads this font's 9 as I or O and
  * 0 as O, and a visa's one check digit then chooses among look-alike swaps by chance; alone, a glyph is not pulled
@@ -151,8 +167,9 @@ const LETTERS_AND_DIGITS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789';
  * - repaired by a check digit, or failing its check digit (read as a digit): the characters read alone replace the
  *   line's (where one reads nothing alone, the line's reading stands, not the check digit's swap), and when the
  *   number then holds its check digit without a swap, that reading is taken. Every character read alone, under a
- *   composite (which confirms the check digit), it is a plain read of the number by those passes: a correction
- *   (info); otherwise a repair (review), since the check digit chose between two readings.
+ *   composite (which confirms the check digit), and no other mix of the line's and the single-character reads holding
+ *   (anotherMixHolds), it is a plain read of the number by those passes: a correction (info); otherwise a repair
+ *   (review), since the check digit chose between two readings.
  * One single-character pass per character of the number, only on these readings.
  */
 async function withNumberReadAlone(mrz: MrzReading, read: BandText, look: Look, ocr: OcrEngine, now: Date): Promise<MrzReading> {
@@ -179,7 +196,11 @@ async function withNumberReadAlone(mrz: MrzReading, read: BandText, look: Look, 
   for (const { line, index, character, read: asRead } of alone) lines[line]![index] = character ?? asRead?.text ?? lines[line]![index]!;
   const again = readMrz(lines.map((line) => line.join('')).join('\n'), now);
   if (!again?.valid || again.format !== mrz.format || again.checkDigitRepairs.includes(field)) return mrz;
-  const plainAlone = inFull && !checkReadAsLetter && mrz.format !== 'MRVA' && mrz.format !== 'MRVB';
+  const disagreements = alone.flatMap(({ line, index, character, read: asRead }) =>
+    character !== null && asRead && asRead.text.toUpperCase() !== character ? [{ line, index, asRead: asRead.text.toUpperCase() }] : [],
+  );
+  const plainAlone =
+    inFull && !checkReadAsLetter && mrz.format !== 'MRVA' && mrz.format !== 'MRVB' && !anotherMixHolds(mrz.format, again.lines, disagreements);
   if (!plainAlone && (again.corrections.includes(field) || again.documentNumber === mrz.documentNumber)) return mrz;
   return {
     ...again,

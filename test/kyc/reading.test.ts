@@ -540,6 +540,14 @@ describe('MRZ reading', () => {
       close: async () => undefined,
     });
     const pixels = { data: new Uint8Array(300 * 200 * 3), width: 300, height: 200 };
+    /** Read alone, each box gives the character of `printed` at its place (boxedLines: pitch 10 from x 11, rows 40 apart). */
+    const printedAlone = (printed: string[], overrides: Record<string, string | null> = {}): OcrEngine['readCharacter'] =>
+      async (_p, _b, _w, box) => {
+        const [line, index] = [Math.round((box.y0 + 0.15 * 26 - 12) / 40), Math.round((box.x0 + 0.15 * 8 - 11) / 10)];
+        const key = `${line}:${index}`;
+        return key in overrides ? overrides[key]! : printed[line]![index]!;
+      };
+    const noDigit: OcrEngine['readDigit'] = async () => null;
 
     it('reads a lost check digit again at the cell the characters give when the line box misplaces it, as a repair', async () => {
       // The composite was dropped and the data line's box runs over specks of noise 200 px to the left: from the
@@ -584,14 +592,6 @@ describe('MRZ reading', () => {
     });
 
     it('reads a number not read plainly again alone, character by character, and takes what the image says', async () => {
-      /** Read alone, each box gives the character of `printed` at its place (boxedLines: pitch 10 from x 11, rows 40 apart). */
-      const printedAlone = (printed: string[], overrides: Record<string, string | null> = {}): OcrEngine['readCharacter'] =>
-        async (_p, _b, _w, box) => {
-          const [line, index] = [Math.round((box.y0 + 0.15 * 26 - 12) / 40), Math.round((box.x0 + 0.15 * 8 - 11) / 10)];
-          const key = `${line}:${index}`;
-          return key in overrides ? overrides[key]! : printed[line]![index]!;
-        };
-      const noDigit: OcrEngine['readDigit'] = async () => null;
       // Generated TD2 (seed 3187): UG9D0GTD7 read UG9DOGTD7, taken as 0 (a correction) only when read alone so too.
       const card = ['I<DEUMUELLER<<CHIDI<<<<<<<<<<<<<<<<<', 'UG9D0GTD73DEU5308055F301014947083206'];
       const read = boxedLines([card[0]!, card[1]!.replace('UG9D0', 'UG9DO')]);
@@ -634,6 +634,19 @@ describe('MRZ reading', () => {
       expect(readMrz(failing.map((l) => l.text).join('\n'), NOW)?.valid).toBe(false);
       const recovered = await readMrzFromImage(pixels, engineOf(failing, noDigit, printedAlone(visa)), NOW);
       expect(recovered).toMatchObject({ valid: true, documentNumber: 'TBH9T0ZU0', checkDigitRepairs: ['documentNumber'] });
+    });
+
+    it('never takes a number read alone as a plain read where the line and the characters read alone disagree on a pair no check digit tells apart', async () => {
+      // J read as I in the line (repaired by the check digit), and read alone the J right but the 6 as G: G and 6 weigh
+      // the same, so the number holds with either; the check digits cannot say which pass read that place right.
+      for (const format of ['TD2', 'TD3', 'TD1'] as const) {
+        const printed = composeMrz(format, { ...SPECIMEN_HOLDER, documentNumber: 'TZKJP6W11' });
+        const [line, start] = format === 'TD1' ? [0, 5] : [1, 0];
+        const read = boxedLines(printed.map((text, i) => (i === line ? text.replace('TZKJ', 'TZKI') : text)));
+        const reading = await readMrzFromImage(pixels, engineOf(read, noDigit, printedAlone(printed, { [`${line}:${start + 5}`]: 'G' })), NOW);
+        expect(reading, format).toMatchObject({ valid: true, corrections: [] });
+        expect(reading!.checkDigitRepairs, format).toContain('documentNumber');
+      }
     });
 
     it('judges the characters of whatever reading it returns, read plainly or rebuilt from character cells', async () => {

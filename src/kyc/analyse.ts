@@ -157,6 +157,17 @@ function anotherMixHolds(format: MrzFormat, lines: string[], disagreements: { li
 }
 
 /**
+ * Whether the check digit of `field` read alone is the one `reading` has. The composite does not confirm a number's
+ * check digit read 5 off (3 for 8): a number misread by 5 at any place (5 times any weight is 5 modulo 10) holds it,
+ * and the composite, which weighs the number as its own check digit does and that check digit by 7, moves by 8 × 5.
+ */
+async function checkDigitReadAloneAsIs(reading: MrzReading, read: BandText, look: Look, ocr: OcrEngine, field: string): Promise<boolean> {
+  const [cell] = fieldCells(reading, read, `${field}CheckDigit`);
+  if (!cell?.read) return false;
+  return (await ocr.readCharacter(look.image, look.band, look.width, aloneCell(cell.read.box), LETTERS_AND_DIGITS)) === reading.lines[cell.line]![cell.index];
+}
+
+/**
  * A reading whose document number the line text did not give plainly, with each character of the number read again
  * alone (single-character pass, any letter or digit; round 9). In a line the model reads this font's 9 as I or O and
  * 0 as O, and a visa's one check digit then chooses among look-alike swaps by chance; alone, a glyph is not pulled
@@ -168,9 +179,11 @@ function anotherMixHolds(format: MrzFormat, lines: string[], disagreements: { li
  *   line's (where one reads nothing alone, the line's reading stands, not the check digit's swap), and when the
  *   number then holds its check digit without a swap, that reading is taken. Every character read alone, under a
  *   composite (which confirms the check digit), and no other mix of the line's and the single-character reads holding
- *   (anotherMixHolds), it is a plain read of the number by those passes: a correction (info); otherwise a repair
- *   (review), since the check digit chose between two readings.
- * One single-character pass per character of the number, only on these readings.
+ *   (anotherMixHolds), and its check digit read alone as it stands (checkDigitReadAloneAsIs), it is a plain read of
+ *   the number by those passes: a correction (info); otherwise a repair (review), since the check digit chose between
+ *   two readings.
+ * One single-character pass per character of the number, only on these readings, and one for the check digit where
+ * the number may be a plain read.
  */
 async function withNumberReadAlone(mrz: MrzReading, read: BandText, look: Look, ocr: OcrEngine, now: Date): Promise<MrzReading> {
   const field = 'documentNumber';
@@ -200,7 +213,12 @@ async function withNumberReadAlone(mrz: MrzReading, read: BandText, look: Look, 
     character !== null && asRead && asRead.text.toUpperCase() !== character ? [{ line, index, asRead: asRead.text.toUpperCase() }] : [],
   );
   const plainAlone =
-    inFull && !checkReadAsLetter && mrz.format !== 'MRVA' && mrz.format !== 'MRVB' && !anotherMixHolds(mrz.format, again.lines, disagreements);
+    inFull &&
+    !checkReadAsLetter &&
+    mrz.format !== 'MRVA' &&
+    mrz.format !== 'MRVB' &&
+    !anotherMixHolds(mrz.format, again.lines, disagreements) &&
+    (await checkDigitReadAloneAsIs(again, read, look, ocr, field));
   if (!plainAlone && (again.corrections.includes(field) || again.documentNumber === mrz.documentNumber)) return mrz;
   return {
     ...again,

@@ -649,6 +649,17 @@ describe('MRZ reading', () => {
       }
     });
 
+    it('never takes a number read alone as a plain read when its check digit read alone is not the one the line read', async () => {
+      // The check digit 7 read as 2 (off by 5) and a 3 read alone as 8: 5 times any weight is 5 modulo 10, so the
+      // wrong number holds the misread check digit, and the composite holds too (8 × 5 apart); alone the check digit
+      // reads 7, so the two passes disagree on it and nothing is a plain read.
+      const printed = composeMrz('TD3', { ...SPECIMEN_HOLDER, documentNumber: 'AB3456789' });
+      expect(printed[1]!.slice(0, 10)).toBe('AB34567897');
+      const read = boxedLines([printed[0]!, printed[1]!.replace('AB34567897', 'AB34567892')]);
+      const reading = await readMrzFromImage(pixels, engineOf(read, noDigit, printedAlone(printed, { '1:2': '8' })), NOW);
+      expect(reading === null || !reading.valid || reading.checkDigitRepairs.includes('documentNumber')).toBe(true);
+    });
+
     it('judges the characters of whatever reading it returns, read plainly or rebuilt from character cells', async () => {
       const pixels = { data: new Uint8Array(300 * 200 * 3), width: 300, height: 200 };
       const PITCH = 30;

@@ -5,7 +5,7 @@ import type { FaceEngine, DetectedFace } from './face.ts';
 import { faceSimilarity } from './face.ts';
 import { differenceHash } from './hash.ts';
 import type { DecodedImage, RawPixels } from './intake.ts';
-import { checkDigitsHold, cleanLine, readMrz, unreadCheckDigits, withRereadCheckDigits, type MrzFormat, type MrzReading } from './mrz.ts';
+import { checkDigitsHold, cleanLine, LOOK_ALIKES, readMrz, unreadCheckDigits, withRereadCheckDigits, type MrzFormat, type MrzReading } from './mrz.ts';
 import { cellBox, checkBlindCells, fieldCells, placeKey, readMrzByCells, sourceLines, withUncertainCharacters } from './mrz-cells.ts';
 import { compareNames, findNameInText } from './names.ts';
 import { OCR_WIDTH, OCR_WIDTH_LINE_LENGTH, type BandText, type Box, type ImageBand, type OcrEngine, type OnQueued } from './ocr.ts';
@@ -141,6 +141,13 @@ function aloneCell(box: Box): Box {
 const LETTERS_AND_DIGITS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789';
 
 /**
+ * Whether the OCR takes one of two characters for the other (LOOK_ALIKES): where the line pass and a single-character
+ * pass read two characters that are not, they saw different glyphs, which a character changed on the document also
+ * gives (a printed 8 changed to 3 and read alone as 8 again holds the check digits it was changed against).
+ */
+const lookAlikes = (a: string, b: string) => (LOOK_ALIKES[a] ?? []).includes(b) || (LOOK_ALIKES[b] ?? []).includes(a);
+
+/**
  * Whether `lines` with some of the places where the line pass and the single-character passes disagree read as the
  * line read them also hold every check digit: then the check digits did not choose between the two passes (G and 6
  * weigh the same in every check digit), and the single-character reads are no plain read of the number.
@@ -178,8 +185,8 @@ async function checkDigitReadAloneAsIs(reading: MrzReading, read: BandText, look
  * - repaired by a check digit, or failing its check digit (read as a digit): the characters read alone replace the
  *   line's (where one reads nothing alone, the line's reading stands, not the check digit's swap), and when the
  *   number then holds its check digit without a swap, that reading is taken. Every character read alone, under a
- *   composite (which confirms the check digit), and no other mix of the line's and the single-character reads holding
- *   (anotherMixHolds), and its check digit read alone as it stands (checkDigitReadAloneAsIs), it is a plain read of
+ *   composite (which confirms the check digit), the line and the single-character reads differing only by look-alikes,
+ *   no other mix of them holding (anotherMixHolds), and its check digit read alone as it stands (checkDigitReadAloneAsIs), it is a plain read of
  *   the number by those passes: a correction (info); otherwise a repair (review), since the check digit chose between
  *   two readings.
  * One single-character pass per character of the number, only on these readings, and one for the check digit where
@@ -217,6 +224,7 @@ async function withNumberReadAlone(mrz: MrzReading, read: BandText, look: Look, 
     !checkReadAsLetter &&
     mrz.format !== 'MRVA' &&
     mrz.format !== 'MRVB' &&
+    disagreements.every(({ index, line, asRead }) => lookAlikes(asRead, again.lines[line]![index]!)) &&
     !anotherMixHolds(mrz.format, again.lines, disagreements) &&
     (await checkDigitReadAloneAsIs(again, read, look, ocr, field));
   if (!plainAlone && (again.corrections.includes(field) || again.documentNumber === mrz.documentNumber)) return mrz;

@@ -658,6 +658,23 @@ describe('MRZ reading', () => {
       const read = boxedLines([printed[0]!, printed[1]!.replace('AB34567897', 'AB34567892')]);
       const reading = await readMrzFromImage(pixels, engineOf(read, noDigit, printedAlone(printed, { '1:2': '8' })), NOW);
       expect(reading === null || !reading.valid || reading.checkDigitRepairs.includes('documentNumber')).toBe(true);
+      // The same with look-alikes: a letter O read alone as 9 (15 apart) and the check digit 7 read as 2.
+      const withO = composeMrz('TD3', { ...SPECIMEN_HOLDER, documentNumber: 'AB3O56789' });
+      expect(withO[1]!.slice(0, 10)).toBe('AB3O567897');
+      const oRead = boxedLines([withO[0]!, withO[1]!.replace('AB3O567897', 'AB3O567892')]);
+      const oReading = await readMrzFromImage(pixels, engineOf(oRead, noDigit, printedAlone(withO, { '1:3': '9' })), NOW);
+      expect(oReading === null || !oReading.valid || oReading.checkDigitRepairs.includes('documentNumber')).toBe(true);
+    });
+
+    it('never passes plainly a number whose line and single-character reads disagree on characters that are no look-alikes', async () => {
+      // Tampered: the printed 8 changed to 3, the check digits left as they were. The line reads the 3 and fails; a
+      // single-character pass reading that 3 as 8 would bring back a number that holds: the two passes saw different
+      // glyphs, which a changed character also gives, so that is no plain read.
+      const genuine = composeMrz('TD3', { ...SPECIMEN_HOLDER, documentNumber: 'TZK8PMW31' });
+      const tampered = [genuine[0]!, genuine[1]!.replace('TZK8', 'TZK3')];
+      expect(readMrz(tampered.join('\n'), NOW)?.valid).toBe(false);
+      const reading = await readMrzFromImage(pixels, engineOf(boxedLines(tampered), noDigit, printedAlone(tampered, { '1:3': '8' })), NOW);
+      expect(reading === null || !reading.valid || reading.checkDigitRepairs.includes('documentNumber')).toBe(true);
     });
 
     it('judges the characters of whatever reading it returns, read plainly or rebuilt from character cells', async () => {

@@ -666,6 +666,15 @@ describe('MRZ reading', () => {
       expect(oReading === null || !oReading.valid || oReading.checkDigitRepairs.includes('documentNumber')).toBe(true);
     });
 
+    it('keeps a visa number read alone in full a repair: no composite confirms its check digit', async () => {
+      for (const format of ['MRVA', 'MRVB'] as const) {
+        const printed = composeMrz(format, { ...SPECIMEN_HOLDER, documentNumber: 'TZKJPMW11' });
+        const read = boxedLines([printed[0]!, printed[1]!.replace('TZKJ', 'TZKI')]);
+        const reading = await readMrzFromImage(pixels, engineOf(read, noDigit, printedAlone(printed)), NOW);
+        expect(reading, format).toMatchObject({ valid: true, documentNumber: 'TZKJPMW11', corrections: [], checkDigitRepairs: ['documentNumber'] });
+      }
+    });
+
     it('never passes plainly a number whose line and single-character reads disagree on characters that are no look-alikes', async () => {
       // Tampered: the printed 8 changed to 3, the check digits left as they were. The line reads the 3 and fails; a
       // single-character pass reading that 3 as 8 would bring back a number that holds: the two passes saw different

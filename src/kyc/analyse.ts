@@ -185,10 +185,10 @@ async function checkDigitReadAloneAsIs(reading: MrzReading, read: BandText, look
  * - repaired by a check digit, or failing its check digit (read as a digit): the characters read alone replace the
  *   line's (where one reads nothing alone, the line's reading stands, not the check digit's swap), and when the
  *   number then holds its check digit without a swap, that reading is taken. Every character read alone, under a
- *   composite (which confirms the check digit), the line and the single-character reads differing only by look-alikes,
- *   no other mix of them holding (anotherMixHolds), and its check digit read alone as it stands (checkDigitReadAloneAsIs), it is a plain read of
- *   the number by those passes: a correction (info); otherwise a repair (review), since the check digit chose between
- *   two readings.
+ *   composite, the line and the single-character reads differing only by look-alikes, no other mix of them holding
+ *   (anotherMixHolds), and its check digit read alone as it stands (checkDigitReadAloneAsIs: the composite does not
+ *   confirm it), it is a plain read of the number by those passes: a correction (info); otherwise a repair (review),
+ *   since the check digit chose between two readings.
  * One single-character pass per character of the number, only on these readings, and one for the check digit where
  * the number may be a plain read.
  */

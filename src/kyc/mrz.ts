@@ -507,7 +507,8 @@ function parseLayout(layout: Layout, rawLines: string[], picks: Record<string, n
         resolved.push(field.name);
       }
       const standsFor = (LOOK_ALIKES[letter ?? ''] ?? []).find((digit) => /\d/.test(digit) && mrzCheckDigit(value) === digit);
-      // Only under a composite: it confirms the check digit was read right, which a visa's field has nothing to do.
+      // Only under a composite: it confirms the check digit was read right (all but a digit read 5 off, which would
+      // take a character of the number misread by 5 as well), which a visa's field has nothing to do.
       const zeros = !holds && picks && layout.composite && letter === undefined && field.name === 'documentNumber' ? zerosOnly(value, check) : null;
       if (zeros) {
         writeField(field, zeros);

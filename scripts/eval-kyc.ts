@@ -150,6 +150,8 @@ interface Outcome {
    * (uncertainCharacters): such a document goes to review, never a straight pass.
    */
   review: boolean;
+  /** Why a valid reading is in review: `repair:<field>` (checkDigitRepairs), `uncertain:<field>` (uncertainCharacters). */
+  reviewReasons: string[];
   ms: number;
 }
 
@@ -236,16 +238,18 @@ async function main(): Promise<void> {
           const bandReads = takeBandReads();
           const valid = mrz?.valid === true;
           const correct = valid && mrz.documentNumber === truth.documentNumber && mrz.birthDate === truth.birthDate && mrz.expiryDate === truth.expiryDate;
-          const outcome = { valid, correct, review: valid && mrz.checkDigitRepairs.length + mrz.uncertainCharacters.length > 0, ms };
+          const reviewReasons = valid ? [...mrz.checkDigitRepairs.map((f) => `repair:${f}`), ...mrz.uncertainCharacters.map((f) => `uncertain:${f}`)] : [];
+          const outcome = { valid, correct, review: reviewReasons.length > 0, reviewReasons, ms };
           record(`${format}|${name}`, outcome);
           record(`${format}|*`, outcome);
           record(`*|${name}`, outcome);
           record('*|*', outcome);
+          if (SHOW_FAILURES && correct && outcome.review) console.log(`correct in review: ${format} ${name} holder ${reading % HOLDERS} ${reviewReasons.join(',')}`);
           if (valid && !correct) console.log(`valid but wrong: ${format} ${name} holder ${reading % HOLDERS} ${mrz.lines.join(' / ')} (repairs ${mrz.checkDigitRepairs.join(',') || 'none'}; uncertain ${mrz.uncertainCharacters.join(',') || 'none'}), printed ${truth.lines.join(' / ')}`);
           if (!valid && SHOW_FAILURES) {
             console.log(`not valid: ${format} ${name} holder ${reading % HOLDERS} ${mrz?.lines.join(' / ')} ${mrz?.invalidFields.join(',')}, printed ${truth.lines.join(' / ')}`);
           }
-          if (SHOW_FAILURES && !correct) for (const read of bandReads) console.log(`  OCR ${read}`);
+          if (SHOW_FAILURES && (!correct || outcome.review)) for (const read of bandReads) console.log(`  OCR ${read}`);
           if (MRZ_ONLY) continue;
           const genuine = await visualZone(document, mrz, ocr);
           if (genuine) visual.push({ format, degradation: name, tampered: null, ...genuine });
@@ -282,7 +286,17 @@ async function main(): Promise<void> {
   for (const format of MRZ_FORMATS) if (results.has(`${format}|*`)) summary(format, results.get(`${format}|*`)!);
   console.log(`\nper degradation: ${columns}`);
   for (const d of degradations) summary(d === '*' ? 'all' : d, results.get(`*|${d}`) ?? []);
+  reviewSummary(results.get('*|*') ?? []);
   if (!MRZ_ONLY) visualSummary(visual);
+}
+
+/** Correct readings in review, counted by each reason they carry (a reading with two reasons counts under both). */
+function reviewSummary(outcomes: Outcome[]): void {
+  const inReview = outcomes.filter((o) => o.correct && o.review);
+  const counts = new Map<string, number>();
+  for (const o of inReview) for (const reason of new Set(o.reviewReasons)) counts.set(reason, (counts.get(reason) ?? 0) + 1);
+  console.log(`\ncorrect readings in review: ${inReview.length} of ${outcomes.length}; by reason (one reading may carry several)`);
+  for (const [reason, count] of [...counts].sort((a, b) => b[1] - a[1])) console.log(`  ${reason}: ${count}`);
 }
 
 const share = (count: number, total: number) => (total === 0 ? '–' : `${Math.round((100 * count) / total)} %`);

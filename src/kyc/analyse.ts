@@ -5,8 +5,8 @@ import type { FaceEngine, DetectedFace } from './face.ts';
 import { faceSimilarity } from './face.ts';
 import { differenceHash } from './hash.ts';
 import type { DecodedImage, RawPixels } from './intake.ts';
-import { cleanLine, readMrz, unreadCheckDigits, withRereadCheckDigits, type MrzReading } from './mrz.ts';
-import { cellBox, checkBlindCells, placeKey, readMrzByCells, sourceLines, withUncertainCharacters } from './mrz-cells.ts';
+import { checkDigitsHold, cleanLine, LOOK_ALIKES, readMrz, unreadCheckDigits, withRereadCheckDigits, type MrzFormat, type MrzReading } from './mrz.ts';
+import { cellBox, checkBlindCells, fieldCells, placeKey, readMrzByCells, sourceLines, withUncertainCharacters } from './mrz-cells.ts';
 import { compareNames, findNameInText } from './names.ts';
 import { OCR_WIDTH, OCR_WIDTH_LINE_LENGTH, type BandText, type Box, type ImageBand, type OcrEngine, type OnQueued } from './ocr.ts';
 import { measureQuality } from './quality.ts';
@@ -131,6 +131,110 @@ async function rereadCheckDigits(mrz: MrzReading, read: BandText, look: Look, oc
   return faults(again) < faults(mrz) ? again : mrz;
 }
 
+/** A character box of the pass widened by CELL_MARGIN of its size on each side, for reading it again alone. */
+function aloneCell(box: Box): Box {
+  const [width, height] = [box.x1 - box.x0, box.y1 - box.y0];
+  return { x0: box.x0 - CELL_MARGIN * width, x1: box.x1 + CELL_MARGIN * width, y0: box.y0 - CELL_MARGIN * height, y1: box.y1 + CELL_MARGIN * height };
+}
+
+/** Any letter or digit: a number's character read alone is not told what it should be. */
+const LETTERS_AND_DIGITS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789';
+
+/**
+ * Whether the OCR takes one of two characters for the other (LOOK_ALIKES): where the line pass and a single-character
+ * pass read two characters that are not, they saw different glyphs, which a character changed on the document also
+ * gives (a printed 8 changed to 3 and read alone as 8 again holds the check digits it was changed against).
+ */
+const lookAlikes = (a: string, b: string) => (LOOK_ALIKES[a] ?? []).includes(b) || (LOOK_ALIKES[b] ?? []).includes(a);
+
+/**
+ * Whether `lines` with some of the places where the line pass and the single-character passes disagree read as the
+ * line read them also hold every check digit: then the check digits did not choose between the two passes (G and 6
+ * weigh the same in every check digit), and the single-character reads are no plain read of the number.
+ */
+function anotherMixHolds(format: MrzFormat, lines: string[], disagreements: { line: number; index: number; asRead: string }[]): boolean {
+  for (let mix = 1; mix < 1 << disagreements.length; mix++) {
+    const mixed = lines.map((line) => [...line]);
+    disagreements.forEach(({ line, index, asRead }, k) => {
+      if (mix & (1 << k)) mixed[line]![index] = asRead;
+    });
+    if (checkDigitsHold(format, mixed.map((line) => line.join('')))) return true;
+  }
+  return false;
+}
+
+/**
+ * Whether the check digit of `field` read alone is the one `reading` has. The composite does not confirm a number's
+ * check digit read 5 off (3 for 8): a number misread by 5 at any place (5 times any weight is 5 modulo 10) holds it,
+ * and the composite, which weighs the number as its own check digit does and that check digit by 7, moves by 8 × 5.
+ */
+async function checkDigitReadAloneAsIs(reading: MrzReading, read: BandText, look: Look, ocr: OcrEngine, field: string): Promise<boolean> {
+  const [cell] = fieldCells(reading, read, `${field}CheckDigit`);
+  if (!cell?.read) return false;
+  return (await ocr.readCharacter(look.image, look.band, look.width, aloneCell(cell.read.box), LETTERS_AND_DIGITS)) === reading.lines[cell.line]![cell.index];
+}
+
+/**
+ * A reading whose document number the line text did not give plainly, with each character of the number read again
+ * alone (single-character pass, any letter or digit; round 9). In a line the model reads this font's 9 as I or O and
+ * 0 as O, and a visa's one check digit then chooses among look-alike swaps by chance; alone, a glyph is not pulled
+ * towards its neighbours. For the number only:
+ * - its O and Q read as 0 (mrz.ts zerosOnly, a correction): kept so only when every character read alone is the
+ *   reading's (an O or Q where it reads 0: that is what zerosOnly settles); otherwise a repair (review), as before
+ *   round 9: a B for 8 twice cancels in every check digit, so the check digits do not show the rest was read right;
+ * - repaired by a check digit, or failing its check digit (read as a digit): the characters read alone replace the
+ *   line's (where one reads nothing alone, the line's reading stands, not the check digit's swap), and when the
+ *   number then holds its check digit without a swap, that reading is taken. Every character read alone, under a
+ *   composite, the line and the single-character reads differing only by look-alikes, no other mix of them holding
+ *   (anotherMixHolds), and its check digit read alone as it stands (checkDigitReadAloneAsIs: the composite does not
+ *   confirm it), it is a plain read of the number by those passes: a correction (info); otherwise a repair (review),
+ *   since the check digit chose between two readings.
+ * One single-character pass per character of the number, only on these readings, and one for the check digit where
+ * the number may be a plain read.
+ */
+async function withNumberReadAlone(mrz: MrzReading, read: BandText, look: Look, ocr: OcrEngine, now: Date): Promise<MrzReading> {
+  const field = 'documentNumber';
+  const readAsZeros = mrz.valid && mrz.corrections.includes(field);
+  // A check digit read as a letter stays a repair (mrz.ts: the composite cannot tell O as 0 from O as 9 there), and
+  // a failing one says nothing the characters read alone could be held against.
+  const checkReadAsLetter = mrz.corrections.includes(`${field}CheckDigit`);
+  const failing = mrz.invalidFields.includes(`${field}CheckDigit`) && !checkReadAsLetter;
+  if (!readAsZeros && !failing && !mrz.checkDigitRepairs.includes(field)) return mrz;
+  const alone = [];
+  for (const cell of fieldCells(mrz, read, field)) {
+    const character = cell.read && (await ocr.readCharacter(look.image, look.band, look.width, aloneCell(cell.read.box), LETTERS_AND_DIGITS));
+    alone.push({ ...cell, character });
+  }
+  const inFull = alone.every(({ character }) => character !== null);
+  const withoutNumber = (names: string[]) => names.filter((name) => name !== field);
+  if (readAsZeros) {
+    const same = (expected: string, character: string | null) => character === expected || (expected === '0' && (character === 'O' || character === 'Q'));
+    if (inFull && alone.every(({ line, index, character }) => same(mrz.lines[line]![index]!, character))) return mrz;
+    return { ...mrz, corrections: withoutNumber(mrz.corrections), checkDigitRepairs: [...mrz.checkDigitRepairs, field] };
+  }
+  const lines = mrz.lines.map((line) => [...line]);
+  for (const { line, index, character, read: asRead } of alone) lines[line]![index] = character ?? asRead?.text ?? lines[line]![index]!;
+  const again = readMrz(lines.map((line) => line.join('')).join('\n'), now);
+  if (!again?.valid || again.format !== mrz.format || again.checkDigitRepairs.includes(field)) return mrz;
+  const disagreements = alone.flatMap(({ line, index, character, read: asRead }) =>
+    character !== null && asRead && asRead.text.toUpperCase() !== character ? [{ line, index, asRead: asRead.text.toUpperCase() }] : [],
+  );
+  const plainAlone =
+    inFull &&
+    !checkReadAsLetter &&
+    mrz.format !== 'MRVA' &&
+    mrz.format !== 'MRVB' &&
+    disagreements.every(({ index, line, asRead }) => lookAlikes(asRead, again.lines[line]![index]!)) &&
+    !anotherMixHolds(mrz.format, again.lines, disagreements) &&
+    (await checkDigitReadAloneAsIs(again, read, look, ocr, field));
+  if (!plainAlone && (again.corrections.includes(field) || again.documentNumber === mrz.documentNumber)) return mrz;
+  return {
+    ...again,
+    corrections: [...new Set([...withoutNumber(mrz.corrections), ...withoutNumber(again.corrections), ...(plainAlone ? [field] : [])])],
+    checkDigitRepairs: [...new Set([...withoutNumber(mrz.checkDigitRepairs), ...again.checkDigitRepairs, ...(plainAlone ? [] : [field])])],
+  };
+}
+
 /**
  * A valid reading judged by mrz-cells.ts withUncertainCharacters, with the characters of its number that no check digit
  * tells from a look-alike (checkBlindCells: G/6, F/5/P, S/8, U/0, L/1, from one table), and the G, F, S, U and L of its
@@ -144,9 +248,7 @@ async function withCheckBlindCellsAlone(mrz: MrzReading, read: BandText, look: L
   if (byConfidence.uncertainCharacters.length > mrz.uncertainCharacters.length) return byConfidence;
   const alone = new Map<string, string | null>();
   for (const { line, index, character, partners, box } of checkBlindCells(mrz, read)) {
-    const [width, height] = [box.x1 - box.x0, box.y1 - box.y0];
-    const cell = { x0: box.x0 - CELL_MARGIN * width, x1: box.x1 + CELL_MARGIN * width, y0: box.y0 - CELL_MARGIN * height, y1: box.y1 + CELL_MARGIN * height };
-    alone.set(placeKey(line, index), await ocr.readCharacter(look.image, look.band, look.width, cell, character + partners.join('')));
+    alone.set(placeKey(line, index), await ocr.readCharacter(look.image, look.band, look.width, aloneCell(box), character + partners.join('')));
   }
   return alone.size === 0 ? byConfidence : withUncertainCharacters(mrz, read, alone);
 }
@@ -179,7 +281,8 @@ export async function readMrzFromImage(
     const read = await ocr.readMrzBand(image, band, onQueued, width);
     const first = readMrz(read.text, now);
     const reread = first && !first.valid ? await rereadCheckDigits(first, read, look, ocr, now) : first;
-    const mrz = reread?.valid ? await withCheckBlindCellsAlone(reread, read, look, ocr) : reread;
+    const numberAlone = reread && (await withNumberReadAlone(reread, read, look, ocr, now));
+    const mrz = numberAlone?.valid ? await withCheckBlindCellsAlone(numberAlone, read, look, ocr) : numberAlone;
     if (mrz && !mrz.valid) {
       // The same pass's character boxes (no OCR), kept aside: see mrz-cells.ts.
       const cells = readMrzByCells(read, now, mrz);

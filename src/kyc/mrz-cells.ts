@@ -310,6 +310,17 @@ function placedCharacters(reading: MrzReading, read: BandText): (ReadCharacter |
   });
 }
 
+/**
+ * Every character of a reading's field `name` (the TD1 number's overflow included) or check digit (`<field>CheckDigit`,
+ * at its place in the layout), with the pass's character it was read as (placedCharacters: its text and box), null
+ * where the pass gave none.
+ */
+export function fieldCells(reading: MrzReading, read: BandText, name: string): { line: number; index: number; read: ReadCharacter | null }[] {
+  const placed = placedCharacters(reading, read);
+  const nameAt = (m: number, i: number) => checkedFieldAt(reading, m, i)?.name ?? checkedPlace(reading.format, m, i);
+  return reading.lines.flatMap((line, m) => [...line].flatMap((_, i) => (nameAt(m, i) === name ? [{ line: m, index: i, read: placed[m]![i] ?? null }] : [])));
+}
+
 /** A check-blind character of a valid reading's document number, where the pass read it: MRZ line, index, box. */
 export interface CheckBlindCell {
   line: number;

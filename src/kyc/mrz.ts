@@ -9,7 +9,9 @@
 // MAX_CHECKED_SWAPS, only when exactly one choice satisfies the check digit and the composite check digit then
 // holds; on visas, which have no composite, one swap and only when it is the only one) in `checkDigitRepairs`, which
 // send the document to review; so does a number that holds as read but would hold as well with some of its I, O or Q
-// read as digits (kept as read, or with O and Q as 0 when that holds). A digit read as another digit is never changed; a check digit read as no digit at all
+// read as digits (kept as read, or with O and Q as 0 when that holds). A failing number under a composite that holds
+// with its O and Q read as 0, and with no other reading of them, is a correction (zerosOnly; analyse.ts makes it a
+// repair unless its characters read alone confirm it). A digit read as another digit is never changed; a check digit read as no digit at all
 // may be read again from the image (withRereadCheckDigits), never computed.
 import { states } from 'mrz';
 
@@ -22,7 +24,11 @@ export interface MrzReading {
   valid: boolean;
   /** Fields that failed: check digits end in CheckDigit (documentNumberCheckDigit, compositeCheckDigit, …). */
   invalidFields: string[];
-  /** Fields whose look-alikes were forced into the field's class (a letter in a date, a digit in a state code). */
+  /**
+   * Fields whose look-alikes were forced into the field's class (a letter in a date, a digit in a state code), and a
+   * document number under a composite whose O and Q were read as 0, nothing else holding (zerosOnly; analyse.ts keeps
+   * it here only when each character read alone confirms it).
+   */
   corrections: string[];
   /**
    * Letters-and-digits fields where a look-alike swap was chosen because it satisfies the check digit, or that hold
@@ -378,6 +384,25 @@ function rareLetterTwin(value: string, check: string): string | null {
   return null;
 }
 
+/**
+ * A failing document number read for what its O and Q must be (round 9): with every O and Q read as 0 it holds its
+ * check digit, and no other reading of them (O as itself, 0 or 9; Q as itself or 0) does. O and Q are read as 0
+ * before the check digit is looked at, as a class rule would, so the check digit vouches for the O and Q as for a
+ * plain read; null when it does not hold, another reading holds as well (two O under weights 7 and 3 hold as 00 and
+ * as 99), or there are too many to try. The rest of the number is as uncertain as a plain read's (a B for 8 twice
+ * cancels in every check digit): analyse.ts reads it alone before believing it.
+ */
+function zerosOnly(value: string, check: string): string | null {
+  const places = [...value].flatMap((c, i) => (c === 'O' || c === 'Q' ? [i] : []));
+  if (places.length === 0 || places.length > MAX_RARE_PLACES) return null;
+  const zeros = value.replace(READ_AS_ZERO, '0');
+  if (mrzCheckDigit(zeros) !== check) return null;
+  const readingsOf = (c: string) => (c === 'O' ? ['O', '0', '9'] : ['Q', '0']);
+  let readings: string[] = [value];
+  for (const at of places) readings = readings.flatMap((text) => readingsOf(value[at]!).map((c) => text.slice(0, at) + c + text.slice(at + 1)));
+  return readings.filter((text) => mrzCheckDigit(text) === check).length === 1 ? zeros : null;
+}
+
 interface Parsed {
   lines: string[];
   fields: Map<string, string>;
@@ -427,6 +452,8 @@ function parseLayout(layout: Layout, rawLines: string[], picks: Record<string, n
   const fields = new Map<string, string>();
   /** Check digits read as a letter, by field. */
   const checkLetters = new Map<string, string>();
+  /** Fields read with their O and Q as 0 (zerosOnly): corrections once the composite, read as a digit, holds. */
+  const readAsZeros: string[] = [];
 
   for (const field of layout.fields) {
     let fixed = fixClass(read(field.line, field.start, field.end), field.kind);
@@ -480,7 +507,14 @@ function parseLayout(layout: Layout, rawLines: string[], picks: Record<string, n
         resolved.push(field.name);
       }
       const standsFor = (LOOK_ALIKES[letter ?? ''] ?? []).find((digit) => /\d/.test(digit) && mrzCheckDigit(value) === digit);
-      if (!holds && standsFor) {
+      // Only under a composite: it confirms the check digit was read right (all but a digit read 5 off, which would
+      // take a character of the number misread by 5 as well), which a visa's field has nothing to do.
+      const zeros = !holds && picks && layout.composite && letter === undefined && field.name === 'documentNumber' ? zerosOnly(value, check) : null;
+      if (zeros) {
+        writeField(field, zeros);
+        value = zeros;
+        readAsZeros.push(field.name);
+      } else if (!holds && standsFor) {
         lines[line]![at] = standsFor;
         resolved.push(`${field.name}CheckDigit`);
       } else if (!holds) {
@@ -507,6 +541,8 @@ function parseLayout(layout: Layout, rawLines: string[], picks: Record<string, n
     if (digit.changed) corrections.push('compositeCheckDigit');
     lines[line]![at] = digit.text;
     if (mrzCheckDigit(text) !== digit.text) invalid.push('compositeCheckDigit');
+    // A composite read as a letter confirms nothing: the O and Q read as 0 are then a repair, as before.
+    (digit.changed ? resolved : corrections).push(...readAsZeros);
   }
 
   const value = (name: string) => fields.get(name) ?? '';

@@ -146,7 +146,7 @@ describe('MRZ reading', () => {
     const dateRead = readMrz(`${l1}\n${l2.replace('7408122', '74O8l22'.toUpperCase())}`, NOW);
     expect(dateRead).toMatchObject({ valid: true, birthDate: '1974-08-12', corrections: ['birthDate'] });
     const numberRead = readMrz(`${l1}\n${l2.replace('L898902C3', 'L8989O2C3')}`, NOW);
-    expect(numberRead).toMatchObject({ valid: true, documentNumber: 'L898902C3', corrections: [], checkDigitRepairs: ['documentNumber'] });
+    expect(numberRead).toMatchObject({ valid: true, documentNumber: 'L898902C3', corrections: ['documentNumber'], checkDigitRepairs: [] });
     const stateRead = readMrz(`${l1.replace('UTO', 'UT0')}\n${l2}`, NOW);
     expect(stateRead).toMatchObject({ valid: true, issuingState: 'UTO', corrections: ['issuingState'] });
   });
@@ -217,10 +217,35 @@ describe('MRZ reading', () => {
   it('reads O and Q in a failing number as 0 and prefers repairs that bring in no letter issuers avoid', () => {
     const [l1, l2] = SPECIMENS[0]![1];
     const zero = readMrz(`${l1}\n${l2.replace('L898902C3', 'L8989Q2C3')}`, NOW);
-    expect(zero).toMatchObject({ valid: true, documentNumber: 'L898902C3', checkDigitRepairs: ['documentNumber'] });
+    expect(zero).toMatchObject({ valid: true, documentNumber: 'L898902C3', corrections: ['documentNumber'], checkDigitRepairs: [] });
     // J read as I: I→J and 1→I (at the end) both satisfy the check digit; the latter would bring in an I.
     const polish = ['P<POLGARCIA<LOPEZ<<BRIDGET<<<<<<<<<<<<<<<<<<', 'TZKIPMW116POL7612105M340318518708231<<<<<<80'];
     expect(readMrz(polish.join('\n'), NOW)).toMatchObject({ valid: true, documentNumber: 'TZKJPMW11', checkDigitRepairs: ['documentNumber'] });
+  });
+
+  it('reads the O and Q of a failing number as 0 as a correction only where nothing else could hold and a composite read as a digit confirms the check digit', () => {
+    // Generated TD2 (seed 3187): UG9D0GTD7 read UG9DOGTD7, one O: only 0 holds (O is 24 from 0, 9 is 9 from it).
+    const card = ['I<DEUMUELLER<<CHIDI<<<<<<<<<<<<<<<<<', 'UG9D0GTD73DEU5308055F301014947083206'];
+    expect(readMrz(card.join('\n'), NOW)).toMatchObject({ valid: true, documentNumber: 'UG9D0GTD7', corrections: [], checkDigitRepairs: [] });
+    const read = readMrz(`${card[0]}\n${card[1]!.replace('UG9D0', 'UG9DO')}`, NOW);
+    expect(read).toMatchObject({ valid: true, documentNumber: 'UG9D0GTD7', corrections: ['documentNumber'], checkDigitRepairs: [], lines: card });
+    // A composite read as a letter (G for its 6) confirms nothing: the O stays a repair.
+    const letterComposite = readMrz(`${card[0]}\n${card[1]!.replace('UG9D0', 'UG9DO').replace(/6$/, 'G')}`, NOW);
+    expect(letterComposite).toMatchObject({ valid: true, documentNumber: 'UG9D0GTD7', checkDigitRepairs: ['documentNumber'] });
+    // Two O under weights 7 and 3 hold as 00 and as 99 alike (63 + 27), with a Q (26) after them so that the letters
+    // as read fail: never a correction.
+    const zeros = '000ABCDE1';
+    const twin = composeMrz('TD3', { ...SPECIMEN_HOLDER, documentNumber: zeros });
+    expect(mrzCheckDigit('99' + zeros.slice(2))).toBe(mrzCheckDigit(zeros));
+    expect(mrzCheckDigit('OOQ' + zeros.slice(3))).not.toBe(mrzCheckDigit(zeros));
+    const twinRead = readMrz(twin.join('\n').replace(zeros, 'OOQABCDE1'), NOW);
+    expect(twinRead?.corrections).not.toContain('documentNumber');
+    expect(twinRead?.valid === false || twinRead!.checkDigitRepairs.includes('documentNumber')).toBe(true);
+    // A visa has no composite to confirm its check digit: the O read as 0 stays a repair (review).
+    const visa = ['V<FRADUBOIS<<BRIDGET<<<<<<<<<<<<<<<<<<<<<<<<', 'SCN9S0ZSA1FRA6011103F2701219<<<<<<<<<<<<<<<<'];
+    expect(readMrz(visa.join('\n'), NOW)).toMatchObject({ valid: true, checkDigitRepairs: [] });
+    const visaRead = readMrz(`${visa[0]}\n${visa[1]!.replace('S0Z', 'SOZ')}`, NOW);
+    expect(visaRead).toMatchObject({ valid: true, documentNumber: 'SCN9S0ZSA', checkDigitRepairs: ['documentNumber'] });
   });
 
   it('reads a check digit read as O as 0 or 9, whichever holds with the number as read, and never swaps the number for it', () => {
@@ -515,6 +540,14 @@ describe('MRZ reading', () => {
       close: async () => undefined,
     });
     const pixels = { data: new Uint8Array(300 * 200 * 3), width: 300, height: 200 };
+    /** Read alone, each box gives the character of `printed` at its place (boxedLines: pitch 10 from x 11, rows 40 apart). */
+    const printedAlone = (printed: string[], overrides: Record<string, string | null> = {}): OcrEngine['readCharacter'] =>
+      async (_p, _b, _w, box) => {
+        const [line, index] = [Math.round((box.y0 + 0.15 * 26 - 12) / 40), Math.round((box.x0 + 0.15 * 8 - 11) / 10)];
+        const key = `${line}:${index}`;
+        return key in overrides ? overrides[key]! : printed[line]![index]!;
+      };
+    const noDigit: OcrEngine['readDigit'] = async () => null;
 
     it('reads a lost check digit again at the cell the characters give when the line box misplaces it, as a repair', async () => {
       // The composite was dropped and the data line's box runs over specks of noise 200 px to the left: from the
@@ -556,6 +589,101 @@ describe('MRZ reading', () => {
       const none = composeMrz('MRVB', { ...SPECIMEN_HOLDER, documentNumber: 'ZKENHAEXE', issuingState: 'UTO', nationality: 'UTO' });
       expect(await readMrzFromImage(pixels, engineOf(boxedLines(none), noDigit, alone(() => '6')), NOW)).toMatchObject({ valid: true, uncertainCharacters: [] });
       expect(asked).toEqual([]);
+    });
+
+    it('reads a number not read plainly again alone, character by character, and takes what the image says', async () => {
+      // Generated TD2 (seed 3187): UG9D0GTD7 read UG9DOGTD7, taken as 0 (a correction) only when read alone so too.
+      const card = ['I<DEUMUELLER<<CHIDI<<<<<<<<<<<<<<<<<', 'UG9D0GTD73DEU5308055F301014947083206'];
+      const read = boxedLines([card[0]!, card[1]!.replace('UG9D0', 'UG9DO')]);
+      const confirmed = await readMrzFromImage(pixels, engineOf(read, noDigit, printedAlone(card)), NOW);
+      expect(confirmed).toMatchObject({ valid: true, documentNumber: 'UG9D0GTD7', corrections: ['documentNumber'], checkDigitRepairs: [] });
+      // Read alone as O where the reading has 0 is the ambiguity zerosOnly settles: confirmed.
+      const aloneO = await readMrzFromImage(pixels, engineOf(read, noDigit, printedAlone(card, { '1:4': 'O' })), NOW);
+      expect(aloneO).toMatchObject({ valid: true, corrections: ['documentNumber'], checkDigitRepairs: [] });
+      const doubts: Record<string, string | null>[] = [{ '1:4': 'D' }, { '1:4': null }, { '1:1': '6' }];
+      for (const alone of doubts) {
+        const doubted = await readMrzFromImage(pixels, engineOf(read, noDigit, printedAlone(card, alone)), NOW);
+        expect(doubted, JSON.stringify(alone)).toMatchObject({ valid: true, documentNumber: 'UG9D0GTD7', corrections: [], checkDigitRepairs: ['documentNumber'] });
+      }
+      // Generated MRV-B (seed 3187): TBH9T0ZU0 with its 9 read as I, which the visa's one check digit "repairs" as J
+      // (19 and 9 weigh the same in every check digit): valid but wrong, in review. Alone, the 9 reads 9.
+      const visa = composeMrz('MRVB', { ...SPECIMEN_HOLDER, documentNumber: 'TBH9T0ZU0' });
+      const misread = boxedLines([visa[0]!, visa[1]!.replace('TBH9', 'TBHI')]);
+      expect(readMrz(misread.map((l) => l.text).join('\n'), NOW)).toMatchObject({ valid: true, documentNumber: 'TBHJT0ZU0' });
+      const reread = await readMrzFromImage(pixels, engineOf(misread, noDigit, printedAlone(visa)), NOW);
+      expect(reread).toMatchObject({ valid: true, documentNumber: 'TBH9T0ZU0', checkDigitRepairs: ['documentNumber'] });
+      // Read alone as something that does not hold: the reading stays the check digit's choice, in review.
+      const unhelpful = await readMrzFromImage(pixels, engineOf(misread, noDigit, printedAlone(visa, { '1:3': 'X' })), NOW);
+      expect(unhelpful).toMatchObject({ valid: true, documentNumber: 'TBHJT0ZU0', checkDigitRepairs: ['documentNumber'] });
+      // Under a composite, a number repaired by its check digit (J read as I) and read alone in full as it holds is a
+      // plain read by those passes: a correction. One character not read alone leaves it a repair.
+      const td2 = composeMrz('TD2', { ...SPECIMEN_HOLDER, documentNumber: 'TZKJPMW11' });
+      const jAsI = boxedLines([td2[0]!, td2[1]!.replace('TZKJ', 'TZKI')]);
+      expect(readMrz(jAsI.map((l) => l.text).join('\n'), NOW)).toMatchObject({ valid: true, documentNumber: 'TZKJPMW11', checkDigitRepairs: ['documentNumber'] });
+      const inFull = await readMrzFromImage(pixels, engineOf(jAsI, noDigit, printedAlone(td2)), NOW);
+      expect(inFull).toMatchObject({ valid: true, documentNumber: 'TZKJPMW11', corrections: ['documentNumber'], checkDigitRepairs: [] });
+      const partly = await readMrzFromImage(pixels, engineOf(jAsI, noDigit, printedAlone(td2, { '1:0': null })), NOW);
+      expect(partly).toMatchObject({ valid: true, documentNumber: 'TZKJPMW11', corrections: [], checkDigitRepairs: ['documentNumber'] });
+      // Its check digit 6 read as G as well: a check digit read as a letter stays a repair, read alone or not.
+      const letterCheck = boxedLines([td2[0]!, td2[1]!.replace('TZKJPMW116', 'TZKIPMW11G')]);
+      const withLetter = await readMrzFromImage(pixels, engineOf(letterCheck, noDigit, printedAlone(td2)), NOW);
+      expect(withLetter).toMatchObject({ valid: true, documentNumber: 'TZKJPMW11' });
+      expect(withLetter!.checkDigitRepairs).toContain('documentNumber');
+      // A number failing its check digit (two characters misread) is read alone as well.
+      const failing = boxedLines([visa[0]!, visa[1]!.replace('TBH9T', 'TBHI7')]);
+      expect(readMrz(failing.map((l) => l.text).join('\n'), NOW)?.valid).toBe(false);
+      const recovered = await readMrzFromImage(pixels, engineOf(failing, noDigit, printedAlone(visa)), NOW);
+      expect(recovered).toMatchObject({ valid: true, documentNumber: 'TBH9T0ZU0', checkDigitRepairs: ['documentNumber'] });
+    });
+
+    it('never takes a number read alone as a plain read where the line and the characters read alone disagree on a pair no check digit tells apart', async () => {
+      // J read as I in the line (repaired by the check digit), and read alone the J right but the 6 as G: G and 6 weigh
+      // the same, so the number holds with either; the check digits cannot say which pass read that place right.
+      for (const format of ['TD2', 'TD3', 'TD1'] as const) {
+        const printed = composeMrz(format, { ...SPECIMEN_HOLDER, documentNumber: 'TZKJP6W11' });
+        const [line, start] = format === 'TD1' ? [0, 5] : [1, 0];
+        const read = boxedLines(printed.map((text, i) => (i === line ? text.replace('TZKJ', 'TZKI') : text)));
+        const reading = await readMrzFromImage(pixels, engineOf(read, noDigit, printedAlone(printed, { [`${line}:${start + 5}`]: 'G' })), NOW);
+        expect(reading, format).toMatchObject({ valid: true, corrections: [] });
+        expect(reading!.checkDigitRepairs, format).toContain('documentNumber');
+      }
+    });
+
+    it('never takes a number read alone as a plain read when its check digit read alone is not the one the line read', async () => {
+      // The check digit 7 read as 2 (off by 5) and a 3 read alone as 8: 5 times any weight is 5 modulo 10, so the
+      // wrong number holds the misread check digit, and the composite holds too (8 × 5 apart); alone the check digit
+      // reads 7, so the two passes disagree on it and nothing is a plain read.
+      const printed = composeMrz('TD3', { ...SPECIMEN_HOLDER, documentNumber: 'AB3456789' });
+      expect(printed[1]!.slice(0, 10)).toBe('AB34567897');
+      const read = boxedLines([printed[0]!, printed[1]!.replace('AB34567897', 'AB34567892')]);
+      const reading = await readMrzFromImage(pixels, engineOf(read, noDigit, printedAlone(printed, { '1:2': '8' })), NOW);
+      expect(reading === null || !reading.valid || reading.checkDigitRepairs.includes('documentNumber')).toBe(true);
+      // The same with look-alikes: a letter O read alone as 9 (15 apart) and the check digit 7 read as 2.
+      const withO = composeMrz('TD3', { ...SPECIMEN_HOLDER, documentNumber: 'AB3O56789' });
+      expect(withO[1]!.slice(0, 10)).toBe('AB3O567897');
+      const oRead = boxedLines([withO[0]!, withO[1]!.replace('AB3O567897', 'AB3O567892')]);
+      const oReading = await readMrzFromImage(pixels, engineOf(oRead, noDigit, printedAlone(withO, { '1:3': '9' })), NOW);
+      expect(oReading === null || !oReading.valid || oReading.checkDigitRepairs.includes('documentNumber')).toBe(true);
+    });
+
+    it('keeps a visa number read alone in full a repair: no composite confirms its check digit', async () => {
+      for (const format of ['MRVA', 'MRVB'] as const) {
+        const printed = composeMrz(format, { ...SPECIMEN_HOLDER, documentNumber: 'TZKJPMW11' });
+        const read = boxedLines([printed[0]!, printed[1]!.replace('TZKJ', 'TZKI')]);
+        const reading = await readMrzFromImage(pixels, engineOf(read, noDigit, printedAlone(printed)), NOW);
+        expect(reading, format).toMatchObject({ valid: true, documentNumber: 'TZKJPMW11', corrections: [], checkDigitRepairs: ['documentNumber'] });
+      }
+    });
+
+    it('never passes plainly a number whose line and single-character reads disagree on characters that are no look-alikes', async () => {
+      // Tampered: the printed 8 changed to 3, the check digits left as they were. The line reads the 3 and fails; a
+      // single-character pass reading that 3 as 8 would bring back a number that holds: the two passes saw different
+      // glyphs, which a changed character also gives, so that is no plain read.
+      const genuine = composeMrz('TD3', { ...SPECIMEN_HOLDER, documentNumber: 'TZK8PMW31' });
+      const tampered = [genuine[0]!, genuine[1]!.replace('TZK8', 'TZK3')];
+      expect(readMrz(tampered.join('\n'), NOW)?.valid).toBe(false);
+      const reading = await readMrzFromImage(pixels, engineOf(boxedLines(tampered), noDigit, printedAlone(tampered, { '1:3': '8' })), NOW);
+      expect(reading === null || !reading.valid || reading.checkDigitRepairs.includes('documentNumber')).toBe(true);
     });
 
     it('judges the characters of whatever reading it returns, read plainly or rebuilt from character cells', async () => {

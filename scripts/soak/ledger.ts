@@ -25,6 +25,14 @@ interface AccountTally {
   cut: number;
 }
 
+/**
+ * A test key's prompt is screened by no model (rule 11), so one that no blocking signature matches is answered
+ * 503 not_screened: the contract's answer, not a fault. The fuzzer, which calls with a test key, meets it by chance.
+ */
+function sandboxNotScreened(key: string, answer: Pick<Answer, 'status' | 'text'>): boolean {
+  return key.startsWith('svc_test_sk_') && answer.status === 503 && answer.text.includes('"code":"not_screened"');
+}
+
 export class Ledger {
   requests = 0;
   byStatus = new Map<number, number>();
@@ -85,7 +93,7 @@ export class Ledger {
       if (account) account.cut++;
       return;
     }
-    if (answer.status >= 500) this.violation(`${method} ${path} → ${answer.status} ${answer.text.slice(0, 300)}`);
+    if (answer.status >= 500 && !sandboxNotScreened(key, answer)) this.violation(`${method} ${path} → ${answer.status} ${answer.text.slice(0, 300)}`);
     const remaining = answer.headers.get('x-quota-remaining');
     const limit = answer.headers.get('x-quota-limit');
     const admitted = path.startsWith('/api/v1/') && remaining !== null && limit !== null && answer.status !== 429;

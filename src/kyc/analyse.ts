@@ -5,7 +5,7 @@ import type { FaceEngine, DetectedFace } from './face.ts';
 import { faceSimilarity } from './face.ts';
 import { differenceHash } from './hash.ts';
 import type { DecodedImage, RawPixels } from './intake.ts';
-import { checkDigitsHold, cleanLine, LOOK_ALIKES, readMrz, unreadCheckDigits, withRereadCheckDigits, type MrzFormat, type MrzReading } from './mrz.ts';
+import { checkDigitsHold, cleanLine, hasComposite, LOOK_ALIKES, readMrz, unreadCheckDigits, withRereadCheckDigits, type MrzFormat, type MrzReading } from './mrz.ts';
 import { cellBox, checkBlindCells, fieldCells, placeKey, readMrzByCells, sourceLines, withUncertainCharacters } from './mrz-cells.ts';
 import { compareNames, findNameInText } from './names.ts';
 import { OCR_WIDTH, OCR_WIDTH_LINE_LENGTH, type BandText, type Box, type ImageBand, type OcrEngine, type OnQueued } from './ocr.ts';
@@ -223,8 +223,7 @@ async function withNumberReadAlone(mrz: MrzReading, read: BandText, look: Look, 
   const plainAlone =
     inFull &&
     !checkReadAsLetter &&
-    mrz.format !== 'MRVA' &&
-    mrz.format !== 'MRVB' &&
+    hasComposite(mrz.format) &&
     disagreements.every(({ index, line, asRead }) => lookAlikes(asRead, again.lines[line]![index]!)) &&
     !anotherMixHolds(mrz.format, again.lines, disagreements) &&
     (await checkDigitReadAloneAsIs(again, read, look, ocr, field));

@@ -743,15 +743,19 @@ function negatives(count: number, listed: Set<string>, split: Split): { cases: C
 
 interface Tally { tp: number; fn: number; fp: number; tn: number }
 
+/** Counts one case under `key` in `shares`: [hits, cases]. */
+function countShare(shares: Map<string, [number, number]>, key: string, hit: boolean): void {
+  const entry = shares.get(key) ?? [0, 0];
+  entry[0] += hit ? 1 : 0;
+  entry[1]++;
+  shares.set(key, entry);
+}
+
 /** Per class, the share of positives whose entity the index proposes before scoring (see proposedEntityIds). */
 function candidateRecall(lists: ListsSnapshot, cases: Case[]): string {
   const byTransform = new Map<string, [number, number]>();
   for (const c of cases) {
-    if (!c.expected) continue;
-    const entry = byTransform.get(c.transform) ?? [0, 0];
-    entry[0] += proposedEntityIds(lists, { name: c.query, threshold: THRESHOLD }).has(c.expected) ? 1 : 0;
-    entry[1]++;
-    byTransform.set(c.transform, entry);
+    if (c.expected) countShare(byTransform, c.transform, proposedEntityIds(lists, { name: c.query, threshold: THRESHOLD }).has(c.expected));
   }
   return [...byTransform].map(([t, [hit, all]]) => `${t} ${(hit / all).toFixed(3)}`).join(', ');
 }
@@ -765,10 +769,7 @@ function measure(lists: ListsSnapshot, cases: Case[]): { tally: Tally; byTransfo
     const result = screen(lists, { name: c.query, type: c.type, threshold: THRESHOLD });
     if (c.expected) {
       const found = result.matches.some((m) => m.entityId === c.expected);
-      const entry = byTransform.get(c.transform) ?? [0, 0];
-      entry[0] += found ? 1 : 0;
-      entry[1] += 1;
-      byTransform.set(c.transform, entry);
+      countShare(byTransform, c.transform, found);
       if (found) tally.tp++;
       else {
         tally.fn++;
@@ -846,10 +847,7 @@ function reportPairs(outcomes: PairOutcome[], showErrors: boolean): void {
   const tally: Tally = { tp: 0, fn: 0, fp: 0, tn: 0 };
   const bySubclass = new Map<string, [number, number]>();
   for (const { pair, found } of outcomes) {
-    const entry = bySubclass.get(pair.subclass) ?? [0, 0];
-    entry[0] += found ? 1 : 0;
-    entry[1]++;
-    bySubclass.set(pair.subclass, entry);
+    countShare(bySubclass, pair.subclass, found);
     if (pair.label === 'same') found ? tally.tp++ : tally.fn++;
     else found ? tally.fp++ : tally.tn++;
   }
@@ -858,13 +856,7 @@ function reportPairs(outcomes: PairOutcome[], showErrors: boolean): void {
   console.log(`  hand-written pairs (${outcomes.length}, both ways): precision ${precision.toFixed(4)}  recall ${recall.toFixed(4)}  F1 ${((2 * precision * recall) / (precision + recall)).toFixed(4)}`);
   console.log(`    found (recall of _same, false-alarm rate of _different): ${[...bySubclass].sort().map(([c, [hit, all]]) => `${c} ${(hit / all).toFixed(3)} (${hit}/${all})`).join(', ')}`);
   const proposedBySubclass = new Map<string, [number, number]>();
-  for (const { pair, proposed } of outcomes) {
-    if (pair.label !== 'same') continue;
-    const entry = proposedBySubclass.get(pair.subclass) ?? [0, 0];
-    entry[0] += proposed ? 1 : 0;
-    entry[1]++;
-    proposedBySubclass.set(pair.subclass, entry);
-  }
+  for (const { pair, proposed } of outcomes) if (pair.label === 'same') countShare(proposedBySubclass, pair.subclass, proposed);
   console.log(`    proposed by the index before scoring (candidate recall of _same): ${[...proposedBySubclass].sort().map(([c, [hit, all]]) => `${c} ${(hit / all).toFixed(3)} (${hit}/${all})`).join(', ')}`);
   if (!showErrors) return;
   const errors = outcomes.filter(({ pair, found }) => found !== (pair.label === 'same'));
@@ -928,10 +920,7 @@ function reportPressNames(lists: ListsSnapshot, cases: PressName[], leftOut: str
     const found = matches.some((m) => c.expected.includes(m.entityId));
     // Persons by the culture of their name; organisations and vessels as such.
     const kind = c.type === 'person' ? c.culture : c.culture === 'vessel' ? 'vessel' : 'organization';
-    const entry = byKind.get(kind) ?? [0, 0];
-    entry[0] += found ? 1 : 0;
-    entry[1]++;
-    byKind.set(kind, entry);
+    countShare(byKind, kind, found);
     if (!found) {
       const seen = screen(lists, { name: c.query, type: c.type, threshold: 0.5 }).matches.find((m) => c.expected.includes(m.entityId));
       misses.push([c, seen ? `${seen.matchedName} ${seen.score}` : 'not proposed']);

@@ -5,7 +5,7 @@ import type { FaceEngine, DetectedFace } from './face.ts';
 import { faceSimilarity } from './face.ts';
 import { differenceHash } from './hash.ts';
 import type { DecodedImage, RawPixels } from './intake.ts';
-import { checkDigitsHold, cleanLine, LOOK_ALIKES, readMrz, unreadCheckDigits, withRereadCheckDigits, type MrzFormat, type MrzReading } from './mrz.ts';
+import { checkDigitsHold, cleanLine, hasComposite, LOOK_ALIKES, readMrz, unreadCheckDigits, withRereadCheckDigits, type MrzFormat, type MrzReading } from './mrz.ts';
 import { cellBox, checkBlindCells, fieldCells, placeKey, readMrzByCells, sourceLines, withUncertainCharacters } from './mrz-cells.ts';
 import { compareNames, findNameInText } from './names.ts';
 import { OCR_WIDTH, OCR_WIDTH_LINE_LENGTH, type BandText, type Box, type ImageBand, type OcrEngine, type OnQueued } from './ocr.ts';
@@ -131,10 +131,11 @@ async function rereadCheckDigits(mrz: MrzReading, read: BandText, look: Look, oc
   return faults(again) < faults(mrz) ? again : mrz;
 }
 
-/** A character box of the pass widened by CELL_MARGIN of its size on each side, for reading it again alone. */
-function aloneCell(box: Box): Box {
+/** A character of the pass read again alone, among `alphabet`: its box widened by CELL_MARGIN of its size on each side. */
+function readAlone(ocr: OcrEngine, look: Look, box: Box, alphabet: string): Promise<string | null> {
   const [width, height] = [box.x1 - box.x0, box.y1 - box.y0];
-  return { x0: box.x0 - CELL_MARGIN * width, x1: box.x1 + CELL_MARGIN * width, y0: box.y0 - CELL_MARGIN * height, y1: box.y1 + CELL_MARGIN * height };
+  const cell = { x0: box.x0 - CELL_MARGIN * width, x1: box.x1 + CELL_MARGIN * width, y0: box.y0 - CELL_MARGIN * height, y1: box.y1 + CELL_MARGIN * height };
+  return ocr.readCharacter(look.image, look.band, look.width, cell, alphabet);
 }
 
 /** Any letter or digit: a number's character read alone is not told what it should be. */
@@ -171,7 +172,7 @@ function anotherMixHolds(format: MrzFormat, lines: string[], disagreements: { li
 async function checkDigitReadAloneAsIs(reading: MrzReading, read: BandText, look: Look, ocr: OcrEngine, field: string): Promise<boolean> {
   const [cell] = fieldCells(reading, read, `${field}CheckDigit`);
   if (!cell?.read) return false;
-  return (await ocr.readCharacter(look.image, look.band, look.width, aloneCell(cell.read.box), LETTERS_AND_DIGITS)) === reading.lines[cell.line]![cell.index];
+  return (await readAlone(ocr, look, cell.read.box, LETTERS_AND_DIGITS)) === reading.lines[cell.line]![cell.index];
 }
 
 /**
@@ -202,7 +203,7 @@ async function withNumberReadAlone(mrz: MrzReading, read: BandText, look: Look, 
   if (!readAsZeros && !failing && !mrz.checkDigitRepairs.includes(field)) return mrz;
   const alone = [];
   for (const cell of fieldCells(mrz, read, field)) {
-    const character = cell.read && (await ocr.readCharacter(look.image, look.band, look.width, aloneCell(cell.read.box), LETTERS_AND_DIGITS));
+    const character = cell.read && (await readAlone(ocr, look, cell.read.box, LETTERS_AND_DIGITS));
     alone.push({ ...cell, character });
   }
   const inFull = alone.every(({ character }) => character !== null);
@@ -222,8 +223,7 @@ async function withNumberReadAlone(mrz: MrzReading, read: BandText, look: Look, 
   const plainAlone =
     inFull &&
     !checkReadAsLetter &&
-    mrz.format !== 'MRVA' &&
-    mrz.format !== 'MRVB' &&
+    hasComposite(mrz.format) &&
     disagreements.every(({ index, line, asRead }) => lookAlikes(asRead, again.lines[line]![index]!)) &&
     !anotherMixHolds(mrz.format, again.lines, disagreements) &&
     (await checkDigitReadAloneAsIs(again, read, look, ocr, field));
@@ -248,7 +248,7 @@ async function withCheckBlindCellsAlone(mrz: MrzReading, read: BandText, look: L
   if (byConfidence.uncertainCharacters.length > mrz.uncertainCharacters.length) return byConfidence;
   const alone = new Map<string, string | null>();
   for (const { line, index, character, partners, box } of checkBlindCells(mrz, read)) {
-    alone.set(placeKey(line, index), await ocr.readCharacter(look.image, look.band, look.width, aloneCell(box), character + partners.join('')));
+    alone.set(placeKey(line, index), await readAlone(ocr, look, box, character + partners.join('')));
   }
   return alone.size === 0 ? byConfidence : withUncertainCharacters(mrz, read, alone);
 }

@@ -4,7 +4,7 @@
 // one place and lost in another, which no length repair can put back. Placed by their boxes, the characters fall
 // into their cells again: a cell the OCR read twice offers both readings, and the check digits choose between them.
 // Pure: analyse.ts calls it on an invalid reading with the boxes readMrzBand returned.
-import { charValue, checkDigitsHold, checkedFieldAt, checkedPlace, LOOK_ALIKES, readMrz, type MrzReading } from './mrz.ts';
+import { charValue, checkDigitsHold, checkedFieldAt, checkedPlace, hasComposite, LOOK_ALIKES, readMrz, type MrzReading } from './mrz.ts';
 import type { BandText, OcrSymbol } from './ocr.ts';
 
 /** MRZ line lengths: TD3 and MRV-A, TD2, MRV-B and the French card, TD1. */
@@ -129,7 +129,7 @@ export function readMrzByCells(read: BandText, now: Date, plain: MrzReading | nu
         return place && cell.others.length > 0 ? [{ key: `${source[m]}:${i}`, place, options: [cell.best, ...cell.others] }] : [];
       }),
     );
-    const confirmed = primary.format === 'MRVA' || primary.format === 'MRVB' ? MAX_UNCONFIRMED_AMBIGUOUS_CELLS : MAX_AMBIGUOUS_CELLS;
+    const confirmed = hasComposite(primary.format) ? MAX_AMBIGUOUS_CELLS : MAX_UNCONFIRMED_AMBIGUOUS_CELLS;
     let readings = [primary];
     if (ambiguous.length > 0 && ambiguous.length <= confirmed) {
       let picks: Map<string, string>[] = [new Map()];

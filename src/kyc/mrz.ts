@@ -689,6 +689,11 @@ export function checkedFieldAt(reading: MrzReading, line: number, index: number)
   return field ? { name: field.name, kind: field.kind } : null;
 }
 
+/** Whether a composite check digit covers a `format` MRZ's data (every format but the visas). */
+export function hasComposite(format: MrzFormat): boolean {
+  return layoutOf(format).composite !== undefined;
+}
+
 /** Every check digit of `lines` (composite included) holds as they stand, with no repair. */
 export function checkDigitsHold(format: MrzFormat, lines: string[]): boolean {
   return !parseLayout(layoutOf(format), lines, null).invalid.some((name) => name.endsWith('CheckDigit'));

@@ -6,7 +6,7 @@ import { doubleMetaphone } from 'double-metaphone';
 import {
   isWeakToken, nameVariants, nationalTranscriptionReadings, pinyinReading, queryTokenForms, tokenise, wadeGilesSyllableReadings, withoutLeadingTitle,
 } from './normalize.ts';
-import { equivalentGivenNames, equivalentPatronymics, isShortFormPair } from './given-names.ts';
+import { arabicRespellings, equivalentGivenNames, equivalentPatronymics, isShortFormPair } from './given-names.ts';
 import {
   KOREAN_SYLLABLE_LENGTH, VOWEL, allowedEdits, joinedSimilarity, koreanKey, sameFoldedSpelling, tokenSimilarity, transliterationKey, transliterationSimilarity,
 } from './similarity.ts';
@@ -649,7 +649,7 @@ for (const name of [...COMMON_FAMILY, ...COMMON_GIVEN]) if (name.length >= 4) pu
 /** Whether a token is a common name part among people at large: itself, a short form or another spelling of one. */
 function isCommonName(token: string): boolean {
   if (COMMON_FAMILY.has(token) || COMMON_GIVEN.has(token)) return true;
-  if (equivalentGivenNames(token).some((other) => COMMON_GIVEN.has(other))) return true;
+  if ([...equivalentGivenNames(token), ...arabicRespellings(token)].some((other) => COMMON_GIVEN.has(other))) return true;
   if (token.length < 4 || !/^[a-z]+$/.test(token)) return false;
   return (COMMON_BY_KEY.get(transliterationKey(token)) ?? []).some((name) => transliterationSimilarity(token, name) > 0);
 }
@@ -828,6 +828,7 @@ function queryTokens(index: ScreeningIndex, name: string): QueryToken[] {
       for (const [other, similarity] of similarTokens(index, reading, phoneticKeys(reading), false)) raise(other, similarity * ROMANISATION_SIMILARITY);
     }
     for (const equivalent of equivalentGivenNames(text)) addForm(equivalent, isShortFormPair(text, equivalent) ? SHORT_FORM_SIMILARITY : ROMANISATION_SIMILARITY);
+    for (const spelling of arabicRespellings(text)) addForm(spelling, EQUIVALENT_NAME_SIMILARITY);
     for (const patronymic of equivalentPatronymics(text)) {
       const other = index.vocabulary.get(patronymic);
       if (other !== undefined) raise(other, EQUIVALENT_NAME_SIMILARITY);

@@ -216,6 +216,13 @@ describe('names as the press shortens and respells them', () => {
     expect(top('Aleksandr Grigoryevich Lukashenko').score).toBeGreaterThan(0.9);
   });
 
+  it('reads an Arabic name in Egyptian and other spellings beyond the transliteration key', () => {
+    expect(top('Daud Ibrahim')?.matchedName).toBe('IBRAHIM, Dawood');
+    expect(top('Daud Ibrahim').features.tokens).toContainEqual({ query: 'daud', matched: 'dawood', similarity: 0.9 });
+    expect(top('Gamal Abdul Rahman')?.matchedName).toBe('AL-JAMAL, Abdul Rahman');
+    expect(top('Aly Tajideen').features.tokens).toContainEqual({ query: 'aly', matched: 'ali', similarity: 0.9 });
+  });
+
   it('counts a short form of a given name less than the name, and does not let it join two common names', () => {
     expect(top('Joe Kony')).toMatchObject({ matchedName: expect.stringMatching(/KONY/) });
     expect(top('Joe Kony').features.tokens).toContainEqual({ query: 'joe', matched: 'joseph', similarity: 0.85 });

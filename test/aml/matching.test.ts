@@ -267,6 +267,8 @@ describe('names as the press shortens and respells them', () => {
   it('finds an organisation by the initials of its name written as an acronym, and not a word in lower case', () => {
     expect(top('IRGC')).toMatchObject({ matchedName: 'ISLAMIC REVOLUTIONARY GUARD CORPS', score: 0.85 });
     expect(names('I.S.I.L.')).toContain('ISLAMIC STATE OF IRAQ AND THE LEVANT');
+    // Spanish habit: the linking word kept, the closing S.A. written whole.
+    expect(names('PDVSA')).toContain('PETROLEOS DE VENEZUELA, S.A.');
     expect(screen(lists, { name: 'Irgc' }).status).toBe('clear');
     expect(screen(lists, { name: 'PGM' }).status).toBe('clear'); // three capitals spell too many names
   });

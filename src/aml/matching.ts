@@ -310,7 +310,7 @@ export function acronymsOf(parts: string[]): string[] {
   if (words.some((word) => !/^[a-z]{2}/.test(word))) return [];
   const acronyms = new Set([words, words.filter((word) => !isWeakToken(word))].map((kept) => kept.map((word) => word[0]).join('')));
   const last = parts[parts.length - 1];
-  if (last.length === 2 && LEGAL_FORM_TOKENS.has(last) && parts.length > words.length) acronyms.add(parts.slice(0, -1).map((word) => word[0]).join('') + last);
+  if (parts.length > words.length && last.length === 2 && LEGAL_FORM_TOKENS.has(last)) acronyms.add(parts.slice(0, -1).map((word) => word[0]).join('') + last);
   return [...acronyms].filter((acronym) => acronym.length >= MIN_ACRONYM && acronym.length <= MAX_ACRONYM);
 }
 

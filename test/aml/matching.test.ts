@@ -382,6 +382,14 @@ describe('a small list of companies and CJK names', () => {
     expect(screen(trading, { name: 'Korea Maple Trading Company' }).status).toBe('clear');
     expect(screen(trading, { name: 'Korea Heungjin Shipping Company' }).status).toBe('clear');
   });
+
+  it('reads a hyphenated compound name written as one word in another romanisation, both ways, but not two Chinese syllables', () => {
+    const compounds = small([['Mahmoud AHMADI-NEJAD', 'person'], ['REZAINEZHAD, Ali', 'person'], ['SU, Chunpeng', 'person']]);
+    const found = (name: string) => screen(compounds, { name }).matches.map((m) => m.matchedName);
+    expect(found('Mahmud Ahmadinezhad')).toContain('Mahmoud AHMADI-NEJAD');
+    expect(found('Ali Rezai-Nejad')).toContain('REZAINEZHAD, Ali');
+    expect(found('Su Chen-ping')).toEqual([]);
+  });
 });
 
 describe('qualifiers and identifiers', () => {

@@ -308,8 +308,6 @@ function cjkCharacters(text: string): string {
   return (text.match(CJK_CHARACTERS) ?? []).join('');
 }
 
-const LEGAL_FORM_TOKENS = new Set(LEGAL_FORM_WORDS);
-
 /** Words an acronym skips ("Islamic State of Iraq and the Levant" → ISIL). */
 const ACRONYM_SKIPS = new Set([
   'of', 'the', 'and', 'in', 'for', 'on', 'at', 'to', 'de', 'del', 'la', 'le', 'les', 'los', 'las', 'du', 'des', 'y', 'e',
@@ -322,18 +320,24 @@ const ACRONYM_SKIPS = new Set([
 const MIN_ACRONYM = 4;
 const MAX_ACRONYM = 10;
 
+/** Linking words a Spanish or Portuguese acronym keeps ("Petróleos de Venezuela, S.A." → PDVSA). */
+const IBERIAN_LINKING_WORDS = new Set(['de', 'del', 'la', 'los', 'las', 'y', 'e', 'da', 'do', 'dos', 'das']);
+
 /**
  * Acronyms an organisation's name may go by: the initials of its words without linking words, and also without
  * legal forms and articles ("ISLAMIC REVOLUTIONARY GUARD CORPS" → irgc; "NATIONAL IRANIAN OIL COMPANY" → nioc, nio;
  * "ISLAMIC STATE OF IRAQ AND AL-SHAM" → isias, isis); and the Spanish and Portuguese habit of keeping the linking
- * words and writing a closing two-letter legal form whole ("PETROLEOS DE VENEZUELA, S.A." → pdvsa).
+ * words and writing a closing S.A. whole ("PETROLEOS DE VENEZUELA, S.A." → pdvsa). Only that habit: an English
+ * "THE PLANAR COMPANY" is not TPCO (Tianjin Pipe Corporation), nor a Mexican "S.A. DE C.V." ...sdcv.
  */
 export function acronymsOf(parts: string[]): string[] {
   const words = parts.filter((part) => !ACRONYM_SKIPS.has(part));
   if (words.some((word) => !/^[a-z]{2}/.test(word))) return [];
   const acronyms = new Set([words, words.filter((word) => !isWeakToken(word))].map((kept) => kept.map((word) => word[0]).join('')));
-  const last = parts[parts.length - 1];
-  if (parts.length > words.length && last.length === 2 && LEGAL_FORM_TOKENS.has(last)) acronyms.add(parts.slice(0, -1).map((word) => word[0]).join('') + last);
+  const keptLinks = parts.filter((part) => ACRONYM_SKIPS.has(part));
+  if (parts[parts.length - 1] === 'sa' && keptLinks.length > 0 && keptLinks.every((part) => IBERIAN_LINKING_WORDS.has(part))) {
+    acronyms.add(parts.slice(0, -1).map((word) => word[0]).join('') + 'sa');
+  }
   return [...acronyms].filter((acronym) => acronym.length >= MIN_ACRONYM && acronym.length <= MAX_ACRONYM);
 }
 
@@ -1332,6 +1336,8 @@ function secondFamilySaidLast(index: ScreeningIndex, query: QueryToken[], queryC
     (i) => (queryPartner[i] >= 0 ? index.spellingWeight[index.nameTokens[start + queryPartner[i]]] : 0),
   );
 }
+
+const LEGAL_FORM_TOKENS = new Set(LEGAL_FORM_WORDS);
 
 /** Whether the query or the listed name has a legal form: a company's name, not a group's or a movement's. */
 function namesCompany(index: ScreeningIndex, query: QueryToken[], queryCount: number, start: number, listedCount: number): boolean {

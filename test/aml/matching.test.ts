@@ -269,6 +269,10 @@ describe('names as the press shortens and respells them', () => {
     expect(names('I.S.I.L.')).toContain('ISLAMIC STATE OF IRAQ AND THE LEVANT');
     // Spanish habit: the linking word kept, the closing S.A. written whole.
     expect(names('PDVSA')).toContain('PETROLEOS DE VENEZUELA, S.A.');
+    // Not an English article or closing Co. (Tianjin Pipe Corporation is TPCO), nor a Mexican S.A. de C.V.
+    expect(names('TPCO')).not.toContain('THE PLANAR COMPANY');
+    expect(names('GAGCO')).not.toContain('GLASS AND GAS CO.');
+    expect(names('VSDCV')).not.toContain('VALPARK, S.A. DE C.V.');
     expect(screen(lists, { name: 'Irgc' }).status).toBe('clear');
     expect(screen(lists, { name: 'PGM' }).status).toBe('clear'); // three capitals spell too many names
   });

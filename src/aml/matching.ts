@@ -264,7 +264,7 @@ function isCompound(first: string, second: string): boolean {
 
 /** The words of a name joined by a hyphen, written as one token ("Ahmadi-Nejad" → ahmadinejad), East Asian syllables aside. */
 function hyphenatedWords(variant: string): string[] {
-  return variant.split(/[\s,]+/).filter((word) => word.split('-').length === 2 && isDoubleBarrelled(word))
+  return variant.split(/[\s,]+/).filter(isDoubleBarrelled)
     .map((word) => tokenise(word.replace('-', '')).join('')).filter((joined) => joined.length >= MIN_HYPHENATED);
 }
 

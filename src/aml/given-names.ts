@@ -1,6 +1,7 @@
 // Given names that are one name to whoever writes them: the English short forms in everyday use (William/Bill)
 // and the forms one Slavic name takes in Russian, Ukrainian and Belarusian (official spellings after the
-// BGN/PCGN and national passport romanisations) and in English. Kept conservative: a short form is listed only
+// BGN/PCGN and national passport romanisations) and in English; and Arabic names spelt apart further than the
+// transliteration key reaches (ARABIC_RESPELLINGS). Kept conservative: a short form is listed only
 // where it is a well-established equivalent of one full name (no "Sasha", no "Al", no "Jack"), so that a query
 // naming "Bill Smith" finds "SMITH, William" without making every short word a given name.
 
@@ -68,6 +69,26 @@ const EQUIVALENT_GIVEN_NAMES: string[][] = [
 ];
 
 /**
+ * One Arabic name in Egyptian spelling, which writes jim as g ("Gamal Abdel Nasser"), and in others; romanisations
+ * that write a long i as y ("Aly"), ʿayn and long i as ee or ey ("Saeed", "Sayeed" for sa'id, not sayyid, "Sayed"),
+ * and waw as w, u, oo or ou ("Dawud", "Daud", "Dawood", the Persian "Davood"), which the typo budget of a short
+ * name does not reach.
+ */
+const ARABIC_RESPELLINGS: string[][] = [
+  ['jamal', 'gamal'],
+  ['jamil', 'gamil'],
+  ['jamila', 'gamila'],
+  ['jaber', 'gaber', 'jabir'],
+  ['jalal', 'galal'],
+  ['rajab', 'ragab'],
+  ['najib', 'naguib', 'nagib'],
+  ['majdi', 'magdi', 'magdy'],
+  ['ali', 'aly'],
+  ['said', 'saeed', 'saeid', 'saied', 'sayeed'],
+  ['dawud', 'dawood', 'daud', 'daoud', 'dawoud', 'davood', 'davoud'],
+];
+
+/**
  * The English short forms above (hypocoristics): a nickname, which its bearer may or may not go by, is weaker
  * evidence than the same name in another language or romanisation.
  */
@@ -97,6 +118,16 @@ for (const group of EQUIVALENT_GIVEN_NAMES) {
 /** Other forms of a given name ("bill" → william, will…; "yevhen" → yevgeny, eugene…), empty when none is known. */
 export function equivalentGivenNames(token: string): readonly string[] {
   return EQUIVALENTS.get(token) ?? [];
+}
+
+const RESPELLINGS = new Map(ARABIC_RESPELLINGS.flatMap((group) => group.map((name) => [name, group.filter((other) => other !== name)] as [string, string[]])));
+
+/**
+ * Other spellings of an Arabic name (ARABIC_RESPELLINGS: "gamal" → jamal), empty when none is known: letters neither
+ * a typo nor the transliteration key would pair, weaker evidence than one system's forms of a Slavic name.
+ */
+export function arabicRespellings(token: string): readonly string[] {
+  return RESPELLINGS.get(token) ?? [];
 }
 
 /** A Russian, Ukrainian or Belarusian patronymic: the father's given name and a suffix ("grigor-yevich", "ryhor-avich"). */

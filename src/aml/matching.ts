@@ -6,9 +6,10 @@ import { doubleMetaphone } from 'double-metaphone';
 import {
   isWeakToken, nameVariants, nationalTranscriptionReadings, pinyinReading, queryTokenForms, tokenise, wadeGilesSyllableReadings, withoutLeadingTitle,
 } from './normalize.ts';
-import { equivalentGivenNames, equivalentPatronymics, isShortFormPair } from './given-names.ts';
+import { arabicRespellings, equivalentGivenNames, equivalentPatronymics, isShortFormPair } from './given-names.ts';
 import {
-  KOREAN_SYLLABLE_LENGTH, VOWEL, allowedEdits, joinedSimilarity, koreanKey, sameFoldedSpelling, tokenSimilarity, transliterationKey, transliterationSimilarity,
+  KOREAN_SYLLABLE_LENGTH, TRANSLITERATION_SIMILARITY, VOWEL, allowedEdits, joinedSimilarity, koreanKey, sameFoldedSpelling, tokenSimilarity, transliterationKey,
+  transliterationSimilarity,
 } from './similarity.ts';
 import { LEGAL_FORM_WORDS } from './legal-forms.ts';
 import { COMMON_FAMILY, COMMON_GIVEN } from './common-names.ts';
@@ -135,6 +136,11 @@ export interface ScreeningIndex {
   byPhonetic: Map<string, number[]>;
   byTrigram: Map<string, number[]>;
   byJoined: Map<string, number[]>;
+  /**
+   * Transliteration key of a person's hyphen-joined name written as one word ("Ahmadi-Nejad" → ahmadinejad) → ids
+   * of those names: the compound written together in another romanisation ("Ahmadinezhad").
+   */
+  byHyphenatedKey: Map<string, number[]>;
   /** Initials of an organisation's name (see acronymsOf) → ids of those names. */
   byAcronym: Map<string, number[]>;
   /** Korean key (see koreanKey) → ids of the syllables of Korean persons' names, or of two written together. */
@@ -245,6 +251,23 @@ function isDoubleBarrelled(word: string): boolean {
   return !tokens.every(([t]) => EAST_ASIAN_SYLLABLE.test(t));
 }
 
+/** Shortest joined compound looked up by its transliteration key: shorter ones are two short names ("Li-Na"). */
+const MIN_HYPHENATED = 8;
+
+/**
+ * Whether two name parts may be one compound name in another romanisation: not two East Asian syllables, whose
+ * romanisations differ by vowels that make another name ("chen ping" is not "chunpeng").
+ */
+function isCompound(first: string, second: string): boolean {
+  return !(EAST_ASIAN_SYLLABLE.test(first) && EAST_ASIAN_SYLLABLE.test(second));
+}
+
+/** The words of a name joined by a hyphen, written as one token ("Ahmadi-Nejad" → ahmadinejad), East Asian syllables aside. */
+function hyphenatedWords(variant: string): string[] {
+  return variant.split(/[\s,]+/).filter(isDoubleBarrelled)
+    .map((word) => tokenise(word.replace('-', '')).join('')).filter((joined) => joined.length >= MIN_HYPHENATED);
+}
+
 /**
  * Tokens of a listed name and which of them are a person's middle names: in "FAMILY NAMES, First Middle…" the
  * given names after the first and the family names after the first distinctive one (the maternal or married
@@ -297,15 +320,24 @@ const ACRONYM_SKIPS = new Set([
 const MIN_ACRONYM = 4;
 const MAX_ACRONYM = 10;
 
+/** Linking words a Spanish or Portuguese acronym keeps ("Petróleos de Venezuela, S.A." → PDVSA). */
+const IBERIAN_LINKING_WORDS = new Set(['de', 'del', 'la', 'los', 'las', 'y', 'e', 'da', 'do', 'dos', 'das']);
+
 /**
  * Acronyms an organisation's name may go by: the initials of its words without linking words, and also without
  * legal forms and articles ("ISLAMIC REVOLUTIONARY GUARD CORPS" → irgc; "NATIONAL IRANIAN OIL COMPANY" → nioc, nio;
- * "ISLAMIC STATE OF IRAQ AND AL-SHAM" → isias, isis).
+ * "ISLAMIC STATE OF IRAQ AND AL-SHAM" → isias, isis); and the Spanish and Portuguese habit of keeping the linking
+ * words and writing a closing S.A. whole ("PETROLEOS DE VENEZUELA, S.A." → pdvsa). Only that habit: an English
+ * "THE PLANAR COMPANY" is not TPCO (Tianjin Pipe Corporation), nor a Mexican "S.A. DE C.V." ...sdcv.
  */
 export function acronymsOf(parts: string[]): string[] {
   const words = parts.filter((part) => !ACRONYM_SKIPS.has(part));
   if (words.some((word) => !/^[a-z]{2}/.test(word))) return [];
   const acronyms = new Set([words, words.filter((word) => !isWeakToken(word))].map((kept) => kept.map((word) => word[0]).join('')));
+  const keptLinks = parts.filter((part) => ACRONYM_SKIPS.has(part));
+  if (parts[parts.length - 1] === 'sa' && keptLinks.length > 0 && keptLinks.every((part) => IBERIAN_LINKING_WORDS.has(part))) {
+    acronyms.add(parts.slice(0, -1).map((word) => word[0]).join('') + 'sa');
+  }
   return [...acronyms].filter((acronym) => acronym.length >= MIN_ACRONYM && acronym.length <= MAX_ACRONYM);
 }
 
@@ -458,6 +490,7 @@ export function buildIndex(entities: ListEntity[]): ScreeningIndex {
   const nameCjk = new Map<number, string>();
   const nameNisba = new Map<number, { nisba: number; standIns: number[] }>();
   const byJoined = new Map<string, number[]>();
+  const byHyphenatedKey = new Map<string, number[]>();
   const byIdentifier = new Map<string, number[]>();
   const byAcronym = new Map<string, number[]>();
   const koreanSyllables = new Set<number>();
@@ -498,6 +531,7 @@ export function buildIndex(entities: ListEntity[]): ScreeningIndex {
           nameTokenOrder.push(Math.min(order[position], 255));
         });
         nameTokenStart.push(nameTokens.length);
+        if (entity.type === 'person') for (const joined of hyphenatedWords(variant)) pushTo(byHyphenatedKey, transliterationKey(joined), nameId);
         if (korean) {
           koreanNames.add(nameId);
           // "Pyeongchol" for "Pyong Chol": given syllables written together in another romanisation.
@@ -617,6 +651,7 @@ export function buildIndex(entities: ListEntity[]): ScreeningIndex {
     byPhonetic,
     byTrigram,
     byJoined,
+    byHyphenatedKey,
     byAcronym,
     byKoreanSyllable,
     koreanKeyOf,
@@ -649,7 +684,7 @@ for (const name of [...COMMON_FAMILY, ...COMMON_GIVEN]) if (name.length >= 4) pu
 /** Whether a token is a common name part among people at large: itself, a short form or another spelling of one. */
 function isCommonName(token: string): boolean {
   if (COMMON_FAMILY.has(token) || COMMON_GIVEN.has(token)) return true;
-  if (equivalentGivenNames(token).some((other) => COMMON_GIVEN.has(other))) return true;
+  if ([...equivalentGivenNames(token), ...arabicRespellings(token)].some((other) => COMMON_GIVEN.has(other))) return true;
   if (token.length < 4 || !/^[a-z]+$/.test(token)) return false;
   return (COMMON_BY_KEY.get(transliterationKey(token)) ?? []).some((name) => transliterationSimilarity(token, name) > 0);
 }
@@ -828,6 +863,7 @@ function queryTokens(index: ScreeningIndex, name: string): QueryToken[] {
       for (const [other, similarity] of similarTokens(index, reading, phoneticKeys(reading), false)) raise(other, similarity * ROMANISATION_SIMILARITY);
     }
     for (const equivalent of equivalentGivenNames(text)) addForm(equivalent, isShortFormPair(text, equivalent) ? SHORT_FORM_SIMILARITY : ROMANISATION_SIMILARITY);
+    for (const spelling of arabicRespellings(text)) addForm(spelling, EQUIVALENT_NAME_SIMILARITY);
     for (const patronymic of equivalentPatronymics(text)) {
       const other = index.vocabulary.get(patronymic);
       if (other !== undefined) raise(other, EQUIVALENT_NAME_SIMILARITY);
@@ -881,12 +917,22 @@ function cjkAgreement(query: string, listed: string): number {
   return shared / Math.max([...query].length, [...listed].length);
 }
 
+/**
+ * Similarity of a word and two, `first` and `second`, written together (`joined`): a typo, or another romanisation of
+ * a compound ("ahmadinezhad"/"ahmadinejad").
+ */
+function joinedSpellingSimilarity(word: string, joined: string, first: string, second: string): number {
+  const s = joinedSimilarity(word, joined);
+  if (s >= TRANSLITERATION_SIMILARITY || Math.min(word.length, joined.length) < MIN_HYPHENATED || !isCompound(first, second)) return s;
+  return Math.max(s, transliterationSimilarity(word, joined));
+}
+
 /** Pairs each query word that is listed parts `first` and `second` written together (at `discount` of their similarity). */
 function addJoinedListed(query: QueryToken[], queryCount: number, first: string, second: string, j: number, k: number, discount: number): void {
   for (let i = 0; i < queryCount; i++) {
     const text = query[i].text;
     if (text.charCodeAt(0) !== first.charCodeAt(0) || text.length <= first.length || !mayJoin(text.length, first.length + second.length)) continue;
-    const s = joinedSimilarity(text, first + second);
+    const s = joinedSpellingSimilarity(text, first + second, first, second);
     if (s >= JOINED_FLOOR) addPair(s * discount, i, 1, j, k);
   }
 }
@@ -1001,7 +1047,7 @@ function scoreName(index: ScreeningIndex, query: QueryToken[], queryCjk: string,
     for (let j = 0; j < listedCount; j++) {
       const other = index.tokens[nameTokens[start + j]];
       if (other.charCodeAt(0) !== joined.charCodeAt(0) || !mayJoin(joined.length, other.length)) continue;
-      const s = joinedSimilarity(joined, other);
+      const s = joinedSpellingSimilarity(joined, other, query[i].text, query[i + 1].text);
       if (s >= JOINED_FLOOR) addPair(s, i, 2, j, NO_SECOND);
     }
   }
@@ -1554,11 +1600,17 @@ export function proposedEntities(index: ScreeningIndex, name: string, minScore: 
   return proposed;
 }
 
-/** Names holding two neighbours this query word writes together, also as a Korean key ("pyeongchol"). */
+/**
+ * Names holding two neighbours this query word writes together, also as a Korean key ("pyeongchol") or, for a
+ * hyphenated name, in another romanisation ("ahmadinezhad" for "Ahmadi-Nejad").
+ */
 function joinedNames(index: ScreeningIndex, token: QueryToken): number[] | undefined {
-  const spelt = index.byJoined.get(token.text);
-  const korean = token.koreanKey === token.text ? undefined : index.byJoined.get(token.koreanKey);
-  return spelt && korean ? [...spelt, ...korean] : spelt ?? korean;
+  const found = [
+    index.byJoined.get(token.text),
+    token.koreanKey === token.text ? undefined : index.byJoined.get(token.koreanKey),
+    token.text.length >= MIN_HYPHENATED ? index.byHyphenatedKey.get(transliterationKey(token.text)) : undefined,
+  ].filter((names) => names !== undefined);
+  return found.length > 1 ? found.flat() : found[0];
 }
 
 function searchSpelling(index: ScreeningIndex, name: string, minScore: number): NameHit[] {
@@ -1594,10 +1646,20 @@ function candidateNames(index: ScreeningIndex, query: QueryToken[], minScore: nu
   const floor = Math.max(MIN_EVIDENCE * strongWeight, (2 * minScore - 1) * queryWeight - weakWeightOf(query) - 1e-6);
   for (let i = 0; i + 1 < query.length; i++) {
     const amount = query[i].weight + query[i + 1].weight;
-    const id = index.vocabulary.get(query[i].joinedWithNext);
+    const joined = query[i].joinedWithNext;
+    const id = index.vocabulary.get(joined);
     if (id !== undefined) {
       const round = ++scratch.round;
       for (let p = index.postingStart[id]; p < index.postingStart[id + 1]; p++) credit(index.postings[p], amount, round, true);
+    }
+    if (joined.length >= MIN_HYPHENATED && isCompound(query[i].text, query[i + 1].text)) {
+      // Two query words a listed part writes together in another romanisation ("Ahmadi-Nejad" for "Ahmadinezhad").
+      const round = ++scratch.round;
+      for (const other of index.byTransliteration.get(transliterationKey(joined)) ?? []) {
+        const similarity = other === id ? 0 : transliterationSimilarity(joined, index.tokens[other]);
+        if (similarity === 0) continue;
+        for (let p = index.postingStart[other]; p < index.postingStart[other + 1]; p++) credit(index.postings[p], amount * similarity, round, true);
+      }
     }
     // Two syllables a Korean name writes together, in another romanisation ("Jeong-eun" for "Jongun").
     const korean = index.byKoreanSyllable.get(query[i].koreanKey + query[i + 1].koreanKey);

@@ -216,6 +216,13 @@ describe('names as the press shortens and respells them', () => {
     expect(top('Aleksandr Grigoryevich Lukashenko').score).toBeGreaterThan(0.9);
   });
 
+  it('reads an Arabic name in Egyptian and other spellings beyond the transliteration key', () => {
+    expect(top('Daud Ibrahim')?.matchedName).toBe('IBRAHIM, Dawood');
+    expect(top('Daud Ibrahim').features.tokens).toContainEqual({ query: 'daud', matched: 'dawood', similarity: 0.9 });
+    expect(top('Gamal Abdul Rahman')?.matchedName).toBe('AL-JAMAL, Abdul Rahman');
+    expect(top('Aly Tajideen').features.tokens).toContainEqual({ query: 'aly', matched: 'ali', similarity: 0.9 });
+  });
+
   it('counts a short form of a given name less than the name, and does not let it join two common names', () => {
     expect(top('Joe Kony')).toMatchObject({ matchedName: expect.stringMatching(/KONY/) });
     expect(top('Joe Kony').features.tokens).toContainEqual({ query: 'joe', matched: 'joseph', similarity: 0.85 });
@@ -260,6 +267,12 @@ describe('names as the press shortens and respells them', () => {
   it('finds an organisation by the initials of its name written as an acronym, and not a word in lower case', () => {
     expect(top('IRGC')).toMatchObject({ matchedName: 'ISLAMIC REVOLUTIONARY GUARD CORPS', score: 0.85 });
     expect(names('I.S.I.L.')).toContain('ISLAMIC STATE OF IRAQ AND THE LEVANT');
+    // Spanish habit: the linking word kept, the closing S.A. written whole.
+    expect(names('PDVSA')).toContain('PETROLEOS DE VENEZUELA, S.A.');
+    // Not an English article or closing Co. (Tianjin Pipe Corporation is TPCO), nor a Mexican S.A. de C.V.
+    expect(names('TPCO')).not.toContain('THE PLANAR COMPANY');
+    expect(names('GAGCO')).not.toContain('GLASS AND GAS CO.');
+    expect(names('VSDCV')).not.toContain('VALPARK, S.A. DE C.V.');
     expect(screen(lists, { name: 'Irgc' }).status).toBe('clear');
     expect(screen(lists, { name: 'PGM' }).status).toBe('clear'); // three capitals spell too many names
   });
@@ -372,6 +385,14 @@ describe('a small list of companies and CJK names', () => {
     expect(screen(trading, { name: 'Korea Heungjin Trading Co.' }).matches[0]?.score).toBe(1);
     expect(screen(trading, { name: 'Korea Maple Trading Company' }).status).toBe('clear');
     expect(screen(trading, { name: 'Korea Heungjin Shipping Company' }).status).toBe('clear');
+  });
+
+  it('reads a hyphenated compound name written as one word in another romanisation, both ways, but not two Chinese syllables', () => {
+    const compounds = small([['Mahmoud AHMADI-NEJAD', 'person'], ['REZAINEZHAD, Ali', 'person'], ['SU, Chunpeng', 'person']]);
+    const found = (name: string) => screen(compounds, { name }).matches.map((m) => m.matchedName);
+    expect(found('Mahmud Ahmadinezhad')).toContain('Mahmoud AHMADI-NEJAD');
+    expect(found('Ali Rezai-Nejad')).toContain('REZAINEZHAD, Ali');
+    expect(found('Su Chen-ping')).toEqual([]);
   });
 });
 

@@ -359,12 +359,14 @@ export function checkBlindCells(reading: MrzReading, read: BandText): CheckBlind
 }
 
 /**
- * The checked letters-and-digits fields of a valid reading (not repaired) holding a doubled character whose
+ * The checked letters-and-digits fields of a valid reading (not repaired) holding a doubled letter whose digit
  * look-alike, taken for both, holds every check digit whatever the confidence they were read with: the same shift
  * under weights 7 and 3 is 10 times the shift (round 10, seed 6067: J7V77XN28 read J7VTTXN28). The OCR makes the same
  * mistake on a doubled glyph twice, and neither check digit nor composite (which weighs a number as its own check
- * digit does) can tell the two readings apart. Only doubled characters: any two look-alikes anywhere under weights 7
- * and 3 would doubt most numbers (63 % of 400 random ones), adjacent doubles 13 % (of 3,000).
+ * digit does) can tell the two readings apart. Only a doubled letter read where digits may be printed (the OCR's
+ * misreads in these fields are digits read as letters): any two look-alikes under weights 7 and 3 would doubt most
+ * numbers (63 % of 400 random ones), any adjacent double 13 % (of 3,000) and doubled digits nearly every French card
+ * and personal number (review 29 → 59 % on seed 6067, with analyse.ts numberReadOtherwise).
  */
 function fieldsWithCancellingTwins(reading: MrzReading): string[] {
   const places = reading.lines.flatMap((line, m) =>
@@ -377,7 +379,7 @@ function fieldsWithCancellingTwins(reading: MrzReading): string[] {
   const found = new Set<string>();
   for (const [k, a] of places.entries()) {
     for (const b of places.slice(k + 1)) {
-      const twins = a.c === b.c && a.other === b.other && a.m === b.m && b.i === a.i + 1;
+      const twins = a.c === b.c && /[A-Z]/.test(a.c) && /[0-9]/.test(a.other) && a.other === b.other && a.m === b.m && b.i === a.i + 1;
       if (!twins || a.field !== b.field || found.has(a.field)) continue;
       const lines = reading.lines.map((line) => [...line]);
       lines[a.m]![a.i] = a.other;

@@ -530,6 +530,11 @@ describe('MRZ reading', () => {
       });
       // Read so by every look that found the MRZ, the number is not doubted.
       expect(await readMrzFromImage(pixels, lookByLook([['SPECIMEN'], wrongLook]), NOW)).toMatchObject({ valid: true, uncertainCharacters: [] });
+      // A look that read another format read the number at other places: it says nothing about this one.
+      const td2 = composeMrz('TD2', { ...SPECIMEN_HOLDER, documentNumber: 'L898902C3' });
+      const otherFormat = [td2[0]!, `${td2[1]!.slice(0, 35)}${(Number(td2[1]!.at(-1)) + 1) % 10}`];
+      expect(readMrz(otherFormat.join('\n'), NOW)).toMatchObject({ format: 'TD2', valid: false, documentNumber: 'L898902C3' });
+      expect(await readMrzFromImage(pixels, lookByLook([otherFormat, wrongLook]), NOW)).toMatchObject({ format: 'TD1', valid: true, uncertainCharacters: [] });
     });
 
     it('reads the image again only for an invalid first read, and only at the unread place', async () => {

@@ -369,24 +369,19 @@ export function checkBlindCells(reading: MrzReading, read: BandText): CheckBlind
  * and personal number (review 29 → 59 % on seed 6067, with analyse.ts numberReadOtherwise).
  */
 function fieldsWithCancellingTwins(reading: MrzReading): string[] {
-  const places = reading.lines.flatMap((line, m) =>
-    [...line].flatMap((c, i) => {
-      const field = checkedFieldAt(reading, m, i);
-      if (!field || field.kind !== 'X' || reading.checkDigitRepairs.includes(field.name)) return [];
-      return (DOUBTFUL_LOOK_ALIKES[c] ?? []).filter((other) => other !== '<' && c !== '<').map((other) => ({ m, i, c, other, field: field.name }));
-    }),
-  );
   const found = new Set<string>();
-  for (const [k, a] of places.entries()) {
-    for (const b of places.slice(k + 1)) {
-      const twins = a.c === b.c && /[A-Z]/.test(a.c) && /[0-9]/.test(a.other) && a.other === b.other && a.m === b.m && b.i === a.i + 1;
-      if (!twins || a.field !== b.field || found.has(a.field)) continue;
-      const lines = reading.lines.map((line) => [...line]);
-      lines[a.m]![a.i] = a.other;
-      lines[b.m]![b.i] = b.other;
-      if (checkDigitsHold(reading.format, lines.map((line) => line.join('')))) found.add(a.field);
+  reading.lines.forEach((line, m) => {
+    for (let i = 0; i + 1 < line.length; i++) {
+      const letter = line[i]!;
+      const field = checkedFieldAt(reading, m, i);
+      if (!/[A-Z]/.test(letter) || line[i + 1] !== letter || !field || field.kind !== 'X' || found.has(field.name)) continue;
+      if (checkedFieldAt(reading, m, i + 1)?.name !== field.name || reading.checkDigitRepairs.includes(field.name)) continue;
+      for (const digit of (DOUBTFUL_LOOK_ALIKES[letter] ?? []).filter((other) => /[0-9]/.test(other))) {
+        const lines = reading.lines.map((l, k) => (k === m ? l.slice(0, i) + digit + digit + l.slice(i + 2) : l));
+        if (checkDigitsHold(reading.format, lines)) found.add(field.name);
+      }
     }
-  }
+  });
   return [...found];
 }
 

@@ -273,6 +273,8 @@ export async function readMrzFromImage(
    * it finds are as without it, so a page read valid before reads the same, with the same repairs.
    */
   let fallback: MrzReading | null = null;
+  /** Each look's reading of the document number, by format: see numberReadOtherwise. */
+  const numbersRead: { format: MrzFormat; documentNumber: string | null }[] = [];
   let attempts: Look[] = bands.map((band) => ({ image: pixels, band }));
   let rescaled = false;
   for (let k = 0; k < attempts.length; k++) {
@@ -289,6 +291,7 @@ export async function readMrzFromImage(
       const byCells = cells?.valid ? await withCheckBlindCellsAlone(cells, read, look, ocr) : cells;
       if (byCells && faults(byCells) < faults(mrz) && (!fallback || faults(byCells) < faults(fallback))) fallback = byCells;
     }
+    if (mrz) numbersRead.push({ format: mrz.format, documentNumber: mrz.documentNumber });
     if (mrz && (!best || faults(mrz) < faults(best))) best = mrz;
     if (best?.valid && (best.checkDigitRepairs.length === 0 || width !== undefined)) break;
     if (k === 0) attempts.splice(1, 0, ...(await closerLooks(pixels)));
@@ -306,7 +309,20 @@ export async function readMrzFromImage(
     } else if (best?.valid) break;
   }
   // A fallback exists only beside an invalid reading, so best is set whenever it is.
-  return fallback && !best?.valid && faults(fallback) < faults(best!) ? fallback : best;
+  const chosen = fallback && !best?.valid && faults(fallback) < faults(best!) ? fallback : best;
+  return chosen && numberReadOtherwise(chosen, numbersRead) ? { ...chosen, uncertainCharacters: [...chosen.uncertainCharacters, 'documentNumber'] } : chosen;
+}
+
+/**
+ * Whether another look at the page read the document number of a valid reading, taken as read (no repair, not
+ * uncertain), otherwise in the same format: the looks saw different characters, and the check digits, which a wrong
+ * number holds by chance one time in ten (round 10, seed 6067: 0HLD6WPDD read OHLDBOWPD at the format's own scale
+ * after OHLDBWPDD at the default one; J7V77XN28 read J7VTTXN28 after J7VT77XN2), did the choosing.
+ */
+function numberReadOtherwise(reading: MrzReading, numbersRead: { format: MrzFormat; documentNumber: string | null }[]): boolean {
+  const field = 'documentNumber';
+  if (!reading.valid || reading.checkDigitRepairs.includes(field) || reading.uncertainCharacters.includes(field)) return false;
+  return numbersRead.some(({ format, documentNumber }) => format === reading.format && documentNumber !== reading.documentNumber);
 }
 
 /** face: the box of the selfie's face, which its quality is measured on. */

@@ -43,7 +43,8 @@ export const REASONS = {
   mrz_state_code_repaired: { effect: 'review', risk: 'medium' },
   /**
    * A checked field (named) whose characters, read with low or no confidence or read again alone as another character,
-   * could be look-alikes with every check digit still holding (mrz-cells.ts withUncertainCharacters).
+   * could be look-alikes with every check digit still holding (mrz-cells.ts withUncertainCharacters); also a doubled
+   * letter read for a digit twice with every check digit holding, and a number another look at the page read otherwise.
    */
   mrz_uncertain_character: { effect: 'review', risk: 'medium' },
   document_type_mismatch: { effect: 'review', risk: 'medium' },

@@ -359,6 +359,33 @@ export function checkBlindCells(reading: MrzReading, read: BandText): CheckBlind
 }
 
 /**
+ * The checked letters-and-digits fields of a valid reading (not repaired) holding a doubled letter whose digit
+ * look-alike, taken for both, holds every check digit whatever the confidence they were read with: the same shift
+ * under weights 7 and 3 is 10 times the shift (round 10, seed 6067: J7V77XN28 read J7VTTXN28). The OCR makes the same
+ * mistake on a doubled glyph twice, and neither check digit nor composite (which weighs a number as its own check
+ * digit does) can tell the two readings apart. Only a doubled letter read where digits may be printed (the OCR's
+ * misreads in these fields are digits read as letters): any two look-alikes under weights 7 and 3 would doubt most
+ * numbers (63 % of 400 random ones), any adjacent double 13 % (of 3,000) and doubled digits nearly every French card
+ * and personal number (review 29 → 59 % on seed 6067, with analyse.ts numberReadOtherwise).
+ */
+function fieldsWithCancellingTwins(reading: MrzReading): string[] {
+  const found = new Set<string>();
+  reading.lines.forEach((line, m) => {
+    for (let i = 0; i + 1 < line.length; i++) {
+      const letter = line[i]!;
+      const field = checkedFieldAt(reading, m, i);
+      if (!/[A-Z]/.test(letter) || line[i + 1] !== letter || !field || field.kind !== 'X' || found.has(field.name)) continue;
+      if (checkedFieldAt(reading, m, i + 1)?.name !== field.name || reading.checkDigitRepairs.includes(field.name)) continue;
+      for (const digit of (DOUBTFUL_LOOK_ALIKES[letter] ?? []).filter((other) => /[0-9]/.test(other))) {
+        const lines = reading.lines.map((l, k) => (k === m ? l.slice(0, i) + digit + digit + l.slice(i + 2) : l));
+        if (checkDigitsHold(reading.format, lines)) found.add(field.name);
+      }
+    }
+  });
+  return [...found];
+}
+
+/**
  * The reading with `uncertainCharacters` naming the checked fields (own check digit or composite) where characters the
  * OCR read, in the pass `read` it came from, under MIN_CHECK_BLIND_CONFIDENCE or with no confidence, or read again
  * alone as another character (`alone`: placeKey → what the cell read alone, null for nothing; analyse.ts fills it for
@@ -404,5 +431,6 @@ export function withUncertainCharacters(reading: MrzReading, read: BandText, alo
     }
   };
   tryFrom(0, reading.lines.map((line) => [...line]), [], MAX_DOUBTFUL_SWAPS);
+  for (const field of fieldsWithCancellingTwins(reading)) uncertain.add(field);
   return uncertain.size === 0 ? reading : { ...reading, uncertainCharacters: [...new Set([...reading.uncertainCharacters, ...uncertain])] };
 }

@@ -44,7 +44,9 @@ export interface MrzReading {
    * Checked fields (own check digit or composite) where characters the OCR read with low confidence, or with none, or
    * (a valid number's G/6, F/5, S/8, U/0, L/1) read again alone as their look-alike, could be look-alikes with every
    * check digit still holding (G/6, F/5, U/0, L/1, S/8: values a multiple of 10 apart; pairs whose shifts cancel,
-   * such as B/8 under weights 3 and 7): mrz-cells.ts `withUncertainCharacters`.
+   * such as B/8 under weights 3 and 7): mrz-cells.ts `withUncertainCharacters`. Also, however confidently read, a
+   * doubled letter whose digit look-alike taken for both holds every check digit (same file), and a plainly valid
+   * number another look at the page read otherwise (analyse.ts `numberReadOtherwise`).
    * Nothing vouches for which was printed, so a human looks (review).
    */
   uncertainCharacters: string[];

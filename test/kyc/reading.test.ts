@@ -495,6 +495,48 @@ describe('MRZ reading', () => {
       expect(characterBox(td1, 1, 29, lines.slice(0, 1))).toBeNull();
     });
 
+    it('doubts a number read plainly valid when another look at the page read it otherwise', async () => {
+      const pixels = { data: new Uint8Array(300 * 200 * 3), width: 300, height: 200 };
+      /** An OCR engine that reads each of `looks` in turn (the last one from then on), every character at confidence 99. */
+      const lookByLook = (looks: string[][]): OcrEngine => {
+        let call = 0;
+        const bandText = (lines: string[]): BandText => ({
+          text: lines.join('\n'),
+          lines: lines.map((text, i) => {
+            const y0 = 10 + 40 * i;
+            const symbols: OcrSymbol[] = [...text].map((c, k) => ({ text: c, confidence: 99, box: { x0: 10 + 10 * k, y0, x1: 18 + 10 * k, y1: y0 + 30 } }));
+            return { text, box: { x0: 10, y0, x1: 10 + 10 * text.length, y1: y0 + 30 }, symbols };
+          }),
+        });
+        return {
+          readMrzBand: async () => bandText(looks[Math.min(call++, looks.length - 1)]!),
+          readDigit: async () => null,
+          readCharacter: async () => null,
+          readText: async () => '',
+          readPrintedBand: async () => [],
+          close: async () => undefined,
+        };
+      };
+      // Generated TD1 (round 10, seed 6067, tilt 3°): 0HLD6WPDD, read OHLDBWPDD (invalid) at the default scale, then
+      // OHLDBOWPD at the format's own (a character added, one lost, the check digit holding by chance).
+      const [, line2, line3] = ['', '6607179M2911010BRA<<<<<<<<<<<4', 'MUELLER<<CHIDI<<<<<<<<<<<<<<<<'];
+      const firstLook = ['I<BRAOHLDBWPDDO<<<<<<<<<<<<<<<', line2, line3];
+      const wrongLook = ['I<BRAOHLDBOWPD0<<<<<<<<<<<<<<<', line2, line3];
+      expect(readMrz(wrongLook.join('\n'), NOW)).toMatchObject({ valid: true, documentNumber: 'OHLDBOWPD', checkDigitRepairs: [], corrections: [] });
+      expect(await readMrzFromImage(pixels, lookByLook([firstLook, wrongLook]), NOW)).toMatchObject({
+        valid: true,
+        documentNumber: 'OHLDBOWPD',
+        uncertainCharacters: ['documentNumber'],
+      });
+      // Read so by every look that found the MRZ, the number is not doubted.
+      expect(await readMrzFromImage(pixels, lookByLook([['SPECIMEN'], wrongLook]), NOW)).toMatchObject({ valid: true, uncertainCharacters: [] });
+      // A look that read another format read the number at other places: it says nothing about this one.
+      const td2 = composeMrz('TD2', { ...SPECIMEN_HOLDER, documentNumber: 'L898902C3' });
+      const otherFormat = [td2[0]!, `${td2[1]!.slice(0, 35)}${(Number(td2[1]!.at(-1)) + 1) % 10}`];
+      expect(readMrz(otherFormat.join('\n'), NOW)).toMatchObject({ format: 'TD2', valid: false, documentNumber: 'L898902C3' });
+      expect(await readMrzFromImage(pixels, lookByLook([otherFormat, wrongLook]), NOW)).toMatchObject({ format: 'TD1', valid: true, uncertainCharacters: [] });
+    });
+
     it('reads the image again only for an invalid first read, and only at the unread place', async () => {
       const pixels = { data: new Uint8Array(300 * 200 * 3), width: 300, height: 200 };
       /** An OCR engine that reads `lines` from any band, and '6' wherever it is asked for a digit (recorded). */

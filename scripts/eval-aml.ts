@@ -883,6 +883,14 @@ function unlistedNames(entities: ListEntity[], file = 'unlisted-names.tsv', spli
   return { cases, leftOut };
 }
 
+/** A false alarm with its reasons: which parts paired how closely, and which the listed name has beside them. */
+function whyFlagged(lists: ListsSnapshot, c: Case): string {
+  const top = screen(lists, { name: c.query, type: c.type, threshold: THRESHOLD }).matches[0];
+  if (!top) return `"${c.query}"`;
+  const { tokens, unmatchedQueryTokens, unmatchedListedTokens, matchedNameKind } = top.features;
+  return `"${c.query}" → ${top.matchedName} ${top.score} [${tokens.map((t) => `${t.query}~${t.matched} ${t.similarity}`).join(', ')}${unmatchedQueryTokens.length ? `; query only: ${unmatchedQueryTokens.join(' ')}` : ''}${unmatchedListedTokens.length ? `; listed only: ${unmatchedListedTokens.join(' ')}` : ''}; matched ${matchedNameKind}]`;
+}
+
 /**
  * A designated entity as the press writes it (data/aml-eval/press-names.tsv): found when any of `expected` matches.
  * `inPairs`: the query is also a name of a name-pairs.tsv row (written as one of its spellings by an earlier round).
@@ -980,6 +988,7 @@ export async function run(): Promise<void> {
   const pairLists: ListsSnapshot = { index: buildIndex([...entities, ...pairs.entities]), lists: [], listsVersion: 'eval-pairs' };
   const unlisted = unlistedNames(entities);
   const unlistedR12 = unlistedNames(entities, 'unlisted-names-r12.tsv', 'r12:');
+  const unlistedR14 = unlistedNames(entities, 'unlisted-names-r14.tsv', 'r14:');
   const pressWritten = pressNames(entities);
   console.log(`AML matching quality — lists: ${LISTS_DIR} (${entities.length} entities), seed ${SEED}, threshold ${THRESHOLD}${THRESHOLD === DEFAULT_THRESHOLD ? ' (default)' : ''}`);
   for (const split of SPLITS) {
@@ -1036,15 +1045,14 @@ export async function run(): Promise<void> {
       const r12Cases = unlistedR12.cases.filter((c) => c.split === split);
       const r12Result = measure(lists, r12Cases);
       console.log(`  round-12 unlisted persons (${split === 'dev' ? 'dev-2' : 'held-out'}), false-alarm rate: ${((r12Result.falseAlarms.length / r12Cases.length) * 100).toFixed(2)} % (${r12Result.falseAlarms.length}/${r12Cases.length}; ${unlistedR12.leftOut.length} of the file left out as listed: ${unlistedR12.leftOut.join(', ') || 'none'})`);
-      if (split === 'dev' && process.argv.includes('--misses')) for (const [c, m] of r12Result.falseAlarms) console.log(`    dev-2 false alarm: "${c.query}" → ${m}`);
+      if (split === 'dev' && process.argv.includes('--misses')) for (const [c] of r12Result.falseAlarms) console.log(`    dev-2 false alarm: ${whyFlagged(lists, c)}`);
+      const r14Cases = unlistedR14.cases.filter((c) => c.split === split);
+      const r14Result = measure(lists, r14Cases);
+      console.log(`  round-14 unlisted persons (${split === 'dev' ? 'dev-3' : 'held-out-3'}), false-alarm rate: ${((r14Result.falseAlarms.length / r14Cases.length) * 100).toFixed(2)} % (${r14Result.falseAlarms.length}/${r14Cases.length}; ${unlistedR14.leftOut.length} of the file left out as listed: ${unlistedR14.leftOut.join(', ') || 'none'})`);
+      if (split === 'dev' && process.argv.includes('--misses')) for (const [c] of r14Result.falseAlarms) console.log(`    dev-3 false alarm: ${whyFlagged(lists, c)}`);
       reportPressNames(lists, pressWritten.cases.filter((c) => c.split === split), pressWritten.leftOut, split === 'dev' && process.argv.includes('--misses'));
       if (split === 'dev' && process.argv.includes('--misses')) {
-        for (const [c, m] of unlistedResult.falseAlarms) {
-          // With its reasons: which parts paired how closely, and which the listed name has beside them.
-          const top = screen(lists, { name: c.query, type: c.type, threshold: THRESHOLD }).matches[0];
-          const why = top ? ` [${top.features.tokens.map((t) => `${t.query}~${t.matched} ${t.similarity}`).join(', ')}${top.features.unmatchedQueryTokens.length ? `; query only: ${top.features.unmatchedQueryTokens.join(' ')}` : ''}${top.features.unmatchedListedTokens.length ? `; listed only: ${top.features.unmatchedListedTokens.join(' ')}` : ''}; matched ${top.features.matchedNameKind}]` : '';
-          console.log(`    unlisted false alarm: "${c.query}" → ${m}${why}`);
-        }
+        for (const [c] of unlistedResult.falseAlarms) console.log(`    unlisted false alarm: ${whyFlagged(lists, c)}`);
       }
     }
     if (split !== 'test' && process.argv.includes('--misses')) {

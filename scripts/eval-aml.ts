@@ -870,7 +870,8 @@ function reportPairs(outcomes: PairOutcome[], showErrors: boolean): void {
 /**
  * Real unlisted names (data/aml-eval/unlisted-names.tsv), less those whose words are exactly a listed name's; `added`
  * is the round that wrote the row when the file says so ("r7", "r8", "r9", "r10"). Round 12's names
- * (unlisted-names-r12.tsv) are split by their own salted hash: dev-2 to look at, held-out read once.
+ * (unlisted-names-r12.tsv) and round 14's (unlisted-names-r14.tsv) are each split by their own salted hash: dev-2
+ * and dev-3 to look at, held-out and held-out-3 read once.
  */
 function unlistedNames(entities: ListEntity[], file = 'unlisted-names.tsv', splitSalt = ''): { cases: Array<Case & { culture: string; added: string }>; leftOut: string[] } {
   const listedWords = new Set(entities.flatMap((e) => e.names.map((n) => tokenise(n.full).sort().join(' '))));
@@ -881,6 +882,14 @@ function unlistedNames(entities: ListEntity[], file = 'unlisted-names.tsv', spli
     else cases.push({ query: name, type: type as 'person' | 'organization', transform: 'negative', split: handSplit(splitSalt + name), culture, added });
   }
   return { cases, leftOut };
+}
+
+/** The false-alarm rate on a later round's unlisted persons (split by their own salted hash), named by `labels` [dev, test]. */
+function reportLaterUnlisted(lists: ListsSnapshot, round: string, unlisted: ReturnType<typeof unlistedNames>, split: Split, [devLabel, testLabel]: [string, string]): void {
+  const cases = unlisted.cases.filter((c) => c.split === split);
+  const { falseAlarms } = measure(lists, cases);
+  console.log(`  ${round} unlisted persons (${split === 'dev' ? devLabel : testLabel}), false-alarm rate: ${((falseAlarms.length / cases.length) * 100).toFixed(2)} % (${falseAlarms.length}/${cases.length}; ${unlisted.leftOut.length} of the file left out as listed: ${unlisted.leftOut.join(', ') || 'none'})`);
+  if (split === 'dev' && process.argv.includes('--misses')) for (const [c] of falseAlarms) console.log(`    ${devLabel} false alarm: ${whyFlagged(lists, c)}`);
 }
 
 /** A false alarm with its reasons: which parts paired how closely, and which the listed name has beside them. */
@@ -1042,14 +1051,8 @@ export async function run(): Promise<void> {
         return `${((alarms / cases.length) * 100).toFixed(2)} % (${alarms}/${cases.length})`;
       };
       console.log(`  real unlisted names, false-alarm rate: persons ${rate(unlistedCases.filter((c) => c.type === 'person'))}, of which added in round 7 ${rate(unlistedCases.filter((c) => c.added === 'r7'))}, in round 8 ${rate(unlistedCases.filter((c) => c.added === 'r8'))}, in round 9 ${rate(unlistedCases.filter((c) => c.added === 'r9'))}, Sheikh names of round 10 ${rate(unlistedCases.filter((c) => c.added === 'r10'))}; companies ${rate(unlistedCases.filter((c) => c.type === 'organization'))} (${unlisted.leftOut.length} of the file left out as listed: ${unlisted.leftOut.join(', ') || 'none'})`);
-      const r12Cases = unlistedR12.cases.filter((c) => c.split === split);
-      const r12Result = measure(lists, r12Cases);
-      console.log(`  round-12 unlisted persons (${split === 'dev' ? 'dev-2' : 'held-out'}), false-alarm rate: ${((r12Result.falseAlarms.length / r12Cases.length) * 100).toFixed(2)} % (${r12Result.falseAlarms.length}/${r12Cases.length}; ${unlistedR12.leftOut.length} of the file left out as listed: ${unlistedR12.leftOut.join(', ') || 'none'})`);
-      if (split === 'dev' && process.argv.includes('--misses')) for (const [c] of r12Result.falseAlarms) console.log(`    dev-2 false alarm: ${whyFlagged(lists, c)}`);
-      const r14Cases = unlistedR14.cases.filter((c) => c.split === split);
-      const r14Result = measure(lists, r14Cases);
-      console.log(`  round-14 unlisted persons (${split === 'dev' ? 'dev-3' : 'held-out-3'}), false-alarm rate: ${((r14Result.falseAlarms.length / r14Cases.length) * 100).toFixed(2)} % (${r14Result.falseAlarms.length}/${r14Cases.length}; ${unlistedR14.leftOut.length} of the file left out as listed: ${unlistedR14.leftOut.join(', ') || 'none'})`);
-      if (split === 'dev' && process.argv.includes('--misses')) for (const [c] of r14Result.falseAlarms) console.log(`    dev-3 false alarm: ${whyFlagged(lists, c)}`);
+      reportLaterUnlisted(lists, 'round-12', unlistedR12, split, ['dev-2', 'held-out']);
+      reportLaterUnlisted(lists, 'round-14', unlistedR14, split, ['dev-3', 'held-out-3']);
       reportPressNames(lists, pressWritten.cases.filter((c) => c.split === split), pressWritten.leftOut, split === 'dev' && process.argv.includes('--misses'));
       if (split === 'dev' && process.argv.includes('--misses')) {
         for (const [c] of unlistedResult.falseAlarms) console.log(`    unlisted false alarm: ${whyFlagged(lists, c)}`);

@@ -870,7 +870,8 @@ function reportPairs(outcomes: PairOutcome[], showErrors: boolean): void {
 /**
  * Real unlisted names (data/aml-eval/unlisted-names.tsv), less those whose words are exactly a listed name's; `added`
  * is the round that wrote the row when the file says so ("r7", "r8", "r9", "r10"). Round 12's names
- * (unlisted-names-r12.tsv) are split by their own salted hash: dev-2 to look at, held-out read once.
+ * (unlisted-names-r12.tsv) and round 14's (unlisted-names-r14.tsv) are each split by their own salted hash: dev-2
+ * and dev-3 to look at, held-out and held-out-3 read once.
  */
 function unlistedNames(entities: ListEntity[], file = 'unlisted-names.tsv', splitSalt = ''): { cases: Array<Case & { culture: string; added: string }>; leftOut: string[] } {
   const listedWords = new Set(entities.flatMap((e) => e.names.map((n) => tokenise(n.full).sort().join(' '))));
@@ -881,6 +882,22 @@ function unlistedNames(entities: ListEntity[], file = 'unlisted-names.tsv', spli
     else cases.push({ query: name, type: type as 'person' | 'organization', transform: 'negative', split: handSplit(splitSalt + name), culture, added });
   }
   return { cases, leftOut };
+}
+
+/** The false-alarm rate on a later round's unlisted persons (split by their own salted hash), named by `labels` [dev, test]. */
+function reportLaterUnlisted(lists: ListsSnapshot, round: string, unlisted: ReturnType<typeof unlistedNames>, split: Split, [devLabel, testLabel]: [string, string]): void {
+  const cases = unlisted.cases.filter((c) => c.split === split);
+  const { falseAlarms } = measure(lists, cases);
+  console.log(`  ${round} unlisted persons (${split === 'dev' ? devLabel : testLabel}), false-alarm rate: ${((falseAlarms.length / cases.length) * 100).toFixed(2)} % (${falseAlarms.length}/${cases.length}; ${unlisted.leftOut.length} of the file left out as listed: ${unlisted.leftOut.join(', ') || 'none'})`);
+  if (split === 'dev' && process.argv.includes('--misses')) for (const [c] of falseAlarms) console.log(`    ${devLabel} false alarm: ${whyFlagged(lists, c)}`);
+}
+
+/** A false alarm with its reasons: which parts paired how closely, and which the listed name has beside them. */
+function whyFlagged(lists: ListsSnapshot, c: Case): string {
+  const top = screen(lists, { name: c.query, type: c.type, threshold: THRESHOLD }).matches[0];
+  if (!top) return `"${c.query}"`;
+  const { tokens, unmatchedQueryTokens, unmatchedListedTokens, matchedNameKind } = top.features;
+  return `"${c.query}" → ${top.matchedName} ${top.score} [${tokens.map((t) => `${t.query}~${t.matched} ${t.similarity}`).join(', ')}${unmatchedQueryTokens.length ? `; query only: ${unmatchedQueryTokens.join(' ')}` : ''}${unmatchedListedTokens.length ? `; listed only: ${unmatchedListedTokens.join(' ')}` : ''}; matched ${matchedNameKind}]`;
 }
 
 /**
@@ -980,6 +997,7 @@ export async function run(): Promise<void> {
   const pairLists: ListsSnapshot = { index: buildIndex([...entities, ...pairs.entities]), lists: [], listsVersion: 'eval-pairs' };
   const unlisted = unlistedNames(entities);
   const unlistedR12 = unlistedNames(entities, 'unlisted-names-r12.tsv', 'r12:');
+  const unlistedR14 = unlistedNames(entities, 'unlisted-names-r14.tsv', 'r14:');
   const pressWritten = pressNames(entities);
   console.log(`AML matching quality — lists: ${LISTS_DIR} (${entities.length} entities), seed ${SEED}, threshold ${THRESHOLD}${THRESHOLD === DEFAULT_THRESHOLD ? ' (default)' : ''}`);
   for (const split of SPLITS) {
@@ -1033,18 +1051,11 @@ export async function run(): Promise<void> {
         return `${((alarms / cases.length) * 100).toFixed(2)} % (${alarms}/${cases.length})`;
       };
       console.log(`  real unlisted names, false-alarm rate: persons ${rate(unlistedCases.filter((c) => c.type === 'person'))}, of which added in round 7 ${rate(unlistedCases.filter((c) => c.added === 'r7'))}, in round 8 ${rate(unlistedCases.filter((c) => c.added === 'r8'))}, in round 9 ${rate(unlistedCases.filter((c) => c.added === 'r9'))}, Sheikh names of round 10 ${rate(unlistedCases.filter((c) => c.added === 'r10'))}; companies ${rate(unlistedCases.filter((c) => c.type === 'organization'))} (${unlisted.leftOut.length} of the file left out as listed: ${unlisted.leftOut.join(', ') || 'none'})`);
-      const r12Cases = unlistedR12.cases.filter((c) => c.split === split);
-      const r12Result = measure(lists, r12Cases);
-      console.log(`  round-12 unlisted persons (${split === 'dev' ? 'dev-2' : 'held-out'}), false-alarm rate: ${((r12Result.falseAlarms.length / r12Cases.length) * 100).toFixed(2)} % (${r12Result.falseAlarms.length}/${r12Cases.length}; ${unlistedR12.leftOut.length} of the file left out as listed: ${unlistedR12.leftOut.join(', ') || 'none'})`);
-      if (split === 'dev' && process.argv.includes('--misses')) for (const [c, m] of r12Result.falseAlarms) console.log(`    dev-2 false alarm: "${c.query}" → ${m}`);
+      reportLaterUnlisted(lists, 'round-12', unlistedR12, split, ['dev-2', 'held-out']);
+      reportLaterUnlisted(lists, 'round-14', unlistedR14, split, ['dev-3', 'held-out-3']);
       reportPressNames(lists, pressWritten.cases.filter((c) => c.split === split), pressWritten.leftOut, split === 'dev' && process.argv.includes('--misses'));
       if (split === 'dev' && process.argv.includes('--misses')) {
-        for (const [c, m] of unlistedResult.falseAlarms) {
-          // With its reasons: which parts paired how closely, and which the listed name has beside them.
-          const top = screen(lists, { name: c.query, type: c.type, threshold: THRESHOLD }).matches[0];
-          const why = top ? ` [${top.features.tokens.map((t) => `${t.query}~${t.matched} ${t.similarity}`).join(', ')}${top.features.unmatchedQueryTokens.length ? `; query only: ${top.features.unmatchedQueryTokens.join(' ')}` : ''}${top.features.unmatchedListedTokens.length ? `; listed only: ${top.features.unmatchedListedTokens.join(' ')}` : ''}; matched ${top.features.matchedNameKind}]` : '';
-          console.log(`    unlisted false alarm: "${c.query}" → ${m}${why}`);
-        }
+        for (const [c] of unlistedResult.falseAlarms) console.log(`    unlisted false alarm: ${whyFlagged(lists, c)}`);
       }
     }
     if (split !== 'test' && process.argv.includes('--misses')) {

@@ -195,6 +195,9 @@ function sameVowelPlaces(foldedA: string, foldedB: string): boolean {
  */
 export function transliterationSimilarity(a: string, b: string): number {
   if (Math.min(a.length, b.length) < 5) return 0;
+  // The folds read Cyrillic and Arabic romanisations, not Pinyin, whose q, c and x are other sounds: one Chinese
+  // syllable pairs by the key with another syllable only ("qiang" is not "cuiying").
+  if (PINYIN_SYLLABLE.test(a) !== PINYIN_SYLLABLE.test(b)) return 0;
   const foldedA = foldTransliteration(a);
   const foldedB = foldTransliteration(b);
   // A final h dropped on one side only ("hamzah"/"hamza") makes one short name when the rest is spelt alike but for
@@ -205,6 +208,9 @@ export function transliterationSimilarity(a: string, b: string): number {
   const limit = Math.floor(TRANSLITERATION_MAX_EDIT_SHARE * Math.max(foldedA.length, foldedB.length));
   return editDistance(foldedA, foldedB, limit) <= limit && sameVowelPlaces(foldedA, foldedB) ? TRANSLITERATION_SIMILARITY : 0;
 }
+
+/** One syllable of Pinyin: an initial, an optional i or u glide, a final. */
+const PINYIN_SYLLABLE = /^(?:zh|ch|sh|[bpmfdtnlgkhjqxrzcsyw])?(?:[iu]?[aoe](?:ng|n|o|i)?|i(?:ng|n|u)?|u(?:n|i)?|ve?|ue)$/;
 
 /** The final h foldTransliteration drops. */
 const FINAL_H = /(?<=[ae])h$/;

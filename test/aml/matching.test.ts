@@ -761,3 +761,14 @@ describe('candidate generation across romanisation systems (round 11)', () => {
     expect(finds(choe, 'Joe Song Chol', 0)).toBe(false);
   });
 });
+
+describe('unlisted real names paired with other names (round 14)', () => {
+  const personNames = (name: string) => screen(lists, { name, type: 'person' }).matches.map((m) => m.matchedName);
+
+  it('does not read a Pinyin syllable by the Cyrillic and Arabic folds', () => {
+    // q and c folded to k made "qiang" one key with "cuiying".
+    expect(transliterationSimilarity('qiang', 'cuiying')).toBe(0);
+    expect(personNames('Liu Zhi Qiang')).not.toContain('LIU, Cuiying');
+    expect(transliterationSimilarity('qasem', 'kassem')).toBe(0.95);
+  });
+});

@@ -81,6 +81,9 @@ export const LEGAL_FORMS: ReadonlyArray<readonly [string, string]> = [
   ['sendirian berhad', 'sdn bhd'],
   ['berhad', 'bhd'],
   ['perseroan terbatas', 'pt'],
+  // Indonesian: a listed company (terbuka, Tbk) and a state-owned one (perusahaan perseroan, "(Persero)")
+  ['terbuka', 'tbk'],
+  ['perusahaan perseroan', 'persero'],
   ['kabushiki kaisha', 'kk'],
   ['kabushiki gaisha', 'kk'],
   ['yugen kaisha', 'yk'],
@@ -151,10 +154,20 @@ function sameWord(token: string | undefined, word: string): boolean {
 }
 
 
-/** Tokens with legal forms written in full replaced by their abbreviation, generic words by one form, numbers by digits. */
+/** A number's marker before it ("Nam San No. 8", "Kum Un San No 3"): the number alone names the ship. */
+const NUMBER_MARKERS = new Set(['no', 'nr']);
+
+/**
+ * Tokens with legal forms written in full replaced by their abbreviation, generic words by one form, numbers by
+ * digits, and a number's marker dropped.
+ */
 export function foldLegalFormsAndNumbers(tokens: string[]): string[] {
   const folded: string[] = [];
   for (let i = 0; i < tokens.length; ) {
+    if (i > 0 && NUMBER_MARKERS.has(tokens[i]) && /^\d+$/.test(NUMBERS[tokens[i + 1]] ?? tokens[i + 1] ?? '')) {
+      i++;
+      continue;
+    }
     const fold = foldsFor(tokens[i])?.find(({ words }) => words.every((word, k) => (k === 0 ? sameWord(tokens[i], word) : sameWord(tokens[i + k], word))));
     if (fold) {
       folded.push(...fold.replacement);

@@ -4,7 +4,7 @@
 
 import { doubleMetaphone } from 'double-metaphone';
 import {
-  isWeakToken, nameVariants, nationalTranscriptionReadings, pinyinReading, queryTokenForms, tokenise, wadeGilesSyllableReadings, withoutLeadingTitle,
+  isWeakToken, nameVariants, nationalTranscriptionReadings, pinyinReading, queryTokenForms, tokenise, wadeGilesSyllableReadings, withClosingNumeralOne, withoutClosingParenthetical, withoutLeadingTitle,
 } from './normalize.ts';
 import { arabicRespellings, equivalentGivenNames, equivalentPatronymics, isShortFormPair } from './given-names.ts';
 import {
@@ -504,7 +504,8 @@ export function buildIndex(entities: ListEntity[]): ScreeningIndex {
     const korean = koreanByMark || hasKoreanShapedName(entity);
     const transcribable = mayBeTranscribedFromCyrillic(entity);
     entity.names.forEach((name, slot) => {
-      for (const variant of nameVariants(name.full)) {
+      const numeralOne = withClosingNumeralOne(name.full);
+      for (const variant of numeralOne ? [...nameVariants(name.full), numeralOne] : nameVariants(name.full)) {
         const { parts, middle, order, secondFamily, nisba } = listedNameParts(variant, entity.type === 'person');
         if (parts.length === 0) continue;
         const nameId = nameEntity.length;
@@ -1569,22 +1570,27 @@ export function searchNames(index: ScreeningIndex, name: string, minScore: numbe
       if (scored.score >= minScore && scored.score > (best.get(scored.entityIndex)?.score ?? 0)) best.set(scored.entityIndex, scored);
     }
   }
-  for (const hit of [...searchAcronym(index, name), ...searchSpelledOut(index, name)]) {
-    if (hit.score >= minScore && hit.score > (best.get(hit.entityIndex)?.score ?? 0)) best.set(hit.entityIndex, hit);
+  for (const { text, factor } of spellingsOf(name)) {
+    if (factor !== 1) continue;
+    for (const hit of [...searchAcronym(index, text), ...searchSpelledOut(index, text)]) {
+      if (hit.score >= minScore && hit.score > (best.get(hit.entityIndex)?.score ?? 0)) best.set(hit.entityIndex, hit);
+    }
   }
   return [...best.values()].sort((a, b) => b.score - a.score);
 }
 
 /**
  * The ways a query is searched: as written, in its Pinyin reading when it reads as Wade-Giles (its hits count at
- * ROMANISATION_SIMILARITY), and without a leading title.
+ * ROMANISATION_SIMILARITY), without a leading title, without a closing parenthetical ("Islamic Movement of
+ * Uzbekistan (IMU)", "Stena Impero (tanker)"), and with a closing Roman numeral one as a digit ("Grace I").
  */
 function spellingsOf(name: string): Array<{ text: string; factor: number }> {
   const spellings = [{ text: name, factor: 1 }];
   const reading = pinyinReading(name);
   if (reading) spellings.push({ text: reading, factor: ROMANISATION_SIMILARITY });
-  const untitled = withoutLeadingTitle(name);
-  if (untitled) spellings.push({ text: untitled, factor: 1 });
+  for (const other of [withoutLeadingTitle(name), withoutClosingParenthetical(name), withClosingNumeralOne(name)]) {
+    if (other) spellings.push({ text: other, factor: 1 });
+  }
   return spellings;
 }
 

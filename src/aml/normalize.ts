@@ -306,6 +306,23 @@ export function splitVesselNumbers(raw: string): { name: string; numbers: string
   return name ? { name, numbers } : { name: raw, numbers };
 }
 
+/** A closing parenthetical: an acronym, a rank or what a vessel is ("... (IMU)", "... (Senior General)", "... (tanker)"). */
+const CLOSING_PARENTHETICAL = /^(.*\S)\s*\([^()]*\)\s*$/;
+
+/** The name without a parenthetical that closes it, undefined when none does. */
+export function withoutClosingParenthetical(raw: string): string | undefined {
+  return CLOSING_PARENTHETICAL.exec(raw)?.[1];
+}
+
+/** A vessel's closing Roman numeral one ("GRACE I"), which tokenising keeps as a letter since one letter is more often an initial. */
+const CLOSING_NUMERAL_ONE = /^(.*[A-Za-z]{2,}.*)\s+I\.?$/;
+
+/** The name with a closing Roman numeral one written as a digit ("Grace I" → "Grace 1"), undefined when it has none. */
+export function withClosingNumeralOne(raw: string): string | undefined {
+  const match = CLOSING_NUMERAL_ONE.exec(raw.trim());
+  return match ? `${match[1]} 1` : undefined;
+}
+
 /**
  * Indexable forms of a listed name: a parenthetical ("ACME LTD (AL)", "SAMMY (IHSAN MEDHAT) ELASHI") gives
  * both the name without it and with it inlined; UN entity names joined with " ; " are split.

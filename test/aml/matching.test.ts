@@ -761,3 +761,51 @@ describe('candidate generation across romanisation systems (round 11)', () => {
     expect(finds(choe, 'Joe Song Chol', 0)).toBe(false);
   });
 });
+
+describe('organisations, vessels and Arabic names the round-14 pairs missed', () => {
+  /** The loaded lists and entities of these names and type. */
+  function small(names: string[], type: ListEntity['type']): ListsSnapshot {
+    const entities: ListEntity[] = names.map((full, i) => ({ ...emptyEntity('r14', String(i), type), names: [{ full, kind: 'primary' }] }));
+    return { index: buildIndex([...listed, ...entities]), lists: [], listsVersion: 'r14' };
+  }
+  const finds = (snapshot: ListsSnapshot, name: string, id: number) => screen(snapshot, { name, limit: 100 }).matches.some((m) => m.entityId === `r14:${id}`);
+
+  it('drops a number marker before a vessel number ("No. 8"), and only there', () => {
+    expect(tokenise('NAM SAN NO. 8')).toEqual(['nam', 'san', '8']);
+    expect(tokenise('Happiness No.1')).toEqual(['happiness', '1']);
+    expect(tokenise('No Kwang Chol')).toEqual(['no', 'kwang', 'chol']);
+    const vessels = small(['Nam San 8', 'Yu Jong 2'], 'vessel');
+    expect(finds(vessels, 'NAM SAN NO. 8', 0)).toBe(true);
+    expect(finds(vessels, 'YU JONG NO. 2', 1)).toBe(true);
+    expect(finds(vessels, 'Nam San No. 6', 0)).toBe(false);
+  });
+
+  it('reads a vessel\'s closing Roman numeral one as a digit, on the query and on the listed side', () => {
+    expect(finds(small(['Grace 1'], 'vessel'), 'Grace I', 0)).toBe(true);
+    expect(finds(small(['Happiness I'], 'vessel'), 'MT Happiness 1', 0)).toBe(true);
+    expect(finds(small(['Grace 1'], 'vessel'), 'Grace II', 0)).toBe(false);
+    expect(finds(small(['Happiness I'], 'vessel'), 'Happiness 3', 0)).toBe(false);
+  });
+
+  it('searches a query without the parenthetical that closes it', () => {
+    expect(finds(small(['Stena Impero'], 'vessel'), 'Stena Impero (tanker)', 0)).toBe(true);
+    const organisations = small(['Islamic Movement of Uzbekistan', 'Reconnaissance General Bureau'], 'organization');
+    expect(finds(organisations, 'Islamic Movement of Uzbekistan (IMU)', 0)).toBe(true);
+    expect(finds(organisations, 'Reconnaissance General Bureau (RGB)', 1)).toBe(true);
+    expect(finds(organisations, 'General Bureau of Statistics (RGB)', 1)).toBe(false);
+  });
+
+  it('folds the Indonesian Tbk and Persero as legal forms', () => {
+    expect(isWeakToken('tbk')).toBe(true);
+    expect(isWeakToken('persero')).toBe(true);
+    expect(finds(small(['PT Bank Mandiri (Persero) Tbk'], 'organization'), 'Bank Mandiri', 0)).toBe(true);
+  });
+
+  it('pairs Arabic respellings of Umar and of the Golan nisba', () => {
+    const persons = small(['Omar al-Bashir', 'Abu Muhammad al-Jawlani'], 'person');
+    expect(finds(persons, 'Umar al-Bashir', 0)).toBe(true);
+    expect(finds(persons, 'Omar el-Bechir', 0)).toBe(true);
+    expect(finds(persons, 'Abu Mohammed al-Golani', 1)).toBe(true);
+    expect(finds(persons, 'Abu Mohammed al-Gilani', 1)).toBe(false);
+  });
+});

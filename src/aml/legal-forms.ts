@@ -116,6 +116,9 @@ const GENERIC_WORDS: Record<string, string[]> = {
   groupe: ['group'], grupo: ['group'], gruppe: ['group'], gruppo: ['group'], holdings: ['holding'],
   compagnie: ['co'], compania: ['co'], companhia: ['co'], compagnia: ['co'],
   handelsgesellschaft: ['trading', 'co'],
+  // An airline goes by "Air", "Airlines" and "Airways" alike ("Mahan Air", "Mahan Airlines").
+  airlines: ['air'], airline: ['air'], airways: ['air'],
+  intl: ['international'],
 };
 
 interface Fold { words: string[]; replacement: string[] }

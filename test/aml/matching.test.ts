@@ -801,6 +801,14 @@ describe('organisations, vessels and Arabic names the round-14 pairs missed', ()
     expect(finds(small(['PT Bank Mandiri (Persero) Tbk'], 'organization'), 'Bank Mandiri', 0)).toBe(true);
   });
 
+  it('reads an airline\'s Air, Airlines and Airways as one word', () => {
+    const airlines = small(['Mahan Air', 'Caspian Airlines'], 'organization');
+    expect(finds(airlines, 'Mahan Airlines', 0)).toBe(true);
+    expect(finds(airlines, 'Mahan Airways', 0)).toBe(true);
+    expect(finds(airlines, 'Caspian Air', 1)).toBe(true);
+    expect(finds(airlines, 'Caspian Shipping Company', 1)).toBe(false);
+  });
+
   it('pairs Arabic respellings of Umar and of the Golan nisba', () => {
     const persons = small(['Omar al-Bashir', 'Abu Muhammad al-Jawlani'], 'person');
     expect(finds(persons, 'Umar al-Bashir', 0)).toBe(true);

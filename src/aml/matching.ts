@@ -1564,13 +1564,14 @@ function weakWeightOf(query: QueryToken[]): number {
  */
 export function searchNames(index: ScreeningIndex, name: string, minScore: number): NameHit[] {
   const best = new Map<number, NameHit>();
-  for (const { text, factor } of spellingsOf(name)) {
+  const spellings = spellingsOf(name);
+  for (const { text, factor } of spellings) {
     for (const hit of searchSpelling(index, text, minScore / factor)) {
       const scored = factor === 1 ? hit : { ...hit, score: hit.score * factor };
       if (scored.score >= minScore && scored.score > (best.get(scored.entityIndex)?.score ?? 0)) best.set(scored.entityIndex, scored);
     }
   }
-  for (const { text, factor } of spellingsOf(name)) {
+  for (const { text, factor } of spellings) {
     if (factor !== 1) continue;
     for (const hit of [...searchAcronym(index, text), ...searchSpelledOut(index, text)]) {
       if (hit.score >= minScore && hit.score > (best.get(hit.entityIndex)?.score ?? 0)) best.set(hit.entityIndex, hit);

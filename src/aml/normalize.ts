@@ -315,10 +315,11 @@ export function withoutClosingParenthetical(raw: string): string | undefined {
 }
 
 /** A vessel's closing Roman numeral one ("GRACE I"), which tokenising keeps as a letter since one letter is more often an initial. */
-const CLOSING_NUMERAL_ONE = /^(.*[A-Za-z]{2,}.*)\s+I\.?$/;
+const CLOSING_NUMERAL_ONE = /^(.*[A-Za-z]{2}.*?)\s+I\.?$/;
 
 /** The name with a closing Roman numeral one written as a digit ("Grace I" → "Grace 1"), undefined when it has none. */
 export function withClosingNumeralOne(raw: string): string | undefined {
+  if (!/I\.?\s*$/.test(raw)) return undefined;
   const match = CLOSING_NUMERAL_ONE.exec(raw.trim());
   return match ? `${match[1]} 1` : undefined;
 }

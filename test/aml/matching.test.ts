@@ -793,6 +793,16 @@ describe('organisations, vessels and Arabic names the round-14 pairs missed', ()
     expect(finds(organisations, 'Islamic Movement of Uzbekistan (IMU)', 0)).toBe(true);
     expect(finds(organisations, 'Reconnaissance General Bureau (RGB)', 1)).toBe(true);
     expect(finds(organisations, 'General Bureau of Statistics (RGB)', 1)).toBe(false);
+    expect(finds(organisations, 'islamic movement of uzbekistan (imu)', 0)).toBe(true);
+    expect(finds(small(['Lazarus Group'], 'organization'), 'Lazarus Group (APT38)', 0)).toBe(true);
+    expect(finds(small(['Min Aung Hlaing'], 'person'), 'Min Aung Hlaing (Senior General)', 0)).toBe(true);
+  });
+
+  it('keeps a closing parenthetical that may tell the name from another: a word, or a country\'s code', () => {
+    const organisations = small(['Wagner', 'Hamas', 'Sonia'], 'organization');
+    expect(finds(organisations, 'Wagner (Opera House)', 0)).toBe(false);
+    expect(finds(organisations, 'Hamas (band)', 1)).toBe(false);
+    expect(finds(organisations, 'Sonia (UK)', 2)).toBe(false);
   });
 
   it('folds the Indonesian Tbk and Persero as legal forms', () => {

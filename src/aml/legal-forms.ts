@@ -157,6 +157,17 @@ function sameWord(token: string | undefined, word: string): boolean {
 }
 
 
+/**
+ * An airline's word alone (two query words joined: "AIRL INES") or closing a word after a name of three letters or
+ * more ("NASERAIRLINES"; not "fairways", "stairways").
+ */
+const AIRLINE_WORD = /^((?:[a-z0-9]{3,})?air)(?:lines?|ways)$/;
+
+/** The word with its "airlines", "airline" or "airways" folded to "air", as GENERIC_WORDS folds the word alone. */
+export function withAirlineWordFolded(word: string): string {
+  return word.replace(AIRLINE_WORD, '$1');
+}
+
 /** A number's marker before it ("Nam San No. 8", "Kum Un San No 3"): the number alone names the ship. */
 const NUMBER_MARKERS = new Set(['no', 'nr']);
 
@@ -179,7 +190,7 @@ export function foldLegalFormsAndNumbers(tokens: string[]): string[] {
     }
     const generic = GENERIC_WORDS[tokens[i]];
     if (generic) folded.push(...generic);
-    else folded.push(NUMBERS[tokens[i]] ?? tokens[i]);
+    else folded.push(NUMBERS[tokens[i]] ?? withAirlineWordFolded(tokens[i]));
     i++;
   }
   return folded;

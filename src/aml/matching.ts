@@ -11,7 +11,7 @@ import {
   KOREAN_SYLLABLE_LENGTH, TRANSLITERATION_SIMILARITY, VOWEL, allowedEdits, joinedSimilarity, koreanKey, sameFoldedSpelling, tokenSimilarity, transliterationKey,
   transliterationSimilarity,
 } from './similarity.ts';
-import { LEGAL_FORM_WORDS } from './legal-forms.ts';
+import { LEGAL_FORM_WORDS, withAirlineWordFolded } from './legal-forms.ts';
 import { COMMON_FAMILY, COMMON_GIVEN } from './common-names.ts';
 import type { ListEntity, NameKind } from './model.ts';
 
@@ -872,7 +872,7 @@ function queryTokens(index: ScreeningIndex, name: string): QueryToken[] {
     for (const other of index.byPinyin.get(text) ?? []) raise(other, ROMANISATION_SIMILARITY);
     const korean = koreanKey(text);
     if (text.length <= KOREAN_SYLLABLE_LENGTH) for (const other of index.byKoreanSyllable.get(korean) ?? []) raise(other, KOREAN_ROMANISATION_SIMILARITY);
-    const joinedWithNext = position + 1 < forms.length ? text + forms[position + 1].text : '';
+    const joinedWithNext = position + 1 < forms.length ? withAirlineWordFolded(text + forms[position + 1].text) : '';
     const initial = !weak && /^[a-z]$/.test(text);
     const weight = weak ? WEAK_TOKEN_WEIGHT : initial ? initialWeight : id !== undefined ? index.weight[id] : rare;
     return { text, joinedWithNext, koreanKey: korean, weak, initial, weight, similar, optional: weak ? OptionalPart.No : optionalParts[position], afterComma: position >= beforeComma,

@@ -819,6 +819,16 @@ describe('organisations, vessels and Arabic names the round-14 pairs missed', ()
     expect(finds(airlines, 'Caspian Shipping Company', 1)).toBe(false);
   });
 
+  it('folds an airline\'s word written joined to the name or split in two, as the word alone', () => {
+    expect(tokenise('NASERAIRLINES')).toEqual(['naserair']);
+    expect(tokenise('Fairways Stairways')).toEqual(['fairways', 'stairways']);
+    const airlines = small(['Al-Naser Airlines', 'Mahan Air'], 'organization');
+    expect(finds(airlines, 'NASERAIRLINES', 0)).toBe(true);
+    expect(finds(airlines, 'AL NASER AIRL INES', 0)).toBe(true);
+    expect(finds(airlines, 'AL NASERAIRWAYS', 0)).toBe(true);
+    expect(finds(airlines, 'Mahanairlines', 1)).toBe(true);
+  });
+
   it('pairs Arabic respellings of Umar and of the Golan nisba', () => {
     const persons = small(['Omar al-Bashir', 'Abu Muhammad al-Jawlani'], 'person');
     expect(finds(persons, 'Umar al-Bashir', 0)).toBe(true);

@@ -504,7 +504,8 @@ export function buildIndex(entities: ListEntity[]): ScreeningIndex {
     const korean = koreanByMark || hasKoreanShapedName(entity);
     const transcribable = mayBeTranscribedFromCyrillic(entity);
     entity.names.forEach((name, slot) => {
-      const numeralOne = withClosingNumeralOne(name.full);
+      // A person's closing I is an initial ("PECHEGIN, Andrey I."), not a numeral.
+      const numeralOne = entity.type === 'person' ? undefined : withClosingNumeralOne(name.full);
       for (const variant of numeralOne ? [...nameVariants(name.full), numeralOne] : nameVariants(name.full)) {
         const { parts, middle, order, secondFamily, nisba } = listedNameParts(variant, entity.type === 'person');
         if (parts.length === 0) continue;

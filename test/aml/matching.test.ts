@@ -780,6 +780,10 @@ describe('organisations, vessels and Arabic names the round-14 pairs missed', ()
     expect(finds(vessels, 'Nam San No. 6', 0)).toBe(false);
   });
 
+  it('reads a person\'s closing I as an initial, not as a numeral', () => {
+    expect(finds(small(['DOCKRAT, J. I.'], 'person'), 'Dockrat J. 1', 0)).toBe(false);
+  });
+
   it('reads a vessel\'s closing Roman numeral one as a digit, on the query and on the listed side', () => {
     expect(finds(small(['Grace 1'], 'vessel'), 'Grace I', 0)).toBe(true);
     expect(finds(small(['Happiness I'], 'vessel'), 'MT Happiness 1', 0)).toBe(true);

@@ -116,8 +116,6 @@ const GENERIC_WORDS: Record<string, string[]> = {
   groupe: ['group'], grupo: ['group'], gruppe: ['group'], gruppo: ['group'], holdings: ['holding'],
   compagnie: ['co'], compania: ['co'], companhia: ['co'], compagnia: ['co'],
   handelsgesellschaft: ['trading', 'co'],
-  // An airline goes by "Air", "Airlines" and "Airways" alike ("Mahan Air", "Mahan Airlines").
-  airlines: ['air'], airline: ['air'], airways: ['air'],
   intl: ['international'],
 };
 
@@ -158,15 +156,22 @@ function sameWord(token: string | undefined, word: string): boolean {
 
 
 /**
- * An airline's word alone (two query words joined: "AIRL INES") or closing a word after a name of three letters or
- * more ("NASERAIRLINES"; not "fairways", "stairways").
+ * An airline's word, alone or closing a word after a name of three letters or more ("NASERAIRWAYS"; not
+ * "fairways", "stairways"). An airline goes by "Air", "Airlines" and "Airways" alike after its name ("Mahan Air",
+ * "Mahan Airlines"), but "Air" before a name makes another one ("Air China" is not "China Airlines").
  */
-const AIRLINE_WORD = /^((?:[a-z0-9]{3,})?air)(?:lines?|ways)$/;
+const AIRLINE_WORD = /^((?:[a-z0-9]{3,})?air)(?:line|ways)$/;
 
-/** The word with its "airlines", "airline" or "airways" folded to "air", as GENERIC_WORDS folds the word alone. */
+/** An airline's word after its name, folded; joined to the name it may also be written "air" ("MahanAir"). */
+export const AIRLINE_WORD_FOLDED = 'airlines';
+
+/** The word with its "airline" or "airways" folded to "airlines", also at the end of a longer word. */
 export function withAirlineWordFolded(word: string): string {
-  return word.replace(AIRLINE_WORD, '$1');
+  return word.replace(AIRLINE_WORD, '$1lines');
 }
+
+/** Words before a name that leave its "Air" leading ("The Air Koryo", "PJSC Air X"). */
+const LEADING_WORDS = new Set(['the', ...LEGAL_FORM_WORDS]);
 
 /** A number's marker before it ("Nam San No. 8", "Kum Un San No 3"): the number alone names the ship. */
 const NUMBER_MARKERS = new Set(['no', 'nr']);
@@ -190,6 +195,7 @@ export function foldLegalFormsAndNumbers(tokens: string[]): string[] {
     }
     const generic = GENERIC_WORDS[tokens[i]];
     if (generic) folded.push(...generic);
+    else if (tokens[i] === 'air' && folded.some((word) => !LEADING_WORDS.has(word))) folded.push(AIRLINE_WORD_FOLDED);
     else folded.push(NUMBERS[tokens[i]] ?? withAirlineWordFolded(tokens[i]));
     i++;
   }

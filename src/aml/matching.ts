@@ -11,7 +11,7 @@ import {
   KOREAN_SYLLABLE_LENGTH, TRANSLITERATION_SIMILARITY, VOWEL, allowedEdits, joinedSimilarity, koreanKey, sameFoldedSpelling, tokenSimilarity, transliterationKey,
   transliterationSimilarity,
 } from './similarity.ts';
-import { LEGAL_FORM_WORDS, withAirlineWordFolded } from './legal-forms.ts';
+import { AIRLINE_WORD_FOLDED, LEGAL_FORM_WORDS, withAirlineWordFolded } from './legal-forms.ts';
 import { COMMON_FAMILY, COMMON_GIVEN } from './common-names.ts';
 import type { ListEntity, NameKind } from './model.ts';
 
@@ -559,7 +559,10 @@ export function buildIndex(entities: ListEntity[]): ScreeningIndex {
           const standIns = [...new Set([given[1][1], given[given.length - 1][1]])].filter((i) => i === 0 || !CHAIN_PARTICLES.has(parts[i - 1]));
           if (standIns.length) nameNisba.set(nameId, { nisba: nisbaAt, standIns });
         }
-        for (let i = 0; i + 1 < parts.length; i++) pushTo(byJoined, parts[i] + parts[i + 1], nameId);
+        for (let i = 0; i + 1 < parts.length; i++) {
+          pushTo(byJoined, parts[i] + parts[i + 1], nameId);
+          if (parts[i + 1] === AIRLINE_WORD_FOLDED) pushTo(byJoined, `${parts[i]}air`, nameId);
+        }
         if (entity.type === 'organization' && name.kind !== 'weak_alias') for (const acronym of acronymsOf(parts)) pushTo(byAcronym, acronym, nameId);
         // "VladimirPutin" for "PUTIN, Vladimir Vladimirovich": first given name and family name as said.
         const first = order.indexOf(0);
@@ -1062,6 +1065,7 @@ function scoreName(index: ScreeningIndex, query: QueryToken[], queryCjk: string,
       if (k === j) continue;
       const second = index.tokens[nameTokens[start + k]];
       addJoinedListed(query, queryCount, first, second, j, k, 1);
+      if (second === AIRLINE_WORD_FOLDED) addJoinedListed(query, queryCount, first, 'air', j, k, 1);
       const secondPinyin = index.pinyinOf.get(nameTokens[start + k]);
       if (!firstPinyin && !secondPinyin) continue;
       for (const firstReading of [first, ...(firstPinyin ?? [])]) {

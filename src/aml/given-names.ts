@@ -86,6 +86,10 @@ const ARABIC_RESPELLINGS: string[][] = [
   ['ali', 'aly'],
   ['said', 'saeed', 'saeid', 'saied', 'sayeed'],
   ['dawud', 'dawood', 'daud', 'daoud', 'dawoud', 'davood', 'davoud'],
+  ['umar', 'omar', 'omer'],
+  ['bashir', 'bechir', 'bachir'],
+  // The Golan nisba: classical jawlani, the colloquial g for jim (Egyptian, Levantine press), French ou.
+  ['jawlani', 'julani', 'jolani', 'golani', 'joulani'],
 ];
 
 /**

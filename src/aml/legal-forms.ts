@@ -81,6 +81,9 @@ export const LEGAL_FORMS: ReadonlyArray<readonly [string, string]> = [
   ['sendirian berhad', 'sdn bhd'],
   ['berhad', 'bhd'],
   ['perseroan terbatas', 'pt'],
+  // Indonesian: a listed company (terbuka, Tbk) and a state-owned one (perusahaan perseroan, "(Persero)")
+  ['terbuka', 'tbk'],
+  ['perusahaan perseroan', 'persero'],
   ['kabushiki kaisha', 'kk'],
   ['kabushiki gaisha', 'kk'],
   ['yugen kaisha', 'yk'],
@@ -113,6 +116,7 @@ const GENERIC_WORDS: Record<string, string[]> = {
   groupe: ['group'], grupo: ['group'], gruppe: ['group'], gruppo: ['group'], holdings: ['holding'],
   compagnie: ['co'], compania: ['co'], companhia: ['co'], compagnia: ['co'],
   handelsgesellschaft: ['trading', 'co'],
+  intl: ['international'],
 };
 
 interface Fold { words: string[]; replacement: string[] }
@@ -151,10 +155,38 @@ function sameWord(token: string | undefined, word: string): boolean {
 }
 
 
-/** Tokens with legal forms written in full replaced by their abbreviation, generic words by one form, numbers by digits. */
+/**
+ * An airline's word, alone or closing a word after a name of three letters or more ("NASERAIRWAYS"; not
+ * "fairways", "stairways"). An airline goes by "Air", "Airlines" and "Airways" alike after its name ("Mahan Air",
+ * "Mahan Airlines"), but "Air" before a name makes another one ("Air China" is not "China Airlines").
+ */
+const AIRLINE_WORD = /^((?:[a-z0-9]{3,})?air)(?:line|ways)$/;
+
+/** An airline's word after its name, folded; joined to the name it may also be written "air" ("MahanAir"). */
+export const AIRLINE_WORD_FOLDED = 'airlines';
+
+/** The word with its "airline" or "airways" folded to "airlines", also at the end of a longer word. */
+export function withAirlineWordFolded(word: string): string {
+  return word.replace(AIRLINE_WORD, '$1lines');
+}
+
+/** Words before a name that leave its "Air" leading ("The Air Koryo", "PJSC Air X"). */
+const LEADING_WORDS = new Set(['the', ...LEGAL_FORM_WORDS]);
+
+/** A number's marker before it ("Nam San No. 8", "Kum Un San No 3"): the number alone names the ship. */
+const NUMBER_MARKERS = new Set(['no', 'nr']);
+
+/**
+ * Tokens with legal forms written in full replaced by their abbreviation, generic words by one form, numbers by
+ * digits, and a number's marker dropped.
+ */
 export function foldLegalFormsAndNumbers(tokens: string[]): string[] {
   const folded: string[] = [];
   for (let i = 0; i < tokens.length; ) {
+    if (i > 0 && NUMBER_MARKERS.has(tokens[i]) && /^\d+$/.test(NUMBERS[tokens[i + 1]] ?? tokens[i + 1] ?? '')) {
+      i++;
+      continue;
+    }
     const fold = foldsFor(tokens[i])?.find(({ words }) => words.every((word, k) => (k === 0 ? sameWord(tokens[i], word) : sameWord(tokens[i + k], word))));
     if (fold) {
       folded.push(...fold.replacement);
@@ -163,7 +195,8 @@ export function foldLegalFormsAndNumbers(tokens: string[]): string[] {
     }
     const generic = GENERIC_WORDS[tokens[i]];
     if (generic) folded.push(...generic);
-    else folded.push(NUMBERS[tokens[i]] ?? tokens[i]);
+    else if (tokens[i] === 'air' && folded.some((word) => !LEADING_WORDS.has(word))) folded.push(AIRLINE_WORD_FOLDED);
+    else folded.push(NUMBERS[tokens[i]] ?? withAirlineWordFolded(tokens[i]));
     i++;
   }
   return folded;

@@ -4,14 +4,14 @@
 
 import { doubleMetaphone } from 'double-metaphone';
 import {
-  isWeakToken, nameVariants, nationalTranscriptionReadings, pinyinReading, queryTokenForms, tokenise, wadeGilesSyllableReadings, withoutLeadingTitle,
+  isWeakToken, nameVariants, nationalTranscriptionReadings, pinyinReading, queryTokenForms, tokenise, wadeGilesSyllableReadings, withClosingNumeralOne, withoutClosingParenthetical, withoutLeadingTitle,
 } from './normalize.ts';
 import { arabicRespellings, equivalentGivenNames, equivalentPatronymics, isShortFormPair } from './given-names.ts';
 import {
   KOREAN_SYLLABLE_LENGTH, TRANSLITERATION_SIMILARITY, VOWEL, allowedEdits, joinedSimilarity, koreanKey, sameFoldedSpelling, tokenSimilarity, transliterationKey,
   transliterationSimilarity,
 } from './similarity.ts';
-import { LEGAL_FORM_WORDS } from './legal-forms.ts';
+import { AIRLINE_WORD_FOLDED, LEGAL_FORM_WORDS, withAirlineWordFolded } from './legal-forms.ts';
 import { COMMON_FAMILY, COMMON_GIVEN } from './common-names.ts';
 import type { ListEntity, NameKind } from './model.ts';
 
@@ -504,7 +504,9 @@ export function buildIndex(entities: ListEntity[]): ScreeningIndex {
     const korean = koreanByMark || hasKoreanShapedName(entity);
     const transcribable = mayBeTranscribedFromCyrillic(entity);
     entity.names.forEach((name, slot) => {
-      for (const variant of nameVariants(name.full)) {
+      // A person's closing I is an initial ("PECHEGIN, Andrey I."), not a numeral.
+      const numeralOne = entity.type === 'person' ? undefined : withClosingNumeralOne(name.full);
+      for (const variant of numeralOne ? [...nameVariants(name.full), numeralOne] : nameVariants(name.full)) {
         const { parts, middle, order, secondFamily, nisba } = listedNameParts(variant, entity.type === 'person');
         if (parts.length === 0) continue;
         const nameId = nameEntity.length;
@@ -557,7 +559,10 @@ export function buildIndex(entities: ListEntity[]): ScreeningIndex {
           const standIns = [...new Set([given[1][1], given[given.length - 1][1]])].filter((i) => i === 0 || !CHAIN_PARTICLES.has(parts[i - 1]));
           if (standIns.length) nameNisba.set(nameId, { nisba: nisbaAt, standIns });
         }
-        for (let i = 0; i + 1 < parts.length; i++) pushTo(byJoined, parts[i] + parts[i + 1], nameId);
+        for (let i = 0; i + 1 < parts.length; i++) {
+          pushTo(byJoined, parts[i] + parts[i + 1], nameId);
+          if (parts[i + 1] === AIRLINE_WORD_FOLDED) pushTo(byJoined, `${parts[i]}air`, nameId);
+        }
         if (entity.type === 'organization' && name.kind !== 'weak_alias') for (const acronym of acronymsOf(parts)) pushTo(byAcronym, acronym, nameId);
         // "VladimirPutin" for "PUTIN, Vladimir Vladimirovich": first given name and family name as said.
         const first = order.indexOf(0);
@@ -871,7 +876,7 @@ function queryTokens(index: ScreeningIndex, name: string): QueryToken[] {
     for (const other of index.byPinyin.get(text) ?? []) raise(other, ROMANISATION_SIMILARITY);
     const korean = koreanKey(text);
     if (text.length <= KOREAN_SYLLABLE_LENGTH) for (const other of index.byKoreanSyllable.get(korean) ?? []) raise(other, KOREAN_ROMANISATION_SIMILARITY);
-    const joinedWithNext = position + 1 < forms.length ? text + forms[position + 1].text : '';
+    const joinedWithNext = position + 1 < forms.length ? withAirlineWordFolded(text + forms[position + 1].text) : '';
     const initial = !weak && /^[a-z]$/.test(text);
     const weight = weak ? WEAK_TOKEN_WEIGHT : initial ? initialWeight : id !== undefined ? index.weight[id] : rare;
     return { text, joinedWithNext, koreanKey: korean, weak, initial, weight, similar, optional: weak ? OptionalPart.No : optionalParts[position], afterComma: position >= beforeComma,
@@ -1060,6 +1065,7 @@ function scoreName(index: ScreeningIndex, query: QueryToken[], queryCjk: string,
       if (k === j) continue;
       const second = index.tokens[nameTokens[start + k]];
       addJoinedListed(query, queryCount, first, second, j, k, 1);
+      if (second === AIRLINE_WORD_FOLDED) addJoinedListed(query, queryCount, first, 'air', j, k, 1);
       const secondPinyin = index.pinyinOf.get(nameTokens[start + k]);
       if (!firstPinyin && !secondPinyin) continue;
       for (const firstReading of [first, ...(firstPinyin ?? [])]) {
@@ -1563,28 +1569,34 @@ function weakWeightOf(query: QueryToken[]): number {
  */
 export function searchNames(index: ScreeningIndex, name: string, minScore: number): NameHit[] {
   const best = new Map<number, NameHit>();
-  for (const { text, factor } of spellingsOf(name)) {
+  const spellings = spellingsOf(name);
+  for (const { text, factor } of spellings) {
     for (const hit of searchSpelling(index, text, minScore / factor)) {
       const scored = factor === 1 ? hit : { ...hit, score: hit.score * factor };
       if (scored.score >= minScore && scored.score > (best.get(scored.entityIndex)?.score ?? 0)) best.set(scored.entityIndex, scored);
     }
   }
-  for (const hit of [...searchAcronym(index, name), ...searchSpelledOut(index, name)]) {
-    if (hit.score >= minScore && hit.score > (best.get(hit.entityIndex)?.score ?? 0)) best.set(hit.entityIndex, hit);
+  for (const { text, factor } of spellings) {
+    if (factor !== 1) continue;
+    for (const hit of [...searchAcronym(index, text), ...searchSpelledOut(index, text)]) {
+      if (hit.score >= minScore && hit.score > (best.get(hit.entityIndex)?.score ?? 0)) best.set(hit.entityIndex, hit);
+    }
   }
   return [...best.values()].sort((a, b) => b.score - a.score);
 }
 
 /**
  * The ways a query is searched: as written, in its Pinyin reading when it reads as Wade-Giles (its hits count at
- * ROMANISATION_SIMILARITY), and without a leading title.
+ * ROMANISATION_SIMILARITY), without a leading title, without a closing parenthetical ("Islamic Movement of
+ * Uzbekistan (IMU)", "Stena Impero (tanker)"), and with a closing Roman numeral one as a digit ("Grace I").
  */
 function spellingsOf(name: string): Array<{ text: string; factor: number }> {
   const spellings = [{ text: name, factor: 1 }];
   const reading = pinyinReading(name);
   if (reading) spellings.push({ text: reading, factor: ROMANISATION_SIMILARITY });
-  const untitled = withoutLeadingTitle(name);
-  if (untitled) spellings.push({ text: untitled, factor: 1 });
+  for (const other of [withoutLeadingTitle(name), withoutClosingParenthetical(name), withClosingNumeralOne(name)]) {
+    if (other) spellings.push({ text: other, factor: 1 });
+  }
   return spellings;
 }
 

@@ -306,6 +306,52 @@ export function splitVesselNumbers(raw: string): { name: string; numbers: string
   return name ? { name, numbers } : { name: raw, numbers };
 }
 
+const CLOSING_PARENTHETICAL = /^(.*\S)\s*\(([^()]*)\)\s*$/;
+
+/**
+ * Whether a word may be the name's acronym: two to six letters found in the name in order, the first the first
+ * letter of its first (or first strong) word ("IMU", "KOMID"; not a country's "(UK)" after "Sovcomflot").
+ */
+function isAcronymOf(word: string, name: string): boolean {
+  if (!/^[A-Za-z]{2,6}$/.test(word)) return false;
+  const acronym = word.toLowerCase();
+  const words = normaliseText(name).split(' ');
+  if (acronym[0] !== words[0]?.[0] && acronym[0] !== words.find((part) => !isWeakToken(part))?.[0]) return false;
+  let found = 0;
+  for (const letter of words.join('')) if (letter === acronym[found]) found++;
+  return found >= acronym.length;
+}
+
+/** What a vessel is, said after its name ("Stena Impero (tanker)", "Wise Honest (bulk carrier)"). */
+const VESSEL_KINDS = new Set(['tanker', 'vessel', 'ship', 'carrier', 'trawler', 'tug', 'yacht', 'ferry']);
+
+/**
+ * The name without a parenthetical that closes it, undefined when none does or when the parenthetical may tell
+ * the name from another: only the name's acronym or a code ("... (IMU)", "Lazarus Group (APT38)"), a rank
+ * ("... (Senior General)") or what a vessel is ("... (oil tanker)") is left out. A word ("Wagner (Opera House)",
+ * "Al Noor (Exchange)") stays, or the name alone would be screened.
+ */
+export function withoutClosingParenthetical(raw: string): string | undefined {
+  const match = CLOSING_PARENTHETICAL.exec(raw);
+  if (!match) return undefined;
+  const inside = match[2].trim();
+  const words = normaliseText(inside).split(' ').filter(Boolean);
+  const describes = /^[A-Za-z]+\d+$/.test(inside) || isAcronymOf(inside, match[1])
+    || (words.length > 0 && words.every((word) => HONORIFICS.has(word) || word === 'senior'))
+    || VESSEL_KINDS.has(words[words.length - 1]);
+  return describes ? match[1] : undefined;
+}
+
+/** A vessel's closing Roman numeral one ("GRACE I"), which tokenising keeps as a letter since one letter is more often an initial. */
+const CLOSING_NUMERAL_ONE = /^(.*[A-Za-z]{2}.*?)\s+I\.?$/;
+
+/** The name with a closing Roman numeral one written as a digit ("Grace I" → "Grace 1"), undefined when it has none. */
+export function withClosingNumeralOne(raw: string): string | undefined {
+  if (!/I\.?\s*$/.test(raw)) return undefined;
+  const match = CLOSING_NUMERAL_ONE.exec(raw.trim());
+  return match ? `${match[1]} 1` : undefined;
+}
+
 /**
  * Indexable forms of a listed name: a parenthetical ("ACME LTD (AL)", "SAMMY (IHSAN MEDHAT) ELASHI") gives
  * both the name without it and with it inlined; UN entity names joined with " ; " are split.

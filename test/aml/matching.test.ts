@@ -772,3 +772,93 @@ describe('unlisted real names paired with other names (round 14)', () => {
     expect(transliterationSimilarity('qasem', 'kassem')).toBe(0.95);
   });
 });
+
+describe('organisations, vessels and Arabic names the round-14 pairs missed', () => {
+  /** The loaded lists and entities of these names and type. */
+  function small(names: string[], type: ListEntity['type']): ListsSnapshot {
+    const entities: ListEntity[] = names.map((full, i) => ({ ...emptyEntity('r14', String(i), type), names: [{ full, kind: 'primary' }] }));
+    return { index: buildIndex([...listed, ...entities]), lists: [], listsVersion: 'r14' };
+  }
+  const finds = (snapshot: ListsSnapshot, name: string, id: number) => screen(snapshot, { name, limit: 100 }).matches.some((m) => m.entityId === `r14:${id}`);
+
+  it('drops a number marker before a vessel number ("No. 8"), and only there', () => {
+    expect(tokenise('NAM SAN NO. 8')).toEqual(['nam', 'san', '8']);
+    expect(tokenise('Happiness No.1')).toEqual(['happiness', '1']);
+    expect(tokenise('No Kwang Chol')).toEqual(['no', 'kwang', 'chol']);
+    const vessels = small(['Nam San 8', 'Yu Jong 2'], 'vessel');
+    expect(finds(vessels, 'NAM SAN NO. 8', 0)).toBe(true);
+    expect(finds(vessels, 'YU JONG NO. 2', 1)).toBe(true);
+    expect(finds(vessels, 'Nam San No. 6', 0)).toBe(false);
+  });
+
+  it('reads a person\'s closing I as an initial, not as a numeral', () => {
+    expect(finds(small(['DOCKRAT, J. I.'], 'person'), 'Dockrat J. 1', 0)).toBe(false);
+  });
+
+  it('reads a vessel\'s closing Roman numeral one as a digit, on the query and on the listed side', () => {
+    expect(finds(small(['Grace 1'], 'vessel'), 'Grace I', 0)).toBe(true);
+    expect(finds(small(['Happiness I'], 'vessel'), 'MT Happiness 1', 0)).toBe(true);
+    expect(finds(small(['Grace 1'], 'vessel'), 'Grace II', 0)).toBe(false);
+    expect(finds(small(['Happiness I'], 'vessel'), 'Happiness 3', 0)).toBe(false);
+  });
+
+  it('searches a query without the parenthetical that closes it', () => {
+    expect(finds(small(['Stena Impero'], 'vessel'), 'Stena Impero (tanker)', 0)).toBe(true);
+    const organisations = small(['Islamic Movement of Uzbekistan', 'Reconnaissance General Bureau'], 'organization');
+    expect(finds(organisations, 'Islamic Movement of Uzbekistan (IMU)', 0)).toBe(true);
+    expect(finds(organisations, 'Reconnaissance General Bureau (RGB)', 1)).toBe(true);
+    expect(finds(organisations, 'General Bureau of Statistics (RGB)', 1)).toBe(false);
+    expect(finds(organisations, 'islamic movement of uzbekistan (imu)', 0)).toBe(true);
+    expect(finds(small(['Lazarus Group'], 'organization'), 'Lazarus Group (APT38)', 0)).toBe(true);
+    expect(finds(small(['Min Aung Hlaing'], 'person'), 'Min Aung Hlaing (Senior General)', 0)).toBe(true);
+  });
+
+  it('keeps a closing parenthetical that may tell the name from another: a word, or a country\'s code', () => {
+    const organisations = small(['Wagner', 'Hamas', 'Sonia'], 'organization');
+    expect(finds(organisations, 'Wagner (Opera House)', 0)).toBe(false);
+    expect(finds(organisations, 'Hamas (band)', 1)).toBe(false);
+    expect(finds(organisations, 'Sonia (UK)', 2)).toBe(false);
+  });
+
+  it('folds the Indonesian Tbk and Persero as legal forms', () => {
+    expect(isWeakToken('tbk')).toBe(true);
+    expect(isWeakToken('persero')).toBe(true);
+    expect(finds(small(['PT Bank Mandiri (Persero) Tbk'], 'organization'), 'Bank Mandiri', 0)).toBe(true);
+  });
+
+  it('reads an airline\'s Air, Airlines and Airways as one word', () => {
+    const airlines = small(['Mahan Air', 'Caspian Airlines'], 'organization');
+    expect(finds(airlines, 'Mahan Airlines', 0)).toBe(true);
+    expect(finds(airlines, 'Mahan Airways', 0)).toBe(true);
+    expect(finds(airlines, 'Caspian Air', 1)).toBe(true);
+    expect(finds(airlines, 'Caspian Shipping Company', 1)).toBe(false);
+  });
+
+  it('tells an airline named "Air ..." from one named "... Airlines"', () => {
+    const airlines = small(['Air China', 'Air India', 'Air Arabia'], 'organization');
+    expect(finds(airlines, 'China Airlines', 0)).toBe(false);
+    expect(finds(airlines, 'Indian Airlines', 1)).toBe(false);
+    expect(finds(airlines, 'Arabian Airlines', 2)).toBe(false);
+    expect(finds(airlines, 'Air China Limited', 0)).toBe(true);
+    expect(finds(airlines, 'The Air India', 1)).toBe(true);
+  });
+
+  it('folds an airline\'s word written joined to the name or split in two, as the word alone', () => {
+    expect(tokenise('NASERAIRWAYS')).toEqual(['naserairlines']);
+    expect(tokenise('Fairways Stairways')).toEqual(['fairways', 'stairways']);
+    const airlines = small(['Al-Naser Airlines', 'Mahan Air'], 'organization');
+    expect(finds(airlines, 'NASERAIRLINES', 0)).toBe(true);
+    expect(finds(airlines, 'AL NASER AIRL INES', 0)).toBe(true);
+    expect(finds(airlines, 'AL NASERAIRWAYS', 0)).toBe(true);
+    expect(finds(airlines, 'Mahanairlines', 1)).toBe(true);
+    expect(finds(airlines, 'MahanAir', 1)).toBe(true);
+  });
+
+  it('pairs Arabic respellings of Umar and of the Golan nisba', () => {
+    const persons = small(['Omar al-Bashir', 'Abu Muhammad al-Jawlani'], 'person');
+    expect(finds(persons, 'Umar al-Bashir', 0)).toBe(true);
+    expect(finds(persons, 'Omar el-Bechir', 0)).toBe(true);
+    expect(finds(persons, 'Abu Mohammed al-Golani', 1)).toBe(true);
+    expect(finds(persons, 'Abu Mohammed al-Gilani', 1)).toBe(false);
+  });
+});

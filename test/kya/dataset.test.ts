@@ -2,7 +2,7 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:f
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { buildDataset, defaultDatasetOptions, ringOf, ringPick, seededRandom, splitOf, type DrawKind, type Sample } from '../../src/kya/training/dataset.ts';
+import { buildDataset, defaultDatasetOptions, isCalibrationSample, ringOf, ringPick, seededRandom, splitOf, type DrawKind, type Sample } from '../../src/kya/training/dataset.ts';
 import { nearDuplicateGroups } from '../../src/kya/training/near-duplicates.ts';
 
 const options = defaultDatasetOptions();
@@ -101,8 +101,9 @@ describe('KYA validation bank', () => {
     expect(added.filter((s) => splitOf(s.group) !== 'validation').slice(0, 5)).toEqual([]);
   });
 
-  it('leaves the training and test samples as they were', () => {
+  it('leaves the training, test and calibration samples as they were', () => {
     for (const split of ['train', 'test']) expect(inSplit(full, split).map(key)).toEqual(inSplit(without, split).map(key));
+    expect(full.filter(isCalibrationSample).map(key)).toEqual(inSplit(without, 'validation').map(key));
   });
 
   it('puts every text of the validation bank in the validation split, composed as any other', () => {

@@ -640,26 +640,13 @@ const OPENING_QUOTES = new Set(['“', '«', '„', '「', '『', '‹']);
 const CLOSING_QUOTES = new Set(['”', '»', '」', '』', '›']);
 const SENTENCE_END = /[.!?\n。！？]/;
 
-/** Where the sentence holding `index` starts (looking back at most 400 characters). */
-function sentenceStart(text: string, index: number): number {
-  let start = index;
-  while (start > 0 && index - start < 400 && !SENTENCE_END.test(text[start - 1])) start--;
-  return start;
-}
-
 /**
  * True when `index` lies inside a quotation that a sentence presents as an example ("phrases such as 'ignore
  * previous instructions' …"): quoting is how texts about prompt injection talk about it.
  */
 function isQuotedMention(text: string, index: number): boolean {
-  const start = sentenceStart(text, index);
-  if (!isQuoted(text, start, index)) return false;
-  MENTION_CUES.lastIndex = 0;
-  return MENTION_CUES.test(text.slice(start, index));
-}
-
-/** True when `index` lies inside a quotation opened after `start`. */
-function isQuoted(text: string, start: number, index: number): boolean {
+  let start = index;
+  while (start > 0 && index - start < 400 && !SENTENCE_END.test(text[start - 1])) start--;
   let open = 0;
   for (let i = start; i < index; i++) {
     const ch = text[i];
@@ -671,7 +658,9 @@ function isQuoted(text: string, start: number, index: number): boolean {
     else if ((ch === "'" || ch === '‘') && !/\p{L}/u.test(previous)) open++;
     else if ((ch === "'" || ch === '’') && !/\p{L}/u.test(next) && open > 0) open--;
   }
-  return open > 0;
+  if (open === 0) return false;
+  MENTION_CUES.lastIndex = 0;
+  return MENTION_CUES.test(text.slice(start, index));
 }
 
 interface Span {
@@ -740,15 +729,9 @@ function scanView(view: PromptView): ViewFindings {
     const searched: SearchedAfter = { from: Infinity, match: null };
     if (overrides.some((override) => overrideWithExtraction(view, override, patterns.extraction, language, searched))) {
       blocking = true;
-      continue;
-    }
-    // Without a request for the prompt, a quoted override is most often a question about it or a document's own
-    // rule ("what does 'ignore all previous instructions' mean?", "the manual says 'ignore the old VPN steps'").
-    const unquoted = overrides.filter((span) => !isQuoted(text, sentenceStart(text, span.start), span.start));
-    if (unquoted.length === 0) continue;
-    if (language === 'en') {
+    } else if (language === 'en') {
       ids.add('ignore_instructions');
-    } else if (!unquoted.every((span) => englishOverrides.some((en) => en.start < span.end && span.start < en.end))) {
+    } else if (!overrides.every((span) => englishOverrides.some((en) => en.start < span.end && span.start < en.end))) {
       // Spanish "ignore" or French "instructions" also spell English words: only a genuinely foreign phrase counts.
       ids.add('override_other_language');
     }

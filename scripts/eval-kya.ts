@@ -15,7 +15,7 @@ import { createModel, loadEmbeddedModel, type ModelFile } from '../src/kya/model
 import { normalisePrompt } from '../src/kya/normalise.ts';
 import { screenPrompt } from '../src/kya/screen.ts';
 import { matchSignatures } from '../src/kya/signatures.ts';
-import { buildDataset, defaultDatasetOptions, splitOf, type Sample } from '../src/kya/training/dataset.ts';
+import { buildDataset, defaultDatasetOptions, isCalibrationSample, splitOf, type Sample } from '../src/kya/training/dataset.ts';
 
 interface Scored {
   sample: Sample;
@@ -123,9 +123,11 @@ function main(): void {
 
   const validation = score(dataset.filter((s) => splitOf(s.group) === 'validation'));
   console.log(`engine ${engine}; thresholds review ${review}, block ${block} (defaults ${DEFAULT_KYA_THRESHOLDS.review}/${DEFAULT_KYA_THRESHOLDS.block})`);
-  const [validationReview, validationBlock] = [thresholdAtFpr(validation, 0.01), thresholdAtFpr(validation, 0.001)];
-  const validationNatural = validation.filter(isNatural);
-  console.log(`validation split (${validation.length}): threshold at FPR 1 % = ${thresholdText(validationReview)}, at FPR 0.1 % = ${thresholdText(validationBlock)}; ` +
+  // The thresholds are chosen on the samples the score is calibrated on: the validation split without its bank.
+  const calibration = validation.filter((s) => isCalibrationSample(s.sample));
+  const [validationReview, validationBlock] = [thresholdAtFpr(calibration, 0.01), thresholdAtFpr(calibration, 0.001)];
+  const validationNatural = calibration.filter(isNatural);
+  console.log(`validation split without its bank (${calibration.length}): threshold at FPR 1 % = ${thresholdText(validationReview)}, at FPR 0.1 % = ${thresholdText(validationBlock)}; ` +
     `natural benign (${validationNatural.length}) at or over them ${rate(validationNatural, (s) => s.score >= validationReview)} / ${rate(validationNatural, (s) => s.score >= validationBlock)}, ` +
     `at the configured thresholds ${rate(validationNatural, (s) => s.score >= review)} / ${rate(validationNatural, (s) => s.score >= block)}`);
   // Where the defaults come from: review where at most 1 % of all benign and of natural benign validation prompts

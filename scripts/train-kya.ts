@@ -11,7 +11,7 @@
  */
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { buildDataset, defaultDatasetOptions, splitOf } from '../src/kya/training/dataset.ts';
+import { buildDataset, defaultDatasetOptions, isCalibrationSample, splitOf } from '../src/kya/training/dataset.ts';
 import { fitCalibration, trainModel, type TrainingOptions } from '../src/kya/training/train.ts';
 
 export const TRAINING: TrainingOptions = {
@@ -35,7 +35,7 @@ function main(): void {
   if (seed !== undefined && !/^\d+$/.test(seed)) throw new Error(`--seed takes a whole number, not ${seed}`);
   const dataset = buildDataset(defaultDatasetOptions());
   const train = dataset.filter((s) => splitOf(s.group) === 'train');
-  const validation = dataset.filter((s) => splitOf(s.group) === 'validation');
+  const validation = dataset.filter(isCalibrationSample);
   const file = trainModel(train, { ...TRAINING, ...(seed === undefined ? {} : { seed: Number(seed) }), log: console.log });
   file.calibration = fitCalibration(file, validation);
   console.log(`calibrated on ${validation.length} validation samples: score = σ(${file.calibration.slope.toFixed(4)} · z + ${file.calibration.intercept.toFixed(4)})`);

@@ -2,7 +2,7 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:f
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { buildDataset, defaultDatasetOptions, ringOf, ringPick, seededRandom, splitOf, type DrawKind, type Sample } from '../../src/kya/training/dataset.ts';
+import { buildDataset, defaultDatasetOptions, isCalibrationSample, ringOf, ringPick, seededRandom, splitOf, type DrawKind, type Sample } from '../../src/kya/training/dataset.ts';
 import { nearDuplicateGroups } from '../../src/kya/training/near-duplicates.ts';
 
 const options = defaultDatasetOptions();
@@ -81,6 +81,36 @@ describe('KYA data set composition', () => {
     const lost = missing(base, grown);
     expect(lost.filter((s) => s.family !== 'encoded').length).toBe(0);
     expect(lost.length).toBeLessThanOrEqual(3);
+  });
+});
+
+// data/kya-corpus/validation/ holds texts written only to measure on: every one is a validation sample, and the
+// training samples are those of the corpus without them, so a model trained before they were written is unchanged.
+describe('KYA validation bank', () => {
+  const full = buildDataset(options);
+  const corpusDir = mkdtempSync(path.join(tmpdir(), 'kyx-kya-corpus-'));
+  afterAll(() => rmSync(corpusDir, { recursive: true, force: true }));
+  cpSync(options.corpusDir, corpusDir, { recursive: true });
+  rmSync(path.join(corpusDir, 'validation'), { recursive: true });
+  const without = buildDataset({ ...options, corpusDir });
+  const inSplit = (samples: readonly Sample[], split: string) => samples.filter((s) => splitOf(s.group) === split);
+
+  it('adds validation samples only', () => {
+    const added = missing(full, without);
+    expect(added.length).toBeGreaterThan(300);
+    expect(added.filter((s) => splitOf(s.group) !== 'validation').slice(0, 5)).toEqual([]);
+  });
+
+  it('leaves the training, test and calibration samples as they were', () => {
+    for (const split of ['train', 'test']) expect(inSplit(full, split).map(key)).toEqual(inSplit(without, split).map(key));
+    expect(full.filter(isCalibrationSample).map(key)).toEqual(inSplit(without, 'validation').map(key));
+  });
+
+  it('puts every text of the validation bank in the validation split, composed as any other', () => {
+    const bank = JSON.parse(readFileSync(path.join(options.corpusDir, 'validation', 'hu.json'), 'utf8')) as Record<string, string[]>;
+    const persuasion = full.find((s) => s.language === 'hu' && s.family === 'persuasion' && s.text === bank.persuasion[0]);
+    expect(persuasion && splitOf(persuasion.group)).toBe('validation');
+    expect(full.some((s) => s.language === 'hu' && s.family === 'indirect_harmless_task' && bank.benign_tasks.includes(s.injected ?? ''))).toBe(true);
   });
 });
 

@@ -12,7 +12,7 @@ import {
 } from '../../src/kya/features.ts';
 import { createCascade, createModel, loadEmbeddedModel, type ModelFile } from '../../src/kya/model.ts';
 import { normalisePrompt } from '../../src/kya/normalise.ts';
-import { buildDataset, defaultDatasetOptions, splitOf, type Sample } from '../../src/kya/training/dataset.ts';
+import { buildDataset, defaultDatasetOptions, isCalibrationSample, type Sample } from '../../src/kya/training/dataset.ts';
 import { fitCalibration, trainModel, type TrainingOptions } from '../../src/kya/training/train.ts';
 
 const model = loadEmbeddedModel();
@@ -95,7 +95,7 @@ const noWords: Vocabulary = { bits: new Uint32Array(1), mask: 31 };
 // rounded to the nearest thousandth rather than up (0.871 / 0.992) admitted 9 natural of 860 and 2 benign of 1,383.
 describe('default thresholds on the validation split', () => {
   const RISKY = ['benign_risky', 'benign_security_text', 'benign_security_request'];
-  const benign = buildDataset(defaultDatasetOptions()).filter((s) => s.label === 0 && splitOf(s.group) === 'validation');
+  const benign = buildDataset(defaultDatasetOptions()).filter((s) => s.label === 0 && isCalibrationSample(s));
   const scored = benign.map((s) => ({ s, score: score(s.text) }));
   const over = (items: typeof scored, threshold: number) => items.filter((x) => x.score >= threshold).length;
   const natural = scored.filter((x) => !RISKY.includes(x.s.family) && x.s.encoding === undefined);

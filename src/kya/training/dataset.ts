@@ -4,7 +4,7 @@
  * group (a phrasing, a template, a document); the split is by group, so the held-out split holds phrasings and
  * documents that training never sees, not near-copies of training samples.
  */
-import { readFileSync, readdirSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { ENCODINGS, encode, type Encoding } from './encodings.ts';
 import { fnv1a, mix32 } from './hashes.ts';
@@ -48,18 +48,35 @@ export function shuffle(items: unknown[], random: () => number): void {
   }
 }
 
+const VALIDATION_PARTITION = 2;
+/**
+ * The groups of data/kya-corpus/validation/: texts written to measure the weakest families and languages, every one
+ * in the validation split (a tenth of a bank's texts would fall there by hash), so that settings are chosen on more
+ * than a handful of them; training and the test split stay as they were.
+ */
+const VALIDATION_GROUP_PREFIX = 'corpus-validation:';
+const isWrittenForValidation = ({ group }: { group: string }) => group.startsWith(VALIDATION_GROUP_PREFIX);
+
+/**
+ * The samples the score is calibrated and the thresholds are chosen on: the validation split drawn by hash, without
+ * the validation bank, whose hard benign look-alikes and weak families are there to compare settings, not to stand
+ * for the prompts the thresholds will meet (with them, 5.4.1's rule moved review from 0.896 to 0.926).
+ */
+export const isCalibrationSample = (sample: Pick<Sample, 'group'>) => splitOf(sample.group) === 'validation' && !isWrittenForValidation(sample);
+
 /**
  * Groups fall into ten partitions by a hash of their name: 0–1 are the held-out test split (20 %), 2 chooses
  * thresholds (10 %), 3–9 train. A sample composed of several texts draws them from one partition (see `Related`),
  * so no text of the held-out split is seen in training, not even inside another sample.
  */
 export function partitionOf(group: string): number {
+  if (isWrittenForValidation({ group })) return VALIDATION_PARTITION;
   return Math.floor((fnv1a(`split:${group}`) % 100) / 10);
 }
 
 export function splitOf(group: string): Split {
   const partition = partitionOf(group);
-  return partition < 2 ? 'test' : partition < 3 ? 'validation' : 'train';
+  return partition < VALIDATION_PARTITION ? 'test' : partition === VALIDATION_PARTITION ? 'validation' : 'train';
 }
 
 interface Grouped {
@@ -105,16 +122,22 @@ export type DrawKind = 'related' | 'encoded' | 'suffix';
 /**
  * Texts to compose with a sample's own: drawn from the sample's partition, or else from its split. A choice is made
  * by rendezvous hashing (the candidate whose hash mixed with the choice's key is highest) rather than by its index,
- * so that a text added to one bank changes only the choices it wins, not every choice after it in the list.
+ * so that a text added to one bank changes only the choices it wins, not every choice after it in the list. The
+ * validation bank's texts are drawn only for its own samples, so the other samples stay as they were without it.
  */
 class Related<T extends Grouped> {
   private readonly byPartition = new Map<number, Array<Hashed<T>>>();
   private readonly bySplit = new Map<Split, Array<Hashed<T>>>();
+  private readonly writtenForValidation: Array<Hashed<T>> = [];
 
   constructor(items: readonly T[], private readonly onDraw?: DrawTrace) {
     for (const item of items) {
       // A group can hold several texts (near-duplicates joined, questions on one table): the text tells them apart.
       const entry = { item, hash: fnv1a(`item:${item.group}:${item.text}`) };
+      if (isWrittenForValidation(item)) {
+        this.writtenForValidation.push(entry);
+        continue;
+      }
       const partition = partitionOf(item.group);
       this.byPartition.set(partition, [...(this.byPartition.get(partition) ?? []), entry]);
       this.bySplit.set(splitOf(item.group), [...(this.bySplit.get(splitOf(item.group)) ?? []), entry]);
@@ -122,7 +145,8 @@ class Related<T extends Grouped> {
   }
 
   private candidates(group: string): ReadonlyArray<Hashed<T>> {
-    return this.byPartition.get(partitionOf(group)) ?? this.bySplit.get(splitOf(group)) ?? [];
+    const regular = this.byPartition.get(partitionOf(group)) ?? this.bySplit.get(splitOf(group)) ?? [];
+    return isWrittenForValidation({ group }) ? [...regular, ...this.writtenForValidation] : regular;
   }
 
   /** One related item, or undefined when the split has none. */
@@ -211,8 +235,14 @@ const BANK_GROUP_NAMES: Record<BankKey, string> = {
   security_texts: 'benign_security_text',
 };
 
-const bankTexts = (language: string, bank: LanguageBank): BankTexts =>
-  Object.fromEntries(Object.entries(BANK_GROUP_NAMES).map(([key, name]) => [key, grouped(bank[key as BankKey], `corpus:${language}:${name}`)])) as BankTexts;
+/** A language's texts, with those of its validation bank (data/kya-corpus/validation/<code>.json, if any) after them. */
+const bankTexts = (language: string, bank: LanguageBank, validationBank: Partial<LanguageBank>): BankTexts =>
+  Object.fromEntries(
+    Object.entries(BANK_GROUP_NAMES).map(([key, name]) => [
+      key,
+      [...grouped(bank[key as BankKey], `corpus:${language}:${name}`), ...grouped(validationBank[key as BankKey], `${VALIDATION_GROUP_PREFIX}${language}:${name}`)],
+    ]),
+  ) as BankTexts;
 
 /** Banks whose texts are samples as they are, with their label. */
 const SINGLE_TEXT_FAMILIES: ReadonlyArray<readonly [BankKey, 0 | 1]> = [
@@ -385,6 +415,11 @@ function readLanguages(corpusDir: string): Array<[string, LanguageBank]> {
     .map((file) => [file.replace(/\.json$/, ''), readJson<LanguageBank>(path.join(dir, file))]);
 }
 
+function readValidationBank(corpusDir: string, language: string): Partial<LanguageBank> {
+  const file = path.join(corpusDir, 'validation', `${language}.json`);
+  return existsSync(file) ? readJson<Partial<LanguageBank>>(file) : {};
+}
+
 /**
  * A generator of its own for each choice point (a phrasing, a template, an encoding slot), seeded by its name: a text
  * added to one bank changes the samples composed from that bank, not the random draws of every sample after it.
@@ -407,7 +442,7 @@ function readSources(corpusDir: string, dataDir: string): Sources {
   return {
     publicSamples: publicSamples(dataDir),
     templates,
-    languages: readLanguages(corpusDir).map(([language, bank]) => ({ language, bank, texts: bankTexts(language, bank) })),
+    languages: readLanguages(corpusDir).map(([language, bank]) => ({ language, bank, texts: bankTexts(language, bank, readValidationBank(corpusDir, language)) })),
     documents: [...bipiaDocuments(dataDir), ...grouped(templates.benign_documents, 'corpus:document')],
     codeFiles: templates.code_files.map((file, i) => ({ ...file, group: `corpus:code:${i}` })),
     bipiaAttacks: bipiaAttacks(dataDir),
@@ -492,7 +527,8 @@ function corpusSamples(sources: Sources, seed: number, onDraw?: DrawTrace): Samp
     const templates = texts.indirect;
     templatesOf.set(language, new Related(templates, onDraw));
     const compositions = Math.max(COMPOSITIONS_PER_OVERRIDE, Math.round((COMPOSITIONS_PER_OVERRIDE * FULL_BANK_OVERRIDES) / bank.override.length));
-    const plantings = Math.max(PLANTINGS_PER_TEMPLATE, Math.round((PLANTINGS_PER_TEMPLATE * FULL_BANK_TEMPLATES) / Math.max(1, templates.length)));
+    // By the language bank's own count, like `compositions`: the validation bank's templates do not thin training's plantings.
+    const plantings = Math.max(PLANTINGS_PER_TEMPLATE, Math.round((PLANTINGS_PER_TEMPLATE * FULL_BANK_TEMPLATES) / Math.max(1, bank.indirect?.length ?? 0)));
 
     texts.override.forEach(({ text: override, group }) => {
       const random = streamOf(`${group}:${override}`);
@@ -573,10 +609,11 @@ function corpusSamples(sources: Sources, seed: number, onDraw?: DrawTrace): Samp
   });
 
   // Encoded and hidden payloads, attacks and benign texts alike, through every encoding.
-  const attackSources = samples.filter((s) => s.label === 1 && s.text.length < 400 && s.family !== 'indirect');
+  // Not the validation bank's samples: a slot one of them won would be taken from a training text.
+  const attackSources = samples.filter((s) => s.label === 1 && s.text.length < 400 && s.family !== 'indirect' && !isWrittenForValidation(s));
   const benignSources = [
     ...languages.flatMap(({ language, texts }) => texts.encoded_plain.map((item) => ({ ...item, language }))),
-    ...samples.filter((s) => s.family === 'benign_task' || s.family === 'benign_risky'),
+    ...samples.filter((s) => (s.family === 'benign_task' || s.family === 'benign_risky') && !isWrittenForValidation(s)),
   ];
   // Each slot chooses its source by rendezvous hashing, like `Related`, so that a new text moves few slots.
   const entriesOf = <T extends Grouped>(sources: readonly T[]) => sources.map((item) => ({ item, hash: fnv1a(`encoded:${item.group}:${item.text}`) }));

@@ -6,7 +6,7 @@ import { faceSimilarity } from './face.ts';
 import { differenceHash } from './hash.ts';
 import type { DecodedImage, RawPixels } from './intake.ts';
 import { checkDigitsHold, cleanLine, hasComposite, LOOK_ALIKES, readMrz, unreadCheckDigits, withRereadCheckDigits, type MrzFormat, type MrzReading } from './mrz.ts';
-import { cellBox, checkBlindCells, fieldCells, placeKey, readMrzByCells, sourceLines, withUncertainCharacters } from './mrz-cells.ts';
+import { cellBox, cellsToReadAlone, fieldCells, placeKey, readMrzByCells, sourceLines, withUncertainCharacters } from './mrz-cells.ts';
 import { compareNames, findNameInText } from './names.ts';
 import { OCR_WIDTH, OCR_WIDTH_LINE_LENGTH, type BandText, type Box, type ImageBand, type OcrEngine, type OnQueued } from './ocr.ts';
 import { measureQuality } from './quality.ts';
@@ -236,18 +236,19 @@ async function withNumberReadAlone(mrz: MrzReading, read: BandText, look: Look, 
 }
 
 /**
- * A valid reading judged by mrz-cells.ts withUncertainCharacters, with the characters of its number that no check digit
- * tells from a look-alike (checkBlindCells: G/6, F/5/P, S/8, U/0, L/1, from one table), and the G, F, S, U and L of its
- * other checked letters-and-digits fields, read again alone first, each with only itself and its pair allowed: in a
- * line the OCR reads a 6 between letters as G with full confidence, alone as 6.
- * Read alone as the other, the character is not believed (the number goes to review). One single-character pass per
- * such character, none when the first pass's characters already sent the reading to review.
+ * A valid reading judged by mrz-cells.ts withUncertainCharacters, with the characters of cellsToReadAlone (every
+ * character of its number that has a look-alike, and the G, F, S, U and L of its other checked letters-and-digits
+ * fields) read again alone first, each with only itself and its look-alikes allowed: in a line the OCR reads a 6
+ * between letters as G with full confidence, alone as 6, and two different confident look-alikes can cancel in every
+ * check digit (SR3YBM3ZB for 5R3Y8M3ZB). Read alone as another, a character is doubted: when its look-alikes, with up
+ * to one more doubted character's, give another reading that holds every check digit, the number goes to review.
+ * One single-character pass per such character, none when the first pass's characters already sent it to review.
  */
-async function withCheckBlindCellsAlone(mrz: MrzReading, read: BandText, look: Look, ocr: OcrEngine): Promise<MrzReading> {
+async function withCharactersReadAlone(mrz: MrzReading, read: BandText, look: Look, ocr: OcrEngine): Promise<MrzReading> {
   const byConfidence = withUncertainCharacters(mrz, read);
   if (byConfidence.uncertainCharacters.length > mrz.uncertainCharacters.length) return byConfidence;
   const alone = new Map<string, string | null>();
-  for (const { line, index, character, partners, box } of checkBlindCells(mrz, read)) {
+  for (const { line, index, character, partners, box } of cellsToReadAlone(mrz, read)) {
     alone.set(placeKey(line, index), await readAlone(ocr, look, box, character + partners.join('')));
   }
   return alone.size === 0 ? byConfidence : withUncertainCharacters(mrz, read, alone);
@@ -284,11 +285,11 @@ export async function readMrzFromImage(
     const first = readMrz(read.text, now);
     const reread = first && !first.valid ? await rereadCheckDigits(first, read, look, ocr, now) : first;
     const numberAlone = reread && (await withNumberReadAlone(reread, read, look, ocr, now));
-    const mrz = numberAlone?.valid ? await withCheckBlindCellsAlone(numberAlone, read, look, ocr) : numberAlone;
+    const mrz = numberAlone?.valid ? await withCharactersReadAlone(numberAlone, read, look, ocr) : numberAlone;
     if (mrz && !mrz.valid) {
       // The same pass's character boxes (no OCR), kept aside: see mrz-cells.ts.
       const cells = readMrzByCells(read, now, mrz);
-      const byCells = cells?.valid ? await withCheckBlindCellsAlone(cells, read, look, ocr) : cells;
+      const byCells = cells?.valid ? await withCharactersReadAlone(cells, read, look, ocr) : cells;
       if (byCells && faults(byCells) < faults(mrz) && (!fallback || faults(byCells) < faults(fallback))) fallback = byCells;
     }
     if (mrz) numbersRead.push({ format: mrz.format, documentNumber: mrz.documentNumber });

@@ -274,7 +274,8 @@ const DOUBTFUL_LOOK_ALIKES: Record<string, string[]> = (() => {
 /**
  * The look-alikes of each character that no check digit tells from it, taken from DOUBTFUL_LOOK_ALIKES: values a
  * multiple of 10 apart (G 16 and 6, F 15 and 5, S 28 and 8, U 30 and 0, L 21 and 1), which every weight (7, 3, 1,
- * modulo 10) weighs the same. Round 8's read-alone reads these characters again, each with only its pair allowed.
+ * modulo 10) weighs the same. The letters among them are read again alone, with only their digit allowed, in the
+ * checked fields beside the number (cellsToReadAlone).
  */
 export const CHECK_BLIND_PARTNERS: Readonly<Record<string, readonly string[]>> = Object.fromEntries(
   Object.entries(DOUBTFUL_LOOK_ALIKES).flatMap(([c, others]) => {
@@ -321,8 +322,8 @@ export function fieldCells(reading: MrzReading, read: BandText, name: string): {
   return reading.lines.flatMap((line, m) => [...line].flatMap((_, i) => (nameAt(m, i) === name ? [{ line: m, index: i, read: placed[m]![i] ?? null }] : [])));
 }
 
-/** A check-blind character of a valid reading's document number, where the pass read it: MRZ line, index, box. */
-export interface CheckBlindCell {
+/** A character of a valid reading to read again alone, where the pass read it (MRZ line, index, box), and its look-alikes. */
+export interface CellToReadAlone {
   line: number;
   index: number;
   character: string;
@@ -334,26 +335,32 @@ export interface CheckBlindCell {
 export const placeKey = (line: number, index: number) => `${line}:${index}`;
 
 /**
- * The characters of a valid reading's document number (the TD1 overflow included) that have a CHECK_BLIND_PARTNERS
- * look-alike, and the letters with a digit for look-alike (G, F, S, U, L) in its other checked letters-and-digits
- * fields (TD3 personal number, TD1 optional fields, the French office field), with their boxes in the pass `read`
- * they came from (placedCharacters), for reading each again alone. Other fields keep to those letters for cost (one
- * tesseract pass each): they are mostly digits, and every 0, 1, 5, 6 or 8 of them would be one more pass. Only
- * characters the pass read as they stand, and not in a repaired field: that one is in review already.
+ * The characters of a valid reading to read again alone, each among itself and its look-alikes, with their boxes in
+ * the pass `read` they came from (placedCharacters):
+ * - every character of the document number (the TD1 overflow included) with a look-alike (DOUBTFUL_LOOK_ALIKES), all
+ *   of them (round 11): two different confident look-alikes can cancel in every check digit (5 as S under weight 7
+ *   and 8 as B under weight 3: 161 + 9), which only reading each glyph apart from its neighbours shows; until round
+ *   10 only those with a CHECK_BLIND_PARTNERS look-alike, which a single swap already hides;
+ * - the letters with a check-blind digit look-alike (G, F, S, U, L) of the other checked letters-and-digits fields
+ *   (TD3 personal number, TD1 optional fields, the French office field). Those keep to these letters for cost (one
+ *   tesseract pass each): they are mostly digits, and every digit there would be one more pass.
+ * Only characters the pass read as they stand, and not in a repaired field: that one is in review already.
  */
-export function checkBlindCells(reading: MrzReading, read: BandText): CheckBlindCell[] {
+export function cellsToReadAlone(reading: MrzReading, read: BandText): CellToReadAlone[] {
   if (!reading.valid) return [];
   const placed = placedCharacters(reading, read);
   return reading.lines.flatMap((line, m) =>
     [...line].flatMap((character, i) => {
-      const partners = CHECK_BLIND_PARTNERS[character];
       const at = placed[m]![i];
       const field = checkedFieldAt(reading, m, i);
-      if (!partners || !at || at.text !== character || !field || field.kind !== 'X' || reading.checkDigitRepairs.includes(field.name)) return [];
-      const number = field.name === 'documentNumber';
-      const digitPartners = partners.filter((p) => /[0-9]/.test(p));
-      if (!number && (/[0-9]/.test(character) || digitPartners.length === 0)) return [];
-      return [{ line: m, index: i, character, partners: number ? partners : digitPartners, box: at.box }];
+      if (!at || at.text !== character || !field || field.kind !== 'X' || reading.checkDigitRepairs.includes(field.name)) return [];
+      if (field.name === 'documentNumber') {
+        const partners = (DOUBTFUL_LOOK_ALIKES[character] ?? []).filter((other) => other !== '<');
+        return partners.length > 0 ? [{ line: m, index: i, character, partners, box: at.box }] : [];
+      }
+      const digitPartners = (CHECK_BLIND_PARTNERS[character] ?? []).filter((p) => /[0-9]/.test(p));
+      if (/[0-9]/.test(character) || digitPartners.length === 0) return [];
+      return [{ line: m, index: i, character, partners: digitPartners, box: at.box }];
     }),
   );
 }
@@ -389,7 +396,7 @@ function fieldsWithCancellingTwins(reading: MrzReading): string[] {
  * The reading with `uncertainCharacters` naming the checked fields (own check digit or composite) where characters the
  * OCR read, in the pass `read` it came from, under MIN_CHECK_BLIND_CONFIDENCE or with no confidence, or read again
  * alone as another character (`alone`: placeKey → what the cell read alone, null for nothing; analyse.ts fills it for
- * checkBlindCells), could be swapped for their look-alikes (up to MAX_DOUBTFUL_SWAPS of them, letters and digits fields
+ * cellsToReadAlone), could be swapped for their look-alikes (up to MAX_DOUBTFUL_SWAPS of them, letters and digits fields
  * only) with every check digit still holding: the check digits do not vouch for what was read there. Characters are
  * found by placedCharacters. Fields already in `checkDigitRepairs` are in review already.
  */

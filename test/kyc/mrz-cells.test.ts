@@ -8,7 +8,6 @@ import {
   alignedSourceLines,
   cellBox,
   cellLines,
-  CHECK_BLIND_PARTNERS,
   cellsToReadAlone,
   MIN_CHECK_BLIND_CONFIDENCE,
   placeKey,
@@ -220,14 +219,25 @@ describe('characters no check digit can tell from their look-alike', () => {
     expect(withUncertainCharacters(reading, page, new Map([[placeKey(1, 1), '6']])).uncertainCharacters).toEqual(['documentNumber']);
   });
 
-  it('reads alone the letters with a digit look-alike of the other checked fields too (a G for 6 in a personal number)', () => {
+  it('reads alone the letters with a look-alike of the other checked fields too (a G for 6 in a personal number)', () => {
     const lines = composeMrz('TD3', { ...HOLDER, documentNumber: 'XKENHMEX3', personalNumber: 'AB6CD1234' });
     const SIX_AT = lines[1]!.indexOf('AB6CD') + 2;
     const read = band([ocrLine(lines[0]!, 0), ocrLine(lines[1]!, 60, { [SIX_AT]: [['G', 96]] })]);
     const reading = readMrz(read.text, NOW)!;
     expect(reading).toMatchObject({ valid: true, personalNumber: 'ABGCD1234', checkDigitRepairs: [], uncertainCharacters: [] });
-    // The personal number's G alone; not its 1 (a digit, outside the number), nor the number's own (none blind here).
-    expect(cellsToReadAlone(reading, read)).toEqual([{ line: 1, index: SIX_AT, character: 'G', partners: ['6'], box: read.lines[1]!.symbols![SIX_AT]!.box }]);
+    // The personal number's letters alone, each among its look-alikes; not its digits (outside the number), nor the
+    // number's own (none with a look-alike here).
+    const at = (k: number) => SIX_AT - 2 + k;
+    expect(cellsToReadAlone(reading, read)).toEqual(
+      (
+        [
+          [0, 'A', ['4']],
+          [1, 'B', ['8']],
+          [2, 'G', ['6']],
+          [4, 'D', ['0']],
+        ] as const
+      ).map(([k, character, partners]) => ({ line: 1, index: at(k), character, partners, box: read.lines[1]!.symbols![at(k)]!.box })),
+    );
     expect(withUncertainCharacters(reading, read).uncertainCharacters).toEqual([]);
     expect(withUncertainCharacters(reading, read, new Map([[placeKey(1, SIX_AT), '6']])).uncertainCharacters).toEqual(['personalNumber']);
     expect(withUncertainCharacters(reading, read, new Map([[placeKey(1, SIX_AT), 'G']])).uncertainCharacters).toEqual([]);
@@ -235,10 +245,62 @@ describe('characters no check digit can tell from their look-alike', () => {
     expect(cellsToReadAlone({ ...reading, checkDigitRepairs: ['personalNumber'] }, read)).toEqual([]);
   });
 
-  it('takes the pairs it reads alone from the look-alikes table: those a multiple of 10 apart', () => {
-    expect(Object.fromEntries(Object.entries(CHECK_BLIND_PARTNERS).sort())).toEqual({
-      '0': ['U'], '1': ['L'], '5': ['F'], '6': ['G'], '8': ['S'], F: ['5', 'P'], G: ['6'], L: ['1'], P: ['F'], S: ['8'], U: ['0'],
-    });
+  it('doubts a personal number whose two confident look-alikes cancel in its check digit and the composite', () => {
+    // 83784131 read 83T8A131: T for 7 under weight 1 and A for 4 under weight 3 (22 + 18); the personal number starts
+    // the composite's fourth group of three, so the composite weighs it as its own check digit does.
+    const genuine = composeMrz('TD3', { ...HOLDER, documentNumber: 'XKHMRNWX3', personalNumber: '83784131' });
+    const start = genuine[1]!.indexOf('83784131');
+    const misread = [genuine[0]!, genuine[1]!.replace('83784131', '83T8A131')];
+    const read = band(misread.map((text, m) => ocrLine(text, 60 * m, Object.fromEntries([...text].map((c, i) => [i, [[c, 99]]])))));
+    const reading = readMrz(read.text, NOW)!;
+    expect(reading).toMatchObject({ valid: true, personalNumber: '83T8A131', checkDigitRepairs: [], uncertainCharacters: [] });
+    expect(withUncertainCharacters(reading, read).uncertainCharacters).toEqual([]);
+    // T and A are read alone, among T, 7 and Z, and A and 4.
+    const cells = cellsToReadAlone(reading, read).filter((cell) => cell.index >= start && cell.index < start + 8);
+    expect(cells.map((cell) => [cell.index - start, cell.character, [...cell.partners].sort()])).toEqual([
+      [2, 'T', ['7']],
+      [4, 'A', ['4']],
+    ]);
+    const alone = new Map([
+      [placeKey(1, start + 2), '7'],
+      [placeKey(1, start + 4), '4'],
+    ]);
+    expect(withUncertainCharacters(reading, read, alone).uncertainCharacters).toEqual(['personalNumber']);
+  });
+
+  it('doubts a visa\'s date whose letters made digits could stand for other digits with its check digit holding', () => {
+    // Birth 990315 read OO0315: O as 0 twice holds the date's check digit (9 under weights 7 and 3), and a visa has no
+    // composite: read as 2000-03-15, a plain correction until the round-11 review.
+    const printed = composeMrz('MRVB', { ...HOLDER, documentNumber: 'XKHMRNWX3', birthDate: '990315' });
+    const misread = [printed[0]!, printed[1]!.replace('990315', 'OO0315')];
+    const read = band(misread.map((text, m) => ocrLine(text, 60 * m, Object.fromEntries([...text].map((c, i) => [i, [[c, 99]]])))));
+    const reading = readMrz(read.text, NOW)!;
+    expect(reading).toMatchObject({ valid: true, birthDate: '2000-03-15', corrections: ['birthDate'], checkDigitRepairs: [] });
+    expect(withUncertainCharacters(reading, read).uncertainCharacters).toEqual(['birthDate']);
+    // One O, as 0: a 9 there moves the check digit (9 × 7), nothing else holds.
+    const once = composeMrz('MRVB', { ...HOLDER, documentNumber: 'XKHMRNWX3', birthDate: '900315' });
+    const onceRead = band([once[0]!, once[1]!.replace('900315', '9O0315')].map((text, m) => ocrLine(text, 60 * m)));
+    const onceReading = readMrz(onceRead.text, NOW)!;
+    expect(onceReading).toMatchObject({ valid: true, birthDate: '1990-03-15', corrections: ['birthDate'] });
+    expect(withUncertainCharacters(onceReading, onceRead).uncertainCharacters).toEqual([]);
+  });
+
+  it('doubts a number whose three confident look-alikes cancel in every check digit when read alone as printed', () => {
+    // K010281W5 read K01OZB1W5: 0 as O under weight 7 (168), 2 as Z under weight 3 (99), 8 as B under weight 1 (3):
+    // no one or two of the line's characters' look-alikes hold, all three do (270); each read alone as printed.
+    const printed = 'K010281W5';
+    const asRead = 'K01OZB1W5';
+    const genuine = composeMrz('TD3', { ...HOLDER, documentNumber: printed });
+    const misread = [genuine[0]!, genuine[1]!.replace(printed, asRead)];
+    const read = band(misread.map((text, m) => ocrLine(text, 60 * m, Object.fromEntries([...text].map((c, i) => [i, [[c, 99]]])))));
+    const reading = readMrz(read.text, NOW)!;
+    expect(reading).toMatchObject({ valid: true, documentNumber: asRead, checkDigitRepairs: [], uncertainCharacters: [] });
+    const swapped = [...asRead].flatMap((c, i) => (c !== printed[i] ? [i] : []));
+    expect(swapped).toHaveLength(3);
+    const alone = (indexes: number[]) => new Map(indexes.map((i) => [placeKey(1, i), printed[i]!] as const));
+    expect(withUncertainCharacters(reading, read, alone(swapped)).uncertainCharacters).toEqual(['documentNumber']);
+    // Two of the three read alone as printed hold nothing: believed.
+    expect(withUncertainCharacters(reading, read, alone(swapped.slice(0, 2))).uncertainCharacters).toEqual([]);
   });
 
   it('believes a confident G or 6, and a doubtful character that a check digit does see', () => {

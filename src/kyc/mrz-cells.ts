@@ -348,6 +348,8 @@ export function cellsToReadAlone(reading: MrzReading, read: BandText): CellToRea
       const field = checkedFieldAt(reading, m, i);
       if (!at || at.text !== character || !field || field.kind !== 'X' || reading.checkDigitRepairs.includes(field.name)) return [];
       if (field.name !== 'documentNumber' && !/[A-Z]/.test(character)) return [];
+      // Of a short number's padding only the first filler: a K is doubted only where the field meets its padding.
+      if (character === '<' && line[i - 1] === '<') return [];
       const partners = (DOUBTFUL_LOOK_ALIKES[character] ?? []).filter((other) => other !== '<');
       return partners.length > 0 ? [{ line: m, index: i, character, partners, box: at.box }] : [];
     }),

@@ -56,6 +56,12 @@ function ocrLine(line: string, top: number, reads: Record<number, [string, numbe
 
 const band = (lines: BandText['lines']): BandText => ({ text: lines.map((l) => l.text).join('\n'), lines });
 
+/** MRZ lines read as they stand, one OCR line each: the pass and its reading. */
+function readAsPrinted(lines: string[]): { read: BandText; reading: MrzReading } {
+  const read = band(lines.map((text, m) => ocrLine(text, 60 * m)));
+  return { read, reading: readMrz(read.text, NOW)! };
+}
+
 describe('MRZ read from character cells', () => {
   const td1 = composeTd1(HOLDER);
   const J = td1[0].indexOf('J', 5);
@@ -201,8 +207,7 @@ describe('characters no check digit can tell from their look-alike', () => {
   it('does not doubt a number for a character read alone as a look-alike when no reading with it holds the check digits', () => {
     // A genuine TD2 number, its B read alone as 8 (3 apart: under weight 7 the check digit moves by 1): nothing holds.
     const genuine = composeMrz('TD2', { ...HOLDER, documentNumber: 'XB3YHM3KN' });
-    const read = band(genuine.map((text, m) => ocrLine(text, 60 * m)));
-    const reading = readMrz(read.text, NOW)!;
+    const { read, reading } = readAsPrinted(genuine);
     expect(reading).toMatchObject({ valid: true, documentNumber: 'XB3YHM3KN' });
     const B_AT = genuine[1]!.indexOf('B');
     expect(withUncertainCharacters(reading, read, new Map([[placeKey(1, B_AT), '8']])).uncertainCharacters).toEqual([]);
@@ -243,6 +248,15 @@ describe('characters no check digit can tell from their look-alike', () => {
     expect(withUncertainCharacters(reading, read, new Map([[placeKey(1, SIX_AT), 'G']])).uncertainCharacters).toEqual([]);
     // A repaired field is in review already: nothing of it is read alone.
     expect(cellsToReadAlone({ ...reading, checkDigitRepairs: ['personalNumber'] }, read)).toEqual([]);
+  });
+
+  it('reads alone only the first filler of a short number', () => {
+    const lines = composeMrz('TD1', { ...HOLDER, documentNumber: 'XKHM3' });
+    const { read, reading } = readAsPrinted(lines);
+    expect(reading).toMatchObject({ valid: true, documentNumber: 'XKHM3' });
+    const start = lines[0]!.indexOf('XKHM3');
+    const number = cellsToReadAlone(reading, read).filter((cell) => cell.line === 0 && cell.index < start + 9);
+    expect(number.map((cell) => [cell.index - start, cell.character, cell.partners])).toEqual([[5, '<', ['K']]]);
   });
 
   it('doubts a personal number whose two confident look-alikes cancel in its check digit and the composite', () => {

@@ -5,8 +5,8 @@ import type { FaceEngine, DetectedFace } from './face.ts';
 import { faceSimilarity } from './face.ts';
 import { differenceHash } from './hash.ts';
 import type { DecodedImage, RawPixels } from './intake.ts';
-import { checkDigitsHold, cleanLine, hasComposite, LOOK_ALIKES, readMrz, unreadCheckDigits, withRereadCheckDigits, type MrzFormat, type MrzReading } from './mrz.ts';
-import { cellBox, checkBlindCells, fieldCells, placeKey, readMrzByCells, sourceLines, withUncertainCharacters } from './mrz-cells.ts';
+import { cleanLine, hasComposite, LOOK_ALIKES, readMrz, unreadCheckDigits, withRereadCheckDigits, type MrzFormat, type MrzReading } from './mrz.ts';
+import { cellBox, cellsToReadAlone, fieldCells, holdingMix, placeKey, readMrzByCells, sourceLines, withUncertainCharacters } from './mrz-cells.ts';
 import { compareNames, findNameInText } from './names.ts';
 import { OCR_WIDTH, OCR_WIDTH_LINE_LENGTH, type BandText, type Box, type ImageBand, type OcrEngine, type OnQueued } from './ocr.ts';
 import { measureQuality } from './quality.ts';
@@ -149,22 +149,6 @@ const LETTERS_AND_DIGITS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789';
 const lookAlikes = (a: string, b: string) => (LOOK_ALIKES[a] ?? []).includes(b) || (LOOK_ALIKES[b] ?? []).includes(a);
 
 /**
- * Whether `lines` with some of the places where the line pass and the single-character passes disagree read as the
- * line read them also hold every check digit: then the check digits did not choose between the two passes (G and 6
- * weigh the same in every check digit), and the single-character reads are no plain read of the number.
- */
-function anotherMixHolds(format: MrzFormat, lines: string[], disagreements: { line: number; index: number; asRead: string }[]): boolean {
-  for (let mix = 1; mix < 1 << disagreements.length; mix++) {
-    const mixed = lines.map((line) => [...line]);
-    disagreements.forEach(({ line, index, asRead }, k) => {
-      if (mix & (1 << k)) mixed[line]![index] = asRead;
-    });
-    if (checkDigitsHold(format, mixed.map((line) => line.join('')))) return true;
-  }
-  return false;
-}
-
-/**
  * Whether the check digit of `field` read alone is the one `reading` has. The composite does not confirm a number's
  * check digit read 5 off (3 for 8): a number misread by 5 at any place (5 times any weight is 5 modulo 10) holds it,
  * and the composite, which weighs the number as its own check digit does and that check digit by 7, moves by 8 × 5.
@@ -187,7 +171,7 @@ async function checkDigitReadAloneAsIs(reading: MrzReading, read: BandText, look
  *   line's (where one reads nothing alone, the line's reading stands, not the check digit's swap), and when the
  *   number then holds its check digit without a swap, that reading is taken. Every character read alone, under a
  *   composite, the line and the single-character reads differing only by look-alikes, no other mix of them holding
- *   (anotherMixHolds), and its check digit read alone as it stands (checkDigitReadAloneAsIs: the composite does not
+ *   (mrz-cells.ts holdingMix), and its check digit read alone as it stands (checkDigitReadAloneAsIs: the composite does not
  *   confirm it), it is a plain read of the number by those passes: a correction (info); otherwise a repair (review),
  *   since the check digit chose between two readings.
  * One single-character pass per character of the number, only on these readings, and one for the check digit where
@@ -218,14 +202,16 @@ async function withNumberReadAlone(mrz: MrzReading, read: BandText, look: Look, 
   const again = readMrz(lines.map((line) => line.join('')).join('\n'), now);
   if (!again?.valid || again.format !== mrz.format || again.checkDigitRepairs.includes(field)) return mrz;
   const disagreements = alone.flatMap(({ line, index, character, read: asRead }) =>
-    character !== null && asRead && asRead.text.toUpperCase() !== character ? [{ line, index, asRead: asRead.text.toUpperCase() }] : [],
+    character !== null && asRead && asRead.text.toUpperCase() !== character ? [{ line, index, character: asRead.text.toUpperCase() }] : [],
   );
   const plainAlone =
     inFull &&
     !checkReadAsLetter &&
     hasComposite(mrz.format) &&
-    disagreements.every(({ index, line, asRead }) => lookAlikes(asRead, again.lines[line]![index]!)) &&
-    !anotherMixHolds(mrz.format, again.lines, disagreements) &&
+    disagreements.every(({ index, line, character }) => lookAlikes(character, again.lines[line]![index]!)) &&
+    // Another mix of the line's and the single-character reads also holding: the check digits did not choose (G and 6
+    // weigh the same in every check digit), and the single-character reads are no plain read of the number.
+    holdingMix(mrz.format, again.lines, disagreements) === null &&
     (await checkDigitReadAloneAsIs(again, read, look, ocr, field));
   if (!plainAlone && (again.corrections.includes(field) || again.documentNumber === mrz.documentNumber)) return mrz;
   return {
@@ -236,18 +222,20 @@ async function withNumberReadAlone(mrz: MrzReading, read: BandText, look: Look, 
 }
 
 /**
- * A valid reading judged by mrz-cells.ts withUncertainCharacters, with the characters of its number that no check digit
- * tells from a look-alike (checkBlindCells: G/6, F/5/P, S/8, U/0, L/1, from one table), and the G, F, S, U and L of its
- * other checked letters-and-digits fields, read again alone first, each with only itself and its pair allowed: in a
- * line the OCR reads a 6 between letters as G with full confidence, alone as 6.
- * Read alone as the other, the character is not believed (the number goes to review). One single-character pass per
- * such character, none when the first pass's characters already sent the reading to review.
+ * A valid reading judged by mrz-cells.ts withUncertainCharacters, with the characters of cellsToReadAlone (every
+ * character of its number that has a look-alike, and the letters with a look-alike of its other checked
+ * letters-and-digits fields) read again alone first, each with only itself and its look-alikes allowed: in a line the
+ * OCR reads a 6 between letters as G with full confidence, alone as 6, and two different confident look-alikes can
+ * cancel in every check digit (SR3YBM3ZB for 5R3Y8M3ZB). Read alone as another, a character is doubted: when its
+ * look-alikes, with up to one more doubted character's, or the characters read alone otherwise, put in together, give
+ * another reading that holds every check digit, the field goes to review.
+ * One single-character pass per such character, none when the first pass's characters already sent it to review.
  */
-async function withCheckBlindCellsAlone(mrz: MrzReading, read: BandText, look: Look, ocr: OcrEngine): Promise<MrzReading> {
+async function withCharactersReadAlone(mrz: MrzReading, read: BandText, look: Look, ocr: OcrEngine): Promise<MrzReading> {
   const byConfidence = withUncertainCharacters(mrz, read);
   if (byConfidence.uncertainCharacters.length > mrz.uncertainCharacters.length) return byConfidence;
   const alone = new Map<string, string | null>();
-  for (const { line, index, character, partners, box } of checkBlindCells(mrz, read)) {
+  for (const { line, index, character, partners, box } of cellsToReadAlone(mrz, read)) {
     alone.set(placeKey(line, index), await readAlone(ocr, look, box, character + partners.join('')));
   }
   return alone.size === 0 ? byConfidence : withUncertainCharacters(mrz, read, alone);
@@ -284,11 +272,11 @@ export async function readMrzFromImage(
     const first = readMrz(read.text, now);
     const reread = first && !first.valid ? await rereadCheckDigits(first, read, look, ocr, now) : first;
     const numberAlone = reread && (await withNumberReadAlone(reread, read, look, ocr, now));
-    const mrz = numberAlone?.valid ? await withCheckBlindCellsAlone(numberAlone, read, look, ocr) : numberAlone;
+    const mrz = numberAlone?.valid ? await withCharactersReadAlone(numberAlone, read, look, ocr) : numberAlone;
     if (mrz && !mrz.valid) {
       // The same pass's character boxes (no OCR), kept aside: see mrz-cells.ts.
       const cells = readMrzByCells(read, now, mrz);
-      const byCells = cells?.valid ? await withCheckBlindCellsAlone(cells, read, look, ocr) : cells;
+      const byCells = cells?.valid ? await withCharactersReadAlone(cells, read, look, ocr) : cells;
       if (byCells && faults(byCells) < faults(mrz) && (!fallback || faults(byCells) < faults(fallback))) fallback = byCells;
     }
     if (mrz) numbersRead.push({ format: mrz.format, documentNumber: mrz.documentNumber });

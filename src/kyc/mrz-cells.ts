@@ -4,7 +4,7 @@
 // one place and lost in another, which no length repair can put back. Placed by their boxes, the characters fall
 // into their cells again: a cell the OCR read twice offers both readings, and the check digits choose between them.
 // Pure: analyse.ts calls it on an invalid reading with the boxes readMrzBand returned.
-import { charValue, checkDigitsHold, checkedFieldAt, checkedPlace, hasComposite, LOOK_ALIKES, readMrz, type MrzReading } from './mrz.ts';
+import { checkDigitsHold, checkedFieldAt, checkedPlace, hasComposite, LOOK_ALIKES, readMrz, type MrzFormat, type MrzReading } from './mrz.ts';
 import type { BandText, OcrSymbol } from './ocr.ts';
 
 /** MRZ line lengths: TD3 and MRV-A, TD2, MRV-B and the French card, TD1. */
@@ -252,6 +252,11 @@ export const MIN_CHECK_BLIND_CONFIDENCE = 93;
  */
 const MAX_DOUBTFUL_SWAPS = 2;
 /**
+ * Characters read alone as others whose mixes withUncertainCharacters tries (2^n of them). More, and the two reads did
+ * not see the same glyphs: the fields are doubted without trying.
+ */
+const MAX_READ_ALONE_MIX = 12;
+/**
  * The look-alikes of each character, both ways (LOOK_ALIKES lists some one way only), and F for 5 (15 and 5), S for 8
  * (28 and 8), P for F (25 and 15) and K for a filler (20 and 0), which no class repair needs.
  */
@@ -270,19 +275,6 @@ const DOUBTFUL_LOOK_ALIKES: Record<string, string[]> = (() => {
   add('K', '<');
   return Object.fromEntries(Object.entries(table).map(([c, others]) => [c, [...others]]));
 })();
-
-/**
- * The look-alikes of each character that no check digit tells from it, taken from DOUBTFUL_LOOK_ALIKES: values a
- * multiple of 10 apart (G 16 and 6, F 15 and 5, S 28 and 8, U 30 and 0, L 21 and 1), which every weight (7, 3, 1,
- * modulo 10) weighs the same. Round 8's read-alone reads these characters again, each with only its pair allowed.
- */
-export const CHECK_BLIND_PARTNERS: Readonly<Record<string, readonly string[]>> = Object.fromEntries(
-  Object.entries(DOUBTFUL_LOOK_ALIKES).flatMap(([c, others]) => {
-    // K and the filler are left out: a K at a field's padding is doubted however read (withUncertainCharacters).
-    const blind = c === '<' ? [] : others.filter((other) => other !== '<' && (charValue(c) - charValue(other)) % 10 === 0);
-    return blind.length > 0 ? [[c, blind]] : [];
-  }),
-);
 
 /** A character of the pass as read: its text, the engine's confidence and its box. */
 interface ReadCharacter {
@@ -321,8 +313,8 @@ export function fieldCells(reading: MrzReading, read: BandText, name: string): {
   return reading.lines.flatMap((line, m) => [...line].flatMap((_, i) => (nameAt(m, i) === name ? [{ line: m, index: i, read: placed[m]![i] ?? null }] : [])));
 }
 
-/** A check-blind character of a valid reading's document number, where the pass read it: MRZ line, index, box. */
-export interface CheckBlindCell {
+/** A character of a valid reading to read again alone, where the pass read it (MRZ line, index, box), and its look-alikes. */
+export interface CellToReadAlone {
   line: number;
   index: number;
   character: string;
@@ -334,26 +326,32 @@ export interface CheckBlindCell {
 export const placeKey = (line: number, index: number) => `${line}:${index}`;
 
 /**
- * The characters of a valid reading's document number (the TD1 overflow included) that have a CHECK_BLIND_PARTNERS
- * look-alike, and the letters with a digit for look-alike (G, F, S, U, L) in its other checked letters-and-digits
- * fields (TD3 personal number, TD1 optional fields, the French office field), with their boxes in the pass `read`
- * they came from (placedCharacters), for reading each again alone. Other fields keep to those letters for cost (one
- * tesseract pass each): they are mostly digits, and every 0, 1, 5, 6 or 8 of them would be one more pass. Only
- * characters the pass read as they stand, and not in a repaired field: that one is in review already.
+ * The characters of a valid reading to read again alone, each among itself and its look-alikes, with their boxes in
+ * the pass `read` they came from (placedCharacters):
+ * - every character of the document number (the TD1 overflow included) with a look-alike (DOUBTFUL_LOOK_ALIKES), all
+ *   of them (round 11): two different confident look-alikes can cancel in every check digit (5 as S under weight 7
+ *   and 8 as B under weight 3: 161 + 9), which only reading each glyph apart from its neighbours shows; until round
+ *   10 only those a multiple of 10 apart (G/6, F/5, S/8, U/0, L/1), which a single swap already hides;
+ * - the letters with a look-alike of the other checked letters-and-digits fields (TD3 personal number, TD1 optional
+ *   fields, the French office field), among all their look-alikes: a personal number 83784131 read 83T8A131 holds
+ *   its check digit and the composite (T for 7 under weight 1, A for 4 under weight 3: 22 + 18). Until round 11 only
+ *   G, F, S, U and L, among their check-blind digit. Their digits are not read: those fields are mostly digits (one
+ *   tesseract pass each), and the OCR's misreads there are digits read as letters.
+ * Only characters the pass read as they stand, and not in a repaired field: that one is in review already.
  */
-export function checkBlindCells(reading: MrzReading, read: BandText): CheckBlindCell[] {
+export function cellsToReadAlone(reading: MrzReading, read: BandText): CellToReadAlone[] {
   if (!reading.valid) return [];
   const placed = placedCharacters(reading, read);
   return reading.lines.flatMap((line, m) =>
     [...line].flatMap((character, i) => {
-      const partners = CHECK_BLIND_PARTNERS[character];
       const at = placed[m]![i];
       const field = checkedFieldAt(reading, m, i);
-      if (!partners || !at || at.text !== character || !field || field.kind !== 'X' || reading.checkDigitRepairs.includes(field.name)) return [];
-      const number = field.name === 'documentNumber';
-      const digitPartners = partners.filter((p) => /[0-9]/.test(p));
-      if (!number && (/[0-9]/.test(character) || digitPartners.length === 0)) return [];
-      return [{ line: m, index: i, character, partners: number ? partners : digitPartners, box: at.box }];
+      if (!at || at.text !== character || !field || field.kind !== 'X' || reading.checkDigitRepairs.includes(field.name)) return [];
+      if (field.name !== 'documentNumber' && !/[A-Z]/.test(character)) return [];
+      // Of a short number's padding only the first filler: a K is doubted only where the field meets its padding.
+      if (character === '<' && line[i - 1] === '<') return [];
+      const partners = (DOUBTFUL_LOOK_ALIKES[character] ?? []).filter((other) => other !== '<');
+      return partners.length > 0 ? [{ line: m, index: i, character, partners, box: at.box }] : [];
     }),
   );
 }
@@ -385,11 +383,33 @@ function fieldsWithCancellingTwins(reading: MrzReading): string[] {
   return [...found];
 }
 
+/** A character of an MRZ line another read gave otherwise: where (line, index) and what that read saw there. */
+export interface OtherRead {
+  line: number;
+  index: number;
+  character: string;
+}
+
+/**
+ * The first non-empty mix of `others` (each taken or left) that, put into `lines`, holds every check digit of `format`;
+ * null for none. Two reads of the same glyphs that disagree at places whose mix also holds: the check digits did not
+ * choose between them.
+ */
+export function holdingMix<T extends OtherRead>(format: MrzFormat, lines: readonly string[], others: readonly T[]): T[] | null {
+  for (let mix = 1; mix < 1 << others.length; mix++) {
+    const taken = others.filter((_, k) => mix & (1 << k));
+    const mixed = lines.map((line) => [...line]);
+    for (const { line, index, character } of taken) mixed[line]![index] = character;
+    if (checkDigitsHold(format, mixed.map((line) => line.join('')))) return taken;
+  }
+  return null;
+}
+
 /**
  * The reading with `uncertainCharacters` naming the checked fields (own check digit or composite) where characters the
  * OCR read, in the pass `read` it came from, under MIN_CHECK_BLIND_CONFIDENCE or with no confidence, or read again
  * alone as another character (`alone`: placeKey → what the cell read alone, null for nothing; analyse.ts fills it for
- * checkBlindCells), could be swapped for their look-alikes (up to MAX_DOUBTFUL_SWAPS of them, letters and digits fields
+ * cellsToReadAlone), could be swapped for their look-alikes (up to MAX_DOUBTFUL_SWAPS of them, letters and digits fields
  * only) with every check digit still holding: the check digits do not vouch for what was read there. Characters are
  * found by placedCharacters. Fields already in `checkDigitRepairs` are in review already.
  */
@@ -399,8 +419,16 @@ export function withUncertainCharacters(reading: MrzReading, read: BandText, alo
   const swaps = reading.lines.flatMap((line, m) =>
     [...line].flatMap((c, i) => {
       const field = checkedFieldAt(reading, m, i);
-      if (!field || field.kind !== 'X' || reading.checkDigitRepairs.includes(field.name)) return [];
+      if (!field || reading.checkDigitRepairs.includes(field.name)) return [];
       const at = placed[m]![i];
+      // A digits field's letter, made a digit by its class (mrz.ts corrections): O stands for 0 or 9, Z for 2 or 7. A
+      // visa's 1999 read OO0315 is taken as 2000 (9 twice under weights 7 and 3): the other digits are tried too.
+      if (field.kind === 'N') {
+        const read = at && /[A-Z]/.test(at.text) && reading.corrections.includes(field.name) ? at.text : null;
+        const digits = read ? (DOUBTFUL_LOOK_ALIKES[read] ?? []).filter((other) => /[0-9]/.test(other) && other !== c) : [];
+        return digits.map((other) => ({ m, i, other, field: field.name }));
+      }
+      if (field.kind !== 'X') return [];
       const againAlone = alone.get(placeKey(m, i));
       const readAloneAsOther = againAlone != null && againAlone !== c;
       // The field's neighbours on either side (null past its ends): K and a filler are swapped only where a field's
@@ -431,6 +459,16 @@ export function withUncertainCharacters(reading: MrzReading, read: BandText, alo
     }
   };
   tryFrom(0, reading.lines.map((line) => [...line]), [], MAX_DOUBTFUL_SWAPS);
+  // The characters read alone as others, put in together: three or more look-alikes can cancel in every check digit
+  // too (K010281W5 read K01OZB1W5), past MAX_DOUBTFUL_SWAPS; what the glyphs read alone is no chance combination.
+  const readAloneOtherwise = [...alone].flatMap(([key, character]) => {
+    const [m, i] = key.split(':').map(Number) as [number, number];
+    const field = checkedFieldAt(reading, m, i);
+    const counts = field && field.kind === 'X' && !reading.checkDigitRepairs.includes(field.name);
+    return counts && character != null && character !== reading.lines[m]![i] ? [{ line: m, index: i, character, field: field.name }] : [];
+  });
+  const doubted = readAloneOtherwise.length > MAX_READ_ALONE_MIX ? readAloneOtherwise : holdingMix(reading.format, reading.lines, readAloneOtherwise);
+  for (const { field } of doubted ?? []) uncertain.add(field);
   for (const field of fieldsWithCancellingTwins(reading)) uncertain.add(field);
   return uncertain.size === 0 ? reading : { ...reading, uncertainCharacters: [...new Set([...reading.uncertainCharacters, ...uncertain])] };
 }

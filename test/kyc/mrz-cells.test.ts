@@ -8,8 +8,7 @@ import {
   alignedSourceLines,
   cellBox,
   cellLines,
-  CHECK_BLIND_PARTNERS,
-  checkBlindCells,
+  cellsToReadAlone,
   MIN_CHECK_BLIND_CONFIDENCE,
   placeKey,
   readMrzByCells,
@@ -56,6 +55,12 @@ function ocrLine(line: string, top: number, reads: Record<number, [string, numbe
 }
 
 const band = (lines: BandText['lines']): BandText => ({ text: lines.map((l) => l.text).join('\n'), lines });
+
+/** MRZ lines read as they stand, one OCR line each: the pass and its reading. */
+function readAsPrinted(lines: string[]): { read: BandText; reading: MrzReading } {
+  const read = band(lines.map((text, m) => ocrLine(text, 60 * m)));
+  return { read, reading: readMrz(read.text, NOW)! };
+}
 
 describe('MRZ read from character cells', () => {
   const td1 = composeTd1(HOLDER);
@@ -143,10 +148,13 @@ describe('characters no check digit can tell from their look-alike', () => {
     const read = band([ocrLine(lines[0]!, 0), ocrLine(lines[1]!, 60, { [SIX_AT]: [['G', 96]] })]);
     const reading = readMrz(read.text, NOW)!;
     expect(reading).toMatchObject({ valid: true, documentNumber: 'ZKENUAEGE', uncertainCharacters: [] });
-    // The number's check-blind characters (U/0 and G/6 here), with their boxes in the pass, for reading each alone.
-    const U_AT = lines[1]!.indexOf('U');
-    expect(checkBlindCells(reading, read)).toEqual([
-      { line: 1, index: U_AT, character: 'U', partners: ['0'], box: read.lines[1]!.symbols![U_AT]!.box },
+    // The number's characters with a look-alike (Z, U, A and G here), with their boxes in the pass, for reading each
+    // alone among them.
+    const at = (c: string) => lines[1]!.indexOf(c);
+    expect(cellsToReadAlone(reading, read)).toEqual([
+      { line: 1, index: at('Z'), character: 'Z', partners: ['2', '7'], box: read.lines[1]!.symbols![at('Z')]!.box },
+      { line: 1, index: at('U'), character: 'U', partners: ['0'], box: read.lines[1]!.symbols![at('U')]!.box },
+      { line: 1, index: at('A'), character: 'A', partners: ['4'], box: read.lines[1]!.symbols![at('A')]!.box },
       { line: 1, index: SIX_AT, character: 'G', partners: ['6'], box: read.lines[1]!.symbols![SIX_AT]!.box },
     ]);
     expect(withUncertainCharacters(reading, read).uncertainCharacters).toEqual([]);
@@ -154,10 +162,55 @@ describe('characters no check digit can tell from their look-alike', () => {
     // Alone it reads as read, or as nothing: believed.
     expect(withUncertainCharacters(reading, read, new Map([[placeKey(1, SIX_AT), 'G']])).uncertainCharacters).toEqual([]);
     expect(withUncertainCharacters(reading, read, new Map([[placeKey(1, SIX_AT), null]])).uncertainCharacters).toEqual([]);
-    // A number without G, 6, F, 5, S, 8, U, 0, L or 1 has nothing to read alone.
-    const plain = composeMrz('MRVB', { ...HOLDER, documentNumber: 'ZKENHAEXE' });
+    // A number without a character that has a look-alike has nothing to read alone.
+    const plain = composeMrz('MRVB', { ...HOLDER, documentNumber: 'XKENHMEX3' });
     const plainRead = band([ocrLine(plain[0]!, 0), ocrLine(plain[1]!, 60)]);
-    expect(checkBlindCells(readMrz(plainRead.text, NOW)!, plainRead)).toEqual([]);
+    expect(cellsToReadAlone(readMrz(plainRead.text, NOW)!, plainRead)).toEqual([]);
+  });
+
+  it('doubts a number whose two different confident look-alikes cancel in every check digit once its characters are read alone', () => {
+    // Generated TD2 (seed 8821, shear): 5R3Y8M3ZB read SR3YBM3ZB, 5 as S under weight 7 and 8 as B under weight 3
+    // (161 + 9), both at confidence 99; generated TD1 (seed 6067, scanner noise): A46AZ47ZH read A46AZATZH, 4 as A under
+    // weight 1 and 7 as T under weight 7 (6 + 154). Every format: the number's check digit and the composite hold both.
+    const cases = [
+      { printed: '5R3Y8M3ZB', read: 'SR3YBM3ZB' },
+      { printed: 'A46AZ47ZH', read: 'A46AZATZH' },
+    ];
+    for (const format of ['TD3', 'TD2', 'TD1', 'MRVA', 'MRVB'] as const) {
+      for (const { printed, read: asRead } of cases) {
+        const genuine = composeMrz(format, { ...HOLDER, documentNumber: printed });
+        const line = format === 'TD1' ? 0 : 1;
+        const start = genuine[line]!.indexOf(printed);
+        const misread = genuine.map((text, m) => (m === line ? text.slice(0, start) + asRead + text.slice(start + asRead.length) : text));
+        const read = band(misread.map((text, m) => ocrLine(text, 60 * m, Object.fromEntries([...text].map((c, i) => [i, [[c, 99]]])))));
+        const reading = readMrz(read.text, NOW)!;
+        const label = `${format} ${asRead}`;
+        expect(reading, label).toMatchObject({ valid: true, documentNumber: asRead, checkDigitRepairs: [], uncertainCharacters: [] });
+        // Confident, and no single look-alike holds: the line alone doubts nothing.
+        expect(withUncertainCharacters(reading, read).uncertainCharacters, label).toEqual([]);
+        // Every character of the number with a look-alike is read alone among them (S among S, 5 and 8; T among T, 7, Z).
+        const cells = cellsToReadAlone(reading, read).filter((cell) => cell.line === line);
+        const swapped = [...asRead].flatMap((c, k) => (c !== printed[k] ? [start + k] : []));
+        for (const index of swapped) expect(cells.find((cell) => cell.index === index)?.partners, label).toContain(printed[index - start]);
+        // Both read alone as printed: another reading holds every check digit, the number goes to review.
+        const alone = (indexes: number[]) => new Map(indexes.map((i) => [placeKey(line, i), printed[i - start]!] as const));
+        expect(withUncertainCharacters(reading, read, alone(swapped)).uncertainCharacters, label).toEqual(['documentNumber']);
+        // Read alone as the line read them, or as nothing: believed.
+        const asLine = new Map(swapped.map((i) => [placeKey(line, i), asRead[i - start]!] as const));
+        expect(withUncertainCharacters(reading, read, asLine).uncertainCharacters, label).toEqual([]);
+        const nothing = new Map(swapped.map((i) => [placeKey(line, i), null] as const));
+        expect(withUncertainCharacters(reading, read, nothing).uncertainCharacters, label).toEqual([]);
+      }
+    }
+  });
+
+  it('does not doubt a number for a character read alone as a look-alike when no reading with it holds the check digits', () => {
+    // A genuine TD2 number, its B read alone as 8 (3 apart: under weight 7 the check digit moves by 1): nothing holds.
+    const genuine = composeMrz('TD2', { ...HOLDER, documentNumber: 'XB3YHM3KN' });
+    const { read, reading } = readAsPrinted(genuine);
+    expect(reading).toMatchObject({ valid: true, documentNumber: 'XB3YHM3KN' });
+    const B_AT = genuine[1]!.indexOf('B');
+    expect(withUncertainCharacters(reading, read, new Map([[placeKey(1, B_AT), '8']])).uncertainCharacters).toEqual([]);
   });
 
   it('reads alone the MRZ\'s characters, not those of the number printed above it', () => {
@@ -165,38 +218,103 @@ describe('characters no check digit can tell from their look-alike', () => {
     // The whole page read: the printed number line comes first; the MRZ's G is found where the MRZ line has it.
     const page = band([ocrLine('XPSWEXG0418916', 0), ocrLine(lines[0]!, 100), ocrLine(lines[1]!, 160)]);
     const reading = readMrz(lines.join('\n'), NOW)!;
-    const cells = checkBlindCells(reading, page);
-    expect(cells.map((c) => [c.line, c.index, c.character])).toEqual([
-      [1, 1, 'G'],
-      [1, 2, '0'],
-      [1, 4, '1'],
-      [1, 5, '8'],
-      [1, 7, '1'],
-      [1, 8, '6'],
-    ]);
+    const cells = cellsToReadAlone(reading, page);
+    expect(cells.map((c) => [c.line, c.index, c.character])).toEqual([...'G0418916'].map((c, k) => [1, k + 1, c]));
     for (const cell of cells) expect(cell.box).toEqual(page.lines[2]!.symbols![cell.index]!.box);
     expect(withUncertainCharacters(reading, page, new Map([[placeKey(1, 1), '6']])).uncertainCharacters).toEqual(['documentNumber']);
   });
 
-  it('reads alone the letters with a digit look-alike of the other checked fields too (a G for 6 in a personal number)', () => {
-    const lines = composeMrz('TD3', { ...HOLDER, documentNumber: 'XA4234279', personalNumber: 'AB6CD1234' });
+  it('reads alone the letters with a look-alike of the other checked fields too (a G for 6 in a personal number)', () => {
+    const lines = composeMrz('TD3', { ...HOLDER, documentNumber: 'XKENHMEX3', personalNumber: 'AB6CD1234' });
     const SIX_AT = lines[1]!.indexOf('AB6CD') + 2;
     const read = band([ocrLine(lines[0]!, 0), ocrLine(lines[1]!, 60, { [SIX_AT]: [['G', 96]] })]);
     const reading = readMrz(read.text, NOW)!;
     expect(reading).toMatchObject({ valid: true, personalNumber: 'ABGCD1234', checkDigitRepairs: [], uncertainCharacters: [] });
-    // The personal number's G alone; not its 1 (a digit, outside the number), nor the number's own (none blind here).
-    expect(checkBlindCells(reading, read)).toEqual([{ line: 1, index: SIX_AT, character: 'G', partners: ['6'], box: read.lines[1]!.symbols![SIX_AT]!.box }]);
+    // The personal number's letters alone, each among its look-alikes; not its digits (outside the number), nor the
+    // number's own (none with a look-alike here).
+    const at = (k: number) => SIX_AT - 2 + k;
+    expect(cellsToReadAlone(reading, read)).toEqual(
+      (
+        [
+          [0, 'A', ['4']],
+          [1, 'B', ['8']],
+          [2, 'G', ['6']],
+          [4, 'D', ['0']],
+        ] as const
+      ).map(([k, character, partners]) => ({ line: 1, index: at(k), character, partners, box: read.lines[1]!.symbols![at(k)]!.box })),
+    );
     expect(withUncertainCharacters(reading, read).uncertainCharacters).toEqual([]);
     expect(withUncertainCharacters(reading, read, new Map([[placeKey(1, SIX_AT), '6']])).uncertainCharacters).toEqual(['personalNumber']);
     expect(withUncertainCharacters(reading, read, new Map([[placeKey(1, SIX_AT), 'G']])).uncertainCharacters).toEqual([]);
     // A repaired field is in review already: nothing of it is read alone.
-    expect(checkBlindCells({ ...reading, checkDigitRepairs: ['personalNumber'] }, read)).toEqual([]);
+    expect(cellsToReadAlone({ ...reading, checkDigitRepairs: ['personalNumber'] }, read)).toEqual([]);
   });
 
-  it('takes the pairs it reads alone from the look-alikes table: those a multiple of 10 apart', () => {
-    expect(Object.fromEntries(Object.entries(CHECK_BLIND_PARTNERS).sort())).toEqual({
-      '0': ['U'], '1': ['L'], '5': ['F'], '6': ['G'], '8': ['S'], F: ['5', 'P'], G: ['6'], L: ['1'], P: ['F'], S: ['8'], U: ['0'],
-    });
+  it('reads alone only the first filler of a short number', () => {
+    const lines = composeMrz('TD1', { ...HOLDER, documentNumber: 'XKHM3' });
+    const { read, reading } = readAsPrinted(lines);
+    expect(reading).toMatchObject({ valid: true, documentNumber: 'XKHM3' });
+    const start = lines[0]!.indexOf('XKHM3');
+    const number = cellsToReadAlone(reading, read).filter((cell) => cell.line === 0 && cell.index < start + 9);
+    expect(number.map((cell) => [cell.index - start, cell.character, cell.partners])).toEqual([[5, '<', ['K']]]);
+  });
+
+  it('doubts a personal number whose two confident look-alikes cancel in its check digit and the composite', () => {
+    // 83784131 read 83T8A131: T for 7 under weight 1 and A for 4 under weight 3 (22 + 18); the personal number starts
+    // the composite's fourth group of three, so the composite weighs it as its own check digit does.
+    const genuine = composeMrz('TD3', { ...HOLDER, documentNumber: 'XKHMRNWX3', personalNumber: '83784131' });
+    const start = genuine[1]!.indexOf('83784131');
+    const misread = [genuine[0]!, genuine[1]!.replace('83784131', '83T8A131')];
+    const read = band(misread.map((text, m) => ocrLine(text, 60 * m, Object.fromEntries([...text].map((c, i) => [i, [[c, 99]]])))));
+    const reading = readMrz(read.text, NOW)!;
+    expect(reading).toMatchObject({ valid: true, personalNumber: '83T8A131', checkDigitRepairs: [], uncertainCharacters: [] });
+    expect(withUncertainCharacters(reading, read).uncertainCharacters).toEqual([]);
+    // T and A are read alone, among T, 7 and Z, and A and 4.
+    const cells = cellsToReadAlone(reading, read).filter((cell) => cell.index >= start && cell.index < start + 8);
+    expect(cells.map((cell) => [cell.index - start, cell.character, [...cell.partners].sort()])).toEqual([
+      [2, 'T', ['7']],
+      [4, 'A', ['4']],
+    ]);
+    const alone = new Map([
+      [placeKey(1, start + 2), '7'],
+      [placeKey(1, start + 4), '4'],
+    ]);
+    expect(withUncertainCharacters(reading, read, alone).uncertainCharacters).toEqual(['personalNumber']);
+  });
+
+  it('doubts a visa\'s date whose letters made digits could stand for other digits with its check digit holding', () => {
+    // Birth 990315 read OO0315: O as 0 twice holds the date's check digit (9 under weights 7 and 3), and a visa has no
+    // composite: read as 2000-03-15, a plain correction until the round-11 review.
+    const printed = composeMrz('MRVB', { ...HOLDER, documentNumber: 'XKHMRNWX3', birthDate: '990315' });
+    const misread = [printed[0]!, printed[1]!.replace('990315', 'OO0315')];
+    const read = band(misread.map((text, m) => ocrLine(text, 60 * m, Object.fromEntries([...text].map((c, i) => [i, [[c, 99]]])))));
+    const reading = readMrz(read.text, NOW)!;
+    expect(reading).toMatchObject({ valid: true, birthDate: '2000-03-15', corrections: ['birthDate'], checkDigitRepairs: [] });
+    expect(withUncertainCharacters(reading, read).uncertainCharacters).toEqual(['birthDate']);
+    // One O, as 0: a 9 there moves the check digit (9 × 7), nothing else holds.
+    const once = composeMrz('MRVB', { ...HOLDER, documentNumber: 'XKHMRNWX3', birthDate: '900315' });
+    const onceRead = band([once[0]!, once[1]!.replace('900315', '9O0315')].map((text, m) => ocrLine(text, 60 * m)));
+    const onceReading = readMrz(onceRead.text, NOW)!;
+    expect(onceReading).toMatchObject({ valid: true, birthDate: '1990-03-15', corrections: ['birthDate'] });
+    expect(withUncertainCharacters(onceReading, onceRead).uncertainCharacters).toEqual([]);
+  });
+
+  it('doubts a number whose three confident look-alikes cancel in every check digit when read alone as printed', () => {
+    // K010281W5 read K01OZB1W5: 0 as O under weight 7 (168), 2 as Z under weight 3 (99), 8 as B under weight 1 (3):
+    // no one or two of the line's characters' look-alikes hold, all three do (270); each read alone as printed.
+    const printed = 'K010281W5';
+    const asRead = 'K01OZB1W5';
+    const genuine = composeMrz('TD3', { ...HOLDER, documentNumber: printed });
+    const misread = [genuine[0]!, genuine[1]!.replace(printed, asRead)];
+    const read = band(misread.map((text, m) => ocrLine(text, 60 * m, Object.fromEntries([...text].map((c, i) => [i, [[c, 99]]])))));
+    const reading = readMrz(read.text, NOW)!;
+    expect(reading).toMatchObject({ valid: true, documentNumber: asRead, checkDigitRepairs: [], uncertainCharacters: [] });
+    const swapped = [...asRead].flatMap((c, i) => (c !== printed[i] ? [i] : []));
+    expect(swapped).toHaveLength(3);
+    const alone = (indexes: number[]) => new Map(indexes.map((i) => [placeKey(1, i), printed[i]!] as const));
+    expect(withUncertainCharacters(reading, read, alone(swapped)).uncertainCharacters).toEqual(['documentNumber']);
+    // Two of the three read alone as printed hold nothing: believed.
+    expect(withUncertainCharacters(reading, read, alone(swapped.slice(0, 2))).uncertainCharacters).toEqual([]);
   });
 
   it('believes a confident G or 6, and a doubtful character that a check digit does see', () => {

@@ -16,6 +16,20 @@ beforeAll(async () => {
   lists = { index: buildIndex(listed), lists: [], listsVersion: 'lv_test' };
 });
 
+/**
+ * The loaded lists plus one entity of each of `names` from list `source` (ids `source:0`, `source:1`, …), a person
+ * unless `marks` says otherwise, with `marks` (nationalities, programmes, type).
+ */
+function listedWith(source: string, names: string[], marks: Partial<ListEntity> = {}): ListsSnapshot {
+  const entities: ListEntity[] = names.map((full, i) => ({ ...emptyEntity(source, String(i), 'person'), ...marks, names: [{ full, kind: 'primary' }] }));
+  return { index: buildIndex([...listed, ...entities]), lists: [], listsVersion: source };
+}
+
+/** Whether screening `name` over a listedWith snapshot finds its entity number `id`. */
+function findsAdded(snapshot: ListsSnapshot, name: string, id: number): boolean {
+  return screen(snapshot, { name, limit: 100 }).matches.some((m) => m.entityId === `${snapshot.listsVersion}:${id}`);
+}
+
 function top(name: string, extra: Record<string, unknown> = {}) {
   return screen(lists, { name, ...extra }).matches[0];
 }
@@ -682,12 +696,8 @@ describe('a Russian state corporation', () => {
 });
 
 describe('candidate generation across romanisation systems (round 11)', () => {
-  /** The loaded lists and persons of these names, with the given nationalities, countries or programmes. */
-  function small(names: string[], marks: Partial<ListEntity> = {}): ListsSnapshot {
-    const entities: ListEntity[] = names.map((full, i) => ({ ...emptyEntity('r11', String(i), 'person'), ...marks, names: [{ full, kind: 'primary' }] }));
-    return { index: buildIndex([...listed, ...entities]), lists: [], listsVersion: 'r11' };
-  }
-  const finds = (snapshot: ListsSnapshot, name: string, id: number) => screen(snapshot, { name, limit: 100 }).matches.some((m) => m.entityId === `r11:${id}`);
+  const small = (names: string[], marks: Partial<ListEntity> = {}) => listedWith('r11', names, marks);
+  const finds = findsAdded;
 
   it('proposes a person listed in German or French transcription of Cyrillic for the BGN spelling, and back', () => {
     const transcribed = small(['Michail Chodorkowski', 'Jewgeni Prigoschin', 'Wiktor Janukowytsch']);
@@ -774,12 +784,8 @@ describe('unlisted real names paired with other names (round 14)', () => {
 });
 
 describe('organisations, vessels and Arabic names the round-14 pairs missed', () => {
-  /** The loaded lists and entities of these names and type. */
-  function small(names: string[], type: ListEntity['type']): ListsSnapshot {
-    const entities: ListEntity[] = names.map((full, i) => ({ ...emptyEntity('r14', String(i), type), names: [{ full, kind: 'primary' }] }));
-    return { index: buildIndex([...listed, ...entities]), lists: [], listsVersion: 'r14' };
-  }
-  const finds = (snapshot: ListsSnapshot, name: string, id: number) => screen(snapshot, { name, limit: 100 }).matches.some((m) => m.entityId === `r14:${id}`);
+  const small = (names: string[], type: ListEntity['type']) => listedWith('r14', names, { type });
+  const finds = findsAdded;
 
   it('drops a number marker before a vessel number ("No. 8"), and only there', () => {
     expect(tokenise('NAM SAN NO. 8')).toEqual(['nam', 'san', '8']);

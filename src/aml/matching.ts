@@ -13,6 +13,7 @@ import {
 } from './similarity.ts';
 import { AIRLINE_WORD_FOLDED, LEGAL_FORM_WORDS, withAirlineWordFolded } from './legal-forms.ts';
 import { COMMON_FAMILY, COMMON_GIVEN } from './common-names.ts';
+import { knownOrganisationAliases } from './organisation-aliases.ts';
 import type { ListEntity, NameKind } from './model.ts';
 
 const NAME_KINDS: NameKind[] = ['primary', 'alias', 'weak_alias', 'former'];
@@ -117,6 +118,10 @@ const SHORT_BRAND_LENGTH = 6;
 const SUBSTITUTION_FACTOR = 0.9;
 /** Names scored in full per query, best first by their index evidence. */
 const MAX_CANDIDATES = 120;
+/** An organisation named by another of its well-known names (organisation-aliases.ts): "FSB" for FEDERAL SECURITY SERVICE. */
+const KNOWN_ALIAS_SIMILARITY = 0.95;
+/** How closely the other name must meet a listed one: a known alias lends its certainty only to that listed name. */
+const KNOWN_ALIAS_FLOOR = 0.9;
 /** Share of the query's token weight a name must show in the index before it is scored in full. */
 const MIN_EVIDENCE = 0.3;
 
@@ -1582,6 +1587,18 @@ export function searchNames(index: ScreeningIndex, name: string, minScore: numbe
       if (hit.score >= minScore && hit.score > (best.get(hit.entityIndex)?.score ?? 0)) best.set(hit.entityIndex, hit);
     }
   }
+  for (const { text, factor } of spellings) {
+    if (factor !== 1) continue;
+    for (const alias of knownOrganisationAliases(text)) {
+      for (const hit of searchSpelling(index, alias, Math.max(KNOWN_ALIAS_FLOOR, minScore / KNOWN_ALIAS_SIMILARITY))) {
+        const score = hit.score * KNOWN_ALIAS_SIMILARITY;
+        if (score < minScore || score <= (best.get(hit.entityIndex)?.score ?? 0)) continue;
+        best.set(hit.entityIndex, {
+          ...hit, score, pairings: [{ query: text, matched: alias, similarity: KNOWN_ALIAS_SIMILARITY }], unmatchedQuery: [],
+        });
+      }
+    }
+  }
   return [...best.values()].sort((a, b) => b.score - a.score);
 }
 
@@ -1608,6 +1625,10 @@ export function proposedEntities(index: ScreeningIndex, name: string, minScore: 
   const proposed = new Set<number>();
   for (const { text, factor } of spellingsOf(name)) {
     for (const nameId of candidateNames(index, queryTokens(index, text), minScore / factor)) proposed.add(index.nameEntity[nameId]);
+    if (factor !== 1) continue;
+    for (const alias of knownOrganisationAliases(text)) {
+      for (const nameId of candidateNames(index, queryTokens(index, alias), KNOWN_ALIAS_FLOOR)) proposed.add(index.nameEntity[nameId]);
+    }
   }
   return proposed;
 }

@@ -1,0 +1,75 @@
+import { fileURLToPath } from 'node:url';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { parseListFileSet, scanListsDir } from '../../src/aml/parsers/detect.ts';
+import { buildIndex } from '../../src/aml/matching.ts';
+import { tokenise } from '../../src/aml/normalize.ts';
+import { LEGAL_FORM_WORDS } from '../../src/aml/legal-forms.ts';
+import { KNOWN_ORGANISATION_GROUPS, knownOrganisationAliases } from '../../src/aml/organisation-aliases.ts';
+import { screen, type ListsSnapshot } from '../../src/aml/screen.ts';
+import { emptyEntity, type ListEntity } from '../../src/aml/model.ts';
+
+const CURRENT = fileURLToPath(new URL('../../../shared/data/lists/current', import.meta.url));
+
+function small(names: string[], type: ListEntity['type'] = 'organization'): ListsSnapshot {
+  const entities = names.map((full, i) => ({ ...emptyEntity('test', String(i), type), names: [{ full, kind: 'primary' as const }] }));
+  return { index: buildIndex(entities), lists: [], listsVersion: 'aliases' };
+}
+
+describe('well-known other names of listed organisations (round 15)', () => {
+  const agencies = small(['FEDERAL SECURITY SERVICE', 'LIBERATION TIGERS OF TAMIL EELAM', 'ISLAMIC REVOLUTIONARY GUARD CORPS', 'Tamil Tigers']);
+
+  it('finds an organisation by its acronym, translation or native name, at the known-alias score with the alias as reason', () => {
+    const fsb = screen(agencies, { name: 'FSB' }).matches[0];
+    expect(fsb).toMatchObject({ entityId: 'test:0', score: 0.95 });
+    expect(fsb.reasons.join(' ')).toContain('FSB≈Federal Security Service 0.95');
+    expect(screen(agencies, { name: 'Federalnaya Sluzhba Bezopasnosti' }).matches[0]).toMatchObject({ entityId: 'test:0', score: 0.95 });
+    expect(screen(agencies, { name: 'Sepah' }).matches[0]).toMatchObject({ entityId: 'test:2', score: 0.95 });
+    expect(screen(agencies, { name: 'Pasdaran' }).matches[0]?.entityId).toBe('test:2');
+  });
+
+  it('pairs names both ways: the short name finds the full one and the full name the short one', () => {
+    expect(screen(agencies, { name: 'Tamil Tigers' }).matches.map((m) => m.entityId)).toEqual(expect.arrayContaining(['test:1', 'test:3']));
+    expect(screen(agencies, { name: 'Liberation Tigers of Tamil Eelam' }).matches.map((m) => m.entityId)).toEqual(expect.arrayContaining(['test:1', 'test:3']));
+  });
+
+  it('expands only the whole query, so a name holding an alias is not the organisation', () => {
+    for (const name of ['FSB Bank', 'Sepah Pars Trading', 'Tamil Nadu Tigers FC', 'Pasdaran Avenue Clinic']) {
+      expect(knownOrganisationAliases(name)).toEqual([]);
+      expect(screen(agencies, { name }).matches.filter((m) => m.entityId !== 'test:3')).toEqual([]);
+    }
+  });
+
+  it('reads an acronym only from capitals or the table\'s own spelling, not from a word or a name', () => {
+    expect(knownOrganisationAliases('fsb')).toEqual([]);
+    expect(knownOrganisationAliases('Eta')).toEqual([]);
+    expect(knownOrganisationAliases('Let')).toEqual([]);
+    expect(knownOrganisationAliases('LeT')).toContain('Lashkar-e-Tayyiba');
+    expect(knownOrganisationAliases('L.T.T.E.')).toContain('Liberation Tigers of Tamil Eelam');
+    expect(screen(agencies, { name: 'fsb' }).status).toBe('clear');
+  });
+
+  it('lends the alias\'s certainty only to a listed name the alias nearly equals, whatever the threshold', () => {
+    const academy = small(['FEDERAL SECURITY SERVICE ACADEMY']);
+    expect(screen(academy, { name: 'Federal Security Service', threshold: 0.5 }).matches[0]?.score).toBeCloseTo(0.833, 3);
+    expect(screen(academy, { name: 'FSB', threshold: 0.5 }).matches).toEqual([]);
+  });
+
+  describe('against the loaded lists', () => {
+    const listedKeys = new Set<string>();
+    const forms = new Set(LEGAL_FORM_WORDS);
+    const key = (name: string) => tokenise(name).filter((t) => !forms.has(t) && t !== 'the').join(' ');
+    beforeAll(async () => {
+      for (const set of (await scanListsDir(CURRENT)).lists) {
+        for (const entity of (await parseListFileSet(set)).entities) {
+          if (entity.type !== 'person') for (const name of entity.names) listedKeys.add(key(name.full));
+        }
+      }
+    });
+
+    it('holds, in every group, a name the lists carry (legal forms aside), so each entry is of a listed organisation', () => {
+      const unlisted = KNOWN_ORGANISATION_GROUPS.filter((names) => !names.some((name) => listedKeys.has(key(name))));
+      expect(unlisted).toEqual([]);
+      expect(KNOWN_ORGANISATION_GROUPS.length).toBeGreaterThanOrEqual(250);
+    });
+  });
+});

@@ -48,6 +48,11 @@ describe('well-known other names of listed organisations (round 15)', () => {
     expect(screen(agencies, { name: 'fsb' }).status).toBe('clear');
   });
 
+  it('never finds a person by an organisation\'s other name', () => {
+    expect(screen(small(['Tamil Tigers'], 'person'), { name: 'Liberation Tigers of Tamil Eelam' }).status).toBe('clear');
+    expect(screen(small(['Tamil Tigers'], 'organization'), { name: 'Liberation Tigers of Tamil Eelam' }).status).not.toBe('clear');
+  });
+
   it('lends the alias\'s certainty only to a listed name the alias nearly equals, whatever the threshold', () => {
     const academy = small(['FEDERAL SECURITY SERVICE ACADEMY']);
     expect(screen(academy, { name: 'Federal Security Service', threshold: 0.5 }).matches[0]?.score).toBeCloseTo(0.833, 3);

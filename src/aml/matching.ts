@@ -1722,7 +1722,10 @@ function candidateNames(index: ScreeningIndex, query: QueryToken[], minScore: nu
     remaining -= token.weight * (joined ? 2 : 1);
   }
   const candidates = touched.filter((n) => evidence[n] >= floor);
-  candidates.sort((a, b) => evidence[b] - evidence[a]);
+  // Equal evidence (one common word, "gazprom", in hundreds of names): the shortest names first, which the query
+  // covers best, or the cut below may leave out the very name it spells ("Gazprom PJSC").
+  const length = (n: number) => index.nameTokenStart[n + 1] - index.nameTokenStart[n];
+  candidates.sort((a, b) => evidence[b] - evidence[a] || length(a) - length(b));
   for (const n of touched) evidence[n] = 0;
   return candidates.slice(0, MAX_CANDIDATES);
 }

@@ -9,6 +9,8 @@
 // also searched as each of the others (see knownOrganisationAliases). An acronym is read only from a query written
 // in capitals or exactly as here ("LeT"), so "Eta", "Let" or "fsb" typed as a word or a name does not expand.
 
+import { tokenise } from './normalize.ts';
+
 const KNOWN_ORGANISATION_NAMES: string[][] = [
   // Russia: security, intelligence and armed forces
   ['Federal Security Service', 'FSB', 'Federalnaya Sluzhba Bezopasnosti', 'Federal Security Service of the Russian Federation', 'FSB of Russia'],
@@ -283,9 +285,20 @@ const KNOWN_ORGANISATION_NAMES: string[][] = [
   ['Hong Kong Electronics', 'Hong Kong Electronics Kish Co'],
 ];
 
-/** A name as the table is keyed: case, diacritics and punctuation folded, words single-spaced. */
-function aliasKey(name: string): string {
+/** A name as written: case, diacritics and punctuation folded, words single-spaced ("L.T.T.E." is "ltte"). */
+function writtenKey(name: string): string {
   return name.normalize('NFKD').replace(/[\u0300-\u036f.]/g, '').toLowerCase().replace(/[^a-z0-9]+/g, ' ').trim();
+}
+
+/**
+ * The keys a name is found under: as written, and as screening reads it, legal forms and airline words folded
+ * ("Korea Mining Development Trading Corp." = "... Corporation", "Mahan Air" = "Mahan Airlines") unless that
+ * reading drops a word ("MS-13" is not "13").
+ */
+function keysOf(name: string): string[] {
+  const written = writtenKey(name);
+  const read = tokenise(name);
+  return read.length === written.split(' ').length && read.join(' ') !== written ? [written, read.join(' ')] : [written];
 }
 
 /** An acronym in the table: one word with two capitals or more ("FSB", "DHKP/C", "ISIS-K", "LeT"). */
@@ -298,10 +311,11 @@ interface AliasEntry { group: number; written: string }
 const ALIASES_BY_KEY = new Map<string, AliasEntry[]>();
 KNOWN_ORGANISATION_NAMES.forEach((names, group) => {
   for (const name of names) {
-    const key = aliasKey(name);
-    const entries = ALIASES_BY_KEY.get(key) ?? [];
-    if (!entries.some((entry) => entry.group === group)) entries.push({ group, written: name });
-    ALIASES_BY_KEY.set(key, entries);
+    for (const key of keysOf(name)) {
+      const entries = ALIASES_BY_KEY.get(key) ?? [];
+      if (!entries.some((entry) => entry.group === group)) entries.push({ group, written: name });
+      ALIASES_BY_KEY.set(key, entries);
+    }
   }
 });
 
@@ -316,11 +330,12 @@ function namesEntry(query: string, { written }: AliasEntry): boolean {
  * in lowercase.
  */
 export function knownOrganisationAliases(query: string): string[] {
-  const key = aliasKey(query);
+  const keys = keysOf(query);
+  const named = new Set<number>();
+  for (const key of keys) for (const entry of ALIASES_BY_KEY.get(key) ?? []) if (namesEntry(query, entry)) named.add(entry.group);
   const others = new Set<string>();
-  for (const entry of ALIASES_BY_KEY.get(key) ?? []) {
-    if (!namesEntry(query, entry)) continue;
-    for (const name of KNOWN_ORGANISATION_NAMES[entry.group]) if (aliasKey(name) !== key) others.add(name);
+  for (const group of named) {
+    for (const name of KNOWN_ORGANISATION_NAMES[group]) if (!keysOf(name).some((key) => keys.includes(key))) others.add(name);
   }
   return [...others];
 }

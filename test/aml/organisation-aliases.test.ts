@@ -48,6 +48,14 @@ describe('well-known other names of listed organisations (round 15)', () => {
     expect(screen(agencies, { name: 'fsb' }).status).toBe('clear');
   });
 
+  it('reads a query\'s legal form and airline word as screening does, unless that drops a word', () => {
+    expect(knownOrganisationAliases('Korea Mining Development Trading Corp.')).toContain('KOMID');
+    expect(knownOrganisationAliases('Evil Corporation')).toContain('Indrik Spider');
+    expect(knownOrganisationAliases('Mahan Airlines')).not.toEqual([]);
+    expect(knownOrganisationAliases('MS-13')).toContain('Mara Salvatrucha');
+    expect(knownOrganisationAliases('13')).toEqual([]);
+  });
+
   it('never finds a person by an organisation\'s other name', () => {
     expect(screen(small(['Tamil Tigers'], 'person'), { name: 'Liberation Tigers of Tamil Eelam' }).status).toBe('clear');
     expect(screen(small(['Tamil Tigers'], 'organization'), { name: 'Liberation Tigers of Tamil Eelam' }).status).not.toBe('clear');

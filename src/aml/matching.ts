@@ -1570,7 +1570,9 @@ function weakWeightOf(query: QueryToken[]): number {
  * The best-scoring listed name of each entity resembling `name`, best first. Candidates come from the index
  * (exact, phonetic and trigram neighbours of each distinctive query token, and joined neighbours); a query made
  * only of legal forms and particles ("CORP", "LIMITED") finds nothing. A Chinese name in Wade-Giles is also read
- * in Pinyin ("Mao Tse-tung" as "mao zedong"), whose hits count at ROMANISATION_SIMILARITY.
+ * in Pinyin ("Mao Tse-tung" as "mao zedong"), whose hits count at ROMANISATION_SIMILARITY. A query that is one of
+ * an organisation's well-known names ("FSB") is also searched as its others, whose near-equal listed
+ * organisations count at KNOWN_ALIAS_SIMILARITY.
  */
 export function searchNames(index: ScreeningIndex, name: string, minScore: number): NameHit[] {
   const best = new Map<number, NameHit>();
@@ -1586,9 +1588,6 @@ export function searchNames(index: ScreeningIndex, name: string, minScore: numbe
     for (const hit of [...searchAcronym(index, text), ...searchSpelledOut(index, text)]) {
       if (hit.score >= minScore && hit.score > (best.get(hit.entityIndex)?.score ?? 0)) best.set(hit.entityIndex, hit);
     }
-  }
-  for (const { text, factor } of spellings) {
-    if (factor !== 1) continue;
     for (const alias of knownOrganisationAliases(text)) {
       for (const hit of searchSpelling(index, alias, Math.max(KNOWN_ALIAS_FLOOR, minScore / KNOWN_ALIAS_SIMILARITY))) {
         const score = hit.score * KNOWN_ALIAS_SIMILARITY;

@@ -67,16 +67,50 @@ describe('well-known other names of listed organisations (round 15)', () => {
     expect(screen(academy, { name: 'FSB', threshold: 0.5 }).matches).toEqual([]);
   });
 
+  it('leaves out names chiefly known as something else: generic phrases and other organisations\' acronyms', () => {
+    // Channel One (Israel, Ukraine, US), State Security Department (Lithuania), General Security Directorate
+    // (Lebanon), Revolutionary Left (Chile's MIR), JAT Airways, content delivery networks, Paris-CDG, hardware
+    // security modules, the WMO in French and Spanish.
+    for (const name of ['Channel One', 'The Base', 'Green Pine', 'Revolutionary Left', 'General Security Directorate',
+      'State Security Department', 'Military Industry Corporation', 'JAT', 'CDN', 'CDG', 'HSM', 'OMM']) {
+      expect(knownOrganisationAliases(name)).toEqual([]);
+    }
+  });
+
   describe('against the loaded lists', () => {
     const listedKeys = new Set<string>();
+    const listed: ListEntity[] = [];
     const forms = new Set(LEGAL_FORM_WORDS);
     const key = (name: string) => tokenise(name).filter((t) => !forms.has(t) && t !== 'the').join(' ');
     beforeAll(async () => {
       for (const set of (await scanListsDir(CURRENT)).lists) {
         for (const entity of (await parseListFileSet(set)).entities) {
+          listed.push(entity);
           if (entity.type !== 'person') for (const name of entity.names) listedKeys.add(key(name.full));
         }
       }
+    });
+
+    it('never joins organisations the lists keep apart: a subsidiary, a sister group or another holder of the name', () => {
+      const snapshot: ListsSnapshot = { index: buildIndex(listed), lists: [], listsVersion: 'r15-review' };
+      const found = (name: string) => screen(snapshot, { name, limit: 50 }).matches.map((m) => m.name);
+      const keptApart: Array<[string, string]> = [
+        ['Future Bank', 'AYANDEH BANK'], // a bank of its own, listed apart
+        ['IRIB', 'PRESS TV'], // listed apart, linked to IRIB
+        ['Lazarus Group', 'BLUENOROFF'], // the lists give APT38 to Bluenoroff
+        ['Yakuza', 'YAMAGUCHI-GUMI'], // one syndicate among many, listed apart
+        ['Harakat ul-Mujahidin', 'HARAKAT-UL JIHAD ISLAMI'], // Harakat ul-Ansar was the merger of both
+        ['Al-Qaida in Iraq', 'KHATIBA AL-TAWHID WAL-JIHAD (KTJ)'], // the lists give Jamaat al-Tawhid wal-Jihad to KTJ
+        ["Gama'a al-Islamiyya", 'JEMAAH ISLAMIYAH'], // "Jamaa Islamiya" spells the Indonesian group
+        ['Belarus Potash', 'BELARUSKALI OAO'], // the producer, not its trader
+      ];
+      expect(keptApart.filter(([query, other]) => found(query).includes(other))).toEqual([]);
+      // Names the lists give to a subsidiary (MELLI BANK PLC, MELLAT BANK CJSC, BANK SADERAT PLC) or to another group
+      // (AAB: AL-ASHTAR BRIGADES) are no other name of the parent.
+      expect(knownOrganisationAliases('Bank Melli Iran')).not.toContain('Melli Bank');
+      expect(knownOrganisationAliases('Bank Mellat')).not.toContain('Mellat Bank');
+      expect(knownOrganisationAliases('Bank Saderat Iran')).not.toContain('Bank Saderat');
+      expect(knownOrganisationAliases('Abdallah Azzam Brigades')).not.toContain('AAB');
     });
 
     it('holds, in every group, a name the lists carry (legal forms aside), so each entry is of a listed organisation', () => {

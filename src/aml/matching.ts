@@ -120,8 +120,11 @@ const SUBSTITUTION_FACTOR = 0.9;
 const MAX_CANDIDATES = 120;
 /** An organisation named by another of its well-known names (organisation-aliases.ts): "FSB" for FEDERAL SECURITY SERVICE. */
 const KNOWN_ALIAS_SIMILARITY = 0.95;
-/** How closely the other name must meet a listed one: a known alias lends its certainty only to that listed name. */
-const KNOWN_ALIAS_FLOOR = 0.9;
+/**
+ * How closely the other name must meet a listed one: a known alias lends its certainty only to that listed name, not
+ * to a respelt neighbour of it (at 0.9 "Hamas" lent Hamas's certainty to HASM, "Bank of Russia" to BANK ROSSIYA).
+ */
+const KNOWN_ALIAS_FLOOR = 0.96;
 /** Share of the query's token weight a name must show in the index before it is scored in full. */
 const MIN_EVIDENCE = 0.3;
 

@@ -67,6 +67,14 @@ describe('well-known other names of listed organisations (round 15)', () => {
     expect(screen(academy, { name: 'FSB', threshold: 0.5 }).matches).toEqual([]);
   });
 
+  it('lends it to the listed name the alias spells, not to a respelt neighbour of it', () => {
+    // HAMMS is a listed alias of HASM, an Egyptian group; BANK ROSSIYA a private bank.
+    const neighbours = small(['HAMAS', 'HAMMS', 'CENTRAL BANK OF THE RUSSIAN FEDERATION', 'BANK ROSSIYA', 'KAMAZ PUBLICLY TRADED COMPANY']);
+    const found = (name: string) => screen(neighbours, { name, threshold: 0.5 }).matches.map((m) => m.name);
+    expect(found('Islamic Resistance Movement')).toEqual(['HAMAS']);
+    expect(found('Tsentralny Bank Rossiyskoy Federatsii')).toEqual(['CENTRAL BANK OF THE RUSSIAN FEDERATION']);
+  });
+
   it('leaves out names chiefly known as something else: generic phrases and other organisations\' acronyms', () => {
     // Channel One (Israel, Ukraine, US), State Security Department (Lithuania), General Security Directorate
     // (Lebanon), Revolutionary Left (Chile's MIR), JAT Airways, content delivery networks, Paris-CDG, hardware

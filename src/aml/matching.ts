@@ -1594,7 +1594,7 @@ export function searchNames(index: ScreeningIndex, name: string, minScore: numbe
     for (const alias of knownOrganisationAliases(text)) {
       for (const hit of searchSpelling(index, alias, Math.max(KNOWN_ALIAS_FLOOR, minScore / KNOWN_ALIAS_SIMILARITY))) {
         const score = hit.score * KNOWN_ALIAS_SIMILARITY;
-        if (index.entities[hit.entityIndex].type === 'person' || score < minScore || score <= (best.get(hit.entityIndex)?.score ?? 0)) continue;
+        if (index.entities[hit.entityIndex].type !== 'organization' || score < minScore || score <= (best.get(hit.entityIndex)?.score ?? 0)) continue;
         best.set(hit.entityIndex, {
           ...hit, score, pairings: [{ query: text, matched: alias, similarity: KNOWN_ALIAS_SIMILARITY }], unmatchedQuery: [],
         });

@@ -56,8 +56,10 @@ describe('well-known other names of listed organisations (round 15)', () => {
     expect(knownOrganisationAliases('13')).toEqual([]);
   });
 
-  it('never finds a person by an organisation\'s other name', () => {
+  it('never finds a person or a vessel by an organisation\'s other name', () => {
     expect(screen(small(['Tamil Tigers'], 'person'), { name: 'Liberation Tigers of Tamil Eelam' }).status).toBe('clear');
+    // Nor a vessel or an aircraft that bears the organisation's name.
+    expect(screen(small(['Tamil Tigers'], 'vessel'), { name: 'Liberation Tigers of Tamil Eelam' }).status).toBe('clear');
     expect(screen(small(['Tamil Tigers'], 'organization'), { name: 'Liberation Tigers of Tamil Eelam' }).status).not.toBe('clear');
   });
 

@@ -273,7 +273,7 @@ const KNOWN_ORGANISATION_NAMES: string[][] = [
   ['Myanma Oil and Gas Enterprise', 'MOGE', 'Myanmar Oil and Gas Enterprise'],
   ['Myanma Foreign Trade Bank', 'MFTB', 'Myanmar Foreign Trade Bank'],
   ['Myanma Investment and Commercial Bank', 'MICB', 'Myanmar Investment and Commercial Bank'],
-  ['Myanmar Economic Holdings Limited', 'MEHL', 'Union of Myanmar Economic Holdings', 'UMEHL'],
+  ['Myanma Economic Holdings Public Company', 'MEHL', 'Union of Myanmar Economic Holdings', 'UMEHL'],
   ['Myanmar Economic Corporation', 'Myanma Economic Corporation'],
   ['United Wa State Army', 'UWSA', 'Wa State Army'],
   ['Defense Industries System', 'MIC Sudan'],

@@ -113,6 +113,7 @@ describe('well-known other names of listed organisations (round 15)', () => {
         ['Al-Qaida in Iraq', 'KHATIBA AL-TAWHID WAL-JIHAD (KTJ)'], // the lists give Jamaat al-Tawhid wal-Jihad to KTJ
         ["Gama'a al-Islamiyya", 'JEMAAH ISLAMIYAH'], // "Jamaa Islamiya" spells the Indonesian group
         ['Belarus Potash', 'BELARUSKALI OAO'], // the producer, not its trader
+        ['UMEHL', 'MYANMAR ECONOMIC CORPORATION LIMITED'], // "Myanmar Economic Holdings Limited" scores so against MEC
       ];
       expect(keptApart.filter(([query, other]) => found(query).includes(other))).toEqual([]);
       // Names the lists give to a subsidiary (MELLI BANK PLC, MELLAT BANK CJSC, BANK SADERAT PLC) or to another group

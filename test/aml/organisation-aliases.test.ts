@@ -127,6 +127,7 @@ describe('well-known other names of listed organisations (round 15)', () => {
     it('holds, in every group, a name the lists carry (legal forms aside), so each entry is of a listed organisation', () => {
       const unlisted = KNOWN_ORGANISATION_GROUPS.filter((names) => !names.some((name) => listedKeys.has(key(name))));
       expect(unlisted).toEqual([]);
+      expect(KNOWN_ORGANISATION_GROUPS.filter((names) => names.length < 2)).toEqual([]); // a lone name expands to nothing
       expect(KNOWN_ORGANISATION_GROUPS.length).toBeGreaterThanOrEqual(250);
     });
   });

@@ -318,9 +318,12 @@ KNOWN_ORGANISATION_NAMES.forEach((names, group) => {
   }
 });
 
-/** A query names an acronym only written in capitals or exactly as the table writes it ("LeT", not "Let" or "let"). */
+/**
+ * A query names an acronym only written in capitals or exactly as the table writes it ("LeT", not "Let" or "let"), in
+ * any script: "ФСБ" is FSB, "эта" (Russian "this") is not ETA.
+ */
 function namesEntry(query: string, { written }: AliasEntry): boolean {
-  return !isAcronym(written) || !/[a-z]/.test(query) || query.trim() === written;
+  return !isAcronym(written) || !/\p{Ll}/u.test(query) || query.trim() === written;
 }
 
 /**

@@ -46,6 +46,10 @@ describe('well-known other names of listed organisations (round 15)', () => {
     expect(knownOrganisationAliases('LeT')).toContain('Lashkar-e-Tayyiba');
     expect(knownOrganisationAliases('L.T.T.E.')).toContain('Liberation Tigers of Tamil Eelam');
     expect(screen(agencies, { name: 'fsb' }).status).toBe('clear');
+    // In other scripts too: capitals are the acronym, a lowercase word is a word (Russian "эта" is "this").
+    expect(knownOrganisationAliases('ФСБ')).toContain('Federal Security Service');
+    expect(knownOrganisationAliases('фсб')).toEqual([]);
+    expect(knownOrganisationAliases('эта')).toEqual([]);
   });
 
   it('reads a query\'s legal form and airline word as screening does, unless that drops a word', () => {

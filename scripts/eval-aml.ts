@@ -905,6 +905,18 @@ function whyFlagged(lists: ListsSnapshot, c: Case): string {
 }
 
 /**
+ * Round 15's probes of the known-alias table (org-alias-probes-r15.tsv: unlisted names holding an alias word or
+ * acronym, other acronyms, alias words as names), all rows, each false alarm named: they are few and the point.
+ */
+function reportAliasProbes(lists: ListsSnapshot, probes: ReturnType<typeof unlistedNames>): void {
+  const { falseAlarms } = measure(lists, probes.cases);
+  const byKind = new Map<string, [number, number]>();
+  for (const c of probes.cases) countShare(byKind, c.culture, falseAlarms.some(([alarm]) => alarm === c));
+  console.log(`round-15 organisation-alias probes, false alarms: ${falseAlarms.length}/${probes.cases.length} (${[...byKind].map(([kind, [alarms, all]]) => `${kind} ${alarms}/${all}`).join(', ')}; left out as listed: ${probes.leftOut.join(', ') || 'none'})`);
+  for (const [c] of falseAlarms) console.log(`  probe false alarm: ${whyFlagged(lists, c)}`);
+}
+
+/**
  * A designated entity as the press writes it (data/aml-eval/press-names.tsv): found when any of `expected` matches.
  * `inPairs`: the query is also a name of a name-pairs.tsv row (written as one of its spellings by an earlier round).
  */
@@ -1007,6 +1019,7 @@ export async function run(): Promise<void> {
   const unlistedR14 = unlistedNames(entities, 'unlisted-names-r14.tsv', 'r14:');
   const pressWritten = pressNames(entities);
   console.log(`AML matching quality — lists: ${LISTS_DIR} (${entities.length} entities), seed ${SEED}, threshold ${THRESHOLD}${THRESHOLD === DEFAULT_THRESHOLD ? ' (default)' : ''}`);
+  reportAliasProbes(lists, unlistedNames(entities, 'org-alias-probes-r15.tsv'));
   for (const split of SPLITS) {
     const { cases: negativeCases, excluded } = negatives(NEGATIVES_PER_SPLIT, listedSignatures, split);
     const { tally, byTransform, misses, falseAlarms } = measure(lists, [...positives[split], ...negativeCases]);

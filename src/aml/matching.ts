@@ -13,6 +13,7 @@ import {
 } from './similarity.ts';
 import { AIRLINE_WORD_FOLDED, LEGAL_FORM_WORDS, withAirlineWordFolded } from './legal-forms.ts';
 import { COMMON_FAMILY, COMMON_GIVEN } from './common-names.ts';
+import { knownOrganisationAliases } from './organisation-aliases.ts';
 import type { ListEntity, NameKind } from './model.ts';
 
 const NAME_KINDS: NameKind[] = ['primary', 'alias', 'weak_alias', 'former'];
@@ -117,6 +118,13 @@ const SHORT_BRAND_LENGTH = 6;
 const SUBSTITUTION_FACTOR = 0.9;
 /** Names scored in full per query, best first by their index evidence. */
 const MAX_CANDIDATES = 120;
+/** An organisation named by another of its well-known names (organisation-aliases.ts): "FSB" for FEDERAL SECURITY SERVICE. */
+const KNOWN_ALIAS_SIMILARITY = 0.95;
+/**
+ * How closely the other name must meet a listed one: a known alias lends its certainty only to that listed name, not
+ * to a respelt neighbour of it (at 0.9 "Hamas" lent Hamas's certainty to HASM, "Bank of Russia" to BANK ROSSIYA).
+ */
+const KNOWN_ALIAS_FLOOR = 0.96;
 /** Share of the query's token weight a name must show in the index before it is scored in full. */
 const MIN_EVIDENCE = 0.3;
 
@@ -1565,7 +1573,9 @@ function weakWeightOf(query: QueryToken[]): number {
  * The best-scoring listed name of each entity resembling `name`, best first. Candidates come from the index
  * (exact, phonetic and trigram neighbours of each distinctive query token, and joined neighbours); a query made
  * only of legal forms and particles ("CORP", "LIMITED") finds nothing. A Chinese name in Wade-Giles is also read
- * in Pinyin ("Mao Tse-tung" as "mao zedong"), whose hits count at ROMANISATION_SIMILARITY.
+ * in Pinyin ("Mao Tse-tung" as "mao zedong"), whose hits count at ROMANISATION_SIMILARITY. A query that is one of
+ * an organisation's well-known names ("FSB") is also searched as its others, whose near-equal listed
+ * organisations count at KNOWN_ALIAS_SIMILARITY.
  */
 export function searchNames(index: ScreeningIndex, name: string, minScore: number): NameHit[] {
   const best = new Map<number, NameHit>();
@@ -1580,6 +1590,15 @@ export function searchNames(index: ScreeningIndex, name: string, minScore: numbe
     if (factor !== 1) continue;
     for (const hit of [...searchAcronym(index, text), ...searchSpelledOut(index, text)]) {
       if (hit.score >= minScore && hit.score > (best.get(hit.entityIndex)?.score ?? 0)) best.set(hit.entityIndex, hit);
+    }
+    for (const alias of knownOrganisationAliases(text)) {
+      for (const hit of searchSpelling(index, alias, Math.max(KNOWN_ALIAS_FLOOR, minScore / KNOWN_ALIAS_SIMILARITY))) {
+        const score = hit.score * KNOWN_ALIAS_SIMILARITY;
+        if (index.entities[hit.entityIndex].type !== 'organization' || score < minScore || score <= (best.get(hit.entityIndex)?.score ?? 0)) continue;
+        best.set(hit.entityIndex, {
+          ...hit, score, pairings: [{ query: text, matched: alias, similarity: KNOWN_ALIAS_SIMILARITY }], unmatchedQuery: [],
+        });
+      }
     }
   }
   return [...best.values()].sort((a, b) => b.score - a.score);
@@ -1608,6 +1627,10 @@ export function proposedEntities(index: ScreeningIndex, name: string, minScore: 
   const proposed = new Set<number>();
   for (const { text, factor } of spellingsOf(name)) {
     for (const nameId of candidateNames(index, queryTokens(index, text), minScore / factor)) proposed.add(index.nameEntity[nameId]);
+    if (factor !== 1) continue;
+    for (const alias of knownOrganisationAliases(text)) {
+      for (const nameId of candidateNames(index, queryTokens(index, alias), KNOWN_ALIAS_FLOOR)) proposed.add(index.nameEntity[nameId]);
+    }
   }
   return proposed;
 }
@@ -1701,7 +1724,10 @@ function candidateNames(index: ScreeningIndex, query: QueryToken[], minScore: nu
     remaining -= token.weight * (joined ? 2 : 1);
   }
   const candidates = touched.filter((n) => evidence[n] >= floor);
-  candidates.sort((a, b) => evidence[b] - evidence[a]);
+  // Equal evidence (one common word, "gazprom", in hundreds of names): the shortest names first, which the query
+  // covers best, or the cut below may leave out the very name it spells ("Gazprom PJSC").
+  const length = (n: number) => index.nameTokenStart[n + 1] - index.nameTokenStart[n];
+  candidates.sort((a, b) => evidence[b] - evidence[a] || length(a) - length(b));
   for (const n of touched) evidence[n] = 0;
   return candidates.slice(0, MAX_CANDIDATES);
 }

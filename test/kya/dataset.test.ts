@@ -114,55 +114,6 @@ describe('KYA validation bank', () => {
   });
 });
 
-// data/kya-corpus/real_code.json: excerpts of real files by others, benign and hosts for instructions planted in a
-// comment. They are composed last and lend no suffix words, so every other sample stays as it was without them.
-describe('KYA real code', () => {
-  const full = buildDataset(options);
-  const corpusDir = mkdtempSync(path.join(tmpdir(), 'kyx-kya-corpus-'));
-  afterAll(() => rmSync(corpusDir, { recursive: true, force: true }));
-  cpSync(options.corpusDir, corpusDir, { recursive: true });
-  rmSync(path.join(corpusDir, 'real_code.json'));
-  const without = buildDataset({ ...options, corpusDir });
-  const realCode = full.filter((s) => s.group.startsWith('corpus:real-code:'));
-  const { files } = JSON.parse(readFileSync(path.join(options.corpusDir, 'real_code.json'), 'utf8')) as {
-    files: Array<{ package: string; version: string; path: string; license: string; text: string }>;
-  };
-
-  it('records where each excerpt comes from, under a permissive licence', () => {
-    expect(files.length).toBeGreaterThan(300);
-    for (const file of files) {
-      expect(file.package && file.version && file.path, file.path).toBeTruthy();
-      expect(file.license, `${file.package}/${file.path}`).toMatch(/\b(MIT|ISC|BSD-[23]-Clause|Apache-2\.0|0BSD)\b/);
-      expect(file.text.length, `${file.package}/${file.path}`).toBeGreaterThanOrEqual(300);
-      expect(file.text.length, `${file.package}/${file.path}`).toBeLessThanOrEqual(3000);
-    }
-  });
-
-  it('adds its own samples only, leaving every other sample as it was', () => {
-    expect(missing(without, full)).toEqual([]);
-    expect(missing(full, without).filter((s) => !s.group.startsWith('corpus:real-code:')).slice(0, 5)).toEqual([]);
-  });
-
-  it('reads each file as benign code and plants an instruction in a comment of it, in every split', () => {
-    for (const split of ['train', 'validation', 'test'] as const) {
-      const inSplit = realCode.filter((s) => splitOf(s.group) === split);
-      expect(inSplit.filter((s) => s.label === 0 && s.family === 'benign_code_file').length, split).toBeGreaterThan(20);
-      const planted = inSplit.filter((s) => s.label === 1 && s.family.startsWith('indirect_code'));
-      expect(planted.length, split).toBeGreaterThan(20);
-      expect(planted.every((s) => s.injected !== undefined && s.text.includes(s.injected) && files.some((f) => s.text.replace(`${s.injected}\n`, '').replace(`\n${s.injected}`, '') === f.text))).toBe(true);
-    }
-  });
-
-  it('puts the files of one package in one split', () => {
-    const splitsOf = new Map<string, Set<string>>();
-    for (const file of files) {
-      const sample = realCode.find((s) => s.label === 0 && s.text === file.text)!;
-      splitsOf.set(file.package, (splitsOf.get(file.package) ?? new Set()).add(splitOf(sample.group)));
-    }
-    expect([...splitsOf].filter(([, splits]) => splits.size > 1).map(([name]) => name)).toEqual([]);
-  });
-});
-
 describe('KYA data set splits', () => {
   // A composed sample takes texts from other groups (an extraction for an override, a host document, a partner
   // document, the text an encoded slot encodes) and words (an optimisation-style suffix). Any of them drawn from
@@ -230,10 +181,6 @@ describe('KYA data set splits', () => {
       expect(related.some((d) => source.test(d.source)), String(source)).toBe(true);
     }
     expect(related.some((d) => /^corpus:[a-z]+:document:/.test(d.sample) && /^corpus:[a-z]+:document:/.test(d.source) && splitOf(d.sample) === 'train')).toBe(true);
-    // The template and task planted in real code.
-    for (const split of ['train', 'validation', 'test'] as const) {
-      expect(related.filter((d) => d.sample.startsWith('corpus:real-code:') && splitOf(d.sample) === split).length, split).toBeGreaterThan(20);
-    }
   });
 });
 

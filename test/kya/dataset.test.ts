@@ -224,3 +224,23 @@ describe('KYA near-duplicate groups', () => {
     expect(joined.get('y')).toBe('x');
   });
 });
+
+// data/kya-corpus/real_code.json (scripts/extract-kya-code.ts): excerpts of files written by others, kept only under
+// a permissive licence and with their origin, for the rounds that read them into the corpus.
+describe('KYA real code excerpts', () => {
+  const { files } = JSON.parse(readFileSync(path.join(options.corpusDir, 'real_code.json'), 'utf8')) as {
+    files: Array<{ package: string; version: string; path: string; license: string; text: string }>;
+  };
+
+  it('records where each excerpt comes from, under a permissive licence, 300 to 3,000 characters long', () => {
+    expect(files.length).toBeGreaterThan(300);
+    for (const file of files) {
+      const name = `${file.package}@${file.version}/${file.path}`;
+      expect(file.package && file.version && file.path, name).toBeTruthy();
+      expect(file.license, name).toMatch(/^\(?(MIT|ISC|BSD-2-Clause|BSD-3-Clause|Apache-2\.0|0BSD)( OR [\w.-]+)*\)?$/);
+      expect(file.text.length, name).toBeGreaterThanOrEqual(300);
+      expect(file.text.length, name).toBeLessThanOrEqual(3000);
+    }
+    expect(new Set(files.map((file) => file.text)).size).toBe(files.length);
+  });
+});

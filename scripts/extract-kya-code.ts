@@ -1,8 +1,7 @@
 /**
  * Writes data/kya-corpus/real_code.json: excerpts of real source files written by others, taken from the packages
  * of package-lock.json as installed in node_modules: benign code documents for the KYA corpus, and hosts for
- * instructions planted in their comments. Round 12 read them into the corpus (commit 436d818) and did not ship the
- * model (README, KYA), so src/kya/training/dataset.ts does not read them yet: the shipped model still rebuilds.
+ * instructions planted in their comments and for the banks' benign comments (src/kya/training/dataset.ts).
  *   npm ci && node --import tsx scripts/extract-kya-code.ts
  * Deterministic: the same lockfile gives the same file. Only packages whose lockfile licence is permissive (MIT, ISC,
  * BSD, Apache-2.0, 0BSD) are read; each excerpt records its package, version, path and licence. Per package at most
@@ -106,7 +105,7 @@ function main(): void {
       files.push(file);
     }
   }
-  const comment = 'Excerpts of real source files from the permissively licensed packages of package-lock.json (package, version, path and licence recorded per file), written by scripts/extract-kya-code.ts; benign code documents and hosts for planted comments, tried in KYA round 12 (README) and not yet read by the corpus.';
+  const comment = 'Excerpts of real source files from the permissively licensed packages of package-lock.json (package, version, path and licence recorded per file), written by scripts/extract-kya-code.ts; benign code documents and hosts for planted comments, read by src/kya/training/dataset.ts (KYA round 12, README).';
   writeFileSync(OUT, `${JSON.stringify({ _comment: comment, files }, null, 1)}\n`);
   const byLanguage = new Map<string, number>();
   for (const file of files) byLanguage.set(file.language, (byLanguage.get(file.language) ?? 0) + 1);

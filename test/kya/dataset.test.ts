@@ -114,6 +114,64 @@ describe('KYA validation bank', () => {
   });
 });
 
+// data/kya-corpus/real_code.json: excerpts of real files by others, benign, hosts for instructions planted in a comment
+// and for the banks' benign comments. They are composed last and lend no suffix words themselves, so only the benign
+// comments they now host change, and the suffixes that draw words from those.
+describe('KYA real code', () => {
+  const full = buildDataset(options);
+  const corpusDir = mkdtempSync(path.join(tmpdir(), 'kyx-kya-corpus-'));
+  afterAll(() => rmSync(corpusDir, { recursive: true, force: true }));
+  cpSync(options.corpusDir, corpusDir, { recursive: true });
+  rmSync(path.join(corpusDir, 'real_code.json'));
+  const without = buildDataset({ ...options, corpusDir });
+  const realCode = full.filter((s) => s.group.startsWith('corpus:real-code:'));
+  const { files } = JSON.parse(readFileSync(path.join(options.corpusDir, 'real_code.json'), 'utf8')) as {
+    files: Array<{ package: string; version: string; path: string; license: string; text: string }>;
+  };
+
+  it('records where each excerpt comes from, under a permissive licence, 300 to 3,000 characters long', () => {
+    expect(files.length).toBeGreaterThan(300);
+    for (const file of files) {
+      const name = `${file.package}@${file.version}/${file.path}`;
+      expect(file.package && file.version && file.path, name).toBeTruthy();
+      expect(file.license, name).toMatch(/^\(?(MIT|ISC|BSD-2-Clause|BSD-3-Clause|Apache-2\.0|0BSD)( OR [\w.-]+)*\)?$/);
+      expect(file.text.length, name).toBeGreaterThanOrEqual(300);
+      expect(file.text.length, name).toBeLessThanOrEqual(3000);
+    }
+    expect(new Set(files.map((file) => file.text)).size).toBe(files.length);
+  });
+
+  it('adds its own samples, changing only the benign comments it hosts and suffix words drawn from them', () => {
+    const rehosted = (s: Sample) => s.family === 'benign_code' || s.family === 'adversarial_suffix';
+    const changed = missing(without, full);
+    expect(changed.filter((s) => !rehosted(s)).slice(0, 5)).toEqual([]);
+    // 409 of 514 benign comments now hosted in real code, 747 suffixes with a word of them; with the real files' own
+    // words on the suffix ring as well, 980.
+    expect(changed.filter((s) => s.family === 'adversarial_suffix').length).toBeLessThanOrEqual(900);
+    expect(changed.some((s) => s.family === 'benign_code')).toBe(true);
+    expect(missing(full, without).filter((s) => !s.group.startsWith('corpus:real-code:') && !rehosted(s)).slice(0, 5)).toEqual([]);
+  });
+
+  it('reads each file as benign code and plants an instruction in a comment of it, in every split', () => {
+    for (const split of ['train', 'validation', 'test'] as const) {
+      const inSplit = realCode.filter((s) => splitOf(s.group) === split);
+      expect(inSplit.filter((s) => s.label === 0 && s.family === 'benign_code_file').length, split).toBeGreaterThan(20);
+      const planted = inSplit.filter((s) => s.label === 1 && s.family.startsWith('indirect_code'));
+      expect(planted.length, split).toBeGreaterThan(20);
+      expect(planted.every((s) => s.injected !== undefined && s.text.includes(s.injected) && files.some((f) => s.text.replace(`${s.injected}\n`, '').replace(`\n${s.injected}`, '') === f.text))).toBe(true);
+    }
+  });
+
+  it('puts the files of one package in one split', () => {
+    const splitsOf = new Map<string, Set<string>>();
+    for (const file of files) {
+      const sample = realCode.find((s) => s.label === 0 && s.text === file.text)!;
+      splitsOf.set(file.package, (splitsOf.get(file.package) ?? new Set()).add(splitOf(sample.group)));
+    }
+    expect([...splitsOf].filter(([, splits]) => splits.size > 1).map(([name]) => name)).toEqual([]);
+  });
+});
+
 describe('KYA data set splits', () => {
   // A composed sample takes texts from other groups (an extraction for an override, a host document, a partner
   // document, the text an encoded slot encodes) and words (an optimisation-style suffix). Any of them drawn from
@@ -177,10 +235,14 @@ describe('KYA data set splits', () => {
     }
     // Host documents, document pairings (training only), code files and English tasks for BIPIA's code: each traced.
     const related = draws.filter((d) => d.kind === 'related');
-    for (const source of [/^bipia:(email|table):/, /^corpus:code:/, /^corpus:en:benign:/, /^corpus:[a-z]+:extraction:/, /^corpus:[a-z]+:indirect:/]) {
+    for (const source of [/^bipia:(email|table):/, /^corpus:code:/, /^corpus:real-code:/, /^corpus:en:benign:/, /^corpus:[a-z]+:extraction:/, /^corpus:[a-z]+:indirect:/]) {
       expect(related.some((d) => source.test(d.source)), String(source)).toBe(true);
     }
     expect(related.some((d) => /^corpus:[a-z]+:document:/.test(d.sample) && /^corpus:[a-z]+:document:/.test(d.source) && splitOf(d.sample) === 'train')).toBe(true);
+    // The template and task planted in real code.
+    for (const split of ['train', 'validation', 'test'] as const) {
+      expect(related.filter((d) => d.sample.startsWith('corpus:real-code:') && splitOf(d.sample) === split).length, split).toBeGreaterThan(20);
+    }
   });
 });
 

@@ -268,6 +268,24 @@ interface Templates {
   code_files: Array<{ comment: string; text: string }>;
 }
 
+/**
+ * data/kya-corpus/real_code.json (scripts/extract-kya-code.ts): excerpts of real source files and documentation
+ * written by others, from the permissively licensed packages the project installs. Benign as they are, and hosts for
+ * instructions planted in their comments, so that real code is not learnt as benign in itself.
+ */
+interface RealCodeFile {
+  package: string;
+  language: string;
+  text: string;
+}
+
+/** A line of `language` that holds `text` the way its files hold comments (Markdown and JSON: as prose, as a field). */
+function commentLine(language: string, text: string): string {
+  if (language === 'md') return text;
+  if (language === 'json') return `"note": ${JSON.stringify(text)},`;
+  return `${language === 'yaml' || language === 'py' || language === 'sh' ? '#' : '//'} ${text}`;
+}
+
 const readJson = <T>(file: string): T => JSON.parse(readFileSync(file, 'utf8')) as T;
 const readJsonl = <T>(file: string): T[] =>
   readFileSync(file, 'utf8').split('\n').filter((line) => line.trim()).map((line) => JSON.parse(line) as T);
@@ -434,6 +452,8 @@ interface Sources {
   /** BIPIA's documents and the written ones of no one language: benign, and hosts for planted instructions. */
   documents: Document[];
   codeFiles: Array<Grouped & { comment: string }>;
+  /** One package is one group, so its files fall in one split. */
+  realCode: Array<Grouped & { language: string }>;
   bipiaAttacks: BipiaAttack[];
 }
 
@@ -445,8 +465,15 @@ function readSources(corpusDir: string, dataDir: string): Sources {
     languages: readLanguages(corpusDir).map(([language, bank]) => ({ language, bank, texts: bankTexts(language, bank, readValidationBank(corpusDir, language)) })),
     documents: [...bipiaDocuments(dataDir), ...grouped(templates.benign_documents, 'corpus:document')],
     codeFiles: templates.code_files.map((file, i) => ({ ...file, group: `corpus:code:${i}` })),
+    realCode: readRealCode(corpusDir),
     bipiaAttacks: bipiaAttacks(dataDir),
   };
+}
+
+function readRealCode(corpusDir: string): Sources['realCode'] {
+  const file = path.join(corpusDir, 'real_code.json');
+  if (!existsSync(file)) return [];
+  return readJson<{ files: RealCodeFile[] }>(file).files.map(({ package: name, language, text }) => ({ text, language, group: `corpus:real-code:${name}` }));
 }
 
 /** The group of the JailbreakBench goal a prompt was written from (a goal's own group for a goal). */
@@ -464,14 +491,14 @@ function jailbreakGoalGroup(group: string): string | undefined {
  * held-out one).
  */
 function joinNearDuplicates(sources: Sources): Sources {
-  const { publicSamples, languages, documents, codeFiles, bipiaAttacks } = sources;
+  const { publicSamples, languages, documents, codeFiles, realCode, bipiaAttacks } = sources;
   // Prompts are compared without their goal: what they share is then their template or suffix.
   const goals = new Map(publicSamples.filter((s) => s.family === 'benign_harmful_request').map((s) => [s.group, s.text]));
   const withoutGoal = ({ text, group }: Grouped): Grouped => {
     const goal = goals.has(group) ? undefined : goals.get(jailbreakGoalGroup(group) ?? '');
     return { text: goal ? text.replace(goal, ' ') : text, group };
   };
-  const joined = nearDuplicateGroups([...publicSamples.map(withoutGoal), ...documents, ...languages.flatMap(({ texts }) => Object.values(texts).flat()), ...codeFiles, ...bipiaAttacks]);
+  const joined = nearDuplicateGroups([...publicSamples.map(withoutGoal), ...documents, ...languages.flatMap(({ texts }) => Object.values(texts).flat()), ...codeFiles, ...realCode, ...bipiaAttacks]);
   const groupOf = (group: string) => joined.get(group) ?? group;
   const rename = <T extends Grouped>(items: readonly T[]): T[] => items.map((item) => ({ ...item, group: groupOf(item.group) }));
   const clustered = new Set(joined.values());
@@ -493,6 +520,7 @@ function joinNearDuplicates(sources: Sources): Sources {
     })),
     documents: rename(documents),
     codeFiles: rename(codeFiles),
+    realCode: rename(realCode),
     bipiaAttacks: rename(bipiaAttacks),
   };
 }
@@ -514,9 +542,13 @@ function corpusSamples(sources: Sources, seed: number, onDraw?: DrawTrace): Samp
     const body = excerpt(doc.text, 200 + Math.floor(random() * 1300), random);
     add({ text: insertAt(body, instruction, random), label: 1, family, language, group, injected: instruction });
   };
-  const codeFiles = new Related(sources.codeFiles, onDraw);
+  // Real source files host the banks' benign comments too, so that a comment in real code is not learnt as the mark of
+  // a planted one (with planted comments alone, the banks' benign code read 7.9 -> 8.9 % at review on validation).
+  const realHosts = sources.realCode.filter((f) => ['js', 'ts', 'c', 'py', 'sh', 'yaml'].includes(f.language)).map((f) => ({ text: f.text, group: f.group, comment: commentLine(f.language, '').trimEnd() }));
+  const codeFiles = new Related([...sources.codeFiles, ...realHosts], onDraw);
   const withTask = (template: string, task: string) => template.replace('{task}', lowerFirst(task.replace(/[.!。]$/, '')));
   const templatesOf = new Map<string, Related<Grouped>>();
+  const tasksOf = new Map<string, { attacker: Related<Grouped>; harmless: Related<Grouped> }>();
 
   for (const { language, bank, texts } of languages) {
     const extractions = texts.extraction;
@@ -526,6 +558,7 @@ function corpusSamples(sources: Sources, seed: number, onDraw?: DrawTrace): Samp
     const relatedBenignTasks = new Related(benignTasks, onDraw);
     const templates = texts.indirect;
     templatesOf.set(language, new Related(templates, onDraw));
+    tasksOf.set(language, { attacker: tasks, harmless: relatedBenignTasks });
     const compositions = Math.max(COMPOSITIONS_PER_OVERRIDE, Math.round((COMPOSITIONS_PER_OVERRIDE * FULL_BANK_OVERRIDES) / bank.override.length));
     // By the language bank's own count, like `compositions`: the validation bank's templates do not thin training's plantings.
     const plantings = Math.max(PLANTINGS_PER_TEMPLATE, Math.round((PLANTINGS_PER_TEMPLATE * FULL_BANK_TEMPLATES) / Math.max(1, bank.indirect?.length ?? 0)));
@@ -641,6 +674,19 @@ function corpusSamples(sources: Sources, seed: number, onDraw?: DrawTrace): Samp
     const question = englishTasks.pick(group, random);
     if (question) add({ text: `${question.text} Reference: ${blob}`, label: 0, family: 'benign_blob', language: 'en', group });
   }
+  // Real code, benign as it is and, once, with an instruction of a language's planted templates in a comment. Last,
+  // so that no encoded slot takes one of them and every sample before stays as it was.
+  sources.realCode.forEach(({ text, language: fileLanguage, group }) => {
+    add({ text, label: 0, family: 'benign_code_file', language: 'en', group });
+    const random = streamOf(`${group}:${text}:planted`);
+    const language = languages[Math.floor(random() * languages.length)].language;
+    const template = templatesOf.get(language)?.pick(group, random);
+    const harmless = random() < HARMLESS_PLANTED_SHARE;
+    const task = tasksOf.get(language)?.[harmless ? 'harmless' : 'attacker'].pick(group, random);
+    if (!template || !task) return;
+    const line = commentLine(fileLanguage, withTask(template.text, task.text));
+    add({ text: insertAt(text, line, random), label: 1, family: harmless ? 'indirect_code_harmless_task' : 'indirect_code', language, group, injected: line });
+  });
   return samples;
 }
 
@@ -703,7 +749,8 @@ function suffixVocabulary(samples: readonly Sample[]): SuffixVocabulary {
   };
   for (const s of samples) {
     // Only training texts: the held-out split lends nothing, not even words.
-    if (s.label !== 0 || s.encoding || splitOf(s.group) !== 'train') continue;
+    // Nor real code: its thousands of identifiers would move most draws of the ring.
+    if (s.label !== 0 || s.encoding || splitOf(s.group) !== 'train' || s.family === 'benign_code_file') continue;
     for (const word of s.text.match(/[\p{L}\p{N}_]+/gu) ?? []) {
       if (/^[\p{Script=Latin}\p{N}_]+$/u.test(word)) {
         if (word.length <= 16) lend(words, word, s.group);

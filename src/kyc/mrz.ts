@@ -237,6 +237,12 @@ export function repairFillers(line: string): string {
   return chars.join('');
 }
 
+/** How many letters of the text's MRZ-long lines repairFillers takes for fillers (OCR-B's '<' read as K and L). */
+export function fillerNoise(text: string): number {
+  const read = text.split(/\r?\n/).map(cleanLine).filter((l) => l.length >= 20);
+  return read.reduce((sum, line) => sum + [...repairFillers(line)].filter((c, j) => c !== line[j]).length, 0);
+}
+
 /**
  * Brings a line to the layout length by growing or shrinking its longest run of fillers (where OCR miscounts);
  * null when that would cut characters other than fillers.
@@ -275,7 +281,9 @@ interface Candidate {
 }
 
 function* candidates(text: string): Generator<Candidate> {
-  const lines = text.split(/\r?\n/).map(cleanLine).map(repairFillers).filter((l) => l.length >= 20);
+  const read = text.split(/\r?\n/).map(cleanLine).filter((l) => l.length >= 20);
+  const lines = read.map(repairFillers);
+  const noise = read.map(fillerNoise);
   for (const layout of LAYOUTS) {
     const { lineCount, lineLength } = layout;
     for (let i = 0; i + lineCount <= lines.length; i++) {
@@ -287,7 +295,9 @@ function* candidates(text: string): Generator<Candidate> {
         // (fitLength pads it; no check digit covers it). On two-line formats the name line's length is part of what
         // tells 44- from 36-character layouts: a 22-character MRV-A name line let a garbled pass read as an MRV-B.
         const fillerTail = nameLine && layout.lineCount === 3 && l.endsWith('<<');
-        return (fillerTail || l.length >= lineLength - slack.shorter) && l.length <= lineLength + slack.longer;
+        // OCR-B's thin '<' is often read as two glyphs (`<K`, `KL`), which repairFillers makes two fillers: a line
+        // may run longer by as many fillers as it repaired (fitLength cuts its longest run back).
+        return (fillerTail || l.length >= lineLength - slack.shorter) && l.length - noise[i + k]! <= lineLength + slack.longer;
       });
       if (!fits || !group.some((l) => l.includes('<<'))) continue;
       if (!documentCodeFor(layout, fixClass(group[0]!.slice(0, 2), 'A').text)) continue;

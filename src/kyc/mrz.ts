@@ -216,16 +216,25 @@ export function cleanLine(line: string): string {
 }
 
 /**
- * A word made only of K, L, C and S inside a run of fillers is misread fillers when at least two fillers precede a
- * letter of it in the run, or one precedes and two follow (so "JOHN<L<<<" loses a lone initial, "<<KARL" keeps its K).
+ * OCR-B's '<' read by tesseract's English model: K and L in turn, often with no '<' read at all (`BRAKKLKLKLKLLLKLKKY`
+ * for a TD1 line's eleven fillers). Six or more, mixing both letters, spell no name and, inside a number, leave it
+ * failing its check digit.
+ */
+const OCR_B_FILLERS = /[KL]{6,}/g;
+
+/**
+ * Fillers read as letters. A stretch of OCR_B_FILLERS is fillers. A word made only of K, L, C and S inside a run of
+ * fillers is misread fillers when at least two fillers precede a letter of it in the run, or one precedes and two
+ * follow (so "JOHN<L<<<" loses a lone initial, "<<KARL" keeps its K).
  */
 export function repairFillers(line: string): string {
-  const chars = [...line];
-  for (const run of line.matchAll(/[<KLCS]+/g)) {
+  const filled = line.replace(OCR_B_FILLERS, (stretch) => (/K/.test(stretch) && /L/.test(stretch) ? '<'.repeat(stretch.length) : stretch));
+  const chars = [...filled];
+  for (const run of filled.matchAll(/[<KLCS]+/g)) {
     const start = run.index!;
     const text = run[0];
     // Letters after the run's last filler start the next word when that word goes on past the run.
-    const wordGoesOn = start + text.length < line.length;
+    const wordGoesOn = start + text.length < filled.length;
     const end = wordGoesOn ? text.lastIndexOf('<') + 1 : text.length;
     for (let i = 0; i < end; i++) {
       if (!FILLER_NOISE.test(text[i]!)) continue;

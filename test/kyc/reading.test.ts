@@ -149,6 +149,14 @@ describe('MRZ reading', () => {
     expect(name.length - 44).toBeGreaterThan(10);
     expect(data.length - 44).toBeGreaterThan(2);
     expect(readMrz(`${name}\n${data}`, NOW)).toMatchObject({ format: 'TD3', valid: true, documentNumber: 'LWH46LTGB', lastName: 'TANAKA', firstName: 'BRIDGET' });
+    // A TD1 line whose eleven fillers came out as K and L with no '<' at all (seed 5381, OCR-B, rotated 180°).
+    const td1 = composeMrz('TD1', { ...SPECIMEN_HOLDER, issuingState: 'BRA', nationality: 'BRA', documentNumber: 'V6NP0FXRY', birthDate: '600309', expiryDate: '290927', sex: 'F', surname: 'ODONNELL', givenNames: 'CHIDI' });
+    expect(repairFillers(`${td1[1]!.slice(0, 18)}KLKLKLKLLLLLKLKL${td1[1]!.slice(-1)}`)).toBe(`${td1[1]!.slice(0, 18)}${'<'.repeat(16)}${td1[1]!.slice(-1)}`);
+    const noisyTd1 = [td1[0], `${td1[1]!.slice(0, 18)}KLKLKLKLLLLLKLKL${td1[1]!.slice(-1)}`, 'ODONNELL<<CHIDI<K<KKKLKKLKLKLLKLKKKLKKL'].join('\n');
+    expect(readMrz(noisyTd1, NOW)).toMatchObject({ format: 'TD1', valid: true, documentNumber: 'V6NP0FXRY', lastName: 'ODONNELL', firstName: 'CHIDI' });
+    // Fewer than six, or one letter only, are letters: a name, or a number whose check digit tells.
+    expect(repairFillers('SMITH<<KLLKA<<<<')).toBe('SMITH<<KLLKA<<<<');
+    expect(repairFillers('LLLLLLL<<<')).toBe('LLLLLLL<<<');
     // As long, but not from fillers read as letters: still too long for a TD3 name line.
     expect(readMrz(`P<DEUTANAKA<<BRIDGET<<${'<'.repeat(40)}\n${printed[1]}`, NOW)).toBeNull();
   });

@@ -161,6 +161,8 @@ const DEGRADATIONS: Record<string, Degrade> = {
 interface Outcome {
   valid: boolean;
   correct: boolean;
+  /** Correct, and every other field as printed too (format, names, states, sex, optional data): no check digit covers names. */
+  exact: boolean;
   /**
    * Valid only through a repair a check digit chose, or with characters the check digits cannot vouch for
    * (uncertainCharacters): such a document goes to review, never a straight pass.
@@ -175,7 +177,7 @@ const percentile = (values: number[], p: number) => {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
 };
-const pct = (outcomes: Outcome[], key: 'valid' | 'correct' | 'review') =>
+const pct = (outcomes: Outcome[], key: 'valid' | 'correct' | 'exact' | 'review') =>
   `${Math.round((100 * outcomes.filter((o) => o[key]).length) / Math.max(1, outcomes.length))} %`;
 
 interface VisualOutcome {
@@ -254,8 +256,12 @@ async function main(): Promise<void> {
           const bandReads = takeBandReads();
           const valid = mrz?.valid === true;
           const correct = valid && mrz.documentNumber === truth.documentNumber && mrz.birthDate === truth.birthDate && mrz.expiryDate === truth.expiryDate;
+          const unchecked = ['format', 'documentCode', 'issuingState', 'nationality', 'sex', 'lastName', 'firstName', 'personalNumber'] as const;
+          const differing = valid ? unchecked.filter((field) => mrz[field] !== truth[field]) : [];
+          const exact = correct && differing.length === 0;
+          if (SHOW_FAILURES && correct && !exact) console.log(`correct but not as printed: ${format} ${name} holder ${reading % HOLDERS} ${mrzPrint.face} ${differing.map((f) => `${f} ${mrz[f]} for ${truth[f]}`).join(', ')}`);
           const reviewReasons = valid ? [...mrz.checkDigitRepairs.map((f) => `repair:${f}`), ...mrz.uncertainCharacters.map((f) => `uncertain:${f}`)] : [];
-          const outcome = { valid, correct, review: reviewReasons.length > 0, reviewReasons, ms };
+          const outcome = { valid, correct, exact, review: reviewReasons.length > 0, reviewReasons, ms };
           record(`${format}|${name}`, outcome);
           record(`${format}|*`, outcome);
           record(`${format} ${mrzPrint.face}|*`, outcome);
@@ -298,9 +304,9 @@ async function main(): Promise<void> {
     const latency = `${Math.round(percentile(ms, 50))} ms / ${Math.round(percentile(ms, 95))} ms`;
     const wrong = outcomes.filter((o) => o.valid && !o.correct);
     const plainlyWrong = wrong.filter((o) => !o.review).length;
-    console.log(`${label} (${outcomes.length} readings): ${pct(outcomes, 'valid')} / ${pct(outcomes, 'correct')} / ${pct(outcomes, 'review')} / ${wrong.length} / ${plainlyWrong} / ${latency}`);
+    console.log(`${label} (${outcomes.length} readings): ${pct(outcomes, 'valid')} / ${pct(outcomes, 'correct')} / ${pct(outcomes, 'exact')} / ${pct(outcomes, 'review')} / ${wrong.length} / ${plainlyWrong} / ${latency}`);
   };
-  const columns = 'valid / correct / in review (check-digit repair or uncertain character) / valid but wrong (readings) / of which plain passes / latency p50 / p95';
+  const columns = 'valid / correct / every field as printed (names, states, optional data too) / in review (check-digit repair or uncertain character) / valid but wrong (readings) / of which plain passes / latency p50 / p95';
   console.log(`\nper format (${holdersEach} holders each): ${columns}`);
   for (const format of MRZ_FORMATS) if (results.has(`${format}|*`)) summary(format, results.get(`${format}|*`)!);
   console.log(`\nper format and MRZ face: ${columns}`);

@@ -295,6 +295,7 @@ function* candidates(text: string): Generator<Candidate> {
   const noise = read.map(fillerNoise);
   for (const layout of LAYOUTS) {
     const { lineCount, lineLength } = layout;
+    const longerLengths = new Set(LAYOUTS.filter((other) => other.lineCount === lineCount && other.lineLength > lineLength).map((other) => other.lineLength));
     for (let i = 0; i + lineCount <= lines.length; i++) {
       const group = lines.slice(i, i + lineCount);
       const fits = group.every((l, k) => {
@@ -305,8 +306,11 @@ function* candidates(text: string): Generator<Candidate> {
         // tells 44- from 36-character layouts: a 22-character MRV-A name line let a garbled pass read as an MRV-B.
         const fillerTail = nameLine && layout.lineCount === 3 && l.endsWith('<<');
         // OCR-B's thin '<' is often read as two glyphs (`<K`, `KL`), which repairFillers makes two fillers: a line
-        // may run longer by as many fillers as it repaired (fitLength cuts its longest run back).
-        return (fillerTail || l.length >= lineLength - slack.shorter) && l.length - noise[i + k]! <= lineLength + slack.longer;
+        // may run longer by as many fillers as it repaired (fitLength cuts its longest run back) — but a data line
+        // read exactly as long as a longer layout's is that layout's, not noise: cut down, a clean TD3 data line
+        // whose personal number repairFillers emptied read as a TD2's, valid by chance, with the number lost.
+        const withNoise = l.length - noise[i + k]! <= lineLength + slack.longer && !(!nameLine && longerLengths.has(l.length));
+        return (fillerTail || l.length >= lineLength - slack.shorter) && (l.length <= lineLength + slack.longer || withNoise);
       });
       if (!fits || !group.some((l) => l.includes('<<'))) continue;
       if (!documentCodeFor(layout, fixClass(group[0]!.slice(0, 2), 'A').text)) continue;

@@ -233,8 +233,11 @@ export function repairFillers(line: string): string {
   for (const run of filled.matchAll(/[<KLCS]+/g)) {
     const start = run.index!;
     const text = run[0];
-    // Letters after the run's last filler start the next word when that word goes on past the run.
-    const wordGoesOn = start + text.length < filled.length;
+    // Letters after the run's last filler start the next word when that word goes on past the run in letters. A
+    // digit next is a check digit or a number, which no field's data reaches after fillers (fields are padded on the
+    // right): OCR-B's last '<' read `<K` before the composite left a K in a TD2's optional data that no check digit
+    // sees (K weighs 20, as good as a filler's 0).
+    const wordGoesOn = /[A-Z]/.test(filled[start + text.length] ?? '');
     const end = wordGoesOn ? text.lastIndexOf('<') + 1 : text.length;
     for (let i = 0; i < end; i++) {
       if (!FILLER_NOISE.test(text[i]!)) continue;
@@ -309,7 +312,7 @@ function* candidates(text: string): Generator<Candidate> {
         // may run longer by as many fillers as it repaired (fitLength cuts its longest run back) — but a data line
         // read exactly as long as a longer layout's is that layout's, not noise: cut down, a clean TD3 data line
         // whose personal number repairFillers emptied read as a TD2's, valid by chance, with the number lost.
-        const withNoise = l.length - noise[i + k]! <= lineLength + slack.longer && !(!nameLine && longerLengths.has(l.length));
+        const withNoise = l.length - noise[i + k]! <= lineLength + slack.longer && (nameLine || !longerLengths.has(l.length));
         return (fillerTail || l.length >= lineLength - slack.shorter) && (l.length <= lineLength + slack.longer || withNoise);
       });
       if (!fits || !group.some((l) => l.includes('<<'))) continue;

@@ -170,6 +170,16 @@ describe('MRZ reading', () => {
     expect(readMrz(printed.join('\n'), NOW)).toMatchObject({ format: 'TD3', valid: false, invalidFields: expect.arrayContaining(['personalNumberCheckDigit']) });
   });
 
+  it("takes a K between a filler run and a check digit for OCR-B's last '<' read as `<K` (K weighs as a filler does)", () => {
+    const printed = composeMrz('TD2', { ...SPECIMEN_HOLDER, surname: 'SMITH', givenNames: 'PAUL' });
+    const noisy = printed[1]!.replace(/<+/, (run) => '<K'.repeat(run.length));
+    expect(noisy.endsWith('<K4')).toBe(true);
+    expect(repairFillers(noisy)).toBe(noisy.replace(/K/g, '<'));
+    expect(readMrz(`${printed[0]}\n${noisy}`, NOW)).toMatchObject({ format: 'TD2', valid: true, personalNumber: null, lastName: 'SMITH', firstName: 'PAUL' });
+    // Before a letter, the K starts the next word, as before.
+    expect(repairFillers('SMITH<<KARL<<<<')).toBe('SMITH<<KARL<<<<');
+  });
+
   it('resolves look-alikes by field class and check digit, and says so', () => {
     const [l1, l2] = SPECIMENS[0]![1];
     const dateRead = readMrz(`${l1}\n${l2.replace('7408122', '74O8l22'.toUpperCase())}`, NOW);

@@ -645,6 +645,15 @@ const SEXES: Record<string, string> = { F: 'female', M: 'male', X: 'nonspecified
 const nameWords = (text: string): string | null => text.replace(/<+$/, '').replace(/</g, ' ').trim() || null;
 const orNull = (text: string | undefined): string | null => (text ? text.replace(/<+$/, '') || null : null);
 
+/**
+ * A name field holds `<<` between surname and given names (ICAO 9303 keeps it when it truncates); with none before its
+ * filler tail, OCR-B's `<<` was read as `<K<K` (each '<' as `<K`) or `<K<`, and the first such is taken for it.
+ * Without this the whole name came out as the surname (`KOWALSKA K KBRIDGET`, no given names).
+ */
+function separatedName(name: string): string {
+  return name.replace(/<+$/, '').includes('<<') ? name : name.replace(/<K<K?/, '<<');
+}
+
 function toReading(layout: Layout, parsed: Parsed, now: Date): MrzReading {
   const value = (name: string) => parsed.fields.get(name);
   let lastName: string | null;
@@ -653,7 +662,7 @@ function toReading(layout: Layout, parsed: Parsed, now: Date): MrzReading {
     lastName = nameWords(value('lastName') ?? '');
     firstName = nameWords((value('firstName') ?? '').replace(/<</g, '<'));
   } else {
-    const [last = '', ...given] = (value('name') ?? '').split('<<');
+    const [last = '', ...given] = separatedName(value('name') ?? '').split('<<');
     lastName = nameWords(last);
     firstName = nameWords(given.join('<'));
   }

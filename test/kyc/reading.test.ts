@@ -180,6 +180,19 @@ describe('MRZ reading', () => {
     expect(repairFillers('SMITH<<KARL<<<<')).toBe('SMITH<<KARL<<<<');
   });
 
+  it("takes the first `<K<K` or `<K<` of a name field with no `<<` for OCR-B's `<<` between surname and given names", () => {
+    const read = (givenNames: string, separator: string) => {
+      const printed = composeTd3({ ...SPECIMEN_HOLDER, surname: 'KOWALSKA', givenNames });
+      return readMrz(`${printed[0]!.replace('KOWALSKA<<', `KOWALSKA${separator}`).slice(0, 44)}\n${printed[1]}`, NOW);
+    };
+    // Seed 5381, OCR-B: `KOWALSKA<K<KKENJI`, `DUBOIS<K<BRIDGET` (a given name's own first K after `<K<` is lost).
+    expect(read('KENJI', '<K<K')).toMatchObject({ valid: true, lastName: 'KOWALSKA', firstName: 'KENJI' });
+    expect(read('BRIDGET', '<K<')).toMatchObject({ valid: true, lastName: 'KOWALSKA', firstName: 'BRIDGET' });
+    // With a `<<` read, a lone K is a name's: a middle initial stays.
+    const initial = composeTd3({ ...SPECIMEN_HOLDER, surname: 'SMITH', givenNames: 'JOHN K PAUL' });
+    expect(readMrz(initial.join('\n'), NOW)).toMatchObject({ lastName: 'SMITH', firstName: 'JOHN K PAUL' });
+  });
+
   it('resolves look-alikes by field class and check digit, and says so', () => {
     const [l1, l2] = SPECIMENS[0]![1];
     const dateRead = readMrz(`${l1}\n${l2.replace('7408122', '74O8l22'.toUpperCase())}`, NOW);

@@ -4,6 +4,7 @@
 // other name) exactly the same way.
 //   npx tsx scripts/make-kyc-specimen.ts [portrait.png]
 import { createRequire } from 'node:module';
+import { existsSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -15,6 +16,41 @@ const FONT_DIR = path.join(path.dirname(require.resolve('dejavu-fonts-ttf/packag
 export const MONO_FONT = path.join(FONT_DIR, 'DejaVuSansMono.ttf');
 export const SANS_FONT = path.join(FONT_DIR, 'DejaVuSans.ttf');
 export const SANS_BOLD_FONT = path.join(FONT_DIR, 'DejaVuSans-Bold.ttf');
+/** Real MRZs are printed in OCR-B (ICAO 9303 part 3); Debian's fonts-ocr-b is Matthew Skala's public-domain one. */
+export const OCR_B_FONT = '/usr/share/fonts/opentype/ocr-b/OCRB.otf';
+
+/** The MRZ's typefaces, with their advance per character in em (measured on a rendered 44-character line). */
+export const MRZ_FACES = {
+  ocrb: { file: OCR_B_FONT, family: 'OCR B', advance: 0.727 },
+  dejavu: { file: MONO_FONT, family: 'DejaVu Sans Mono', advance: 0.602 },
+} as const;
+export type MrzFace = keyof typeof MRZ_FACES;
+
+/** How an MRZ is printed: its face, its line width as a share of the layout's, and extra letter spacing in em. */
+export interface MrzPrint {
+  face: MrzFace;
+  size: number;
+  spacing: number;
+}
+
+/** The print every render used before OCR-B (tests and the examples keep it; they need no extra font). */
+export const DEJAVU_PRINT: MrzPrint = { face: 'dejavu', size: 1, spacing: 0 };
+
+function mrzFont(print: MrzPrint): (typeof MRZ_FACES)[MrzFace] {
+  const face = MRZ_FACES[print.face];
+  if (!existsSync(face.file)) throw new Error(`MRZ font ${face.file} is missing: apt-get install -y fonts-ocr-b`);
+  return face;
+}
+
+/**
+ * One MRZ line as PNG, as wide as DejaVu Sans Mono at `dejavuPx` would print it, times `print.size`: another face or
+ * letter spacing changes the font size, not the layout.
+ */
+async function mrzLineImage(line: string, dejavuPx: number, print: MrzPrint): Promise<Buffer> {
+  const face = mrzFont(print);
+  const px = Math.round((dejavuPx * print.size * MRZ_FACES.dejavu.advance) / (face.advance + print.spacing));
+  return textImage(line, face.file, `${face.family} ${px}`, '#000000', Math.round(print.spacing * px * 1024));
+}
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const DEFAULT_PORTRAIT = path.resolve(ROOT, '../shared/data/faces/astronaut.png');
@@ -145,9 +181,11 @@ export function printedDate(yymmdd: string, century: number, style: DateStyle = 
   }
 }
 
-export async function textImage(text: string, fontfile: string, font: string, colour = '#1b1b2f'): Promise<Buffer> {
+/** `letterSpacing`: extra space between characters in 1/1024 pt (pango's unit; a point is a pixel at 72 dpi). */
+export async function textImage(text: string, fontfile: string, font: string, colour = '#1b1b2f', letterSpacing = 0): Promise<Buffer> {
   const escaped = text.replace(/&/g, '&amp;').replace(/</g, '&lt;');
-  return sharp({ text: { text: `<span foreground="${colour}">${escaped}</span>`, fontfile, font, rgba: true, dpi: 72 } })
+  const spacing = letterSpacing ? ` letter_spacing="${letterSpacing}"` : '';
+  return sharp({ text: { text: `<span foreground="${colour}"${spacing}>${escaped}</span>`, fontfile, font, rgba: true, dpi: 72 } })
     .png()
     .toBuffer();
 }
@@ -185,6 +223,7 @@ export interface PassportRenderOptions {
   /** A visa sticker (MRV-A) is printed like the passport page it is glued on, under its own title and type. */
   visa?: boolean;
   dateStyle?: DateStyle;
+  mrzPrint?: MrzPrint;
 }
 
 /** A passport data page as PNG. */
@@ -217,8 +256,8 @@ export async function renderPassport(options: PassportRenderOptions = {}): Promi
     ...(await field('Sex / Kön', holder.sex, 900, 420)),
     ...(await field('Date of expiry / Giltig till', printedDate(holder.expiryDate, century.expiry, options.dateStyle), 430, 495)),
     ...(await field('Authority / Myndighet', 'SPECIMEN AUTHORITY', 430, 570)),
-    { input: await textImage(line1, MONO_FONT, 'DejaVu Sans Mono 41', '#000000'), left: 38, top: CARD_HEIGHT - 170 },
-    { input: await textImage(line2, MONO_FONT, 'DejaVu Sans Mono 41', '#000000'), left: 38, top: CARD_HEIGHT - 95 },
+    { input: await mrzLineImage(line1, 41, options.mrzPrint ?? DEJAVU_PRINT), left: 38, top: CARD_HEIGHT - 170 },
+    { input: await mrzLineImage(line2, 41, options.mrzPrint ?? DEJAVU_PRINT), left: 38, top: CARD_HEIGHT - 95 },
   ];
   return sharp({ create: { width: CARD_WIDTH, height: CARD_HEIGHT, channels: 3, background: '#ffffff' } })
     .composite(layers)
@@ -226,14 +265,12 @@ export async function renderPassport(options: PassportRenderOptions = {}): Promi
     .toBuffer();
 }
 
-/** DejaVu Sans Mono advances 0.602 em per character. */
-const MONO_ADVANCE = 0.602;
-
 export interface DocumentRenderOptions {
   portrait?: Buffer;
   /** What the visual zone prints, when it is not the holder the MRZ is composed for (a tampered page). */
   printed?: PassportHolder;
   dateStyle?: DateStyle;
+  mrzPrint?: MrzPrint;
 }
 
 /**
@@ -245,11 +282,13 @@ export async function renderDocument(format: SpecimenFormat, holder: PassportHol
   const lines = composeMrz(format, holder);
   const shown = options.printed ?? holder;
   if (lines[0]!.length === 44) {
-    return renderPassport({ holder: shown, mrz: lines as [string, string], portrait: options.portrait, visa: format === 'MRVA', dateStyle: options.dateStyle });
+    return renderPassport({
+      holder: shown, mrz: lines as [string, string], portrait: options.portrait, visa: format === 'MRVA', dateStyle: options.dateStyle, mrzPrint: options.mrzPrint,
+    });
   }
   const width = format === 'TD1' ? 1012 : 1100;
   const height = Math.round(width * (format === 'TD1' ? 0.63 : 0.7));
-  const fontPx = Math.floor((0.88 * width) / (lines[0]!.length * MONO_ADVANCE));
+  const fontPx = Math.floor((0.88 * width) / (lines[0]!.length * MRZ_FACES.dejavu.advance));
   const lineStep = Math.round(fontPx * 1.4);
   const mrzHeight = lineStep * lines.length + 20;
   const portrait = await sharp(options.portrait ?? (await readFile(DEFAULT_PORTRAIT)))
@@ -278,7 +317,7 @@ export async function renderDocument(format: SpecimenFormat, holder: PassportHol
     ...(await field("Date of expiry / Date d'expiration", printedDate(shown.expiryDate, 20, options.dateStyle), Math.round(width * 0.62), 3)),
     ...(await Promise.all(
       lines.map(async (line, k) => ({
-        input: await textImage(line, MONO_FONT, `DejaVu Sans Mono ${fontPx}`, '#000000'),
+        input: await mrzLineImage(line, fontPx, options.mrzPrint ?? DEJAVU_PRINT),
         left: Math.round(0.04 * width),
         top: height - mrzHeight + 10 + k * lineStep,
       })),

@@ -216,16 +216,28 @@ export function cleanLine(line: string): string {
 }
 
 /**
- * A word made only of K, L, C and S inside a run of fillers is misread fillers when at least two fillers precede a
- * letter of it in the run, or one precedes and two follow (so "JOHN<L<<<" loses a lone initial, "<<KARL" keeps its K).
+ * OCR-B's '<' read by tesseract's English model: K and L in turn, often with no '<' read at all (`BRAKKLKLKLKLLLKLKKY`
+ * for a TD1 line's eleven fillers). Six or more, mixing both letters, spell no name and, inside a number, leave it
+ * failing its check digit.
+ */
+const OCR_B_FILLERS = /[KL]{6,}/g;
+
+/**
+ * Fillers read as letters. A stretch of OCR_B_FILLERS is fillers. A word made only of K, L, C and S inside a run of
+ * fillers is misread fillers when at least two fillers precede a letter of it in the run, or one precedes and two
+ * follow (so "JOHN<L<<<" loses a lone initial, "<<KARL" keeps its K).
  */
 export function repairFillers(line: string): string {
-  const chars = [...line];
-  for (const run of line.matchAll(/[<KLCS]+/g)) {
+  const filled = line.replace(OCR_B_FILLERS, (stretch) => (/K/.test(stretch) && /L/.test(stretch) ? '<'.repeat(stretch.length) : stretch));
+  const chars = [...filled];
+  for (const run of filled.matchAll(/[<KLCS]+/g)) {
     const start = run.index!;
     const text = run[0];
-    // Letters after the run's last filler start the next word when that word goes on past the run.
-    const wordGoesOn = start + text.length < line.length;
+    // Letters after the run's last filler start the next word when that word goes on past the run in letters. A
+    // digit next is a check digit or a number, which no field's data reaches after fillers (fields are padded on the
+    // right): OCR-B's last '<' read `<K` before the composite left a K in a TD2's optional data that no check digit
+    // sees (K weighs 20, as good as a filler's 0).
+    const wordGoesOn = /[A-Z]/.test(filled[start + text.length] ?? '');
     const end = wordGoesOn ? text.lastIndexOf('<') + 1 : text.length;
     for (let i = 0; i < end; i++) {
       if (!FILLER_NOISE.test(text[i]!)) continue;
@@ -235,6 +247,12 @@ export function repairFillers(line: string): string {
     }
   }
   return chars.join('');
+}
+
+/** How many letters of the text's MRZ-long lines repairFillers takes for fillers (OCR-B's '<' read as K and L). */
+export function fillerNoise(text: string): number {
+  const read = text.split(/\r?\n/).map(cleanLine).filter((l) => l.length >= 20);
+  return read.reduce((sum, line) => sum + [...repairFillers(line)].filter((c, j) => c !== line[j]).length, 0);
 }
 
 /**
@@ -275,9 +293,12 @@ interface Candidate {
 }
 
 function* candidates(text: string): Generator<Candidate> {
-  const lines = text.split(/\r?\n/).map(cleanLine).map(repairFillers).filter((l) => l.length >= 20);
+  const read = text.split(/\r?\n/).map(cleanLine).filter((l) => l.length >= 20);
+  const lines = read.map(repairFillers);
+  const noise = read.map(fillerNoise);
   for (const layout of LAYOUTS) {
     const { lineCount, lineLength } = layout;
+    const longerLengths = new Set(LAYOUTS.filter((other) => other.lineCount === lineCount && other.lineLength > lineLength).map((other) => other.lineLength));
     for (let i = 0; i + lineCount <= lines.length; i++) {
       const group = lines.slice(i, i + lineCount);
       const fits = group.every((l, k) => {
@@ -287,7 +308,12 @@ function* candidates(text: string): Generator<Candidate> {
         // (fitLength pads it; no check digit covers it). On two-line formats the name line's length is part of what
         // tells 44- from 36-character layouts: a 22-character MRV-A name line let a garbled pass read as an MRV-B.
         const fillerTail = nameLine && layout.lineCount === 3 && l.endsWith('<<');
-        return (fillerTail || l.length >= lineLength - slack.shorter) && l.length <= lineLength + slack.longer;
+        // OCR-B's thin '<' is often read as two glyphs (`<K`, `KL`), which repairFillers makes two fillers: a line
+        // may run longer by as many fillers as it repaired (fitLength cuts its longest run back) — but a data line
+        // read exactly as long as a longer layout's is that layout's, not noise: cut down, a clean TD3 data line
+        // whose personal number repairFillers emptied read as a TD2's, valid by chance, with the number lost.
+        const withNoise = l.length - noise[i + k]! <= lineLength + slack.longer && (nameLine || !longerLengths.has(l.length));
+        return (fillerTail || l.length >= lineLength - slack.shorter) && (l.length <= lineLength + slack.longer || withNoise);
       });
       if (!fits || !group.some((l) => l.includes('<<'))) continue;
       if (!documentCodeFor(layout, fixClass(group[0]!.slice(0, 2), 'A').text)) continue;
@@ -619,6 +645,15 @@ const SEXES: Record<string, string> = { F: 'female', M: 'male', X: 'nonspecified
 const nameWords = (text: string): string | null => text.replace(/<+$/, '').replace(/</g, ' ').trim() || null;
 const orNull = (text: string | undefined): string | null => (text ? text.replace(/<+$/, '') || null : null);
 
+/**
+ * A name field holds `<<` between surname and given names (ICAO 9303 keeps it when it truncates); with none before its
+ * filler tail, OCR-B's `<<` was read as `<K<K` (each '<' as `<K`) or `<K<`, and the first such is taken for it.
+ * Without this the whole name came out as the surname (`KOWALSKA K KBRIDGET`, no given names).
+ */
+function separatedName(name: string): string {
+  return name.replace(/<+$/, '').includes('<<') ? name : name.replace(/<K<K?/, '<<');
+}
+
 function toReading(layout: Layout, parsed: Parsed, now: Date): MrzReading {
   const value = (name: string) => parsed.fields.get(name);
   let lastName: string | null;
@@ -627,7 +662,7 @@ function toReading(layout: Layout, parsed: Parsed, now: Date): MrzReading {
     lastName = nameWords(value('lastName') ?? '');
     firstName = nameWords((value('firstName') ?? '').replace(/<</g, '<'));
   } else {
-    const [last = '', ...given] = (value('name') ?? '').split('<<');
+    const [last = '', ...given] = separatedName(value('name') ?? '').split('<<');
     lastName = nameWords(last);
     firstName = nameWords(given.join('<'));
   }

@@ -807,7 +807,8 @@ function handSplit(key: string): Split {
 
 /**
  * The pairs of one hand-written file. Round 14's file (name-pairs-r14.tsv: organisations, companies, vessels and
- * romanisations beside hard non-matches) is split by its own salted hash, so its held-out half is not the old test.
+ * romanisations beside hard non-matches) and round 16's (name-pairs-r16.tsv: companies in register and press forms
+ * beside companies sharing a word) are each split by their own salted hash, so their held-out halves are not the old test.
  */
 function namePairs(file = 'name-pairs.tsv', splitSalt = ''): { cases: PairCase[]; entities: ListEntity[] } {
   const cases: PairCase[] = [];
@@ -1014,6 +1015,8 @@ export async function run(): Promise<void> {
   const pairLists: ListsSnapshot = { index: buildIndex([...entities, ...pairs.entities]), lists: [], listsVersion: 'eval-pairs' };
   // An index of its own, so that the older file's figures stay comparable with earlier rounds'.
   const pairListsR14: ListsSnapshot = { index: buildIndex([...entities, ...pairsR14.entities]), lists: [], listsVersion: 'eval-pairs-r14' };
+  const pairsR16 = namePairs('name-pairs-r16.tsv', 'r16:');
+  const pairListsR16: ListsSnapshot = { index: buildIndex([...entities, ...pairsR16.entities]), lists: [], listsVersion: 'eval-pairs-r16' };
   const unlisted = unlistedNames(entities);
   const unlistedR12 = unlistedNames(entities, 'unlisted-names-r12.tsv', 'r12:');
   const unlistedR14 = unlistedNames(entities, 'unlisted-names-r14.tsv', 'r14:');
@@ -1065,6 +1068,7 @@ export async function run(): Promise<void> {
     if (split !== 'train') {
       reportPairs(measurePairs(pairLists, pairs.cases.filter((c) => c.split === split)), split === 'dev' && process.argv.includes('--misses'));
       reportPairs(measurePairs(pairListsR14, pairsR14.cases.filter((c) => c.split === split)), split === 'dev' && process.argv.includes('--misses'), `round-14 pairs (${split === 'dev' ? 'dev' : 'held-out'})`);
+      reportPairs(measurePairs(pairListsR16, pairsR16.cases.filter((c) => c.split === split)), split === 'dev' && process.argv.includes('--misses'), `round-16 company pairs (${split === 'dev' ? 'dev' : 'held-out'})`);
       const unlistedCases = unlisted.cases.filter((c) => c.split === split);
       const unlistedResult = measure(lists, unlistedCases);
       const rate = (cases: typeof unlistedCases): string => {

@@ -6,8 +6,8 @@ import type { FaceEngine, DetectedFace } from './face.ts';
 import { faceSimilarity } from './face.ts';
 import { differenceHash } from './hash.ts';
 import type { DecodedImage, RawPixels } from './intake.ts';
-import { cleanLine, fillerNoise, hasComposite, LOOK_ALIKES, readMrz, unreadCheckDigits, withRereadCheckDigits, type MrzFormat, type MrzReading } from './mrz.ts';
-import { cellBox, cellsToReadAlone, fieldCells, holdingMix, placeKey, readMrzByCells, sourceLines, withUncertainCharacters } from './mrz-cells.ts';
+import { cleanLine, FILLER_NOISE, fillerNoise, hasComposite, LOOK_ALIKES, readMrz, unreadCheckDigits, withRereadCheckDigits, type MrzFormat, type MrzReading } from './mrz.ts';
+import { cellBox, cellPitch, cellsToReadAlone, fieldCells, holdingMix, placeKey, readMrzByCells, sourceLines, withUncertainCharacters } from './mrz-cells.ts';
 import { compareNames, findNameInText } from './names.ts';
 import { OCR_WIDTH, OCR_WIDTH_LINE_LENGTH, type BandText, type Box, type ImageBand, type OcrEngine, type OnQueued } from './ocr.ts';
 import { measureQuality } from './quality.ts';
@@ -263,6 +263,57 @@ async function withCharactersReadAlone(mrz: MrzReading, read: BandText, look: Lo
   return alone.size === 0 ? byConfidence : withUncertainCharacters(mrz, read, alone);
 }
 
+/** The fields of a format's names, which no check digit covers. */
+const nameFields = (format: MrzFormat): string[] => (format === 'FRA_ID' ? ['lastName', 'firstName'] : ['name']);
+/** Name letters read alone per reading at most (one single-character pass each). */
+const MAX_NAME_LETTERS_ALONE = 10;
+/** What a reading says where a check digit or the layout fixes it: the name letters read alone must leave it as it is. */
+const fixedData = (r: MrzReading) =>
+  [r.format, r.documentCode, r.issuingState, r.nationality, r.documentNumber, r.birthDate, r.expiryDate, r.sex, r.personalNumber].join('|');
+
+/**
+ * A valid reading whose name letters that OCR-B's '<' is read as (K, L, C, S) were each read again alone, as itself
+ * or '<'. In a line tesseract reads the thin chevron as a letter glued to a word (`JEANKPIERRE`, `JEANSKPIERRE`,
+ * `SILVA<K<KJEAN`); no check digit covers names, and a KYC decision compares and screens them. A stretch of fillers
+ * and letters read alone as fillers between two words becomes as many fillers as the cells its boxes span (a '<'
+ * read as two glyphs, `SK`, is one cell); at a field's end each such letter becomes one filler (the line's length is
+ * fitted as before). Only the names are taken from the lines so changed, and only when every other field reads the same.
+ */
+async function withNameFillersReadAlone(mrz: MrzReading, read: BandText, look: Look, ocr: OcrEngine, now: Date): Promise<MrzReading> {
+  const cells = nameFields(mrz.format).flatMap((field) => fieldCells(mrz, read, field));
+  const fillers = new Set<string>();
+  for (const { line, index, read: asRead } of cells.filter((cell) => cell.read && FILLER_NOISE.test(mrz.lines[cell.line]![cell.index]!)).slice(0, MAX_NAME_LETTERS_ALONE)) {
+    const letter = mrz.lines[line]![index]!;
+    if ((await readAlone(ocr, look, asRead!.box, `${letter}<`)) === '<') fillers.add(placeKey(line, index));
+  }
+  if (fillers.size === 0) return mrz;
+  const pitch = cellPitch(read, mrz.lines[0]!.length);
+  const lines = mrz.lines.map((text, m) => {
+    const inName = cells.filter((cell) => cell.line === m);
+    if (inName.length === 0) return text;
+    const isFiller = (cell: (typeof cells)[number]) => text[cell.index] === '<' || fillers.has(placeKey(m, cell.index));
+    let name = '';
+    for (let k = 0; k < inName.length; ) {
+      if (!isFiller(inName[k]!)) {
+        name += text[inName[k]!.index];
+        k++;
+        continue;
+      }
+      let end = k;
+      while (end + 1 < inName.length && isFiller(inName[end + 1]!)) end++;
+      const [first, last] = [inName[k]!.read, inName[end]!.read];
+      const between = k > 0 && end + 1 < inName.length;
+      const spanned = between && pitch && first && last ? Math.max(1, Math.round((last.box.x1 - first.box.x0) / pitch)) : end - k + 1;
+      name += '<'.repeat(spanned);
+      k = end + 1;
+    }
+    return text.slice(0, inName[0]!.index) + name + text.slice(inName.at(-1)!.index + 1);
+  });
+  const again = readMrz(lines.join('\n'), now);
+  if (!again?.valid || fixedData(again) !== fixedData(mrz)) return mrz;
+  return { ...mrz, lines: again.lines, lastName: again.lastName, firstName: again.firstName };
+}
+
 /**
  * The MRZ of a document image: the first valid reading over the bands, otherwise the one with the fewest faults.
  * Once a look finds an MRZ, the page's orientation is known: looks at other turns are dropped, and a format whose
@@ -294,7 +345,9 @@ export async function readMrzFromImage(
     const first = readMrz(read.text, now);
     const reread = first && !first.valid ? await rereadCheckDigits(first, read, look, ocr, now) : first;
     const numberAlone = reread && (await withNumberReadAlone(reread, read, look, ocr, now));
-    const mrz = numberAlone?.valid ? await withCharactersReadAlone(numberAlone, read, look, ocr) : numberAlone;
+    const mrz = numberAlone?.valid
+      ? await withNameFillersReadAlone(await withCharactersReadAlone(numberAlone, read, look, ocr), read, look, ocr, now)
+      : numberAlone;
     if (mrz && !mrz.valid) {
       // The same pass's character boxes (no OCR), kept aside: see mrz-cells.ts.
       const cells = readMrzByCells(read, now, mrz);

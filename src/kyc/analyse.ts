@@ -263,13 +263,16 @@ async function withCharactersReadAlone(mrz: MrzReading, read: BandText, look: Lo
   return alone.size === 0 ? byConfidence : withUncertainCharacters(mrz, read, alone);
 }
 
-/** The fields of a format's names, which no check digit covers. */
-const nameFields = (format: MrzFormat): string[] => (format === 'FRA_ID' ? ['lastName', 'firstName'] : ['name']);
+/**
+ * The fields no check digit covers whose letters are read again alone when they may be OCR-B's '<': the names, and the
+ * document code, whose second character is mostly a filler (`IK`, `PS` for `I`, `P`).
+ */
+const unCheckedFields = (format: MrzFormat): string[] => ['documentCode', ...(format === 'FRA_ID' ? ['lastName', 'firstName'] : ['name'])];
 /** Name letters read alone per reading at most (one single-character pass each). */
 const MAX_NAME_LETTERS_ALONE = 10;
-/** What a reading says where a check digit or the layout fixes it: the name letters read alone must leave it as it is. */
+/** What a reading says outside the fields read alone (unCheckedFields): the letters read alone must leave it as it is. */
 const fixedData = (r: MrzReading) =>
-  [r.format, r.documentCode, r.issuingState, r.nationality, r.documentNumber, r.birthDate, r.expiryDate, r.sex, r.personalNumber].join('|');
+  [r.format, r.issuingState, r.nationality, r.documentNumber, r.birthDate, r.expiryDate, r.sex, r.personalNumber].join('|');
 
 /**
  * A valid reading whose name letters that OCR-B's '<' is read as (K, L, C, S) were each read again alone, as itself
@@ -277,10 +280,11 @@ const fixedData = (r: MrzReading) =>
  * `SILVA<K<KJEAN`); no check digit covers names, and a KYC decision compares and screens them. A stretch of fillers
  * and letters read alone as fillers between two words becomes as many fillers as the cells its boxes span (a '<'
  * read as two glyphs, `SK`, is one cell); at a field's end each such letter becomes one filler (the line's length is
- * fitted as before). Only the names are taken from the lines so changed, and only when every other field reads the same.
+ * fitted as before). Only those fields are taken from the lines so changed, and only when every other field reads the same.
  */
 async function withNameFillersReadAlone(mrz: MrzReading, read: BandText, look: Look, ocr: OcrEngine, now: Date): Promise<MrzReading> {
-  const cells = nameFields(mrz.format).flatMap((field) => fieldCells(mrz, read, field));
+  const fields = unCheckedFields(mrz.format).map((field) => fieldCells(mrz, read, field));
+  const cells = fields.flat();
   const fillers = new Set<string>();
   for (const { line, index, read: asRead } of cells.filter((cell) => cell.read && FILLER_NOISE.test(mrz.lines[cell.line]![cell.index]!)).slice(0, MAX_NAME_LETTERS_ALONE)) {
     const letter = mrz.lines[line]![index]!;
@@ -288,30 +292,36 @@ async function withNameFillersReadAlone(mrz: MrzReading, read: BandText, look: L
   }
   if (fillers.size === 0) return mrz;
   const pitch = cellPitch(read, mrz.lines[0]!.length);
-  const lines = mrz.lines.map((text, m) => {
-    const inName = cells.filter((cell) => cell.line === m);
-    if (inName.length === 0) return text;
-    const isFiller = (cell: (typeof cells)[number]) => text[cell.index] === '<' || fillers.has(placeKey(m, cell.index));
-    let name = '';
-    for (let k = 0; k < inName.length; ) {
-      if (!isFiller(inName[k]!)) {
-        name += text[inName[k]!.index];
+  type FieldCell = (typeof fields)[number][number];
+  /** A field's characters with each stretch of fillers and letters read alone as fillers rebuilt. */
+  const rebuilt = (text: string, inField: FieldCell[]) => {
+    const isFiller = (cell: FieldCell) => text[cell.index] === '<' || fillers.has(placeKey(cell.line, cell.index));
+    let out = '';
+    for (let k = 0; k < inField.length; ) {
+      let end = k;
+      if (!isFiller(inField[k]!)) {
+        out += text[inField[k]!.index];
         k++;
         continue;
       }
-      let end = k;
-      while (end + 1 < inName.length && isFiller(inName[end + 1]!)) end++;
-      const [first, last] = [inName[k]!.read, inName[end]!.read];
-      const between = k > 0 && end + 1 < inName.length;
-      const spanned = between && pitch && first && last ? Math.max(1, Math.round((last.box.x1 - first.box.x0) / pitch)) : end - k + 1;
-      name += '<'.repeat(spanned);
+      while (end + 1 < inField.length && isFiller(inField[end + 1]!)) end++;
+      const [first, last] = [inField[k]!.read, inField[end]!.read];
+      const between = k > 0 && end + 1 < inField.length;
+      out += '<'.repeat(between && pitch && first && last ? Math.max(1, Math.round((last.box.x1 - first.box.x0) / pitch)) : end - k + 1);
       k = end + 1;
     }
-    return text.slice(0, inName[0]!.index) + name + text.slice(inName.at(-1)!.index + 1);
-  });
+    return out;
+  };
+  const lines = mrz.lines.map((text, m) =>
+    fields
+      .map((inField) => inField.filter((cell) => cell.line === m))
+      .filter((inField) => inField.length > 0)
+      .sort((a, b) => b[0]!.index - a[0]!.index)
+      .reduce((line, inField) => line.slice(0, inField[0]!.index) + rebuilt(text, inField) + line.slice(inField.at(-1)!.index + 1), text),
+  );
   const again = readMrz(lines.join('\n'), now);
   if (!again?.valid || fixedData(again) !== fixedData(mrz)) return mrz;
-  return { ...mrz, lines: again.lines, lastName: again.lastName, firstName: again.firstName };
+  return { ...mrz, lines: again.lines, documentCode: again.documentCode, lastName: again.lastName, firstName: again.firstName };
 }
 
 /**

@@ -873,7 +873,7 @@ describe('MRZ reading', () => {
       expect(await readMrzFromImage(pixels, engine(cells([]), cells([])), NOW)).toMatchObject({ valid: true, uncertainCharacters: [] });
     });
 
-    it("reads a name's K, L, C and S again alone, as itself or '<', and takes OCR-B's '<' read as such letters for fillers", async () => {
+    it("reads a name's or document code's K, L, C and S again alone, as itself or '<', and takes OCR-B's '<' read as such letters for fillers", async () => {
       const printed = ['P<IRLDUBOIS<<JEAN<PIERRE<<<<<<<<<<<<<<<<<<<<', '0VK67ZYFK4IRL8809195F3308165<<<<<<<<<<<<<<<2'];
       // The '<' between the given names read as K (its own cell), the separator as `<K<K` (the chevron read as two
       // glyphs, `<K`, within each cell); the name's own letters read alone are themselves.
@@ -889,6 +889,11 @@ describe('MRZ reading', () => {
       expect(asked).toEqual(['S<', 'K<']);
       // Read alone as K again, the K stays: the name is as the line read it.
       expect(await readMrzFromImage(pixels, engineOf(glued, noDigit, alone(() => false)), NOW)).toMatchObject({ valid: true, firstName: 'JEANKPIERRE' });
+      // The document code's filler read as K.
+      const coded = boxedLines([printed[0]!.replace('P<', 'PK'), printed[1]!]);
+      const atCodeK = (box: Box) => Math.abs(box.x0 - 11 - 10) < 3;
+      expect(await readMrzFromImage(pixels, engineOf(coded, noDigit, alone(atCodeK)), NOW)).toMatchObject({ valid: true, documentCode: 'P' });
+      expect(await readMrzFromImage(pixels, engineOf(coded, noDigit, alone(() => false)), NOW)).toMatchObject({ valid: true, documentCode: 'PK' });
       // A compound surname's '<' read as two glyphs, `SK`, within one cell: one filler, not the `<<` before given names.
       const compound = 'P<IRLDUBOISSKMARTIN<<JEAN<PIERRE<<<<<<<<<<<<';
       const twoGlyphs = boxedLines([compound, printed[1]!]);

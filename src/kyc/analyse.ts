@@ -286,7 +286,11 @@ async function withNameFillersReadAlone(mrz: MrzReading, read: BandText, look: L
   const fields = unCheckedFields(mrz.format).map((field) => fieldCells(mrz, read, field));
   const cells = fields.flat();
   const fillers = new Set<string>();
-  for (const { line, index, read: asRead } of cells.filter((cell) => cell.read && FILLER_NOISE.test(mrz.lines[cell.line]![cell.index]!)).slice(0, MAX_NAME_LETTERS_ALONE)) {
+  // A field's first character is never a filler: a name's first letter (KLAUS, CSABA) read alone as '<' stays a letter.
+  const firstOfField = new Set(fields.flatMap((inField) => (inField[0] ? [placeKey(inField[0].line, inField[0].index)] : [])));
+  const mayBeFiller = (cell: (typeof cells)[number]) =>
+    cell.read && !firstOfField.has(placeKey(cell.line, cell.index)) && FILLER_NOISE.test(mrz.lines[cell.line]![cell.index]!);
+  for (const { line, index, read: asRead } of cells.filter(mayBeFiller).slice(0, MAX_NAME_LETTERS_ALONE)) {
     const letter = mrz.lines[line]![index]!;
     if ((await readAlone(ocr, look, asRead!.box, `${letter}<`)) === '<') fillers.add(placeKey(line, index));
   }
@@ -306,7 +310,9 @@ async function withNameFillersReadAlone(mrz: MrzReading, read: BandText, look: L
       }
       while (end + 1 < inField.length && isFiller(inField[end + 1]!)) end++;
       const [first, last] = [inField[k]!.read, inField[end]!.read];
-      const between = k > 0 && end + 1 < inField.length;
+      // Only a stretch holding a letter read alone is counted by its boxes: fillers read as such keep their number.
+      const holdsLetterAlone = inField.slice(k, end + 1).some((cell) => fillers.has(placeKey(cell.line, cell.index)));
+      const between = holdsLetterAlone && k > 0 && end + 1 < inField.length;
       out += '<'.repeat(between && pitch && first && last ? Math.max(1, Math.round((last.box.x1 - first.box.x0) / pitch)) : end - k + 1);
       k = end + 1;
     }

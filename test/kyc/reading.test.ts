@@ -909,6 +909,24 @@ describe('MRZ reading', () => {
         firstName: 'JEAN PIERRE',
       });
     });
+
+    it("keeps a name's first letter and a stretch of fillers read as such when other letters are read alone as '<'", async () => {
+      const second = '0VK67ZYFK4IRL8809195F3308165<<<<<<<<<<<<<<<2';
+      const alone = (fillerAt: (box: Box) => boolean): OcrEngine['readCharacter'] => async (_p, _b, _w, box, alphabet) => (fillerAt(box) ? '<' : alphabet[0]!);
+      const cellOf = (box: Box) => Math.round((box.x0 - 11) / 10);
+      // KLAUS's K read alone as '<' (a real letter whose stem the single pass missed): a name never starts with a filler.
+      const klaus = boxedLines(['P<IRLKLAUS<<CSABA<<<<<<<<<<<<<<<<<<<<<<<<<<', second]);
+      expect(await readMrzFromImage(pixels, engineOf(klaus, noDigit, alone((box) => cellOf(box) === 5)), NOW)).toMatchObject({ valid: true, lastName: 'KLAUS', firstName: 'CSABA' });
+      // The separator `<<` read as fillers with narrow boxes (a span under two cells) while JEAN's K is read alone as '<':
+      // the separator keeps its two fillers, so the given names stay given names.
+      const glued = boxedLines(['P<IRLDUBOIS<<JEANKPIERRE<<<<<<<<<<<<<<<<<<<<', second]);
+      const narrow = glued[0]!.symbols.map((symbol, k) => (k === 11 || k === 12 ? { ...symbol, box: { ...symbol.box, x0: symbol.box.x0 + 3, x1: symbol.box.x0 + 5 } } : symbol));
+      expect(await readMrzFromImage(pixels, engineOf([{ ...glued[0]!, symbols: narrow }, glued[1]!], noDigit, alone((box) => cellOf(box) === 17)), NOW)).toMatchObject({
+        valid: true,
+        lastName: 'DUBOIS',
+        firstName: 'JEAN PIERRE',
+      });
+    });
   });
 
   it('returns null when there is no MRZ', () => {

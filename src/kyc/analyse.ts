@@ -6,8 +6,8 @@ import type { FaceEngine, DetectedFace } from './face.ts';
 import { faceSimilarity } from './face.ts';
 import { differenceHash } from './hash.ts';
 import type { DecodedImage, RawPixels } from './intake.ts';
-import { cleanLine, fillerNoise, hasComposite, LOOK_ALIKES, readMrz, unreadCheckDigits, withRereadCheckDigits, type MrzFormat, type MrzReading } from './mrz.ts';
-import { cellBox, cellsToReadAlone, fieldCells, holdingMix, placeKey, readMrzByCells, sourceLines, withUncertainCharacters } from './mrz-cells.ts';
+import { cleanLine, FILLER_NOISE, fillerNoise, hasComposite, LOOK_ALIKES, readMrz, unreadCheckDigits, withRereadCheckDigits, type MrzFormat, type MrzReading } from './mrz.ts';
+import { cellBox, cellPitch, cellsToReadAlone, fieldCells, holdingMix, placeKey, readMrzByCells, sourceLines, withUncertainCharacters } from './mrz-cells.ts';
 import { compareNames, findNameInText } from './names.ts';
 import { OCR_WIDTH, OCR_WIDTH_LINE_LENGTH, type BandText, type Box, type ImageBand, type OcrEngine, type OnQueued } from './ocr.ts';
 import { measureQuality } from './quality.ts';
@@ -264,6 +264,73 @@ async function withCharactersReadAlone(mrz: MrzReading, read: BandText, look: Lo
 }
 
 /**
+ * The fields no check digit covers whose letters are read again alone when they may be OCR-B's '<': the names, and the
+ * document code, whose second character is mostly a filler (`IK`, `PS` for `I`, `P`).
+ */
+const unCheckedFields = (format: MrzFormat): string[] => ['documentCode', ...(format === 'FRA_ID' ? ['lastName', 'firstName'] : ['name'])];
+/** Name letters read alone per reading at most (one single-character pass each). */
+const MAX_NAME_LETTERS_ALONE = 10;
+/** What a reading says outside the fields read alone (unCheckedFields): the letters read alone must leave it as it is. */
+const fixedData = (r: MrzReading) =>
+  [r.format, r.issuingState, r.nationality, r.documentNumber, r.birthDate, r.expiryDate, r.sex, r.personalNumber].join('|');
+
+/**
+ * A valid reading whose name letters that OCR-B's '<' is read as (K, L, C, S) were each read again alone, as itself
+ * or '<'. In a line tesseract reads the thin chevron as a letter glued to a word (`JEANKPIERRE`, `JEANSKPIERRE`,
+ * `SILVA<K<KJEAN`); no check digit covers names, and a KYC decision compares and screens them. A stretch of fillers
+ * and letters read alone as fillers between two words becomes as many fillers as the cells its boxes span (a '<'
+ * read as two glyphs, `SK`, is one cell); at a field's end each such letter becomes one filler (the line's length is
+ * fitted as before). Only those fields are taken from the lines so changed, and only when every other field reads the same.
+ */
+async function withNameFillersReadAlone(mrz: MrzReading, read: BandText, look: Look, ocr: OcrEngine, now: Date): Promise<MrzReading> {
+  const fields = unCheckedFields(mrz.format).map((field) => fieldCells(mrz, read, field));
+  const cells = fields.flat();
+  const fillers = new Set<string>();
+  // A field's first character is never a filler: a name's first letter (KLAUS, CSABA) read alone as '<' stays a letter.
+  const firstOfField = new Set(fields.flatMap((inField) => (inField[0] ? [placeKey(inField[0].line, inField[0].index)] : [])));
+  const mayBeFiller = (cell: (typeof cells)[number]) =>
+    cell.read && !firstOfField.has(placeKey(cell.line, cell.index)) && FILLER_NOISE.test(mrz.lines[cell.line]![cell.index]!);
+  for (const { line, index, read: asRead } of cells.filter(mayBeFiller).slice(0, MAX_NAME_LETTERS_ALONE)) {
+    const letter = mrz.lines[line]![index]!;
+    if ((await readAlone(ocr, look, asRead!.box, `${letter}<`)) === '<') fillers.add(placeKey(line, index));
+  }
+  if (fillers.size === 0) return mrz;
+  const pitch = cellPitch(read, mrz.lines[0]!.length);
+  type FieldCell = (typeof fields)[number][number];
+  /** A field's characters with each stretch of fillers and letters read alone as fillers rebuilt. */
+  const rebuilt = (text: string, inField: FieldCell[]) => {
+    const isFiller = (cell: FieldCell) => text[cell.index] === '<' || fillers.has(placeKey(cell.line, cell.index));
+    let out = '';
+    for (let k = 0; k < inField.length; ) {
+      let end = k;
+      if (!isFiller(inField[k]!)) {
+        out += text[inField[k]!.index];
+        k++;
+        continue;
+      }
+      while (end + 1 < inField.length && isFiller(inField[end + 1]!)) end++;
+      const [first, last] = [inField[k]!.read, inField[end]!.read];
+      // Only a stretch holding a letter read alone is counted by its boxes: fillers read as such keep their number.
+      const holdsLetterAlone = inField.slice(k, end + 1).some((cell) => fillers.has(placeKey(cell.line, cell.index)));
+      const between = holdsLetterAlone && k > 0 && end + 1 < inField.length;
+      out += '<'.repeat(between && pitch && first && last ? Math.max(1, Math.round((last.box.x1 - first.box.x0) / pitch)) : end - k + 1);
+      k = end + 1;
+    }
+    return out;
+  };
+  const lines = mrz.lines.map((text, m) =>
+    fields
+      .map((inField) => inField.filter((cell) => cell.line === m))
+      .filter((inField) => inField.length > 0)
+      .sort((a, b) => b[0]!.index - a[0]!.index)
+      .reduce((line, inField) => line.slice(0, inField[0]!.index) + rebuilt(text, inField) + line.slice(inField.at(-1)!.index + 1), text),
+  );
+  const again = readMrz(lines.join('\n'), now);
+  if (!again?.valid || fixedData(again) !== fixedData(mrz)) return mrz;
+  return { ...mrz, lines: again.lines, documentCode: again.documentCode, lastName: again.lastName, firstName: again.firstName };
+}
+
+/**
  * The MRZ of a document image: the first valid reading over the bands, otherwise the one with the fewest faults.
  * Once a look finds an MRZ, the page's orientation is known: looks at other turns are dropped, and a format whose
  * lines are shorter than 44 characters is read again at its own scale. A reading valid only through a check-digit
@@ -294,7 +361,9 @@ export async function readMrzFromImage(
     const first = readMrz(read.text, now);
     const reread = first && !first.valid ? await rereadCheckDigits(first, read, look, ocr, now) : first;
     const numberAlone = reread && (await withNumberReadAlone(reread, read, look, ocr, now));
-    const mrz = numberAlone?.valid ? await withCharactersReadAlone(numberAlone, read, look, ocr) : numberAlone;
+    const mrz = numberAlone?.valid
+      ? await withNameFillersReadAlone(await withCharactersReadAlone(numberAlone, read, look, ocr), read, look, ocr, now)
+      : numberAlone;
     if (mrz && !mrz.valid) {
       // The same pass's character boxes (no OCR), kept aside: see mrz-cells.ts.
       const cells = readMrzByCells(read, now, mrz);

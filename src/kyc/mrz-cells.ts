@@ -4,7 +4,7 @@
 // one place and lost in another, which no length repair can put back. Placed by their boxes, the characters fall
 // into their cells again: a cell the OCR read twice offers both readings, and the check digits choose between them.
 // Pure: analyse.ts calls it on an invalid reading with the boxes readMrzBand returned.
-import { checkDigitsHold, checkedFieldAt, checkedPlace, hasComposite, LOOK_ALIKES, readMrz, type MrzFormat, type MrzReading } from './mrz.ts';
+import { checkDigitsHold, checkedFieldAt, checkedPlace, fieldAt, hasComposite, LOOK_ALIKES, readMrz, type MrzFormat, type MrzReading } from './mrz.ts';
 import type { BandText, OcrSymbol } from './ocr.ts';
 
 /** MRZ line lengths: TD3 and MRV-A, TD2, MRV-B and the French card, TD1. */
@@ -46,6 +46,9 @@ function cellGeometry(lines: BandText['lines'], length: number): { mrzLines: Box
   const starts = mrzLines.map((line) => (spanOf(line).x0 - left > pitch / 2 ? left : spanOf(line).x0));
   return { mrzLines, pitch, starts };
 }
+
+/** The width of one character cell of a `length`-character MRZ in the pass (cellGeometry's pitch); null without a filler run. */
+export const cellPitch = (read: BandText, length: number): number | null => cellGeometry(read.lines, length)?.pitch ?? null;
 
 /**
  * The lines that look like MRZ lines (about the layout's number of characters), each as `length` cells; null when
@@ -303,13 +306,13 @@ function placedCharacters(reading: MrzReading, read: BandText): (ReadCharacter |
 }
 
 /**
- * Every character of a reading's field `name` (the TD1 number's overflow included) or check digit (`<field>CheckDigit`,
+ * Every character of a reading's field `name` (the TD1 number's overflow included; names too) or check digit (`<field>CheckDigit`,
  * at its place in the layout), with the pass's character it was read as (placedCharacters: its text and box), null
  * where the pass gave none.
  */
 export function fieldCells(reading: MrzReading, read: BandText, name: string): { line: number; index: number; read: ReadCharacter | null }[] {
   const placed = placedCharacters(reading, read);
-  const nameAt = (m: number, i: number) => checkedFieldAt(reading, m, i)?.name ?? checkedPlace(reading.format, m, i);
+  const nameAt = (m: number, i: number) => checkedFieldAt(reading, m, i)?.name ?? checkedPlace(reading.format, m, i) ?? fieldAt(reading.format, m, i);
   return reading.lines.flatMap((line, m) => [...line].flatMap((_, i) => (nameAt(m, i) === name ? [{ line: m, index: i, read: placed[m]![i] ?? null }] : [])));
 }
 

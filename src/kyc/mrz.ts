@@ -209,7 +209,7 @@ const MAX_CHECKED_SWAPS = 2;
 /** Without a composite to confirm it (visas), a repair rests on the field's check digit alone: one swap at most. */
 const MAX_UNCONFIRMED_SWAPS = 1;
 /** Letters the OCR reads a '<' filler as, inside runs of fillers. */
-const FILLER_NOISE = /[KLCS]/;
+export const FILLER_NOISE = /[KLCS]/;
 
 export function cleanLine(line: string): string {
   return line.toUpperCase().replace(/\s+/g, '').replace(/«/g, '<<').replace(/‹/g, '<').replace(/[^A-Z0-9<]/g, '');
@@ -710,6 +710,11 @@ export function checkedPlace(format: MrzFormat, line: number, index: number): st
   const covered = (layout.composite?.over ?? []).some(([l, start, end]) => l === line && index >= start && index < end);
   const field = layout.fields.find((f) => f.line === line && index >= f.start && index < f.end);
   return field && (field.check || covered) ? field.name : null;
+}
+
+/** The layout field of a `format` MRZ holding character `index` of line `line`, checked or not; null for check digits. */
+export function fieldAt(format: MrzFormat, line: number, index: number): string | null {
+  return layoutOf(format).fields.find((f) => f.line === line && index >= f.start && index < f.end)?.name ?? null;
 }
 
 /**

@@ -327,7 +327,16 @@ async function withNameFillersReadAlone(mrz: MrzReading, read: BandText, look: L
   );
   const again = readMrz(lines.join('\n'), now);
   if (!again?.valid || fixedData(again) !== fixedData(mrz)) return mrz;
-  return { ...mrz, lines: again.lines, documentCode: again.documentCode, lastName: again.lastName, firstName: again.firstName };
+  // No check digit confirms what the letters read alone changed: each such field is listed as corrected (a signal).
+  const changed = (['documentCode', 'lastName', 'firstName'] as const).filter((field) => again[field] !== mrz[field]);
+  return {
+    ...mrz,
+    lines: again.lines,
+    documentCode: again.documentCode,
+    lastName: again.lastName,
+    firstName: again.firstName,
+    corrections: [...new Set([...mrz.corrections, ...changed])],
+  };
 }
 
 /**

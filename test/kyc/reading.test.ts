@@ -884,15 +884,18 @@ describe('MRZ reading', () => {
         return fillerAt(box) ? '<' : alphabet[0]!;
       };
       const atK = (box: Box) => Math.abs(box.x0 - (11 + 10 * 'P<IRLDUBOIS<<JEAN'.length)) < 3;
-      expect(await readMrzFromImage(pixels, engineOf(glued, noDigit, alone(atK)), NOW)).toMatchObject({ valid: true, firstName: 'JEAN PIERRE', documentNumber: '0VK67ZYFK' });
+      const corrected = await readMrzFromImage(pixels, engineOf(glued, noDigit, alone(atK)), NOW);
+      expect(corrected).toMatchObject({ valid: true, firstName: 'JEAN PIERRE', documentNumber: '0VK67ZYFK' });
+      // No check digit confirms a name: the field changed is marked corrected (an mrz_corrected signal), the others not.
+      expect(corrected?.corrections).toEqual(['firstName']);
       // DUBOIS's S too, read alone as itself.
       expect(asked).toEqual(['S<', 'K<']);
       // Read alone as K again, the K stays: the name is as the line read it.
-      expect(await readMrzFromImage(pixels, engineOf(glued, noDigit, alone(() => false)), NOW)).toMatchObject({ valid: true, firstName: 'JEANKPIERRE' });
+      expect(await readMrzFromImage(pixels, engineOf(glued, noDigit, alone(() => false)), NOW)).toMatchObject({ valid: true, firstName: 'JEANKPIERRE', corrections: [] });
       // The document code's filler read as K.
       const coded = boxedLines([printed[0]!.replace('P<', 'PK'), printed[1]!]);
       const atCodeK = (box: Box) => Math.abs(box.x0 - 11 - 10) < 3;
-      expect(await readMrzFromImage(pixels, engineOf(coded, noDigit, alone(atCodeK)), NOW)).toMatchObject({ valid: true, documentCode: 'P' });
+      expect(await readMrzFromImage(pixels, engineOf(coded, noDigit, alone(atCodeK)), NOW)).toMatchObject({ valid: true, documentCode: 'P', corrections: ['documentCode'] });
       expect(await readMrzFromImage(pixels, engineOf(coded, noDigit, alone(() => false)), NOW)).toMatchObject({ valid: true, documentCode: 'PK' });
       // A compound surname's '<' read as two glyphs, `SK`, within one cell: one filler, not the `<<` before given names.
       const compound = 'P<IRLDUBOISSKMARTIN<<JEAN<PIERRE<<<<<<<<<<<<';

@@ -1110,6 +1110,8 @@ function scoreName(index: ScreeningIndex, query: QueryToken[], queryCjk: string,
   let shortForm = false;
   /** Rarity over its spellings (spellingWeight) of the rarest distinctive listed part paired, initials aside. */
   let rarestPaired = 0;
+  /** Whether an initial is paired, on either side. */
+  let initialPaired = false;
   /** Whether a distinctive pair is spelt otherwise than listed (another romanisation, a sound-alike, a typo), initials aside. */
   let respelt = false;
   let strongListed1 = '';
@@ -1154,7 +1156,8 @@ function scoreName(index: ScreeningIndex, query: QueryToken[], queryCjk: string,
         // initial's pairing is priced by its weight and says nothing of how common the name is.
         const initialPair = index.tokens[nameTokens[start + k]].length === 1 || query[queryFrom].text.length === 1;
         if (!initialPair && !index.common[nameTokens[start + k]] && !(queryLength === 1 && query[queryFrom].common)) allCommon = false;
-        if (!initialPair) rarestPaired = Math.max(rarestPaired, index.spellingWeight[nameTokens[start + k]]);
+        if (initialPair) initialPaired = true;
+        else rarestPaired = Math.max(rarestPaired, index.spellingWeight[nameTokens[start + k]]);
         if (!initialPair && similarity < 1) respelt = true;
         if (!initialPair && similarity >= 1) spelledAsListed = true;
         if (!initialPair && similarity < 1) respeltPairs++;
@@ -1268,12 +1271,15 @@ function scoreName(index: ScreeningIndex, query: QueryToken[], queryCjk: string,
   if (!isPerson && missingCoreWords > 0 && strongQuery > strongPairs) score *= SUBSTITUTION_FACTOR;
   // A person's match made of common names only ("Robert Wilson", "Mohamed Salah") says little by itself: if it
   // also needs leeway (a short form, a query part the listed name lacks, the parts said in another order, a second
-  // family name read as left out: "Louis Martin" for "LUIS MARTIN CAMARENA") it is as weak as a one-part match; a
+  // family name read as left out: "Louis Martin" for "LUIS MARTIN CAMARENA", a syllable of a name made of syllables
+  // left out: "Su Yan" for "YAN, Su Xuan", unless an initial stands for the given name: "Y. Kim" for "KIM, Yong
+  // Su") it is as weak as a one-part match; a
   // nisba read as left out is damped by how common those names are on the lists, in full when also respelt. A listed
   // middle name left out is no leeway here (the press writes "Dmitry Kuznetsov" for "KUZNETSOV, Dmitry
   // Vadimovich"), nor is another romanisation alone of a listed name ("Said"/"Saeed"; of an alias it is, below).
   if (isPerson && allCommon) {
-    if (shortForm || strongPairs < strongQuery || compound >= 0 || saidOutOfOrder(index, query, queryCount, start)) score *= SINGLE_TOKEN_FACTOR;
+    if (shortForm || strongPairs < strongQuery || compound >= 0 || saidOutOfOrder(index, query, queryCount, start)
+      || (everyPartCounts && strongPairs < strongListed && !initialPaired)) score *= SINGLE_TOKEN_FACTOR;
     else if (nisbaDropped >= 0) score *= respelt ? SINGLE_TOKEN_FACTOR : nisbaDroppedFactor(rarestPaired);
     // An alias made of common names, met only in another spelling ("Muhammad Usman" for the alias "OSMAN,
     // Mohamed"): an alias is one more way of writing the person, so another spelling of it is leeway on leeway.

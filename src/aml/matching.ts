@@ -9,7 +9,7 @@ import {
 import { arabicRespellings, equivalentGivenNames, equivalentPatronymics, isShortFormPair } from './given-names.ts';
 import {
   KOREAN_SYLLABLE_LENGTH, TRANSLITERATION_SIMILARITY, VOWEL, allowedEdits, joinedSimilarity, koreanKey, sameFoldedSpelling, tokenSimilarity, transliterationKey,
-  transliterationSimilarity,
+  isPinyinSyllable, transliterationSimilarity,
 } from './similarity.ts';
 import { AIRLINE_WORD_FOLDED, LEGAL_FORM_WORDS, withAirlineWordFolded } from './legal-forms.ts';
 import { COMMON_FAMILY, COMMON_GIVEN } from './common-names.ts';
@@ -1271,15 +1271,16 @@ function scoreName(index: ScreeningIndex, query: QueryToken[], queryCjk: string,
   if (!isPerson && missingCoreWords > 0 && strongQuery > strongPairs) score *= SUBSTITUTION_FACTOR;
   // A person's match made of common names only ("Robert Wilson", "Mohamed Salah") says little by itself: if it
   // also needs leeway (a short form, a query part the listed name lacks, the parts said in another order, a second
-  // family name read as left out: "Louis Martin" for "LUIS MARTIN CAMARENA", a syllable of a name made of syllables
+  // family name read as left out: "Louis Martin" for "LUIS MARTIN CAMARENA", a syllable of a Korean or Pinyin name
   // left out: "Su Yan" for "YAN, Su Xuan", unless an initial stands for the given name: "Y. Kim" for "KIM, Yong
-  // Su") it is as weak as a one-part match; a
+  // Su"; a short given name of another language left out is a middle name: "John Lee" for "LEE, John Ka-chiu",
+  // "Syed Raza" for "RAZA, Syed Ali") it is as weak as a one-part match; a
   // nisba read as left out is damped by how common those names are on the lists, in full when also respelt. A listed
   // middle name left out is no leeway here (the press writes "Dmitry Kuznetsov" for "KUZNETSOV, Dmitry
   // Vadimovich"), nor is another romanisation alone of a listed name ("Said"/"Saeed"; of an alias it is, below).
   if (isPerson && allCommon) {
     if (shortForm || strongPairs < strongQuery || compound >= 0 || saidOutOfOrder(index, query, queryCount, start)
-      || (everyPartCounts && strongPairs < strongListed && !initialPaired)) score *= SINGLE_TOKEN_FACTOR;
+      || (strongPairs < strongListed && !initialPaired && isSyllableBySyllableName(index, nameId, start, listedCount))) score *= SINGLE_TOKEN_FACTOR;
     else if (nisbaDropped >= 0) score *= respelt ? SINGLE_TOKEN_FACTOR : nisbaDroppedFactor(rarestPaired);
     // An alias made of common names, met only in another spelling ("Muhammad Usman" for the alias "OSMAN,
     // Mohamed"): an alias is one more way of writing the person, so another spelling of it is leeway on leeway.
@@ -1388,6 +1389,21 @@ function isSyllabicName(index: ScreeningIndex, start: number, listedCount: numbe
     strong++;
   }
   return strong >= 2;
+}
+
+/**
+ * Whether a listed person's name is a Korean or Chinese one romanised syllable by syllable, so that one syllable of
+ * its given name is another person's given name ("Su" is not "Su Xuan"): a Korean person's, or one whose every
+ * distinctive part is a Pinyin syllable. Short names of other languages ("John", "Syed", "Ali") are whole names.
+ */
+function isSyllableBySyllableName(index: ScreeningIndex, nameId: number, start: number, listedCount: number): boolean {
+  if (!isSyllabicName(index, start, listedCount)) return false;
+  if (index.koreanNames.has(nameId)) return true;
+  for (let j = 0; j < listedCount; j++) {
+    const token = index.tokens[index.nameTokens[start + j]];
+    if (!isWeakToken(token) && !isPinyinSyllable(token)) return false;
+  }
+  return true;
 }
 
 /**

@@ -899,6 +899,15 @@ describe('false alarms round 17 saw on common unlisted names', () => {
     expect(personNames('Y. Kim')).toContain('KIM, Yo Jong');
   });
 
+  it('reads only Korean and Pinyin names syllable by syllable: a short given name of another language left out is a middle name', () => {
+    // John and Syed are whole given names, not syllables: the press writes "John Lee" for the listed Hong Kong official.
+    expect(personNames('John Lee')).toContain('LEE, John Ka-chiu');
+    expect(personNames('Syed Raza')).toContain('RAZA, Syed Ali');
+    // A Korean or Pinyin given syllable alone is another person's given name.
+    expect(personNames('Lin Wei')).not.toContain('WEI, Lin Na');
+    expect(personNames('Min Kim')).not.toContain('KIM, Min Chol');
+  });
+
   it('still finds a listed person by the press spelling of given and family name', () => {
     expect(top('Alexei Miller', { type: 'person' })?.matchedName).toBe('MILLER, Alexey Borisovich');
     expect(top('Maria Zakharova', { type: 'person' })?.matchedName).toBe('ZAKHAROVA, Mariya Vladimirovna');

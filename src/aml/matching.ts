@@ -1455,25 +1455,28 @@ function knownByLaterNames(index: ScreeningIndex, query: QueryToken[], queryCoun
 /**
  * Whether the query, read as it is said (after a comma first), pairs the listed name's parts out of both the order
  * the listed name says them and the order it writes them ("KIM, Jong Un" may be written "Kim Jong Un"): "Mohamed
- * Salah" for "SALEH MOHAMMAD", "Hamid Mahmood" for "MAHMOUD HAMID" (another man's name and his father's).
+ * Salah" for "SALEH MOHAMMAD", "Hamid Mahmood" for "MAHMOUD HAMID" (another man's name and his father's). Listed
+ * parts spelt alike stand for one another, so the query's first of them is the first in either order ("Issa Osman
+ * Issa" is "ISSA, Issa Osman" said in order, whichever Issa the pairing took).
  */
 function saidOutOfOrder(index: ScreeningIndex, query: QueryToken[], queryCount: number, start: number): boolean {
-  let lastSaid = -1;
-  let lastWritten = -1;
-  let said = true;
-  let written = true;
+  const paired: number[] = [];
   for (const afterComma of [true, false]) {
-    for (let i = 0; i < queryCount; i++) {
-      const j = queryPartner[i];
-      if (query[i].afterComma !== afterComma || j < 0) continue;
-      const order = index.nameTokenOrder[start + j];
-      if (order < lastSaid) said = false;
-      if (j < lastWritten) written = false;
-      lastSaid = order;
-      lastWritten = j;
-    }
+    for (let i = 0; i < queryCount; i++) if (query[i].afterComma === afterComma && queryPartner[i] >= 0) paired.push(queryPartner[i]);
   }
-  return !said && !written;
+  const inOrder = (rank: (j: number) => number): boolean => {
+    const ranksOf = new Map<number, number[]>();
+    for (const j of paired) pushTo(ranksOf, index.nameTokens[start + j], rank(j));
+    for (const ranks of ranksOf.values()) ranks.sort((a, b) => b - a);
+    let last = -1;
+    for (const j of paired) {
+      const next = ranksOf.get(index.nameTokens[start + j])!.pop()!;
+      if (next < last) return false;
+      last = next;
+    }
+    return true;
+  };
+  return !inOrder((j) => index.nameTokenOrder[start + j]) && !inOrder((j) => j);
 }
 
 const NO_STAND_IN: [number, number] = [-1, -1];

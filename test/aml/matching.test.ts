@@ -908,6 +908,13 @@ describe('false alarms round 17 saw on common unlisted names', () => {
     expect(personNames('Min Kim')).not.toContain('KIM, Min Chol');
   });
 
+  it('reads a listed part written twice in either place, so a name said in order with common names stays whole', () => {
+    expect(top('Issa Osman Issa', { type: 'person' })).toMatchObject({ matchedName: 'ISSA, Issa Osman', score: 1 });
+    expect(top('Jaafar Jamal Jaafar', { type: 'person' })?.score).toBe(1);
+    // Said out of order it is still leeway: Osman is not the listed family name.
+    expect(screen(lists, { name: 'Osman Issa Issa', type: 'person', threshold: 0.5 }).matches.find((m) => m.matchedName === 'ISSA, Issa Osman')?.score).toBeLessThan(1);
+  });
+
   it('still finds a listed person by the press spelling of given and family name', () => {
     expect(top('Alexei Miller', { type: 'person' })?.matchedName).toBe('MILLER, Alexey Borisovich');
     expect(top('Maria Zakharova', { type: 'person' })?.matchedName).toBe('ZAKHAROVA, Mariya Vladimirovna');

@@ -875,8 +875,8 @@ function reportPairs(outcomes: PairOutcome[], showErrors: boolean, title = 'hand
 /**
  * Real unlisted names (data/aml-eval/unlisted-names.tsv), less those whose words are exactly a listed name's; `added`
  * is the round that wrote the row when the file says so ("r7", "r8", "r9", "r10"). Round 12's names
- * (unlisted-names-r12.tsv) and round 14's (unlisted-names-r14.tsv) are each split by their own salted hash: dev-2
- * and dev-3 to look at, held-out and held-out-3 read once.
+ * (unlisted-names-r12.tsv), round 14's (unlisted-names-r14.tsv) and round 17's (unlisted-names-r17.tsv) are each split
+ * by their own salted hash: dev-2, dev-3 and dev-4 to look at, held-out, held-out-3 and held-out-4 read once.
  */
 function unlistedNames(entities: ListEntity[], file = 'unlisted-names.tsv', splitSalt = ''): { cases: Array<Case & { culture: string; added: string }>; leftOut: string[] } {
   const listedWords = new Set(entities.flatMap((e) => e.names.map((n) => tokenise(n.full).sort().join(' '))));
@@ -1020,6 +1020,7 @@ export async function run(): Promise<void> {
   const unlisted = unlistedNames(entities);
   const unlistedR12 = unlistedNames(entities, 'unlisted-names-r12.tsv', 'r12:');
   const unlistedR14 = unlistedNames(entities, 'unlisted-names-r14.tsv', 'r14:');
+  const unlistedR17 = unlistedNames(entities, 'unlisted-names-r17.tsv', 'r17:');
   const pressWritten = pressNames(entities);
   console.log(`AML matching quality — lists: ${LISTS_DIR} (${entities.length} entities), seed ${SEED}, threshold ${THRESHOLD}${THRESHOLD === DEFAULT_THRESHOLD ? ' (default)' : ''}`);
   reportAliasProbes(lists, unlistedNames(entities, 'org-alias-probes-r15.tsv'));
@@ -1078,6 +1079,7 @@ export async function run(): Promise<void> {
       console.log(`  real unlisted names, false-alarm rate: persons ${rate(unlistedCases.filter((c) => c.type === 'person'))}, of which added in round 7 ${rate(unlistedCases.filter((c) => c.added === 'r7'))}, in round 8 ${rate(unlistedCases.filter((c) => c.added === 'r8'))}, in round 9 ${rate(unlistedCases.filter((c) => c.added === 'r9'))}, Sheikh names of round 10 ${rate(unlistedCases.filter((c) => c.added === 'r10'))}; companies ${rate(unlistedCases.filter((c) => c.type === 'organization'))} (${unlisted.leftOut.length} of the file left out as listed: ${unlisted.leftOut.join(', ') || 'none'})`);
       reportLaterUnlisted(lists, 'round-12', unlistedR12, split, ['dev-2', 'held-out']);
       reportLaterUnlisted(lists, 'round-14', unlistedR14, split, ['dev-3', 'held-out-3']);
+      reportLaterUnlisted(lists, 'round-17', unlistedR17, split, ['dev-4', 'held-out-4']);
       reportPressNames(lists, pressWritten.cases.filter((c) => c.split === split), pressWritten.leftOut, split === 'dev' && process.argv.includes('--misses'));
       if (split === 'dev' && process.argv.includes('--misses')) {
         for (const [c] of unlistedResult.falseAlarms) console.log(`    unlisted false alarm: ${whyFlagged(lists, c)}`);

@@ -9,7 +9,7 @@ import {
 import { arabicRespellings, equivalentGivenNames, equivalentPatronymics, isShortFormPair } from './given-names.ts';
 import {
   KOREAN_SYLLABLE_LENGTH, TRANSLITERATION_SIMILARITY, VOWEL, allowedEdits, joinedSimilarity, koreanKey, sameFoldedSpelling, tokenSimilarity, transliterationKey,
-  transliterationSimilarity,
+  isPinyinSyllable, transliterationSimilarity,
 } from './similarity.ts';
 import { AIRLINE_WORD_FOLDED, LEGAL_FORM_WORDS, withAirlineWordFolded } from './legal-forms.ts';
 import { COMMON_FAMILY, COMMON_GIVEN } from './common-names.ts';
@@ -1110,6 +1110,8 @@ function scoreName(index: ScreeningIndex, query: QueryToken[], queryCjk: string,
   let shortForm = false;
   /** Rarity over its spellings (spellingWeight) of the rarest distinctive listed part paired, initials aside. */
   let rarestPaired = 0;
+  /** Whether an initial is paired, on either side. */
+  let initialPaired = false;
   /** Whether a distinctive pair is spelt otherwise than listed (another romanisation, a sound-alike, a typo), initials aside. */
   let respelt = false;
   let strongListed1 = '';
@@ -1154,7 +1156,8 @@ function scoreName(index: ScreeningIndex, query: QueryToken[], queryCjk: string,
         // initial's pairing is priced by its weight and says nothing of how common the name is.
         const initialPair = index.tokens[nameTokens[start + k]].length === 1 || query[queryFrom].text.length === 1;
         if (!initialPair && !index.common[nameTokens[start + k]] && !(queryLength === 1 && query[queryFrom].common)) allCommon = false;
-        if (!initialPair) rarestPaired = Math.max(rarestPaired, index.spellingWeight[nameTokens[start + k]]);
+        if (initialPair) initialPaired = true;
+        else rarestPaired = Math.max(rarestPaired, index.spellingWeight[nameTokens[start + k]]);
         if (!initialPair && similarity < 1) respelt = true;
         if (!initialPair && similarity >= 1) spelledAsListed = true;
         if (!initialPair && similarity < 1) respeltPairs++;
@@ -1268,12 +1271,16 @@ function scoreName(index: ScreeningIndex, query: QueryToken[], queryCjk: string,
   if (!isPerson && missingCoreWords > 0 && strongQuery > strongPairs) score *= SUBSTITUTION_FACTOR;
   // A person's match made of common names only ("Robert Wilson", "Mohamed Salah") says little by itself: if it
   // also needs leeway (a short form, a query part the listed name lacks, the parts said in another order, a second
-  // family name read as left out: "Louis Martin" for "LUIS MARTIN CAMARENA") it is as weak as a one-part match; a
+  // family name read as left out: "Louis Martin" for "LUIS MARTIN CAMARENA", a syllable of a Korean or Pinyin name
+  // left out: "Su Yan" for "YAN, Su Xuan", unless an initial stands for the given name: "Y. Kim" for "KIM, Yong
+  // Su"; a short given name of another language left out is a middle name: "John Lee" for "LEE, John Ka-chiu",
+  // "Syed Raza" for "RAZA, Syed Ali") it is as weak as a one-part match; a
   // nisba read as left out is damped by how common those names are on the lists, in full when also respelt. A listed
   // middle name left out is no leeway here (the press writes "Dmitry Kuznetsov" for "KUZNETSOV, Dmitry
   // Vadimovich"), nor is another romanisation alone of a listed name ("Said"/"Saeed"; of an alias it is, below).
   if (isPerson && allCommon) {
-    if (shortForm || strongPairs < strongQuery || compound >= 0 || saidOutOfOrder(index, query, queryCount, start)) score *= SINGLE_TOKEN_FACTOR;
+    if (shortForm || strongPairs < strongQuery || compound >= 0 || saidOutOfOrder(index, query, queryCount, start)
+      || (strongPairs < strongListed && !initialPaired && isSyllableBySyllableName(index, nameId, start, listedCount))) score *= SINGLE_TOKEN_FACTOR;
     else if (nisbaDropped >= 0) score *= respelt ? SINGLE_TOKEN_FACTOR : nisbaDroppedFactor(rarestPaired);
     // An alias made of common names, met only in another spelling ("Muhammad Usman" for the alias "OSMAN,
     // Mohamed"): an alias is one more way of writing the person, so another spelling of it is leeway on leeway.
@@ -1385,6 +1392,21 @@ function isSyllabicName(index: ScreeningIndex, start: number, listedCount: numbe
 }
 
 /**
+ * Whether a listed person's name is a Korean or Chinese one romanised syllable by syllable, so that one syllable of
+ * its given name is another person's given name ("Su" is not "Su Xuan"): a Korean person's, or one whose every
+ * distinctive part is a Pinyin syllable. Short names of other languages ("John", "Syed", "Ali") are whole names.
+ */
+function isSyllableBySyllableName(index: ScreeningIndex, nameId: number, start: number, listedCount: number): boolean {
+  if (!isSyllabicName(index, start, listedCount)) return false;
+  if (index.koreanNames.has(nameId)) return true;
+  for (let j = 0; j < listedCount; j++) {
+    const token = index.tokens[index.nameTokens[start + j]];
+    if (!isWeakToken(token) && !isPinyinSyllable(token)) return false;
+  }
+  return true;
+}
+
+/**
  * A compound family name the query writes with its second name only ("Ismael Felix" for "REYNA FELIX, Ismael":
  * the maternal name some people go by): the positions of the unmatched first family name and of the matched
  * second one, or undefined.
@@ -1433,25 +1455,28 @@ function knownByLaterNames(index: ScreeningIndex, query: QueryToken[], queryCoun
 /**
  * Whether the query, read as it is said (after a comma first), pairs the listed name's parts out of both the order
  * the listed name says them and the order it writes them ("KIM, Jong Un" may be written "Kim Jong Un"): "Mohamed
- * Salah" for "SALEH MOHAMMAD", "Hamid Mahmood" for "MAHMOUD HAMID" (another man's name and his father's).
+ * Salah" for "SALEH MOHAMMAD", "Hamid Mahmood" for "MAHMOUD HAMID" (another man's name and his father's). Listed
+ * parts spelt alike stand for one another, so the query's first of them is the first in either order ("Issa Osman
+ * Issa" is "ISSA, Issa Osman" said in order, whichever Issa the pairing took).
  */
 function saidOutOfOrder(index: ScreeningIndex, query: QueryToken[], queryCount: number, start: number): boolean {
-  let lastSaid = -1;
-  let lastWritten = -1;
-  let said = true;
-  let written = true;
+  const paired: number[] = [];
   for (const afterComma of [true, false]) {
-    for (let i = 0; i < queryCount; i++) {
-      const j = queryPartner[i];
-      if (query[i].afterComma !== afterComma || j < 0) continue;
-      const order = index.nameTokenOrder[start + j];
-      if (order < lastSaid) said = false;
-      if (j < lastWritten) written = false;
-      lastSaid = order;
-      lastWritten = j;
-    }
+    for (let i = 0; i < queryCount; i++) if (query[i].afterComma === afterComma && queryPartner[i] >= 0) paired.push(queryPartner[i]);
   }
-  return !said && !written;
+  const inOrder = (rank: (j: number) => number): boolean => {
+    const ranksOf = new Map<number, number[]>();
+    for (const j of paired) pushTo(ranksOf, index.nameTokens[start + j], rank(j));
+    for (const ranks of ranksOf.values()) ranks.sort((a, b) => b - a);
+    let last = -1;
+    for (const j of paired) {
+      const next = ranksOf.get(index.nameTokens[start + j])!.pop()!;
+      if (next < last) return false;
+      last = next;
+    }
+    return true;
+  };
+  return !inOrder((j) => index.nameTokenOrder[start + j]) && !inOrder((j) => j);
 }
 
 const NO_STAND_IN: [number, number] = [-1, -1];

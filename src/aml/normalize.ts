@@ -5,6 +5,7 @@
 
 import anyAscii from 'any-ascii';
 import { LEGAL_FORM_WORDS, foldLegalFormsAndNumbers } from './legal-forms.ts';
+import { isPinyinSyllable } from './similarity.ts';
 
 const HONORIFICS = new Set([
   'mr', 'mrs', 'ms', 'miss', 'dr', 'prof', 'sir', 'dame', 'lord', 'haji', 'hajji',
@@ -218,7 +219,8 @@ export function nationalTranscriptionReadings(token: string): string[] {
     for (const form of forms) readings.add(form.replace(/[QCSZK]/g, (mark) => BGN_DIGRAPHS[mark]));
   }
   readings.delete(token);
-  return [...readings];
+  // A Pinyin syllable read as another one is another Chinese syllable, not a Russian name ("cheng" as French is "sheng").
+  return isPinyinSyllable(token) ? [...readings].filter((reading) => !isPinyinSyllable(reading)) : [...readings];
 }
 
 export interface QueryTokenForm {

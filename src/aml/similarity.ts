@@ -196,8 +196,10 @@ function sameVowelPlaces(foldedA: string, foldedB: string): boolean {
 export function transliterationSimilarity(a: string, b: string): number {
   if (Math.min(a.length, b.length) < 5) return 0;
   // The folds read Cyrillic and Arabic romanisations, not Pinyin, whose q, c and x are other sounds: one Chinese
-  // syllable pairs by the key with another syllable only ("qiang" is not "cuiying").
-  if (PINYIN_SYLLABLE.test(a) !== PINYIN_SYLLABLE.test(b)) return 0;
+  // syllable pairs by the key with no word of more syllables ("qiang" is not "cuiying"), and two Pinyin syllables
+  // spelt otherwise are two syllables ("cheng" is not "sheng"; Wade-Giles readings are paired apart).
+  const pinyinA = isPinyinSyllable(a);
+  if (pinyinA !== isPinyinSyllable(b) || (pinyinA && a !== b)) return 0;
   const foldedA = foldTransliteration(a);
   const foldedB = foldTransliteration(b);
   // A final h dropped on one side only ("hamzah"/"hamza") makes one short name when the rest is spelt alike but for
@@ -209,8 +211,13 @@ export function transliterationSimilarity(a: string, b: string): number {
   return editDistance(foldedA, foldedB, limit) <= limit && sameVowelPlaces(foldedA, foldedB) ? TRANSLITERATION_SIMILARITY : 0;
 }
 
-/** One syllable of Pinyin: an initial, an optional i or u glide, a final. */
-const PINYIN_SYLLABLE = /^(?:zh|ch|sh|[bpmfdtnlgkhjqxrzcsyw])?(?:[iu]?[aoe](?:ng|n|o|i)?|i(?:ng|n|u)?|u(?:n|i)?|ve?|ue)$/;
+/** One syllable of Pinyin: an initial, an optional i or u glide, a final; without an initial a glide is written y or w ("yang", not "iang"). */
+const PINYIN_SYLLABLE = /^(?![iu][aeiou])(?:zh|ch|sh|[bpmfdtnlgkhjqxrzcsyw])?(?:[iu]?[aoe](?:ng|n|o|i)?|i(?:ng|n|u)?|u(?:n|i)?|ve?|ue)$/;
+
+/** Whether a token is spelt as one syllable of Pinyin ("cheng", "liang", "xuan"). */
+export function isPinyinSyllable(token: string): boolean {
+  return PINYIN_SYLLABLE.test(token);
+}
 
 /** The final h foldTransliteration drops. */
 const FINAL_H = /(?<=[ae])h$/;

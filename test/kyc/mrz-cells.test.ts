@@ -327,6 +327,21 @@ describe('characters no check digit can tell from their look-alike', () => {
   });
 });
 
+describe('the OCR line an MRZ line came from', () => {
+  it("finds a short name's line whose filler tail OCR-B made letters, longer than the data line, and not the data line", () => {
+    // As tesseract read an OCR-B TD3 (round 14, dev seed 4637): `<<` read `K<K`, the tail `<` as K and L, 56 glyphs.
+    const reading = 'P<SWETANAKAK<KKENJI<<<<<<<<<<<<<<<<<<<<<<<<<';
+    const name = 'P<SWETANAKAK<KKENJI<<KKKLKLLKLKLKLKLKLKLKLLKLKLKLKLKLKKKL';
+    const data = 'XA41862752SWE7408122F3403152<<<<<<<<<LKLK4';
+    // Fewer edits turn the reading into the data line, but the name line holds most of its characters.
+    expect(alignedSourceLines([reading], ['SPECIMENAUTHORITY', name, data], 0.5)).toEqual([1]);
+    // A tail of K and L counts as fillers read; other letters do not.
+    const shortName = 'P<SWEOKAFOR<<KOLGA<<<<<<<<<<<<<<<<<<<<<<<<<<';
+    expect(alignedSourceLines([shortName], ['P<SWEOKAFOR<<KOLGAKKLLLLLLLLLLLLLLLLLLLLKKLKKL'], 0.5)).toEqual([0]);
+    expect(alignedSourceLines([shortName], ['P<SWEOKAFOR<<KOLGAMMNNNNNNNNNNNNNNNNNNNNMMNMMN'], 0.5)).toEqual([null]);
+  });
+});
+
 describe('a check digit\'s cell from the characters\' boxes', () => {
   it('keeps the cell where the glyphs are when the line box is stretched or the line lost its last glyph', () => {
     const td3 = composeMrz('TD3', HOLDER);

@@ -137,15 +137,10 @@ async function rereadCheckDigits(mrz: MrzReading, read: BandText, look: Look, oc
     }
     // Read as no digit (scanner noise, mostly): once more with the cell's speckle removed, then at the cell the
     // characters' own boxes give (mrz-cells.ts cellBox: a line box stretched over noise puts the cell beside the
-    // glyph), plainly and without speckle, then at the box of the glyph the pass read there (a letter: Y, S or H for
-    // OCR-B's 8, 5 or 6 after a filler run read as K and L). A cell a line's pitch long holds the tip of the '<'
-    // before the check digit, and the single-character pass reads the two as nothing (round 14, TD1 composites
-    // under shadow and blur); the glyph's own box, widened as readAlone widens it, holds the digit alone. Only this
-    // failing path pays for it, and a digit read so is a check-digit repair (review), never a plain pass.
+    // glyph), plainly and without speckle. Only this failing path pays for it, and a digit read so is a check-digit
+    // repair (review), never a plain pass.
     const cell = cellBox(read, mrz.lines, place.line, place.index, CELL_MARGIN);
-    const glyph = fieldCells(mrz, read, `${place.field}CheckDigit`).find((c) => c.line === place.line && c.index === place.index)?.read?.box;
-    const around = glyph ? widened(glyph) : null;
-    const tries: [Box | null, boolean][] = [[box, true], [cell, false], [cell, true], [around, false], [around, true]];
+    const tries: [Box | null, boolean][] = [[box, true], [cell, false], [cell, true]];
     for (const [at, denoise] of tries) {
       const again = at && (await ocr.readDigit(look.image, look.band, look.width, at, denoise));
       if (!again) continue;
@@ -158,15 +153,11 @@ async function rereadCheckDigits(mrz: MrzReading, read: BandText, look: Look, oc
   return faults(again) < faults(mrz) ? again : mrz;
 }
 
-/** A glyph's box widened by CELL_MARGIN of its size on each side. */
-function widened(box: Box): Box {
-  const [width, height] = [box.x1 - box.x0, box.y1 - box.y0];
-  return { x0: box.x0 - CELL_MARGIN * width, x1: box.x1 + CELL_MARGIN * width, y0: box.y0 - CELL_MARGIN * height, y1: box.y1 + CELL_MARGIN * height };
-}
-
-/** A character of the pass read again alone, among `alphabet`, in its widened box. */
+/** A character of the pass read again alone, among `alphabet`: its box widened by CELL_MARGIN of its size on each side. */
 function readAlone(ocr: OcrEngine, look: Look, box: Box, alphabet: string): Promise<string | null> {
-  return ocr.readCharacter(look.image, look.band, look.width, widened(box), alphabet);
+  const [width, height] = [box.x1 - box.x0, box.y1 - box.y0];
+  const cell = { x0: box.x0 - CELL_MARGIN * width, x1: box.x1 + CELL_MARGIN * width, y0: box.y0 - CELL_MARGIN * height, y1: box.y1 + CELL_MARGIN * height };
+  return ocr.readCharacter(look.image, look.band, look.width, cell, alphabet);
 }
 
 /** Any letter or digit: a number's character read alone is not told what it should be. */

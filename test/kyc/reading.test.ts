@@ -696,19 +696,6 @@ describe('MRZ reading', () => {
       expect(plain).toMatchObject({ valid: true, corrections: ['compositeCheckDigit'], checkDigitRepairs: [] });
     });
 
-    it("reads a check digit read as a letter again in its glyph's own box when its cell holds the tip of the '<' before it, as a repair", async () => {
-      // The composite 6 read as Y, its glyph narrower than a cell and to its right: a cell a pitch wide (line box or
-      // characters' cells) takes in the tip of the filler before it, and the single-character pass reads nothing there.
-      const lines = boxedLines(withLine(td1, 1, `${td1[1]!.slice(0, 29)}Y`));
-      const glyph = { x0: 303, x1: 309 };
-      lines[1]!.symbols[29] = { ...lines[1]!.symbols[29]!, box: { ...lines[1]!.symbols[29]!.box, ...glyph } };
-      const printedAt = (digit: string): OcrEngine['readDigit'] => async (_p, _b, _w, box) => (box.x0 > 301 && box.x1 < 311 ? digit : null);
-      const reading = await readMrzFromImage(pixels, engineOf(lines, printedAt('6'), async () => null), NOW);
-      expect(reading).toMatchObject({ valid: true, documentNumber: 'D23145890', checkDigitRepairs: ['compositeCheckDigit'] });
-      // A composite printed otherwise (a tampered field) reads that digit there, and fails.
-      expect(await readMrzFromImage(pixels, engineOf(lines, printedAt('7'), async () => null), NOW)).toMatchObject({ valid: false });
-    });
-
     it('reads a valid number\'s characters with a look-alike again alone among them, and sends it to review when one reads as a look-alike that holds', async () => {
       const visa = composeMrz('MRVB', { ...SPECIMEN_HOLDER, documentNumber: 'ZKENUAEGE', issuingState: 'UTO', nationality: 'UTO' });
       const lines = boxedLines(visa);

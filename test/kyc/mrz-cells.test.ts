@@ -339,6 +339,12 @@ describe('the OCR line an MRZ line came from', () => {
     const shortName = 'P<SWEOKAFOR<<KOLGA<<<<<<<<<<<<<<<<<<<<<<<<<<';
     expect(alignedSourceLines([shortName], ['P<SWEOKAFOR<<KOLGAKKLLLLLLLLLLLLLLLLLLLLKKLKKL'], 0.5)).toEqual([0]);
     expect(alignedSourceLines([shortName], ['P<SWEOKAFOR<<KOLGAMMNNNNNNNNNNNNNNNNNNNNMMNMMN'], 0.5)).toEqual([null]);
+    // TD1 under OCR-B, a valid reading: the first line's fillers read with K, L and S among them and glyphs to spare,
+    // the name line's tail partly lost. Counting K/L/C/S as fillers, the first line holds more of the name line (its
+    // filler tail) than the name line does; the name's own letters say where it was read.
+    const td1 = ['I<DEUSL29KC4L74<<<<<<<<<<<<<<<', '6408125M3102282DEUK<<<<<<<<<<0', 'LI<<LI<<<<<<<<<<<<<<<<<<<<<<<<'];
+    const td1Read = ['I<DEUSL29KC4L74<<LK<<<<K<S<LK<<<', '6408125M3102282DEUK<<<<S<<<<<0', 'LI<<LI<<<<<LK<K<<<<KL<S'];
+    expect(alignedSourceLines(td1, td1Read, 0.5)).toEqual([0, 1, 2]);
   });
 });
 

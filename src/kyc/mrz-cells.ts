@@ -4,7 +4,7 @@
 // one place and lost in another, which no length repair can put back. Placed by their boxes, the characters fall
 // into their cells again: a cell the OCR read twice offers both readings, and the check digits choose between them.
 // Pure: analyse.ts calls it on an invalid reading with the boxes readMrzBand returned.
-import { checkDigitsHold, checkedFieldAt, checkedPlace, fieldAt, hasComposite, LOOK_ALIKES, readMrz, type MrzFormat, type MrzReading } from './mrz.ts';
+import { checkDigitsHold, checkedFieldAt, checkedPlace, fieldAt, FILLER_NOISE, hasComposite, LOOK_ALIKES, readMrz, type MrzFormat, type MrzReading } from './mrz.ts';
 import type { BandText, OcrSymbol } from './ocr.ts';
 
 /** MRZ line lengths: TD3 and MRV-A, TD2, MRV-B and the French card, TD1. */
@@ -187,20 +187,30 @@ export function sourceLines(lines: string[], texts: readonly (string | readonly 
 }
 
 /**
- * Like sourceLines, but by alignment: the OCR line each MRZ line aligns to with fewest edits (alignCharacters), the
- * first of equals, so a speck read before the line does not shift every character off its place; null when fewer
- * than `minShare` of the line's characters are read as they stand in that alignment.
+ * Like sourceLines, but by alignment (alignCharacters), so a speck read before the line does not shift every character
+ * off its place: the OCR line with most of the MRZ line's letters and digits read as they stand in its alignment, then
+ * most of all its characters, then fewest edits, the first of equals; null when fewer than `minShare` of all its
+ * characters are. A filler read as one of the letters OCR-B's '<' comes out as (FILLER_NOISE) counts as read as it
+ * stands: a short name's line is mostly filler tail, which tesseract reads `KLKLL…`, often with more glyphs than cells
+ * (round 14, dev 4637: `OKAFOR<<KOLGA` and `TANAKAK<KKENJI` found no source line, or the data line by fewest edits, so
+ * their letters were never read alone and the K of a `<<` read `<<K` stayed in the given name). Those fillers only
+ * count once the line is chosen by its letters and digits: every TD1 line ends in fillers, and a name line whose tail
+ * was partly lost otherwise went to the first line, whose tail read as more K/L (review of round 14), so its lettersAndDigits
+ * were read alone in another line's boxes.
  */
 export function alignedSourceLines(lines: string[], texts: readonly (string | readonly string[])[], minShare = 0): (number | null)[] {
   return lines.map((line) => {
-    let best: { k: number; cost: number; shared: number } | null = null;
+    let best: { k: number; lettersAndDigits: number; shared: number; cost: number } | null = null;
     texts.forEach((text, k) => {
       const read = [...text];
       const { placed, cost } = alignment(line, read);
-      const shared = placed.filter((j, i) => j !== null && read[j] === line[i]).length;
-      if (best === null || cost < best.cost) best = { k, cost, shared };
+      const asRead = placed.map((j, i) => j !== null && read[j] === line[i]);
+      const lettersAndDigits = asRead.filter((same, i) => same && line[i] !== '<').length;
+      const shared = placed.filter((j, i) => asRead[i] || (j !== null && line[i] === '<' && FILLER_NOISE.test(read[j]!))).length;
+      const ranks = (b: NonNullable<typeof best>) => [lettersAndDigits - b.lettersAndDigits, shared - b.shared, b.cost - cost];
+      if (best === null || (ranks(best).find((d) => d !== 0) ?? 0) > 0) best = { k, lettersAndDigits, shared, cost };
     });
-    const found = best as { k: number; cost: number; shared: number } | null;
+    const found = best as { k: number; shared: number } | null;
     return found !== null && found.shared >= minShare * line.length ? found.k : null;
   });
 }

@@ -327,6 +327,27 @@ describe('characters no check digit can tell from their look-alike', () => {
   });
 });
 
+describe('the OCR line an MRZ line came from', () => {
+  it("finds a short name's line whose filler tail OCR-B made letters, longer than the data line, and not the data line", () => {
+    // As tesseract read an OCR-B TD3 (round 14, dev seed 4637): `<<` read `K<K`, the tail `<` as K and L, 56 glyphs.
+    const reading = 'P<SWETANAKAK<KKENJI<<<<<<<<<<<<<<<<<<<<<<<<<';
+    const name = 'P<SWETANAKAK<KKENJI<<KKKLKLLKLKLKLKLKLKLKLLKLKLKLKLKLKKKL';
+    const data = 'XA41862752SWE7408122F3403152<<<<<<<<<LKLK4';
+    // Fewer edits turn the reading into the data line, but the name line holds most of its characters.
+    expect(alignedSourceLines([reading], ['SPECIMENAUTHORITY', name, data], 0.5)).toEqual([1]);
+    // A tail of K and L counts as fillers read; other letters do not.
+    const shortName = 'P<SWEOKAFOR<<KOLGA<<<<<<<<<<<<<<<<<<<<<<<<<<';
+    expect(alignedSourceLines([shortName], ['P<SWEOKAFOR<<KOLGAKKLLLLLLLLLLLLLLLLLLLLKKLKKL'], 0.5)).toEqual([0]);
+    expect(alignedSourceLines([shortName], ['P<SWEOKAFOR<<KOLGAMMNNNNNNNNNNNNNNNNNNNNMMNMMN'], 0.5)).toEqual([null]);
+    // TD1 under OCR-B, a valid reading: the first line's fillers read with K, L and S among them and glyphs to spare,
+    // the name line's tail partly lost. Counting K/L/C/S as fillers, the first line holds more of the name line (its
+    // filler tail) than the name line does; the name's own letters say where it was read.
+    const td1 = ['I<DEUSL29KC4L74<<<<<<<<<<<<<<<', '6408125M3102282DEUK<<<<<<<<<<0', 'LI<<LI<<<<<<<<<<<<<<<<<<<<<<<<'];
+    const td1Read = ['I<DEUSL29KC4L74<<LK<<<<K<S<LK<<<', '6408125M3102282DEUK<<<<S<<<<<0', 'LI<<LI<<<<<LK<K<<<<KL<S'];
+    expect(alignedSourceLines(td1, td1Read, 0.5)).toEqual([0, 1, 2]);
+  });
+});
+
 describe('a check digit\'s cell from the characters\' boxes', () => {
   it('keeps the cell where the glyphs are when the line box is stretched or the line lost its last glyph', () => {
     const td3 = composeMrz('TD3', HOLDER);

@@ -930,6 +930,24 @@ describe('MRZ reading', () => {
         firstName: 'JEAN PIERRE',
       });
     });
+
+    it("reads a short name's letters alone when OCR-B's filler tail came out as letters, and drops the K the separator's '<' was split into", async () => {
+      // As tesseract read an OCR-B TD3 (round 14, dev seed 4637): the second '<' of `<<` read as `<` plus a K in the same
+      // cell, the 26 tail fillers as 28 K and L. The line then shares under half its characters with the reading.
+      const [, data] = composeTd3({ ...SPECIMEN_HOLDER, surname: 'OKAFOR', givenNames: 'OLGA' });
+      const [name, second] = boxedLines(['P<SWEOKAFOR<<KOLGAKKLLLLLLLLLLLLLLLLLLLLKKLKKL', data!]);
+      const symbols = name!.symbols.map((symbol, k) => {
+        const x0 = k === 13 ? 11 + 10 * 12 + 4 : 11 + 10 * (k < 13 ? k : k - 1);
+        return { ...symbol, box: { ...symbol.box, x0, x1: x0 + 8 } };
+      });
+      const kInFiller = (box: Box) => Math.abs(box.x0 + 0.15 * 8 - (11 + 10 * 12 + 4)) < 0.5;
+      const alone: OcrEngine['readCharacter'] = async (_p, _b, _w, box, alphabet) => (kInFiller(box) ? '<' : alphabet[0]!);
+      const read = await readMrzFromImage(pixels, engineOf([{ ...name!, symbols }, second!], noDigit, alone), NOW);
+      expect(read).toMatchObject({ valid: true, lastName: 'OKAFOR', firstName: 'OLGA', corrections: ['firstName'] });
+      // Read alone as K again, the K stays: the name is as the line read it.
+      const asRead = await readMrzFromImage(pixels, engineOf([{ ...name!, symbols }, second!], noDigit, async (_p, _b, _w, _box, alphabet) => alphabet[0]!), NOW);
+      expect(asRead).toMatchObject({ valid: true, lastName: 'OKAFOR', firstName: 'KOLGA', corrections: [] });
+    });
   });
 
   it('returns null when there is no MRZ', () => {

@@ -107,18 +107,6 @@ const NUMBERS: Record<string, string> = {
   ii: '2', iii: '3', iv: '4', vi: '6', vii: '7', viii: '8', ix: '9', xi: '11', xii: '12', xiii: '13', xiv: '14', xv: '15',
 };
 
-/**
- * Generic words of organisations' names in the languages lists and registers write them, folded to one form
- * ("Banque Melli", "Banco Mellat", "Grupo", "Holdings"), as legal forms are.
- */
-const GENERIC_WORDS: Record<string, string[]> = {
-  banque: ['bank'], banco: ['bank'], banca: ['bank'], bankasi: ['bank'],
-  groupe: ['group'], grupo: ['group'], gruppe: ['group'], gruppo: ['group'], holdings: ['holding'],
-  compagnie: ['co'], compania: ['co'], companhia: ['co'], compagnia: ['co'],
-  handelsgesellschaft: ['trading', 'co'],
-  intl: ['international'],
-};
-
 interface Fold { words: string[]; replacement: string[] }
 
 /** Folds by first word, longest first, so "public joint stock company" wins over "joint stock company". */
@@ -165,6 +153,22 @@ const AIRLINE_WORD = /^((?:[a-z0-9]{3,})?air)(?:line|ways)$/;
 /** An airline's word after its name, folded; joined to the name it may also be written "air" ("MahanAir"). */
 export const AIRLINE_WORD_FOLDED = 'airlines';
 
+/**
+ * Generic words of organisations' names in the languages and romanisations lists, registers and the press write
+ * them, folded to one form ("Banque Melli", "Banco Mellat", "Banke Melli" (Persian, with its ezafe), "Grupo",
+ * "Holdings"), as legal forms are; a key of two words is a phrase ("Uzbekistan Havo Yollari", "Azerbaijan Hava
+ * Yollari": Uzbek and Turkish "air ways"). Folded words keep the weight the lists give them, so a generic word
+ * paired with its translation still decides nothing alone.
+ */
+const GENERIC_WORDS: Record<string, string[]> = {
+  banque: ['bank'], banco: ['bank'], banca: ['bank'], bankasi: ['bank'], banke: ['bank'], yinhang: ['bank'],
+  groupe: ['group'], grupo: ['group'], gruppe: ['group'], gruppo: ['group'], jituan: ['group'], holdings: ['holding'],
+  'hava yollari': [AIRLINE_WORD_FOLDED], 'havo yollari': [AIRLINE_WORD_FOLDED],
+  compagnie: ['co'], compania: ['co'], companhia: ['co'], compagnia: ['co'],
+  handelsgesellschaft: ['trading', 'co'],
+  intl: ['international'],
+};
+
 /** The word with its "airline" or "airways" folded to "airlines", also at the end of a longer word. */
 export function withAirlineWordFolded(word: string): string {
   return word.replace(AIRLINE_WORD, '$1lines');
@@ -191,6 +195,12 @@ export function foldLegalFormsAndNumbers(tokens: string[]): string[] {
     if (fold) {
       folded.push(...fold.replacement);
       i += fold.words.length;
+      continue;
+    }
+    const genericPhrase = GENERIC_WORDS[`${tokens[i]} ${tokens[i + 1]}`];
+    if (genericPhrase) {
+      folded.push(...genericPhrase);
+      i += 2;
       continue;
     }
     const generic = GENERIC_WORDS[tokens[i]];

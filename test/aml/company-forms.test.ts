@@ -23,3 +23,29 @@ describe('companies named by a word hundreds of listed names share (round 15)', 
     }
   });
 });
+
+describe('generic words of company names translated or romanised (round 18)', () => {
+  const organisation = (id: string, name: string): ListEntity => ({ ...emptyEntity('r18', id, 'organization'), names: [{ full: name, kind: 'primary' as const }] });
+  let snapshot: ListsSnapshot;
+  beforeAll(() => {
+    const added = [organisation('0', 'Uzbekistan Airways'), organisation('1', 'Azerbaijan Airlines CJSC'), organisation('2', 'Uzbekistan Railways')];
+    snapshot = { index: buildIndex([...listed, ...added]), lists: [], listsVersion: 'r18' };
+  });
+  const found = (name: string): string[] => screen(snapshot, { name, type: 'organization', limit: 50 }).matches.map((m) => m.entityId);
+
+  it('pairs the Persian "Banke" (bank with its ezafe) with "Bank" as exactly as "Banque"', () => {
+    expect(screen(snapshot, { name: 'Banke Melli Iran' }).matches[0]).toMatchObject({ matchedName: 'BANK MELLI IRAN', score: 1 });
+  });
+
+  it('pairs the Uzbek and Turkish "air ways" with the airline word, and only with it', () => {
+    expect(found('Uzbekistan Havo Yollari')).toContain('r18:0');
+    expect(found('Azerbaijan Hava Yollari')).toContain('r18:1');
+    expect(found('Uzbekistan Havo Yollari')).not.toContain('r18:2');
+  });
+
+  it('finds nothing for generic words alone, folded or not: the distinctive word must carry a match', () => {
+    for (const name of ['Hava Yollari', 'Havo Yollari', 'Banke', 'Yinhang', 'Jituan', 'Oil Company', 'Trading Bank', 'Banke Jituan']) {
+      expect(found(name), name).toEqual([]);
+    }
+  });
+});

@@ -168,6 +168,8 @@ const GENERIC_WORDS: Record<string, string[]> = {
   handelsgesellschaft: ['trading', 'co'],
   intl: ['international'],
 };
+/** The first words of GENERIC_WORDS' phrases: only these make a token worth reading with the next one. */
+const GENERIC_PHRASE_FIRST_WORDS = new Set(Object.keys(GENERIC_WORDS).filter((key) => key.includes(' ')).map((key) => key.split(' ')[0]));
 
 /** The word with its "airline" or "airways" folded to "airlines", also at the end of a longer word. */
 export function withAirlineWordFolded(word: string): string {
@@ -197,7 +199,7 @@ export function foldLegalFormsAndNumbers(tokens: string[]): string[] {
       i += fold.words.length;
       continue;
     }
-    const genericPhrase = GENERIC_WORDS[`${tokens[i]} ${tokens[i + 1]}`];
+    const genericPhrase = GENERIC_PHRASE_FIRST_WORDS.has(tokens[i]) ? GENERIC_WORDS[`${tokens[i]} ${tokens[i + 1]}`] : undefined;
     if (genericPhrase) {
       folded.push(...genericPhrase);
       i += 2;

@@ -4,7 +4,9 @@
 // one place and lost in another, which no length repair can put back. Placed by their boxes, the characters fall
 // into their cells again: a cell the OCR read twice offers both readings, and the check digits choose between them.
 // Pure: analyse.ts calls it on an invalid reading with the boxes readMrzBand returned.
-import { checkDigitsHold, checkedFieldAt, checkedPlace, fieldAt, FILLER_NOISE, hasComposite, LOOK_ALIKES, readMrz, type MrzFormat, type MrzReading } from './mrz.ts';
+import {
+  checkDigitsHold, checkedFieldAt, checkedPlace, fieldAt, FILLER_NOISE, hasComposite, LOOK_ALIKES, readMrz, type MrzFormat, type MrzReading,
+} from './mrz.ts';
 import type { BandText, OcrSymbol } from './ocr.ts';
 
 /** MRZ line lengths: TD3 and MRV-A, TD2, MRV-B and the French card, TD1. */
@@ -191,12 +193,10 @@ export function sourceLines(lines: string[], texts: readonly (string | readonly 
  * off its place: the OCR line with most of the MRZ line's letters and digits read as they stand in its alignment, then
  * most of all its characters, then fewest edits, the first of equals; null when fewer than `minShare` of all its
  * characters are. A filler read as one of the letters OCR-B's '<' comes out as (FILLER_NOISE) counts as read as it
- * stands: a short name's line is mostly filler tail, which tesseract reads `KLKLL…`, often with more glyphs than cells
- * (round 14, dev 4637: `OKAFOR<<KOLGA` and `TANAKAK<KKENJI` found no source line, or the data line by fewest edits, so
- * their letters were never read alone and the K of a `<<` read `<<K` stayed in the given name). Those fillers only
- * count once the line is chosen by its letters and digits: every TD1 line ends in fillers, and a name line whose tail
- * was partly lost otherwise went to the first line, whose tail read as more K/L (review of round 14), so its lettersAndDigits
- * were read alone in another line's boxes.
+ * stands: a short name's line is mostly filler tail, which tesseract reads `KLKLL…`, and without that it found no
+ * source line, so its letters were never read alone (`OKAFOR<<KOLGA`). Those fillers count only after the letters
+ * and digits have chosen the line: every TD1 line ends in fillers, and a name line whose tail was partly lost would
+ * otherwise go to the first line, whose tail read as more K and L, and have its letters read in that line's boxes.
  */
 export function alignedSourceLines(lines: string[], texts: readonly (string | readonly string[])[], minShare = 0): (number | null)[] {
   return lines.map((line) => {

@@ -121,7 +121,7 @@ const COMMON_GIVEN_NAMES = [
   'marwan', 'haider', 'qasim', 'kazem', 'mahdi', 'javad', 'hadi', 'farid', 'habib', 'ghulam', 'noor', 'zaman', 'wali',
   'nasir', 'jafar', 'idris', 'harun', 'issa', 'isa', 'zakaria', 'yahya', 'ilyas', 'zaid', 'badr', 'mansour',
   'khalil', 'amin', 'amina', 'khadija', 'maryam', 'hana', 'hala', 'hanan', 'huda', 'noura', 'reem', 'salma', 'samira',
-  'leila', 'rania', 'nadia', 'asma', 'amal', 'iman', 'yasmin', 'emre', 'murat', 'hakan', 'kemal', 'osman', 'yusuf',
+  'leila', 'rania', 'nadia', 'asma', 'amal', 'iman', 'yasmin', 'emre', 'murat', 'hakan', 'kemal', 'osman',
   // East and South-East Asian, African
   'wei', 'jing', 'min', 'li', 'hui', 'yan', 'jun', 'lei', 'ying', 'fang', 'van', 'thi', 'minh', 'anh', 'duc', 'budi',
   'agus', 'siti', 'nur', 'musa', 'abubakar', 'sani', 'abdi',

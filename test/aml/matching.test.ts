@@ -818,6 +818,9 @@ describe('organisations, vessels and Arabic names the round-14 pairs missed', ()
     expect(finds(vessels, 'Some Tanker IMO 9226956', 0)).toBe(true);
     expect(finds(vessels, 'Hamgam 2', 0)).toBe(false);
     expect(finds(vessels, 'Happiness 3', 1)).toBe(false);
+    const numbered = small(['Polar Star (IMO 9111111; MMSI 273111111)'], 'vessel');
+    expect(finds(numbered, 'MMSI 273111111', 0)).toBe(true);
+    expect(finds(numbered, 'Polar Star', 0)).toBe(true);
   });
 
   it('searches a query without the parenthetical that closes it', () => {

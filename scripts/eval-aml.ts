@@ -807,8 +807,10 @@ function handSplit(key: string): Split {
 
 /**
  * The pairs of one hand-written file. Round 14's file (name-pairs-r14.tsv: organisations, companies, vessels and
- * romanisations beside hard non-matches) and round 16's (name-pairs-r16.tsv: companies in register and press forms
- * beside companies sharing a word) are each split by their own salted hash, so their held-out halves are not the old test.
+ * romanisations beside hard non-matches), round 16's (name-pairs-r16.tsv: companies in register and press forms
+ * beside companies sharing a word) and round 19's (name-pairs-r19.tsv: a mixed set, each row a name as listed and that
+ * entity as others write it) are each split by their own salted hash of the row's first name, so their held-out
+ * halves are not the old test.
  */
 function namePairs(file = 'name-pairs.tsv', splitSalt = ''): { cases: PairCase[]; entities: ListEntity[] } {
   const cases: PairCase[] = [];
@@ -1017,6 +1019,8 @@ export async function run(): Promise<void> {
   const pairListsR14: ListsSnapshot = { index: buildIndex([...entities, ...pairsR14.entities]), lists: [], listsVersion: 'eval-pairs-r14' };
   const pairsR16 = namePairs('name-pairs-r16.tsv', 'r16:');
   const pairListsR16: ListsSnapshot = { index: buildIndex([...entities, ...pairsR16.entities]), lists: [], listsVersion: 'eval-pairs-r16' };
+  const pairsR19 = namePairs('name-pairs-r19.tsv', 'r19:');
+  const pairListsR19: ListsSnapshot = { index: buildIndex([...entities, ...pairsR19.entities]), lists: [], listsVersion: 'eval-pairs-r19' };
   const unlisted = unlistedNames(entities);
   const unlistedR12 = unlistedNames(entities, 'unlisted-names-r12.tsv', 'r12:');
   const unlistedR14 = unlistedNames(entities, 'unlisted-names-r14.tsv', 'r14:');
@@ -1070,6 +1074,7 @@ export async function run(): Promise<void> {
       reportPairs(measurePairs(pairLists, pairs.cases.filter((c) => c.split === split)), split === 'dev' && process.argv.includes('--misses'));
       reportPairs(measurePairs(pairListsR14, pairsR14.cases.filter((c) => c.split === split)), split === 'dev' && process.argv.includes('--misses'), `round-14 pairs (${split === 'dev' ? 'dev' : 'held-out'})`);
       reportPairs(measurePairs(pairListsR16, pairsR16.cases.filter((c) => c.split === split)), split === 'dev' && process.argv.includes('--misses'), `round-16 company pairs (${split === 'dev' ? 'dev' : 'held-out'})`);
+      reportPairs(measurePairs(pairListsR19, pairsR19.cases.filter((c) => c.split === split)), split === 'dev' && process.argv.includes('--misses'), `round-19 mixed pairs (${split === 'dev' ? 'dev' : 'held-out'})`);
       const unlistedCases = unlisted.cases.filter((c) => c.split === split);
       const unlistedResult = measure(lists, unlistedCases);
       const rate = (cases: typeof unlistedCases): string => {

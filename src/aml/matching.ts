@@ -4,7 +4,7 @@
 
 import { doubleMetaphone } from 'double-metaphone';
 import {
-  isWeakToken, nameVariants, nationalTranscriptionReadings, pinyinReading, queryTokenForms, tokenise, wadeGilesSyllableReadings, withClosingNumeralOne, withoutClosingParenthetical, withoutLeadingTitle,
+  isWeakToken, nameVariants, nationalTranscriptionReadings, pinyinReading, queryTokenForms, splitVesselNumbers, tokenise, wadeGilesSyllableReadings, withClosingNumeralOne, withoutClosingParenthetical, withoutLeadingTitle,
 } from './normalize.ts';
 import { arabicRespellings, equivalentGivenNames, equivalentPatronymics, isShortFormPair } from './given-names.ts';
 import {
@@ -511,10 +511,14 @@ export function buildIndex(entities: ListEntity[]): ScreeningIndex {
     const koreanByMark = isKoreanPerson(entity);
     const korean = koreanByMark || hasKoreanShapedName(entity);
     const transcribable = mayBeTranscribedFromCyrillic(entity);
+    const writtenNumbers: string[] = [];
     entity.names.forEach((name, slot) => {
+      // A vessel's IMO number written into a listed name ("HAMGAM IMO 9226956") is an identifier, as in a query.
+      const { name: written, numbers } = splitVesselNumbers(name.full);
+      writtenNumbers.push(...numbers);
       // A person's closing I is an initial ("PECHEGIN, Andrey I."), not a numeral.
-      const numeralOne = entity.type === 'person' ? undefined : withClosingNumeralOne(name.full);
-      for (const variant of numeralOne ? [...nameVariants(name.full), numeralOne] : nameVariants(name.full)) {
+      const numeralOne = entity.type === 'person' ? undefined : withClosingNumeralOne(written);
+      for (const variant of numeralOne ? [...nameVariants(written), numeralOne] : nameVariants(written)) {
         const { parts, middle, order, secondFamily, nisba } = listedNameParts(variant, entity.type === 'person');
         if (parts.length === 0) continue;
         const nameId = nameEntity.length;
@@ -578,8 +582,8 @@ export function buildIndex(entities: ListEntity[]): ScreeningIndex {
         if (first > 0 && family >= 0) pushTo(byJoined, parts[first] + parts[family], nameId);
       }
     });
-    for (const identifier of entity.identifiers) {
-      const key = identifierKey(identifier.value);
+    for (const value of [...entity.identifiers.map((identifier) => identifier.value), ...writtenNumbers]) {
+      const key = identifierKey(value);
       if (key) pushTo(byIdentifier, key, entityIndex);
     }
   });

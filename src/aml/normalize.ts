@@ -302,6 +302,8 @@ const VESSEL_NUMBER = /\(?\b(?:IMO|MMSI)\b[\s:#.-]*(\d{7,9})\)?/gi;
 
 /** The name without the IMO or MMSI numbers written into it, and those numbers (identifiers, not name words). */
 export function splitVesselNumbers(raw: string): { name: string; numbers: string[] } {
+  // Every listed name passes here at index build: a name without seven digits in a row is let through unscanned.
+  if (!/\d{7}/.test(raw)) return { name: raw, numbers: [] };
   const numbers = [...raw.matchAll(VESSEL_NUMBER)].map((match) => match[1]);
   if (!numbers.length) return { name: raw, numbers };
   const name = raw.replace(VESSEL_NUMBER, ' ').replace(/\s+/g, ' ').trim();

@@ -810,6 +810,19 @@ describe('organisations, vessels and Arabic names the round-14 pairs missed', ()
     expect(finds(small(['Happiness I'], 'vessel'), 'Happiness 3', 0)).toBe(false);
   });
 
+  it('reads an IMO number written into a listed vessel name as its identifier, not as name words', () => {
+    const vessels = small(['HAMGAM IMO 9226956', 'Happiness I (IMO 9212905)'], 'vessel');
+    expect(finds(vessels, 'HAMGAM', 0)).toBe(true);
+    expect(finds(vessels, 'Happiness 1', 1)).toBe(true);
+    // The number alone is decisive, as a listed identifier is.
+    expect(finds(vessels, 'Some Tanker IMO 9226956', 0)).toBe(true);
+    expect(finds(vessels, 'Hamgam 2', 0)).toBe(false);
+    expect(finds(vessels, 'Happiness 3', 1)).toBe(false);
+    const numbered = small(['Polar Star (IMO 9111111; MMSI 273111111)'], 'vessel');
+    expect(finds(numbered, 'MMSI 273111111', 0)).toBe(true);
+    expect(finds(numbered, 'Polar Star', 0)).toBe(true);
+  });
+
   it('searches a query without the parenthetical that closes it', () => {
     expect(finds(small(['Stena Impero'], 'vessel'), 'Stena Impero (tanker)', 0)).toBe(true);
     const organisations = small(['Islamic Movement of Uzbekistan', 'Reconnaissance General Bureau'], 'organization');

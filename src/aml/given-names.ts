@@ -139,6 +139,10 @@ const PATRONYMIC = /^(.+?)(yevich|ievich|evich|ovich|evych|ovych|avich|yevna|iev
 const MALE_PATRONYMIC_SUFFIXES = ['ovich', 'evich', 'yevich', 'ievich', 'ovych', 'evych', 'avich'];
 const FEMALE_PATRONYMIC_SUFFIXES = ['ovna', 'evna', 'yevna', 'ievna', 'ivna', 'auna'];
 
+export function isPatronymic(token: string): boolean {
+  return PATRONYMIC.test(token);
+}
+
 /**
  * The same patronymic formed from the other forms of the father's name ("grigoryevich" → ryhorovich,
  * hryhorovych…; "aleksandrovna" → oleksandrivna…), empty when it is not a patronymic of a name in the table.

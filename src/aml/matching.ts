@@ -6,7 +6,7 @@ import { doubleMetaphone } from 'double-metaphone';
 import {
   isWeakToken, nameVariants, nationalTranscriptionReadings, pinyinReading, queryTokenForms, splitVesselNumbers, tokenise, wadeGilesSyllableReadings, withClosingNumeralOne, withoutClosingParenthetical, withoutLeadingTitle,
 } from './normalize.ts';
-import { arabicRespellings, equivalentGivenNames, equivalentPatronymics, isShortFormPair } from './given-names.ts';
+import { arabicRespellings, equivalentGivenNames, equivalentPatronymics, isPatronymic, isShortFormPair } from './given-names.ts';
 import {
   KOREAN_SYLLABLE_LENGTH, TRANSLITERATION_SIMILARITY, VOWEL, allowedEdits, joinedSimilarity, koreanKey, sameFoldedSpelling, tokenSimilarity, transliterationKey,
   isPinyinSyllable, transliterationSimilarity,
@@ -1205,7 +1205,9 @@ function scoreName(index: ScreeningIndex, query: QueryToken[], queryCjk: string,
     const optional = i === queryCompound ? OptionalPart.SecondFamily : query[i].optional;
     if (isPerson && !everyPartCounts && !queryUsed[i] && optional !== OptionalPart.No) {
       strongQuery++;
-      queryTotal += query[i].weight * EXTRA_OPTIONAL_WEIGHT[optional];
+      // A patronymic says only the father's given name, which a list writing the name short leaves open too.
+      const share = optional === OptionalPart.Middle && isPatronymic(query[i].text) ? OPTIONAL_WEIGHT[optional] : EXTRA_OPTIONAL_WEIGHT[optional];
+      queryTotal += query[i].weight * share;
       continue;
     }
     queryTotal += query[i].weight;

@@ -168,16 +168,6 @@ const GENERIC_WORDS: Record<string, string[]> = {
   handelsgesellschaft: ['trading', 'co'],
   intl: ['international'],
 };
-/**
- * Words naming what a company digs, refines or makes, which the press and registers add after its brand or leave
- * out ("Polyus Gold" for PJSC POLYUS, "Rosneft Oil Company" for ROSNEFT). Words that name a subsidiary's line of
- * business ("Trading", "Shipping", "Leasing", "Bank", "Technologies", "Telecom") are not among them: over the loaded
- * lists a brand with one of those words is often another listed entity than the brand alone ("ROSNEFT TRADING",
- * "SOVCOMBANK TECHNOLOGIES", "GAZPROM TELEKOM"), whereas with these words it is, for brands of five letters or more,
- * never another listed entity.
- */
-export const TRADE_WORDS = new Set(['oil', 'gas', 'petroleum', 'gold', 'diamond', 'diamonds', 'mining', 'steel']);
-
 /** The first words of GENERIC_WORDS' phrases: only these make a token worth reading with the next one. */
 const GENERIC_PHRASE_FIRST_WORDS = new Set(Object.keys(GENERIC_WORDS).filter((key) => key.includes(' ')).map((key) => key.split(' ')[0]));
 

@@ -11,7 +11,7 @@ import {
   KOREAN_SYLLABLE_LENGTH, TRANSLITERATION_SIMILARITY, VOWEL, allowedEdits, joinedSimilarity, koreanKey, sameFoldedSpelling, tokenSimilarity, transliterationKey,
   isPinyinSyllable, transliterationSimilarity,
 } from './similarity.ts';
-import { AIRLINE_WORD_FOLDED, LEGAL_FORM_WORDS, TRADE_WORDS, withAirlineWordFolded } from './legal-forms.ts';
+import { AIRLINE_WORD_FOLDED, LEGAL_FORM_WORDS, withAirlineWordFolded } from './legal-forms.ts';
 import { COMMON_FAMILY, COMMON_GIVEN } from './common-names.ts';
 import { knownOrganisationAliases } from './organisation-aliases.ts';
 import type { ListEntity, NameKind } from './model.ts';
@@ -114,8 +114,6 @@ const COMMON_WEIGHT = 5;
 const DISTINCTIVE_WEIGHT = 6;
 /** Longest organisation's word that must be spelt as listed when it is the only distinctive word paired. */
 const SHORT_BRAND_LENGTH = 6;
-/** Letters a brand needs for a trade word beside it on one side only to weigh as a legal form (see TRADE_WORDS). */
-const TRADE_BRAND_LENGTH = 5;
 /** Factor on an organisation's score when a query word stands where a listed word is missing (see scoreName). */
 const SUBSTITUTION_FACTOR = 0.9;
 /** Names scored in full per query, best first by their index evidence. */
@@ -1129,8 +1127,6 @@ function scoreName(index: ScreeningIndex, query: QueryToken[], queryCjk: string,
   /** Whether a sheikh (see SHEIKH) is paired, on either side, and whether another distinctive pair is respelt. */
   let sheikhPaired = false;
   let respeltBesideSheikh = false;
-  /** Whether a rare brand word of TRADE_BRAND_LENGTH letters or more is paired as listed (see TRADE_WORDS). */
-  let rareBrandPaired = false;
   // Halfway to the next count, so that the float weights of exactly ONE_OFF_SPELLING_NAMES names pass.
   const oneOffWeight = Math.log(1 + index.nameEntity.length / (ONE_OFF_SPELLING_NAMES + 0.5));
   const pairings: TokenPairing[] = [];
@@ -1168,7 +1164,6 @@ function scoreName(index: ScreeningIndex, query: QueryToken[], queryCjk: string,
         else rarestPaired = Math.max(rarestPaired, index.spellingWeight[nameTokens[start + k]]);
         if (!initialPair && similarity < 1) respelt = true;
         if (!initialPair && similarity >= 1) spelledAsListed = true;
-        if (similarity >= 1 && index.tokens[nameTokens[start + k]].length >= TRADE_BRAND_LENGTH && index.weight[nameTokens[start + k]] >= DISTINCTIVE_WEIGHT) rareBrandPaired = true;
         if (!initialPair && similarity < 1) respeltPairs++;
         const listedSheikh = SHEIKH.test(index.tokens[nameTokens[start + k]]);
         if (listedSheikh || (queryLength === 1 && SHEIKH.test(query[queryFrom].text))) sheikhPaired = true;
@@ -1206,18 +1201,7 @@ function scoreName(index: ScreeningIndex, query: QueryToken[], queryCjk: string,
   // A person's middle names, patronymics and second family names the listed name lacks count as the listed
   // name's missing ones do: "Viktor Feliksovich Vekselberg" is "VEKSELBERG, Viktor".
   const queryCompound = isPerson && !everyPartCounts ? secondFamilySaidLast(index, query, queryCount, start) : -1;
-  // A trade word beside a rare brand, added on one side only, describes the company as a legal form does; one
-  // in place of another word is another company ("National Iranian Gas Company" is not "National Iranian Oil Company").
-  let queryAllPaired = true;
-  for (let i = 0; i < queryCount; i++) if (!queryUsed[i] && !query[i].weak) queryAllPaired = false;
-  let listedAllPaired = true;
-  for (let j = 0; j < listedCount; j++) if (!listedUsed[j] && !isWeakToken(index.tokens[nameTokens[start + j]])) listedAllPaired = false;
-  const tradeWordAdded = (word: string, otherSideAllPaired: boolean): boolean => !isPerson && rareBrandPaired && otherSideAllPaired && TRADE_WORDS.has(word);
   for (let i = 0; i < queryCount; i++) {
-    if (!queryUsed[i] && tradeWordAdded(query[i].text, listedAllPaired)) {
-      queryTotal += WEAK_TOKEN_WEIGHT;
-      continue;
-    }
     const optional = i === queryCompound ? OptionalPart.SecondFamily : query[i].optional;
     if (isPerson && !everyPartCounts && !queryUsed[i] && optional !== OptionalPart.No) {
       strongQuery++;
@@ -1263,10 +1247,6 @@ function scoreName(index: ScreeningIndex, query: QueryToken[], queryCjk: string,
   for (let j = 0; j < listedCount; j++) {
     const weight = index.weight[nameTokens[start + j]];
     if (weight === WEAK_TOKEN_WEIGHT) continue;
-    if (!listedUsed[j] && tradeWordAdded(index.tokens[nameTokens[start + j]], queryAllPaired)) {
-      listedTotal -= weight - WEAK_TOKEN_WEIGHT;
-      continue;
-    }
     strongListed++;
     if (listedUsed[j]) continue;
     if (j === nisbaDropped || j === compound) missingOptional.push(weight * MINOR_NAME_WEIGHT);

@@ -49,26 +49,3 @@ describe('generic words of company names translated or romanised (round 18)', ()
     }
   });
 });
-
-describe('a trade word after a brand on one side only (round 21)', () => {
-  let snapshot: ListsSnapshot;
-  beforeAll(() => {
-    snapshot = { index: buildIndex(listed), lists: [], listsVersion: 'r21' };
-  });
-  const found = (name: string): string[] => screen(snapshot, { name, type: 'organization', limit: 50 }).matches.map((m) => m.entityId);
-
-  it('finds the brand when the press adds what it mines or refines', () => {
-    expect(found('Polyus Gold')).toContain('ofac_sdn:43097');
-    expect(found('Alrosa Diamond Company')).toContain('ofac_sdn:34644');
-    expect(found('Rosneft Oil')).toContain('ofac_non_sdn:17022');
-  });
-
-  it('does not read one trade word in place of another as the same company', () => {
-    expect(found('National Iranian Gas Company')).not.toContain('ofac_sdn:11317');
-  });
-
-  it('keeps a subsidiary named by its line of business, or by a short brand, apart from the parent', () => {
-    expect(found('Rosneft Trading')).not.toContain('ofac_non_sdn:17022');
-    expect(found('USM Gold')).not.toContain('ofac_sdn:34765');
-  });
-});

@@ -49,3 +49,21 @@ describe('generic words of company names translated or romanised (round 18)', ()
     }
   });
 });
+
+describe('a company named by an everyday word and what it trades in (round 21 review)', () => {
+  let snapshot: ListsSnapshot;
+  beforeAll(() => {
+    snapshot = { index: buildIndex(listed), lists: [], listsVersion: 'r21' };
+  });
+  const found = (name: string): string[] => screen(snapshot, { name, type: 'organization', limit: 50 }).matches.map((m) => m.entityId);
+
+  it('is not the organisation or vessel listed under that word alone', () => {
+    expect(found('Phoenix Oil')).not.toContain('ofac_sdn:47650');
+    expect(found('Atlas Gold Corp')).not.toContain('ofac_sdn:28527');
+    expect(found('Fortune Oil Ltd')).not.toContain('ofac_sdn:15068');
+  });
+
+  it('written without the trade word, is not the listed company whose name adds one', () => {
+    expect(found('Pacific Holding')).not.toContain('ofac_sdn:29108');
+  });
+});

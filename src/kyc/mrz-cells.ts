@@ -271,7 +271,7 @@ const MAX_DOUBTFUL_SWAPS = 2;
 const MAX_READ_ALONE_MIX = 12;
 /**
  * The look-alikes of each character, both ways (LOOK_ALIKES lists some one way only), and F for 5 (15 and 5), S for 8
- * (28 and 8), P for F (25 and 15) and K for a filler (20 and 0), which no class repair needs.
+ * (28 and 8), P for F (25 and 15), T for 1 and K for a filler (20 and 0), which no class repair needs.
  */
 const DOUBTFUL_LOOK_ALIKES: Record<string, string[]> = (() => {
   const table: Record<string, Set<string>> = {};
@@ -286,6 +286,9 @@ const DOUBTFUL_LOOK_ALIKES: Record<string, string[]> = (() => {
   // field's padding as K, confidently).
   add('F', 'P');
   add('K', '<');
+  // OCR-B's 1 stands on a foot: the model reads it T (line pass T 64, 1 63), and C01X00T47 read COTX00T47 (O for 0
+  // under weight 3, T for 1 under weight 1: 72 + 28) held every check digit.
+  add('T', '1');
   return Object.fromEntries(Object.entries(table).map(([c, others]) => [c, [...others]]));
 })();
 
@@ -443,7 +446,9 @@ export function withUncertainCharacters(reading: MrzReading, read: BandText, alo
       }
       if (field.kind !== 'X') return [];
       const againAlone = alone.get(placeKey(m, i));
-      const readAloneAsOther = againAlone != null && againAlone !== c;
+      // Read alone as nothing (no character of its look-alikes confidently), the glyph is not settled either: a G read
+      // 6 at confidence 94 in a noisy line read alone as neither.
+      const notConfirmedAlone = alone.has(placeKey(m, i)) && againAlone !== c;
       // The field's neighbours on either side (null past its ends): K and a filler are swapped only where a field's
       // characters meet its padding, the one place a filler read as K (or a K as a filler) gives a plausible field.
       const inField = (j: number) => (checkedFieldAt(reading, m, j)?.name === field.name ? line[j]! : null);
@@ -452,7 +457,7 @@ export function withUncertainCharacters(reading: MrzReading, read: BandText, alo
       const kAtPadding = c === 'K' && (after === null || after === '<' || before === '<');
       const firstFiller = c === '<' && before !== null && before !== '<';
       // The OCR reads a filler as K at confidence 95: a K at the padding is doubtful however confidently read.
-      if (!kAtPadding && at && at.confidence >= MIN_CHECK_BLIND_CONFIDENCE && !readAloneAsOther) return [];
+      if (!kAtPadding && at && at.confidence >= MIN_CHECK_BLIND_CONFIDENCE && !notConfirmedAlone) return [];
       return (DOUBTFUL_LOOK_ALIKES[c] ?? [])
         .filter((other) => (other === '<' ? kAtPadding : c !== '<' || firstFiller))
         .map((other) => ({ m, i, other, field: field.name }));

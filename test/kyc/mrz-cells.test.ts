@@ -159,9 +159,9 @@ describe('characters no check digit can tell from their look-alike', () => {
     ]);
     expect(withUncertainCharacters(reading, read).uncertainCharacters).toEqual([]);
     expect(withUncertainCharacters(reading, read, new Map([[placeKey(1, SIX_AT), '6']])).uncertainCharacters).toEqual(['documentNumber']);
-    // Alone it reads as read, or as nothing: believed.
+    // Alone it reads as read: believed. Alone it reads as nothing: not settled, doubted (G and 6 weigh the same).
     expect(withUncertainCharacters(reading, read, new Map([[placeKey(1, SIX_AT), 'G']])).uncertainCharacters).toEqual([]);
-    expect(withUncertainCharacters(reading, read, new Map([[placeKey(1, SIX_AT), null]])).uncertainCharacters).toEqual([]);
+    expect(withUncertainCharacters(reading, read, new Map([[placeKey(1, SIX_AT), null]])).uncertainCharacters).toEqual(['documentNumber']);
     // A number without a character that has a look-alike has nothing to read alone.
     const plain = composeMrz('MRVB', { ...HOLDER, documentNumber: 'XKENHMEX3' });
     const plainRead = band([ocrLine(plain[0]!, 0), ocrLine(plain[1]!, 60)]);
@@ -195,13 +195,29 @@ describe('characters no check digit can tell from their look-alike', () => {
         // Both read alone as printed: another reading holds every check digit, the number goes to review.
         const alone = (indexes: number[]) => new Map(indexes.map((i) => [placeKey(line, i), printed[i - start]!] as const));
         expect(withUncertainCharacters(reading, read, alone(swapped)).uncertainCharacters, label).toEqual(['documentNumber']);
-        // Read alone as the line read them, or as nothing: believed.
+        // Read alone as the line read them: believed. As nothing: not settled, and their look-alikes hold, doubted.
         const asLine = new Map(swapped.map((i) => [placeKey(line, i), asRead[i - start]!] as const));
         expect(withUncertainCharacters(reading, read, asLine).uncertainCharacters, label).toEqual([]);
         const nothing = new Map(swapped.map((i) => [placeKey(line, i), null] as const));
-        expect(withUncertainCharacters(reading, read, nothing).uncertainCharacters, label).toEqual([]);
+        expect(withUncertainCharacters(reading, read, nothing).uncertainCharacters, label).toEqual(['documentNumber']);
       }
     }
+  });
+
+  it("doubts OCR-B's 1 read as T beside a 0 read as O, whose shifts cancel in every check digit (72 + 28)", () => {
+    // Rendered TD3 in OCR-B (clean and JPEG q30): C01X00T47 read COTX00T47 in its line, the T at confidence 88 (the
+    // model's second choice 1, at 63), the O at 98; alone among its look-alikes the O reads 0.
+    const genuine = composeMrz('TD3', { ...HOLDER, documentNumber: 'C01X00T47' });
+    const misread = [genuine[0]!, genuine[1]!.replace('C01X00T47', 'COTX00T47')];
+    const read = band(misread.map((text, m) => ocrLine(text, 60 * m, m === 1 ? { 2: [['T', 88]] } : {})));
+    const reading = readMrz(read.text, NOW)!;
+    expect(reading).toMatchObject({ valid: true, documentNumber: 'COTX00T47', checkDigitRepairs: [], uncertainCharacters: [] });
+    expect(cellsToReadAlone(reading, read).find((cell) => cell.index === 2)?.partners).toContain('1');
+    expect(withUncertainCharacters(reading, read, new Map([[placeKey(1, 1), '0']])).uncertainCharacters).toEqual(['documentNumber']);
+    // The printed number read as printed, every glyph confirmed alone: a plain pass.
+    const clean = readAsPrinted(genuine);
+    const confirmed = new Map(cellsToReadAlone(clean.reading, clean.read).map((cell) => [placeKey(cell.line, cell.index), cell.character] as const));
+    expect(withUncertainCharacters(clean.reading, clean.read, confirmed).uncertainCharacters).toEqual([]);
   });
 
   it('does not doubt a number for a character read alone as a look-alike when no reading with it holds the check digits', () => {
@@ -269,10 +285,10 @@ describe('characters no check digit can tell from their look-alike', () => {
     const reading = readMrz(read.text, NOW)!;
     expect(reading).toMatchObject({ valid: true, personalNumber: '83T8A131', checkDigitRepairs: [], uncertainCharacters: [] });
     expect(withUncertainCharacters(reading, read).uncertainCharacters).toEqual([]);
-    // T and A are read alone, among T, 7 and Z, and A and 4.
+    // T and A are read alone, among T, 7 and 1, and A and 4.
     const cells = cellsToReadAlone(reading, read).filter((cell) => cell.index >= start && cell.index < start + 8);
     expect(cells.map((cell) => [cell.index - start, cell.character, [...cell.partners].sort()])).toEqual([
-      [2, 'T', ['7']],
+      [2, 'T', ['1', '7']],
       [4, 'A', ['4']],
     ]);
     const alone = new Map([

@@ -154,10 +154,10 @@ async function rereadCheckDigits(mrz: MrzReading, read: BandText, look: Look, oc
 }
 
 /** A character of the pass read again alone, among `alphabet`: its box widened by CELL_MARGIN of its size on each side. */
-function readAlone(ocr: OcrEngine, look: Look, box: Box, alphabet: string, denoise = false): Promise<string | null> {
+function readAlone(ocr: OcrEngine, look: Look, box: Box, alphabet: string): Promise<string | null> {
   const [width, height] = [box.x1 - box.x0, box.y1 - box.y0];
   const cell = { x0: box.x0 - CELL_MARGIN * width, x1: box.x1 + CELL_MARGIN * width, y0: box.y0 - CELL_MARGIN * height, y1: box.y1 + CELL_MARGIN * height };
-  return ocr.readCharacter(look.image, look.band, look.width, cell, alphabet, denoise);
+  return ocr.readCharacter(look.image, look.band, look.width, cell, alphabet);
 }
 
 /** Any letter or digit: a number's character read alone is not told what it should be. */
@@ -258,10 +258,7 @@ async function withCharactersReadAlone(mrz: MrzReading, read: BandText, look: Lo
   if (byConfidence.uncertainCharacters.length > mrz.uncertainCharacters.length) return byConfidence;
   const alone = new Map<string, string | null>();
   for (const { line, index, character, partners, box } of cellsToReadAlone(mrz, read)) {
-    const alphabet = character + partners.join('');
-    // Read as nothing (scanner speckle, mostly), once more with the speckle removed: a glyph read alone as nothing is
-    // doubted (withUncertainCharacters).
-    alone.set(placeKey(line, index), (await readAlone(ocr, look, box, alphabet)) ?? (await readAlone(ocr, look, box, alphabet, true)));
+    alone.set(placeKey(line, index), await readAlone(ocr, look, box, character + partners.join('')));
   }
   return alone.size === 0 ? byConfidence : withUncertainCharacters(mrz, read, alone);
 }

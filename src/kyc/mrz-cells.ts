@@ -446,9 +446,7 @@ export function withUncertainCharacters(reading: MrzReading, read: BandText, alo
       }
       if (field.kind !== 'X') return [];
       const againAlone = alone.get(placeKey(m, i));
-      // Read alone as nothing (no character of its look-alikes confidently), the glyph is not settled either: a G read
-      // 6 at confidence 94 in a noisy line read alone as neither.
-      const notConfirmedAlone = alone.has(placeKey(m, i)) && againAlone !== c;
+      const readAloneAsOther = againAlone != null && againAlone !== c;
       // The field's neighbours on either side (null past its ends): K and a filler are swapped only where a field's
       // characters meet its padding, the one place a filler read as K (or a K as a filler) gives a plausible field.
       const inField = (j: number) => (checkedFieldAt(reading, m, j)?.name === field.name ? line[j]! : null);
@@ -457,7 +455,7 @@ export function withUncertainCharacters(reading: MrzReading, read: BandText, alo
       const kAtPadding = c === 'K' && (after === null || after === '<' || before === '<');
       const firstFiller = c === '<' && before !== null && before !== '<';
       // The OCR reads a filler as K at confidence 95: a K at the padding is doubtful however confidently read.
-      if (!kAtPadding && at && at.confidence >= MIN_CHECK_BLIND_CONFIDENCE && !notConfirmedAlone) return [];
+      if (!kAtPadding && at && at.confidence >= MIN_CHECK_BLIND_CONFIDENCE && !readAloneAsOther) return [];
       return (DOUBTFUL_LOOK_ALIKES[c] ?? [])
         .filter((other) => (other === '<' ? kAtPadding : c !== '<' || firstFiller))
         .map((other) => ({ m, i, other, field: field.name }));

@@ -69,10 +69,10 @@ export interface OcrEngine {
   readDigit(pixels: RawPixels, band: ImageBand, width: number | undefined, box: Box, denoise?: boolean): Promise<string | null>;
   /**
    * The one character in `box`, read alone with only the characters of `alphabet` allowed; null unless the OCR is
-   * as confident of it as readDigit asks (`denoise` as there). Read alone, a glyph is not pulled towards its neighbours' class: in a
+   * as confident of it as readDigit asks. Read alone, a glyph is not pulled towards its neighbours' class: in a
    * line, a 6 between letters was read as G at confidence 96–98 on every scale and degradation tried, alone as 6.
    */
-  readCharacter(pixels: RawPixels, band: ImageBand, width: number | undefined, box: Box, alphabet: string, denoise?: boolean): Promise<string | null>;
+  readCharacter(pixels: RawPixels, band: ImageBand, width: number | undefined, box: Box, alphabet: string): Promise<string | null>;
   /** Free text of the whole image. */
   readText(pixels: RawPixels, onQueued?: OnQueued): Promise<string>;
   /** Text lines of a band, general alphabet, each word with its confidence and box, scaled to `width` first. */
@@ -171,7 +171,7 @@ export async function createOcrEngine(): Promise<OcrEngine> {
       };
     },
     readDigit: (pixels, band, width, box, denoise = false) => readCell(pixels, band, width, box, 'digit', denoise),
-    readCharacter: (pixels, band, width, box, alphabet, denoise = false) => readCell(pixels, band, width, box, `cell:${alphabet}`, denoise),
+    readCharacter: (pixels, band, width, box, alphabet) => readCell(pixels, band, width, box, `cell:${alphabet}`, false),
     async readText(pixels, onQueued) {
       await use('text');
       return (await recognize(await toOcrPng(pixels, { top: 0, bottom: 1 }), onQueued)).text;

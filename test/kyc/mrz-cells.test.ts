@@ -220,6 +220,43 @@ describe('characters no check digit can tell from their look-alike', () => {
     expect(withUncertainCharacters(clean.reading, clean.read, confirmed).uncertainCharacters).toEqual([]);
   });
 
+  it("doubts a confident glyph whose line pass nearly read it as its look-alike (runner-up G at 70 for a 6 read at 94)", () => {
+    // TD2 with scanner noise: 79X6GJ26M read 79X66J26M, the G read 6 at confidence 94 (6 and G weigh the same).
+    const genuine = composeMrz('TD2', { ...HOLDER, documentNumber: '79X6GJ26M' });
+    const G = genuine[1]!.indexOf('G');
+    const readWithRunnerUp = (lines: string[], at: number, text: string, runnerUp: string, confidence: number) => {
+      const read = band(lines.map((line, m) => ocrLine(line, 60 * m, m === 1 ? { [at]: [[text, 94]] } : {})));
+      read.lines[1]!.symbols![at]!.alternatives = [{ text: runnerUp, confidence }];
+      return read;
+    };
+    const misread = [genuine[0]!, genuine[1]!.replace('79X6GJ26M', '79X66J26M')];
+    const close = readWithRunnerUp(misread, G, '6', 'G', 70);
+    const reading = readMrz(close.text, NOW)!;
+    expect(reading).toMatchObject({ valid: true, documentNumber: '79X66J26M', checkDigitRepairs: [], uncertainCharacters: [] });
+    expect(withUncertainCharacters(reading, close).uncertainCharacters).toEqual(['documentNumber']);
+    // A runner-up far behind, or not a look-alike, leaves a confident glyph believed: a plain pass.
+    expect(withUncertainCharacters(reading, readWithRunnerUp(misread, G, '6', 'G', 40)).uncertainCharacters).toEqual([]);
+    expect(withUncertainCharacters(reading, readWithRunnerUp(misread, G, '6', 'B', 70)).uncertainCharacters).toEqual([]);
+  });
+
+  it('doubts a field whose check digit was read as a letter when one of its glyphs is doubtful', () => {
+    // A visa's number whose check digit 7 was read T (made 7 by its class) and whose B was read at 80: the T vouches
+    // for little (MRV-B, 9URJWCT9A read QURJWCTIA held with its check digit read T).
+    const genuine = composeMrz('MRVB', { ...HOLDER, documentNumber: 'XB3YHM8KN' });
+    expect(genuine[1]![9]).toBe('7');
+    const read = (checkDigit: string, bConfidence: number) =>
+      band([ocrLine(genuine[0]!, 0), ocrLine(genuine[1]!, 60, { 1: [['B', bConfidence]], 9: [[checkDigit, 96]] })]);
+    const letterAndDoubt = read('T', 80);
+    const reading = readMrz(letterAndDoubt.text, NOW)!;
+    expect(reading).toMatchObject({ valid: true, documentNumber: 'XB3YHM8KN', checkDigitRepairs: [], uncertainCharacters: [] });
+    expect(withUncertainCharacters(reading, letterAndDoubt).uncertainCharacters).toEqual(['documentNumber']);
+    // The check digit read as a digit, or every glyph of the number confident: the check digit is believed.
+    const digitAndDoubt = read('7', 80);
+    expect(withUncertainCharacters(readMrz(digitAndDoubt.text, NOW)!, digitAndDoubt).uncertainCharacters).toEqual([]);
+    const letterAlone = read('T', 97);
+    expect(withUncertainCharacters(readMrz(letterAlone.text, NOW)!, letterAlone).uncertainCharacters).toEqual([]);
+  });
+
   it('does not doubt a number for a character read alone as a look-alike when no reading with it holds the check digits', () => {
     // A genuine TD2 number, its B read alone as 8 (3 apart: under weight 7 the check digit moves by 1): nothing holds.
     const genuine = composeMrz('TD2', { ...HOLDER, documentNumber: 'XB3YHM3KN' });

@@ -259,12 +259,6 @@ export function alignCharacters(line: string, read: readonly string[]): (number 
  */
 export const MIN_CHECK_BLIND_CONFIDENCE = 93;
 /**
- * A glyph read at MIN_CHECK_BLIND_CONFIDENCE or more is doubted as a look-alike that the line pass's LSTM gave this
- * candidate confidence at least. OCR-B TD2 79X6GJ26M under scanner noise, 10 renders: the G misread 6 had G as
- * runner-up at 65–79; G read right had 6 at 4–69 (one of seven over 60). No fixed line separates them all.
- */
-const MIN_CLOSE_RUNNER_UP = 60;
-/**
  * Doubtful characters changed together when looking for another reading that holds every check digit: one finds a
  * character whose look-alike is worth a multiple of 10 more or less (G/6, F/5, U/0, L/1, S/8), two a pair whose
  * shifts cancel under their weights (B for 8 under weights 3 and 7, O for 0 twice); more would find one by chance.
@@ -303,7 +297,6 @@ interface ReadCharacter {
   text: string;
   confidence: number;
   box: OcrSymbol['box'];
-  alternatives?: OcrSymbol['alternatives'];
 }
 
 /**
@@ -315,7 +308,7 @@ interface ReadCharacter {
 function placedCharacters(reading: MrzReading, read: BandText): (ReadCharacter | null)[][] {
   // One entry per character, whatever the engine's symbols hold.
   const ocrLines = read.lines.map((line) =>
-    (line.symbols ?? []).flatMap((symbol) => [...symbol.text].map((text) => ({ text, confidence: symbol.confidence, box: symbol.box, alternatives: symbol.alternatives }))),
+    (line.symbols ?? []).flatMap((symbol) => [...symbol.text].map((text) => ({ text, confidence: symbol.confidence, box: symbol.box }))),
   );
   const sources = alignedSourceLines(reading.lines, ocrLines.map((characters) => characters.map((c) => c.text)), 0.5);
   return reading.lines.map((line, m) => {
@@ -430,8 +423,8 @@ export function holdingMix<T extends OtherRead>(format: MrzFormat, lines: readon
 
 /**
  * The reading with `uncertainCharacters` naming the checked fields (own check digit or composite) where characters the
- * OCR read, in the pass `read` it came from, under MIN_CHECK_BLIND_CONFIDENCE or with no confidence (or above it,
- * as a look-alike the pass gave MIN_CLOSE_RUNNER_UP), or read again alone as another character (`alone`: placeKey → what the cell read alone, null for nothing; analyse.ts fills it for
+ * OCR read, in the pass `read` it came from, under MIN_CHECK_BLIND_CONFIDENCE or with no confidence, or read again
+ * alone as another character (`alone`: placeKey → what the cell read alone, null for nothing; analyse.ts fills it for
  * cellsToReadAlone), could be swapped for their look-alikes (up to MAX_DOUBTFUL_SWAPS of them, letters and digits fields
  * only) with every check digit still holding: the check digits do not vouch for what was read there. Characters are
  * found by placedCharacters. A field whose own check digit the pass read as a letter is listed when any of its
@@ -462,12 +455,11 @@ export function withUncertainCharacters(reading: MrzReading, read: BandText, alo
       const after = inField(i + 1);
       const kAtPadding = c === 'K' && (after === null || after === '<' || before === '<');
       const firstFiller = c === '<' && before !== null && before !== '<';
-      const lookAlikes = (DOUBTFUL_LOOK_ALIKES[c] ?? []).filter((other) => (other === '<' ? kAtPadding : c !== '<' || firstFiller));
-      // The OCR reads a filler as K at confidence 95: a K at the padding is doubtful however confidently read. A
-      // confident glyph is doubted only as the look-alikes the line pass itself nearly read it as.
-      const confident = !kAtPadding && at && at.confidence >= MIN_CHECK_BLIND_CONFIDENCE && !readAloneAsOther;
-      const closeRunnersUp = confident ? lookAlikes.filter((other) => (at.alternatives ?? []).some((a) => a.text === other && a.confidence >= MIN_CLOSE_RUNNER_UP)) : lookAlikes;
-      return closeRunnersUp.map((other) => ({ m, i, other, field: field.name }));
+      // The OCR reads a filler as K at confidence 95: a K at the padding is doubtful however confidently read.
+      if (!kAtPadding && at && at.confidence >= MIN_CHECK_BLIND_CONFIDENCE && !readAloneAsOther) return [];
+      return (DOUBTFUL_LOOK_ALIKES[c] ?? [])
+        .filter((other) => (other === '<' ? kAtPadding : c !== '<' || firstFiller))
+        .map((other) => ({ m, i, other, field: field.name }));
     }),
   );
   const uncertain = new Set<string>();

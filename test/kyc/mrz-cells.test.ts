@@ -220,25 +220,6 @@ describe('characters no check digit can tell from their look-alike', () => {
     expect(withUncertainCharacters(clean.reading, clean.read, confirmed).uncertainCharacters).toEqual([]);
   });
 
-  it("doubts a confident glyph whose line pass nearly read it as its look-alike (runner-up G at 70 for a 6 read at 94)", () => {
-    // TD2 with scanner noise: 79X6GJ26M read 79X66J26M, the G read 6 at confidence 94 (6 and G weigh the same).
-    const genuine = composeMrz('TD2', { ...HOLDER, documentNumber: '79X6GJ26M' });
-    const G = genuine[1]!.indexOf('G');
-    const readWithRunnerUp = (lines: string[], at: number, text: string, runnerUp: string, confidence: number) => {
-      const read = band(lines.map((line, m) => ocrLine(line, 60 * m, m === 1 ? { [at]: [[text, 94]] } : {})));
-      read.lines[1]!.symbols![at]!.alternatives = [{ text: runnerUp, confidence }];
-      return read;
-    };
-    const misread = [genuine[0]!, genuine[1]!.replace('79X6GJ26M', '79X66J26M')];
-    const close = readWithRunnerUp(misread, G, '6', 'G', 70);
-    const reading = readMrz(close.text, NOW)!;
-    expect(reading).toMatchObject({ valid: true, documentNumber: '79X66J26M', checkDigitRepairs: [], uncertainCharacters: [] });
-    expect(withUncertainCharacters(reading, close).uncertainCharacters).toEqual(['documentNumber']);
-    // A runner-up far behind, or not a look-alike, leaves a confident glyph believed: a plain pass.
-    expect(withUncertainCharacters(reading, readWithRunnerUp(misread, G, '6', 'G', 40)).uncertainCharacters).toEqual([]);
-    expect(withUncertainCharacters(reading, readWithRunnerUp(misread, G, '6', 'B', 70)).uncertainCharacters).toEqual([]);
-  });
-
   it('doubts a field whose check digit was read as a letter when one of its glyphs is doubtful', () => {
     // A visa's number whose check digit 7 was read T (made 7 by its class) and whose B was read at 80: the T vouches
     // for little (MRV-B, 9URJWCT9A read QURJWCTIA held with its check digit read T).

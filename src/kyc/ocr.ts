@@ -48,8 +48,6 @@ export interface OcrSymbol {
   text: string;
   confidence: number;
   box: Box;
-  /** The LSTM's other candidates for this glyph with their confidence (0–100), when the engine gives them. */
-  alternatives?: { text: string; confidence: number }[];
 }
 
 export interface BandText {
@@ -97,25 +95,6 @@ async function toOcrPng(pixels: RawPixels, band: ImageBand, outputWidth = OCR_WI
     .toBuffer();
 }
 
-const boxKey = (box: Box) => `${box.x0} ${box.y0} ${box.x1} ${box.y1}`;
-const HOCR_ENTITIES: Record<string, string> = { '&lt;': '<', '&gt;': '>', '&amp;': '&', '&quot;': '"', '&#39;': "'" };
-const unescapeHocr = (text: string) => text.replace(/&(?:lt|gt|amp|quot|#39);/g, (entity) => HOCR_ENTITIES[entity]!);
-
-/**
- * Every glyph's LSTM candidates in tesseract's hOCR (lstm_choice_mode 2, hocr_char_boxes 1), by the glyph's box: each
- * glyph's `x_bboxes` span is followed by its `lstm_choices` span of `x_confs` candidates.
- */
-export function lstmChoices(hocr: string): Map<string, { text: string; confidence: number }[]> {
-  const found = new Map<string, { text: string; confidence: number }[]>();
-  const glyph = /title='x_bboxes (\d+) (\d+) (\d+) (\d+);[^']*'>[^<]*<\/span>\s*<span class='ocrx_cinfo' id='lstm_choices[^']*'>((?:\s*<span class='ocrx_cinfo' id='choice[^']*' title='x_confs [\d.]+'>[^<]*<\/span>)*)/g;
-  const choice = /title='x_confs ([\d.]+)'>([^<]*)<\/span>/g;
-  for (const [, x0, y0, x1, y1, list] of hocr.matchAll(glyph)) {
-    const candidates = [...list!.matchAll(choice)].map(([, confidence, text]) => ({ text: unescapeHocr(text!), confidence: Number(confidence) }));
-    found.set(boxKey({ x0: Number(x0), y0: Number(y0), x1: Number(x1), y1: Number(y1) }), candidates);
-  }
-  return found;
-}
-
 export async function createOcrEngine(): Promise<OcrEngine> {
   const worker = await Tesseract.createWorker('eng', Tesseract.OEM.LSTM_ONLY, {
     langPath: ENG_MODEL_DIR,
@@ -123,11 +102,7 @@ export async function createOcrEngine(): Promise<OcrEngine> {
     gzip: true,
   });
   const modes = {
-    // lstm_choice_mode 2 with character boxes puts every glyph's candidates in the hOCR (lstmChoices).
-    mrz: {
-      tessedit_char_whitelist: MRZ_ALPHABET, tessedit_pageseg_mode: Tesseract.PSM.SINGLE_BLOCK, user_defined_dpi: OCR_DPI, thresholding_method: '2',
-      lstm_choice_mode: '2', hocr_char_boxes: '1',
-    },
+    mrz: { tessedit_char_whitelist: MRZ_ALPHABET, tessedit_pageseg_mode: Tesseract.PSM.SINGLE_BLOCK, user_defined_dpi: OCR_DPI, thresholding_method: '2' },
     digit: { tessedit_char_whitelist: '0123456789', tessedit_pageseg_mode: Tesseract.PSM.SINGLE_CHAR, user_defined_dpi: OCR_DPI, thresholding_method: '2' },
     text: { tessedit_char_whitelist: '', tessedit_pageseg_mode: Tesseract.PSM.AUTO, user_defined_dpi: OCR_DPI },
   };
@@ -139,8 +114,8 @@ export async function createOcrEngine(): Promise<OcrEngine> {
     await worker.setParameters(cell ?? modes[wanted as keyof typeof modes]);
     mode = wanted;
   };
-  const recognize = async (png: Buffer, onQueued?: OnQueued, blocks = false, hocr = false) => {
-    const job = worker.recognize(png, {}, { text: true, blocks, hocr });
+  const recognize = async (png: Buffer, onQueued?: OnQueued, blocks = false) => {
+    const job = worker.recognize(png, {}, { text: true, blocks });
     onQueued?.();
     return (await job).data;
   };
@@ -184,20 +159,14 @@ export async function createOcrEngine(): Promise<OcrEngine> {
   return {
     async readMrzBand(pixels, band, onQueued, width) {
       await use('mrz');
-      const data = await recognize(await bandPng(pixels, band, width), onQueued, true, true);
+      const data = await recognize(await bandPng(pixels, band, width), onQueued, true);
       const lines = (data.blocks ?? []).flatMap((block) => block.paragraphs.flatMap((paragraph) => paragraph.lines));
-      const choices = lstmChoices(data.hocr ?? '');
       return {
         text: data.text,
         lines: lines.map((line) => ({
           text: line.text,
           box: line.bbox,
-          symbols: line.words.flatMap((word) =>
-            word.symbols.map((symbol) => {
-              const alternatives = choices.get(boxKey(symbol.bbox))?.filter((choice) => choice.text !== symbol.text);
-              return { text: symbol.text, confidence: symbol.confidence, box: symbol.bbox, ...(alternatives ? { alternatives } : {}) };
-            }),
-          ),
+          symbols: line.words.flatMap((word) => word.symbols.map((symbol) => ({ text: symbol.text, confidence: symbol.confidence, box: symbol.bbox }))),
         })),
       };
     },

@@ -271,7 +271,7 @@ const MAX_DOUBTFUL_SWAPS = 2;
 const MAX_READ_ALONE_MIX = 12;
 /**
  * The look-alikes of each character, both ways (LOOK_ALIKES lists some one way only), and F for 5 (15 and 5), S for 8
- * (28 and 8), P for F (25 and 15) and K for a filler (20 and 0), which no class repair needs.
+ * (28 and 8), P for F (25 and 15), T for 1 and K for a filler (20 and 0), which no class repair needs.
  */
 const DOUBTFUL_LOOK_ALIKES: Record<string, string[]> = (() => {
   const table: Record<string, Set<string>> = {};
@@ -286,6 +286,9 @@ const DOUBTFUL_LOOK_ALIKES: Record<string, string[]> = (() => {
   // field's padding as K, confidently).
   add('F', 'P');
   add('K', '<');
+  // OCR-B's 1 stands on a foot: the model reads it T (line pass T 64, 1 63), and C01X00T47 read COTX00T47 (O for 0
+  // under weight 3, T for 1 under weight 1: 72 + 28) held every check digit.
+  add('T', '1');
   return Object.fromEntries(Object.entries(table).map(([c, others]) => [c, [...others]]));
 })();
 
@@ -424,7 +427,8 @@ export function holdingMix<T extends OtherRead>(format: MrzFormat, lines: readon
  * alone as another character (`alone`: placeKey → what the cell read alone, null for nothing; analyse.ts fills it for
  * cellsToReadAlone), could be swapped for their look-alikes (up to MAX_DOUBTFUL_SWAPS of them, letters and digits fields
  * only) with every check digit still holding: the check digits do not vouch for what was read there. Characters are
- * found by placedCharacters. Fields already in `checkDigitRepairs` are in review already.
+ * found by placedCharacters. A field whose own check digit the pass read as a letter is listed when any of its
+ * characters is doubtful. Fields already in `checkDigitRepairs` are in review already.
  */
 export function withUncertainCharacters(reading: MrzReading, read: BandText, alone: ReadonlyMap<string, string | null> = new Map()): MrzReading {
   if (!reading.valid) return reading;
@@ -472,6 +476,17 @@ export function withUncertainCharacters(reading: MrzReading, read: BandText, alo
     }
   };
   tryFrom(0, reading.lines.map((line) => [...line]), [], MAX_DOUBTFUL_SWAPS);
+  // A check digit read as a letter was made a digit by its class (T as 7): it vouches for little, and a field of its
+  // with doubtful glyphs is not taken on its word (9URJWCT9A read QURJWCTIA held with T taken for 7).
+  reading.lines.forEach((line, m) =>
+    [...line].forEach((_, i) => {
+      const place = checkedPlace(reading.format, m, i);
+      const at = placed[m]![i];
+      if (!place?.endsWith('CheckDigit') || !at || !/[A-Z]/.test(at.text)) return;
+      const field = place.slice(0, -'CheckDigit'.length);
+      if (swaps.some((swap) => swap.field === field)) uncertain.add(field);
+    }),
+  );
   // The characters read alone as others, put in together: three or more look-alikes can cancel in every check digit
   // too (K010281W5 read K01OZB1W5), past MAX_DOUBTFUL_SWAPS; what the glyphs read alone is no chance combination.
   const readAloneOtherwise = [...alone].flatMap(([key, character]) => {

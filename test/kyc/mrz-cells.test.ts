@@ -204,6 +204,40 @@ describe('characters no check digit can tell from their look-alike', () => {
     }
   });
 
+  it("doubts OCR-B's 1 read as T beside a 0 read as O, whose shifts cancel in every check digit (72 + 28)", () => {
+    // Rendered TD3 in OCR-B (clean and JPEG q30): C01X00T47 read COTX00T47 in its line, the T at confidence 88 (the
+    // model's second choice 1, at 63), the O at 98; alone among its look-alikes the O reads 0.
+    const genuine = composeMrz('TD3', { ...HOLDER, documentNumber: 'C01X00T47' });
+    const misread = [genuine[0]!, genuine[1]!.replace('C01X00T47', 'COTX00T47')];
+    const read = band(misread.map((text, m) => ocrLine(text, 60 * m, m === 1 ? { 2: [['T', 88]] } : {})));
+    const reading = readMrz(read.text, NOW)!;
+    expect(reading).toMatchObject({ valid: true, documentNumber: 'COTX00T47', checkDigitRepairs: [], uncertainCharacters: [] });
+    expect(cellsToReadAlone(reading, read).find((cell) => cell.index === 2)?.partners).toContain('1');
+    expect(withUncertainCharacters(reading, read, new Map([[placeKey(1, 1), '0']])).uncertainCharacters).toEqual(['documentNumber']);
+    // The printed number read as printed, every glyph confirmed alone: a plain pass.
+    const clean = readAsPrinted(genuine);
+    const confirmed = new Map(cellsToReadAlone(clean.reading, clean.read).map((cell) => [placeKey(cell.line, cell.index), cell.character] as const));
+    expect(withUncertainCharacters(clean.reading, clean.read, confirmed).uncertainCharacters).toEqual([]);
+  });
+
+  it('doubts a field whose check digit was read as a letter when one of its glyphs is doubtful', () => {
+    // A visa's number whose check digit 7 was read T (made 7 by its class) and whose B was read at 80: the T vouches
+    // for little (MRV-B, 9URJWCT9A read QURJWCTIA held with its check digit read T).
+    const genuine = composeMrz('MRVB', { ...HOLDER, documentNumber: 'XB3YHM8KN' });
+    expect(genuine[1]![9]).toBe('7');
+    const read = (checkDigit: string, bConfidence: number) =>
+      band([ocrLine(genuine[0]!, 0), ocrLine(genuine[1]!, 60, { 1: [['B', bConfidence]], 9: [[checkDigit, 96]] })]);
+    const letterAndDoubt = read('T', 80);
+    const reading = readMrz(letterAndDoubt.text, NOW)!;
+    expect(reading).toMatchObject({ valid: true, documentNumber: 'XB3YHM8KN', checkDigitRepairs: [], uncertainCharacters: [] });
+    expect(withUncertainCharacters(reading, letterAndDoubt).uncertainCharacters).toEqual(['documentNumber']);
+    // The check digit read as a digit, or every glyph of the number confident: the check digit is believed.
+    const digitAndDoubt = read('7', 80);
+    expect(withUncertainCharacters(readMrz(digitAndDoubt.text, NOW)!, digitAndDoubt).uncertainCharacters).toEqual([]);
+    const letterAlone = read('T', 97);
+    expect(withUncertainCharacters(readMrz(letterAlone.text, NOW)!, letterAlone).uncertainCharacters).toEqual([]);
+  });
+
   it('does not doubt a number for a character read alone as a look-alike when no reading with it holds the check digits', () => {
     // A genuine TD2 number, its B read alone as 8 (3 apart: under weight 7 the check digit moves by 1): nothing holds.
     const genuine = composeMrz('TD2', { ...HOLDER, documentNumber: 'XB3YHM3KN' });
@@ -269,10 +303,10 @@ describe('characters no check digit can tell from their look-alike', () => {
     const reading = readMrz(read.text, NOW)!;
     expect(reading).toMatchObject({ valid: true, personalNumber: '83T8A131', checkDigitRepairs: [], uncertainCharacters: [] });
     expect(withUncertainCharacters(reading, read).uncertainCharacters).toEqual([]);
-    // T and A are read alone, among T, 7 and Z, and A and 4.
+    // T and A are read alone, among T, 7 and 1, and A and 4.
     const cells = cellsToReadAlone(reading, read).filter((cell) => cell.index >= start && cell.index < start + 8);
     expect(cells.map((cell) => [cell.index - start, cell.character, [...cell.partners].sort()])).toEqual([
-      [2, 'T', ['7']],
+      [2, 'T', ['1', '7']],
       [4, 'A', ['4']],
     ]);
     const alone = new Map([

@@ -235,12 +235,28 @@ const BANK_GROUP_NAMES: Record<BankKey, string> = {
   security_texts: 'benign_security_text',
 };
 
+/**
+ * data/kya-corpus/alignment.json (scripts/align-kya-corpus.ts): for each bank and language, the concept key of each
+ * text, shared by its translations in the other languages.
+ */
+type Alignment = Partial<Record<BankKey, Record<string, string[]>>>;
+
+/**
+ * A bank's texts in their groups: a text with a concept key in the group of its concept (`corpus:concept:<name>:<key>`,
+ * so that its translations fall in the same split), a text without one (added after the alignment) alone.
+ */
+function bankGroups(texts: readonly string[] | undefined, language: string, key: BankKey, alignment: Alignment): Grouped[] {
+  const name = BANK_GROUP_NAMES[key];
+  const concepts = alignment[key]?.[language] ?? [];
+  return (texts ?? []).map((text, i) => ({ text, group: concepts[i] === undefined ? `corpus:${language}:${name}:${i}` : `corpus:concept:${name}:${concepts[i]}` }));
+}
+
 /** A language's texts, with those of its validation bank (data/kya-corpus/validation/<code>.json, if any) after them. */
-const bankTexts = (language: string, bank: LanguageBank, validationBank: Partial<LanguageBank>): BankTexts =>
+const bankTexts = (language: string, bank: LanguageBank, validationBank: Partial<LanguageBank>, alignment: Alignment): BankTexts =>
   Object.fromEntries(
     Object.entries(BANK_GROUP_NAMES).map(([key, name]) => [
       key,
-      [...grouped(bank[key as BankKey], `corpus:${language}:${name}`), ...grouped(validationBank[key as BankKey], `${VALIDATION_GROUP_PREFIX}${language}:${name}`)],
+      [...bankGroups(bank[key as BankKey], language, key as BankKey, alignment), ...grouped(validationBank[key as BankKey], `${VALIDATION_GROUP_PREFIX}${language}:${name}`)],
     ]),
   ) as BankTexts;
 
@@ -459,10 +475,12 @@ interface Sources {
 
 function readSources(corpusDir: string, dataDir: string): Sources {
   const templates = readJson<Templates>(path.join(corpusDir, 'templates.json'));
+  const alignmentFile = path.join(corpusDir, 'alignment.json');
+  const alignment = existsSync(alignmentFile) ? readJson<Alignment>(alignmentFile) : {};
   return {
     publicSamples: publicSamples(dataDir),
     templates,
-    languages: readLanguages(corpusDir).map(([language, bank]) => ({ language, bank, texts: bankTexts(language, bank, readValidationBank(corpusDir, language)) })),
+    languages: readLanguages(corpusDir).map(([language, bank]) => ({ language, bank, texts: bankTexts(language, bank, readValidationBank(corpusDir, language), alignment) })),
     documents: [...bipiaDocuments(dataDir), ...grouped(templates.benign_documents, 'corpus:document')],
     codeFiles: templates.code_files.map((file, i) => ({ ...file, group: `corpus:code:${i}` })),
     realCode: readRealCode(corpusDir),

@@ -7,11 +7,14 @@
  * texts left out, added or moved by a few places). The commit that added a text (git blame) tells its round, and
  * its place in that round's block of the bank tells where in the list it stands: a concept is one band of places in
  * the block, the same places in every language, wide enough that a text moved by a place or two mostly stays in it.
- * The banks' first two rounds (11 languages, then 13 more) translated one list, so they are one block.
+ * Texts of one block that share a rare anchor (an address, an identifier, a capitalised Latin token, a long number)
+ * a few places apart join their bands, since a translation can sit across a band's edge. The banks' first two rounds
+ * (11 languages, then 13 more) translated one list, so they are one block.
  */
 import { execFileSync } from 'node:child_process';
 import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { fnv1a } from '../src/kya/training/hashes.ts';
 
 const CORPUS = path.resolve(new URL('../data/kya-corpus', import.meta.url).pathname);
 /** The rounds that wrote one list for different languages: read as one block. */
@@ -54,15 +57,89 @@ function placedTexts(language: string): Placed[] {
   return placed;
 }
 
-/** Concept keys `<block>:<band>` for the texts of one bank. */
+/**
+ * What survives translation: addresses, URLs, identifiers (OPENAI_API_KEY, send_money), capitalised Latin tokens
+ * (YAML, PWNED), numbers of three digits or more.
+ */
+function anchors(text: string): Set<string> {
+  const found = text.normalize('NFKC').matchAll(/[\w.+-]+@[\w.-]+|https?:\/\/[^\s"'»」]+|\b[\w-]+\.(?:example|com|org|net|io|test)\b|\b[A-Za-z]+_\w+\b|\b[a-z]+[A-Z]\w*\b|\b[A-Z][A-Z0-9]{2,}\b|\d{3,}/g);
+  return new Set([...found].map((m) => m[0].toLowerCase().replace(/[.,;:)]+$/, '')));
+}
+
+/** An anchor in at most this many texts of a bank names one concept (its translations), not a habit of the bank. */
+const RARE_ANCHOR_TEXTS = 30;
+/** Texts of one block that share a rare anchor, this many places apart or fewer, join their bands. */
+const ANCHOR_REACH = 2 * PLACES_PER_BAND;
+/** A concept joins at most this many bands, so that chains of anchors do not make one concept of a block. */
+const MAX_BANDS_PER_CONCEPT = 3;
+
+/**
+ * Concept keys `<block>:<band>` for the texts of one bank: the band of places, with the bands of texts that share
+ * a rare anchor nearby joined (a translation moved by a few places across a band's edge).
+ */
 function concepts(texts: readonly Placed[]): string[] {
   const placeInBlock = new Map<string, number>();
-  return texts.map((t) => {
+  const places = texts.map((t) => {
     const at = `${t.language}:${t.block}`;
     const place = placeInBlock.get(at) ?? 0;
     placeInBlock.set(at, place + 1);
-    return `${t.block}:${Math.floor(place / PLACES_PER_BAND)}`;
+    return place;
   });
+  const bandOf = (i: number) => `${texts[i].block}:${Math.floor(places[i] / PLACES_PER_BAND)}`;
+  const parent = new Map<string, string>();
+  const size = new Map<string, number>();
+  const find = (band: string): string => {
+    while (parent.has(band) && parent.get(band) !== band) band = parent.get(band)!;
+    return band;
+  };
+  const textAnchors = texts.map((t) => anchors(t.text));
+  const holders = new Map<string, number[]>();
+  textAnchors.forEach((set, i) => set.forEach((anchor) => holders.set(anchor, [...(holders.get(anchor) ?? []), i])));
+  for (const [, held] of [...holders].sort(([a], [b]) => (a < b ? -1 : 1))) {
+    if (held.length > RARE_ANCHOR_TEXTS) continue;
+    for (const i of held) {
+      for (const j of held) {
+        if (j <= i || texts[i].language === texts[j].language || texts[i].block !== texts[j].block || Math.abs(places[i] - places[j]) > ANCHOR_REACH) continue;
+        const [a, b] = [find(bandOf(i)), find(bandOf(j))];
+        if (a === b || (size.get(a) ?? 1) + (size.get(b) ?? 1) > MAX_BANDS_PER_CONCEPT) continue;
+        const [root, child] = Number(a.split(':')[1]) < Number(b.split(':')[1]) ? [a, b] : [b, a];
+        parent.set(child, root);
+        size.set(root, (size.get(a) ?? 1) + (size.get(b) ?? 1));
+      }
+    }
+  }
+  return texts.map((_, i) => find(bandOf(i)));
+}
+
+/** The test, validation and training shares of a bank's texts (dataset.ts: partitions 0–1, 2, 3–9). */
+const SPLIT_SHARES: ReadonlyArray<readonly [number[], number]> = [
+  [[0, 1], 0.2],
+  [[2], 0.1],
+  [[3, 4, 5, 6, 7, 8, 9], 0.7],
+];
+
+/**
+ * A partition for each concept of a bank. Hashing each concept alone, as other groups are, left whole families of
+ * a bank without a validation or test text (a bank holds 2 to 105 concepts); so the concepts, in the order of their
+ * hash, go one by one to the split furthest below its share of the bank's texts, and within it to a partition by
+ * their hash.
+ */
+function partitions(keys: readonly string[], bank: string): Map<string, number> {
+  const sizes = new Map<string, number>();
+  for (const key of keys) sizes.set(key, (sizes.get(key) ?? 0) + 1);
+  const ordered = [...sizes.keys()].sort((a, b) => fnv1a(`${bank}:${a}`) - fnv1a(`${bank}:${b}`) || (a < b ? -1 : 1));
+  const assigned = SPLIT_SHARES.map(() => 0);
+  let total = 0;
+  const partitionOf = new Map<string, number>();
+  for (const key of ordered) {
+    total += sizes.get(key)!;
+    const deficits = SPLIT_SHARES.map(([, share], k) => share * total - assigned[k]);
+    const chosen = deficits.indexOf(Math.max(...deficits));
+    assigned[chosen] += sizes.get(key)!;
+    const choices = SPLIT_SHARES[chosen][0];
+    partitionOf.set(key, choices[fnv1a(`partition:${bank}:${key}`) % choices.length]);
+  }
+  return partitionOf;
 }
 
 function main(): void {
@@ -71,7 +148,9 @@ function main(): void {
   const alignment: Record<string, Record<string, string[]>> = {};
   for (const bank of [...new Set(placed.map((p) => p.bank))].filter((b) => b !== 'connector').sort()) {
     const texts = placed.filter((p) => p.bank === bank);
-    const keys = concepts(texts);
+    const bands = concepts(texts);
+    const partitionOf = partitions(bands, bank);
+    const keys = bands.map((band) => `${band}:p${partitionOf.get(band)}`);
     alignment[bank] = Object.fromEntries(languages.map((l) => [l, texts.flatMap((t, i) => (t.language === l ? [keys[i]] : []))]).filter(([, k]) => k.length > 0));
     if (process.argv.includes('--print')) {
       const byKey = new Map<string, string[]>();
@@ -80,7 +159,7 @@ function main(): void {
     }
     console.error(`${bank}: ${texts.length} texts in ${new Set(keys).size} concepts`);
   }
-  if (!process.argv.includes('--print')) writeFileSync(path.join(CORPUS, 'alignment.json'), `${JSON.stringify(alignment, null, 0)}\n`);
+  if (!process.argv.includes('--print')) writeFileSync(path.join(CORPUS, 'alignment.json'), `${JSON.stringify(alignment)}\n`);
 }
 
 main();

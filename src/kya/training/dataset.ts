@@ -65,12 +65,16 @@ const isWrittenForValidation = ({ group }: { group: string }) => group.startsWit
 export const isCalibrationSample = (sample: Pick<Sample, 'group'>) => splitOf(sample.group) === 'validation' && !isWrittenForValidation(sample);
 
 /**
- * Groups fall into ten partitions by a hash of their name: 0–1 are the held-out test split (20 %), 2 chooses
- * thresholds (10 %), 3–9 train. A sample composed of several texts draws them from one partition (see `Related`),
+ * Groups fall into ten partitions by a hash of their name (a concept of the language banks by the partition its
+ * name carries, see scripts/align-kya-corpus.ts): 0–1 are the held-out test split (20 %), 2 chooses thresholds
+ * (10 %), 3–9 train. A sample composed of several texts draws them from one partition (see `Related`),
  * so no text of the held-out split is seen in training, not even inside another sample.
  */
 export function partitionOf(group: string): number {
   if (isWrittenForValidation({ group })) return VALIDATION_PARTITION;
+  // A concept of the language banks carries its partition, chosen so that each bank's splits keep their shares.
+  const conceptPartition = /^corpus:concept:.*:p(\d)$/.exec(group)?.[1];
+  if (conceptPartition !== undefined) return Number(conceptPartition);
   return Math.floor((fnv1a(`split:${group}`) % 100) / 10);
 }
 

@@ -75,7 +75,8 @@ const MAX_BANDS_PER_CONCEPT = 3;
 
 /**
  * Concept keys `<block>:<band>` for the texts of one bank: the band of places, with the bands of texts that share
- * a rare anchor nearby joined (a translation moved by a few places across a band's edge).
+ * a rare anchor nearby joined (a translation moved by a few places across a band's edge); a text of a band that only
+ * one language reaches (en's lists run longest) is a concept alone.
  */
 function concepts(texts: readonly Placed[]): string[] {
   const placeInBlock = new Map<string, number>();
@@ -108,7 +109,11 @@ function concepts(texts: readonly Placed[]): string[] {
       }
     }
   }
-  return texts.map((_, i) => find(bandOf(i)));
+  const bands = texts.map((_, i) => find(bandOf(i)));
+  // A band written in one language alone holds no translation: its texts stay apart, as finer groups split better.
+  const languagesOf = new Map<string, Set<string>>();
+  bands.forEach((band, i) => languagesOf.set(band, (languagesOf.get(band) ?? new Set()).add(texts[i].language)));
+  return bands.map((band, i) => (languagesOf.get(band)!.size > 1 ? band : `${band}:${texts[i].language}${places[i]}`));
 }
 
 /** The test, validation and training shares of a bank's texts (dataset.ts: partitions 0–1, 2, 3–9). */

@@ -235,7 +235,7 @@ describe('KYA data set splits', () => {
     }
     // Host documents, document pairings (training only), code files and English tasks for BIPIA's code: each traced.
     const related = draws.filter((d) => d.kind === 'related');
-    for (const source of [/^bipia:(email|table):/, /^corpus:code:/, /^corpus:real-code:/, /^corpus:(en|concept):benign:/, /^corpus:([a-z]+|concept):extraction:/, /^corpus:([a-z]+|concept):indirect:/]) {
+    for (const source of [/^bipia:(email|table):/, /^corpus:code:/, /^corpus:real-code:/, /^corpus:en:benign:/, /^corpus:[a-z]+:extraction:/, /^corpus:[a-z]+:indirect:/]) {
       expect(related.some((d) => source.test(d.source)), String(source)).toBe(true);
     }
     expect(related.some((d) => /^corpus:[a-z]+:document:/.test(d.sample) && /^corpus:[a-z]+:document:/.test(d.source) && splitOf(d.sample) === 'train')).toBe(true);

@@ -65,16 +65,12 @@ const isWrittenForValidation = ({ group }: { group: string }) => group.startsWit
 export const isCalibrationSample = (sample: Pick<Sample, 'group'>) => splitOf(sample.group) === 'validation' && !isWrittenForValidation(sample);
 
 /**
- * Groups fall into ten partitions by a hash of their name (a concept of the language banks by the partition its
- * name carries, see scripts/align-kya-corpus.ts): 0–1 are the held-out test split (20 %), 2 chooses thresholds
- * (10 %), 3–9 train. A sample composed of several texts draws them from one partition (see `Related`),
+ * Groups fall into ten partitions by a hash of their name: 0–1 are the held-out test split (20 %), 2 chooses
+ * thresholds (10 %), 3–9 train. A sample composed of several texts draws them from one partition (see `Related`),
  * so no text of the held-out split is seen in training, not even inside another sample.
  */
 export function partitionOf(group: string): number {
   if (isWrittenForValidation({ group })) return VALIDATION_PARTITION;
-  // A concept of the language banks carries its partition, chosen so that each bank's splits keep their shares.
-  const conceptPartition = /^corpus:concept:.*:p(\d)$/.exec(group)?.[1];
-  if (conceptPartition !== undefined) return Number(conceptPartition);
   return Math.floor((fnv1a(`split:${group}`) % 100) / 10);
 }
 
@@ -239,28 +235,12 @@ const BANK_GROUP_NAMES: Record<BankKey, string> = {
   security_texts: 'benign_security_text',
 };
 
-/**
- * data/kya-corpus/alignment.json (scripts/align-kya-corpus.ts): for each bank and language, the concept key of each
- * text, shared by its translations in the other languages.
- */
-type Alignment = Partial<Record<BankKey, Record<string, string[]>>>;
-
-/**
- * A bank's texts in their groups: a text with a concept key in the group of its concept (`corpus:concept:<name>:<key>`,
- * so that its translations fall in the same split), a text without one (added after the alignment) alone.
- */
-function bankGroups(texts: readonly string[] | undefined, language: string, key: BankKey, alignment: Alignment): Grouped[] {
-  const name = BANK_GROUP_NAMES[key];
-  const concepts = alignment[key]?.[language] ?? [];
-  return (texts ?? []).map((text, i) => ({ text, group: concepts[i] === undefined ? `corpus:${language}:${name}:${i}` : `corpus:concept:${name}:${concepts[i]}` }));
-}
-
 /** A language's texts, with those of its validation bank (data/kya-corpus/validation/<code>.json, if any) after them. */
-const bankTexts = (language: string, bank: LanguageBank, validationBank: Partial<LanguageBank>, alignment: Alignment): BankTexts =>
+const bankTexts = (language: string, bank: LanguageBank, validationBank: Partial<LanguageBank>): BankTexts =>
   Object.fromEntries(
     Object.entries(BANK_GROUP_NAMES).map(([key, name]) => [
       key,
-      [...bankGroups(bank[key as BankKey], language, key as BankKey, alignment), ...grouped(validationBank[key as BankKey], `${VALIDATION_GROUP_PREFIX}${language}:${name}`)],
+      [...grouped(bank[key as BankKey], `corpus:${language}:${name}`), ...grouped(validationBank[key as BankKey], `${VALIDATION_GROUP_PREFIX}${language}:${name}`)],
     ]),
   ) as BankTexts;
 
@@ -479,12 +459,10 @@ interface Sources {
 
 function readSources(corpusDir: string, dataDir: string): Sources {
   const templates = readJson<Templates>(path.join(corpusDir, 'templates.json'));
-  const alignmentFile = path.join(corpusDir, 'alignment.json');
-  const alignment = existsSync(alignmentFile) ? readJson<Alignment>(alignmentFile) : {};
   return {
     publicSamples: publicSamples(dataDir),
     templates,
-    languages: readLanguages(corpusDir).map(([language, bank]) => ({ language, bank, texts: bankTexts(language, bank, readValidationBank(corpusDir, language), alignment) })),
+    languages: readLanguages(corpusDir).map(([language, bank]) => ({ language, bank, texts: bankTexts(language, bank, readValidationBank(corpusDir, language)) })),
     documents: [...bipiaDocuments(dataDir), ...grouped(templates.benign_documents, 'corpus:document')],
     codeFiles: templates.code_files.map((file, i) => ({ ...file, group: `corpus:code:${i}` })),
     realCode: readRealCode(corpusDir),

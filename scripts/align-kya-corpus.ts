@@ -1,6 +1,7 @@
 /**
  * Writes data/kya-corpus/alignment.json: for each text of the language banks, a concept key that its translations
- * in the other languages share, so that the split by group keeps a text and its translations together.
+ * in the other languages share, so that `npm run eval:kya` can tell the held-out texts none of whose translations
+ * is in training.
  *   node --import tsx scripts/align-kya-corpus.ts           (writes the file; needs the repository's history)
  *   node --import tsx scripts/align-kya-corpus.ts --print   (prints each concept's texts, to read them)
  * The banks were written round by round, each round translating one list into every language in its order (with
@@ -14,7 +15,6 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { fnv1a } from '../src/kya/training/hashes.ts';
 
 const CORPUS = path.resolve(new URL('../data/kya-corpus', import.meta.url).pathname);
 /** The rounds that wrote one list for different languages: read as one block. */
@@ -116,46 +116,13 @@ function concepts(texts: readonly Placed[]): string[] {
   return bands.map((band, i) => (languagesOf.get(band)!.size > 1 ? band : `${band}:${texts[i].language}${places[i]}`));
 }
 
-/** The test, validation and training shares of a bank's texts (dataset.ts: partitions 0–1, 2, 3–9). */
-const SPLIT_SHARES: ReadonlyArray<readonly [number[], number]> = [
-  [[0, 1], 0.2],
-  [[2], 0.1],
-  [[3, 4, 5, 6, 7, 8, 9], 0.7],
-];
-
-/**
- * A partition for each concept of a bank. Hashing each concept alone, as other groups are, left whole families of
- * a bank without a validation or test text (a bank holds 2 to 105 concepts); so the concepts, in the order of their
- * hash, go one by one to the split furthest below its share of the bank's texts, and within it to a partition by
- * their hash.
- */
-function partitions(keys: readonly string[], bank: string): Map<string, number> {
-  const sizes = new Map<string, number>();
-  for (const key of keys) sizes.set(key, (sizes.get(key) ?? 0) + 1);
-  const ordered = [...sizes.keys()].sort((a, b) => fnv1a(`${bank}:${a}`) - fnv1a(`${bank}:${b}`) || (a < b ? -1 : 1));
-  const assigned = SPLIT_SHARES.map(() => 0);
-  let total = 0;
-  const partitionOf = new Map<string, number>();
-  for (const key of ordered) {
-    total += sizes.get(key)!;
-    const deficits = SPLIT_SHARES.map(([, share], k) => share * total - assigned[k]);
-    const chosen = deficits.indexOf(Math.max(...deficits));
-    assigned[chosen] += sizes.get(key)!;
-    const choices = SPLIT_SHARES[chosen][0];
-    partitionOf.set(key, choices[fnv1a(`partition:${bank}:${key}`) % choices.length]);
-  }
-  return partitionOf;
-}
-
 function main(): void {
   const languages = readdirSync(path.join(CORPUS, 'languages')).filter((f) => f.endsWith('.json')).map((f) => f.replace(/\.json$/, '')).sort();
   const placed = languages.flatMap(placedTexts);
   const alignment: Record<string, Record<string, string[]>> = {};
   for (const bank of [...new Set(placed.map((p) => p.bank))].filter((b) => b !== 'connector').sort()) {
     const texts = placed.filter((p) => p.bank === bank);
-    const bands = concepts(texts);
-    const partitionOf = partitions(bands, bank);
-    const keys = bands.map((band) => `${band}:p${partitionOf.get(band)}`);
+    const keys = concepts(texts);
     alignment[bank] = Object.fromEntries(languages.map((l) => [l, texts.flatMap((t, i) => (t.language === l ? [keys[i]] : []))]).filter(([, k]) => k.length > 0));
     if (process.argv.includes('--print')) {
       const byKey = new Map<string, string[]>();

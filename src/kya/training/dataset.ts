@@ -244,6 +244,32 @@ const bankTexts = (language: string, bank: LanguageBank, validationBank: Partial
     ]),
   ) as BankTexts;
 
+/**
+ * data/kya-corpus/alignment.json (scripts/align-kya-corpus.ts): for each bank and language, the concept of each text,
+ * which its translations in the other languages share.
+ */
+export type Alignment = Partial<Record<BankKey, Record<string, string[]>>>;
+
+/**
+ * The concepts (`<bank>:<concept>` of alignment.json) of the bank texts in each group, the groups as the data set
+ * makes them (near-duplicates joined). Texts the alignment does not reach (the validation bank's) have none. The
+ * split still groups each bank text alone; this only tells which held-out texts have a translation in training.
+ */
+export function conceptsOfGroups(options: DatasetOptions): Map<string, Set<string>> {
+  const alignment = readJson<Alignment>(path.join(options.corpusDir, 'alignment.json'));
+  const { languages } = joinNearDuplicates(readSources(options.corpusDir, options.dataDir));
+  const concepts = new Map<string, Set<string>>();
+  for (const { language, texts } of languages) {
+    for (const key of Object.keys(BANK_GROUP_NAMES) as BankKey[]) {
+      alignment[key]?.[language]?.forEach((concept, i) => {
+        const { group } = texts[key][i];
+        concepts.set(group, (concepts.get(group) ?? new Set()).add(`${key}:${concept}`));
+      });
+    }
+  }
+  return concepts;
+}
+
 /** Banks whose texts are samples as they are, with their label. */
 const SINGLE_TEXT_FAMILIES: ReadonlyArray<readonly [BankKey, 0 | 1]> = [
   ['personas', 1],

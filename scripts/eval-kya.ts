@@ -16,7 +16,7 @@ import { normalisePrompt } from '../src/kya/normalise.ts';
 import { screenPrompt } from '../src/kya/screen.ts';
 import { matchSignatures } from '../src/kya/signatures.ts';
 import { buildDataset, conceptsOfGroups, defaultDatasetOptions, isCalibrationSample, splitOf, type Sample } from '../src/kya/training/dataset.ts';
-import { compositionTrace, isTranslationLeakFree } from '../src/kya/training/translation-leaks.ts';
+import { isTranslationLeakFree } from '../src/kya/training/translation-leaks.ts';
 
 interface Scored {
   sample: Sample;
@@ -94,7 +94,7 @@ const CELL = 20;
 
 /** One line of figures, one cell per column. */
 const line = (label: string, columns: readonly Column[], cell: (items: Scored[]) => string) =>
-  console.log(`${label.padEnd(38)} ${columns.map(({ items }) => cell(items).padEnd(CELL)).join(' ')}`);
+  console.log(`${label.padEnd(46)} ${columns.map(({ items }) => cell(items).padEnd(CELL)).join(' ')}`);
 
 /** Per group (of the first column's keys): size and rates in each column. */
 function table(title: string, columns: readonly Column[], keyOf: (s: Scored) => string, review: number, block: number): void {
@@ -139,8 +139,7 @@ function groupBy(items: Scored[], key: (s: Scored) => string): Map<string, Score
 
 function main(): void {
   const options = defaultDatasetOptions();
-  const { onDraw, partsOf } = compositionTrace();
-  const dataset = buildDataset({ ...options, onDraw });
+  const dataset = buildDataset(options);
   const { review, block } = loadConfig().kya.thresholds;
   const engine = model.engine;
 
@@ -162,8 +161,8 @@ function main(): void {
   const measuredSamples = measured === 'validation' ? validation : score(dataset.filter((s) => splitOf(s.group) === 'test'));
   const injections = measuredSamples.filter((s) => s.sample.label === 1);
   const benign = measuredSamples.filter((s) => s.sample.label === 0);
-  // Beside all measured samples, those with no text whose translation (alignment.json) is in training.
-  const leakFree = isTranslationLeakFree(conceptsOfGroups(options), partsOf);
+  // Beside all measured samples, those with no text (nor part) whose translation (alignment.json) is in training.
+  const leakFree = isTranslationLeakFree(conceptsOfGroups(options));
   const columns: Column[] = [
     { name: 'all', items: measuredSamples },
     { name: 'translation-leak-free', items: measuredSamples.filter((s) => leakFree(s.sample)) },
@@ -171,7 +170,7 @@ function main(): void {
   const injectionsOf = (items: Scored[]) => items.filter((s) => s.sample.label === 1);
   const benignOf = (items: Scored[]) => items.filter((s) => s.sample.label === 0);
   console.log(`\n${measured === 'test' ? 'HELD-OUT TEST SPLIT' : 'VALIDATION SPLIT'}`);
-  console.log(`${''.padEnd(38)} ${columns.map(({ name }) => name.padEnd(CELL)).join(' ')}`);
+  console.log(`${''.padEnd(46)} ${columns.map(({ name }) => name.padEnd(CELL)).join(' ')}`);
   line('samples (injections / benign)', columns, (items) => `${items.length} (${injectionsOf(items).length} / ${benignOf(items).length})`);
   line('ROC AUC (model score)', columns, (items) => rocAuc(items).toFixed(4));
   line('TPR at review threshold (model)', columns, (items) => rate(injectionsOf(items), (s) => s.score >= review));

@@ -58,7 +58,9 @@ describe('KYA translation leaks', () => {
     expect(leakedPart).toBeDefined();
     expect(leakFree(leakedPart!)).toBe(false);
     const kept = test.filter(leakFree);
-    expect(kept.length).toBeGreaterThan(test.length / 3);
     expect(kept.length).toBeLessThan(test.length);
+    // Bank texts none of whose translations is in training stay, as do the public samples, which hold no bank text.
+    expect(kept.some((s) => s.source === 'corpus' && concepts.has(s.group))).toBe(true);
+    expect(test.filter((s) => s.source === 'public').every(leakFree)).toBe(true);
   });
 });

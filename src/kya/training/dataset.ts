@@ -248,7 +248,8 @@ const bankTexts = (language: string, bank: LanguageBank, validationBank: Partial
 
 /**
  * data/kya-corpus/alignment.json (scripts/align-kya-corpus.ts): for each bank and language, the concept of each text,
- * which its translations in the other languages share.
+ * which its translations in the other languages share (a band of a few neighbouring texts of one list, so a concept
+ * holds several texts per language).
  */
 export type Alignment = Partial<Record<BankKey, Record<string, string[]>>>;
 

@@ -84,17 +84,21 @@ function score(samples: Sample[]): Scored[] {
   });
 }
 
+const injectionsOf = (items: Scored[]) => items.filter((s) => s.sample.label === 1);
+const benignOf = (items: Scored[]) => items.filter((s) => s.sample.label === 0);
+
 /** A subset of the measured samples, reported side by side with the others. */
 interface Column {
   name: string;
   items: Scored[];
 }
 
+const LABEL = 50;
 const CELL = 20;
 
 /** One line of figures, one cell per column. */
 const line = (label: string, columns: readonly Column[], cell: (items: Scored[]) => string) =>
-  console.log(`${label.padEnd(46)} ${columns.map(({ items }) => cell(items).padEnd(CELL)).join(' ')}`);
+  console.log(`${label.padEnd(LABEL)} ${columns.map(({ items }) => cell(items).padEnd(CELL)).join(' ')}`);
 
 /** Per group (of the first column's keys): size and rates in each column. */
 function table(title: string, columns: readonly Column[], keyOf: (s: Scored) => string, review: number, block: number): void {
@@ -159,18 +163,14 @@ function main(): void {
   const measured = process.argv.includes('--split') ? process.argv[process.argv.indexOf('--split') + 1] : 'test';
   if (measured !== 'test' && measured !== 'validation') throw new Error(`--split test|validation, not ${measured}`);
   const measuredSamples = measured === 'validation' ? validation : score(dataset.filter((s) => splitOf(s.group) === 'test'));
-  const injections = measuredSamples.filter((s) => s.sample.label === 1);
-  const benign = measuredSamples.filter((s) => s.sample.label === 0);
   // Beside all measured samples, those with no text (nor part) whose translation (alignment.json) is in training.
   const leakFree = isTranslationLeakFree(conceptsOfGroups(options));
   const columns: Column[] = [
     { name: 'all', items: measuredSamples },
     { name: 'translation-leak-free', items: measuredSamples.filter((s) => leakFree(s.sample)) },
   ];
-  const injectionsOf = (items: Scored[]) => items.filter((s) => s.sample.label === 1);
-  const benignOf = (items: Scored[]) => items.filter((s) => s.sample.label === 0);
   console.log(`\n${measured === 'test' ? 'HELD-OUT TEST SPLIT' : 'VALIDATION SPLIT'}`);
-  console.log(`${''.padEnd(46)} ${columns.map(({ name }) => name.padEnd(CELL)).join(' ')}`);
+  console.log(`${''.padEnd(LABEL)} ${columns.map(({ name }) => name.padEnd(CELL)).join(' ')}`);
   line('samples (injections / benign)', columns, (items) => `${items.length} (${injectionsOf(items).length} / ${benignOf(items).length})`);
   line('ROC AUC (model score)', columns, (items) => rocAuc(items).toFixed(4));
   line('TPR at review threshold (model)', columns, (items) => rate(injectionsOf(items), (s) => s.score >= review));
@@ -206,7 +206,7 @@ function main(): void {
   table('Injections by language (TPR)', columns.map((c) => ({ ...c, items: injectionsOf(c.items) })), languageOf, review, block);
   table('Benign by family (FPR)', columns.map((c) => ({ ...c, items: benignOf(c.items) })), familyOf, review, block);
   table('Benign by language (FPR)', columns.map((c) => ({ ...c, items: benignOf(c.items) })), languageOf, review, block);
-  signatureTable(injections, benign);
+  signatureTable(injectionsOf(measuredSamples), benignOf(measuredSamples));
 }
 
 main();

@@ -15,7 +15,8 @@ import { createModel, loadEmbeddedModel, type ModelFile } from '../src/kya/model
 import { normalisePrompt } from '../src/kya/normalise.ts';
 import { screenPrompt } from '../src/kya/screen.ts';
 import { matchSignatures } from '../src/kya/signatures.ts';
-import { buildDataset, defaultDatasetOptions, isCalibrationSample, splitOf, type Sample } from '../src/kya/training/dataset.ts';
+import { buildDataset, conceptsOfGroups, defaultDatasetOptions, isCalibrationSample, splitOf, type Sample } from '../src/kya/training/dataset.ts';
+import { isTranslationLeakFree } from '../src/kya/training/translation-leaks.ts';
 
 interface Scored {
   sample: Sample;
@@ -83,11 +84,35 @@ function score(samples: Sample[]): Scored[] {
   });
 }
 
-function table(title: string, rows: Map<string, Scored[]>, review: number, block: number): void {
+const injectionsOf = (items: Scored[]) => items.filter((s) => s.sample.label === 1);
+const benignOf = (items: Scored[]) => items.filter((s) => s.sample.label === 0);
+
+/** A subset of the measured samples, reported side by side with the others. */
+interface Column {
+  name: string;
+  items: Scored[];
+}
+
+const LABEL = 50;
+const CELL = 20;
+
+/** One line of figures, one cell per column. */
+const line = (label: string, columns: readonly Column[], cell: (items: Scored[]) => string) =>
+  console.log(`${label.padEnd(LABEL)} ${columns.map(({ items }) => cell(items).padEnd(CELL)).join(' ')}`);
+
+/** Per group (of the first column's keys): size and rates in each column. */
+function table(title: string, columns: readonly Column[], keyOf: (s: Scored) => string, review: number, block: number): void {
+  const groups = columns.map(({ items }) => groupBy(items, keyOf));
+  const figures = ['n', '≥review', '≥block', 'flagged', 'blocked'];
   console.log(`\n${title}`);
-  console.log(`${'group'.padEnd(44)} ${'n'.padStart(5)}  ${'≥review'.padStart(7)} ${'≥block'.padStart(7)}  ${'flagged'.padStart(7)} ${'blocked'.padStart(7)}`);
-  for (const [name, items] of [...rows].sort(([a], [b]) => a.localeCompare(b))) {
-    console.log(`${name.padEnd(44)} ${String(items.length).padStart(5)}  ${rate(items, (s) => s.score >= review).padStart(7)} ${rate(items, (s) => s.score >= block).padStart(7)}  ${rate(items, (s) => s.outcome !== 'passed_screening').padStart(7)} ${rate(items, (s) => s.outcome === 'blocked').padStart(7)}`);
+  console.log(`${''.padEnd(44)} ${columns.map(({ name }) => `| ${name}`.padEnd(39)).join(' ')}`);
+  console.log(`${'group'.padEnd(44)} ${columns.map(() => `| ${figures.map((f, i) => f.padStart(i === 0 ? 5 : 7)).join(' ')}`).join(' ')}`);
+  for (const key of [...groups[0].keys()].sort((a, b) => a.localeCompare(b))) {
+    const cells = groups.map((byKey) => {
+      const items = byKey.get(key) ?? [];
+      return `| ${String(items.length).padStart(5)} ${[(s: Scored) => s.score >= review, (s: Scored) => s.score >= block, (s: Scored) => s.outcome !== 'passed_screening', (s: Scored) => s.outcome === 'blocked'].map((p) => rate(items, p).padStart(7)).join(' ')}`;
+    });
+    console.log(`${key.padEnd(44)} ${cells.join(' ')}`);
   }
 }
 
@@ -117,7 +142,8 @@ function groupBy(items: Scored[], key: (s: Scored) => string): Map<string, Score
 }
 
 function main(): void {
-  const dataset = buildDataset(defaultDatasetOptions());
+  const options = defaultDatasetOptions();
+  const dataset = buildDataset(options);
   const { review, block } = loadConfig().kya.thresholds;
   const engine = model.engine;
 
@@ -137,36 +163,50 @@ function main(): void {
   const measured = process.argv.includes('--split') ? process.argv[process.argv.indexOf('--split') + 1] : 'test';
   if (measured !== 'test' && measured !== 'validation') throw new Error(`--split test|validation, not ${measured}`);
   const measuredSamples = measured === 'validation' ? validation : score(dataset.filter((s) => splitOf(s.group) === 'test'));
-  const injections = measuredSamples.filter((s) => s.sample.label === 1);
-  const benign = measuredSamples.filter((s) => s.sample.label === 0);
-  const atOnePercent = thresholdAtFpr(measuredSamples, 0.01);
-  console.log(`\n${measured === 'test' ? 'HELD-OUT TEST SPLIT' : 'VALIDATION SPLIT'}: ${measuredSamples.length} samples, ${injections.length} injections, ${benign.length} benign`);
-  console.log(`ROC AUC (model score)                 ${rocAuc(measuredSamples).toFixed(4)}`);
-  console.log(`TPR at review threshold (model)       ${rate(injections, (s) => s.score >= review)}`);
-  console.log(`TPR at block threshold (model)        ${rate(injections, (s) => s.score >= block)}`);
-  console.log(`FPR at review threshold (model)       ${rate(benign, (s) => s.score >= review)}`);
-  console.log(`FPR at block threshold (model)        ${rate(benign, (s) => s.score >= block)}`);
-  console.log(`TPR at FPR ≤ 1 % (ROC point, t=${thresholdText(atOnePercent)}) ${rate(injections, (s) => s.score >= atOnePercent)}`);
+  // Beside all measured samples, those with no text (nor part) whose translation (alignment.json) is in training.
+  const leakFree = isTranslationLeakFree(conceptsOfGroups(options));
+  const columns: Column[] = [
+    { name: 'all', items: measuredSamples },
+    { name: 'translation-leak-free', items: measuredSamples.filter((s) => leakFree(s.sample)) },
+  ];
+  console.log(`\n${measured === 'test' ? 'HELD-OUT TEST SPLIT' : 'VALIDATION SPLIT'}`);
+  console.log(`${''.padEnd(LABEL)} ${columns.map(({ name }) => name.padEnd(CELL)).join(' ')}`);
+  line('samples (injections / benign)', columns, (items) => `${items.length} (${injectionsOf(items).length} / ${benignOf(items).length})`);
+  line('ROC AUC (model score)', columns, (items) => rocAuc(items).toFixed(4));
+  line('TPR at review threshold (model)', columns, (items) => rate(injectionsOf(items), (s) => s.score >= review));
+  line('TPR at block threshold (model)', columns, (items) => rate(injectionsOf(items), (s) => s.score >= block));
+  line('FPR at review threshold (model)', columns, (items) => rate(benignOf(items), (s) => s.score >= review));
+  line('FPR at block threshold (model)', columns, (items) => rate(benignOf(items), (s) => s.score >= block));
+  line('TPR at FPR ≤ 1 % (ROC point)', columns, (items) => {
+    const atOnePercent = thresholdAtFpr(items, 0.01);
+    return `${rate(injectionsOf(items), (s) => s.score >= atOnePercent)} t=${thresholdText(atOnePercent)}`;
+  });
   // The public samples do not change when the corpus grows: the figure to compare models across corpus versions.
   const publicOnly = measuredSamples.filter((s) => s.sample.source === 'public');
   const publicInjections = publicOnly.filter((s) => s.sample.label === 1);
   const publicAtOnePercent = thresholdAtFpr(publicOnly, 0.01);
-  console.log(`public data only (${publicOnly.length}): ROC AUC ${rocAuc(publicOnly).toFixed(4)}, TPR at review ${rate(publicInjections, (s) => s.score >= review)}, ` +
+  console.log(`public data only (${publicOnly.length}, no bank text): ROC AUC ${rocAuc(publicOnly).toFixed(4)}, TPR at review ${rate(publicInjections, (s) => s.score >= review)}, ` +
     `TPR at FPR ≤ 1 % (t=${thresholdText(publicAtOnePercent)}) ${rate(publicInjections, (s) => s.score >= publicAtOnePercent)}, FPR at review ${rate(publicOnly.filter((s) => s.sample.label === 0), (s) => s.score >= review)}`);
-  console.log(`live decision: injections not passed   ${rate(injections, (s) => s.outcome !== 'passed_screening')}, blocked ${rate(injections, (s) => s.outcome === 'blocked')}`);
-  console.log(`live decision: benign not passed       ${rate(benign, (s) => s.outcome !== 'passed_screening')}, blocked ${rate(benign, (s) => s.outcome === 'blocked')}`);
-  const risky = benign.filter((s) => RISKY_FAMILIES.includes(s.sample.family));
-  const natural = benign.filter(isNatural);
-  const foreign = benign.filter((s) => s.sample.language !== 'en');
-  const encoded = benign.filter((s) => s.sample.encoding !== undefined);
-  for (const [name, items] of [['natural benign', natural], ['risky-looking benign', risky], ['non-English benign', foreign], ['encoded benign', encoded]] as const) {
-    console.log(`FPR ${name.padEnd(22)} n=${String(items.length).padStart(4)}  model≥review ${rate(items, (s) => s.score >= review)}  live flagged ${rate(items, (s) => s.outcome !== 'passed_screening')}  live blocked ${rate(items, (s) => s.outcome === 'blocked')}`);
+  line('live: injections not passed / blocked', columns, (items) => `${rate(injectionsOf(items), (s) => s.outcome !== 'passed_screening')} / ${rate(injectionsOf(items), (s) => s.outcome === 'blocked')}`);
+  line('live: benign not passed / blocked', columns, (items) => `${rate(benignOf(items), (s) => s.outcome !== 'passed_screening')} / ${rate(benignOf(items), (s) => s.outcome === 'blocked')}`);
+  const benignKinds: Array<[string, (s: Scored) => boolean]> = [
+    ['natural', isNatural],
+    ['risky-looking', (s) => RISKY_FAMILIES.includes(s.sample.family)],
+    ['non-English', (s) => s.sample.language !== 'en'],
+    ['encoded', (s) => s.sample.encoding !== undefined],
+  ];
+  for (const [name, isKind] of benignKinds) {
+    const of = (items: Scored[]) => benignOf(items).filter(isKind);
+    line(`FPR ${name} benign: n, model≥review`, columns, (items) => `${String(of(items).length).padStart(4)} ${rate(of(items), (s) => s.score >= review)}`);
+    line(`FPR ${name} benign: live flagged / blocked`, columns, (items) => `${rate(of(items), (s) => s.outcome !== 'passed_screening')} / ${rate(of(items), (s) => s.outcome === 'blocked')}`);
   }
-  table('Injections by family (TPR)', groupBy(injections, (s) => s.sample.family + (s.sample.encoding ? `:${s.sample.encoding}` : '')), review, block);
-  table('Injections by language (TPR)', groupBy(injections, (s) => s.sample.language), review, block);
-  table('Benign by family (FPR)', groupBy(benign, (s) => s.sample.family + (s.sample.encoding ? `:${s.sample.encoding}` : '')), review, block);
-  table('Benign by language (FPR)', groupBy(benign, (s) => s.sample.language), review, block);
-  signatureTable(injections, benign);
+  const familyOf = (s: Scored) => s.sample.family + (s.sample.encoding ? `:${s.sample.encoding}` : '');
+  const languageOf = (s: Scored) => s.sample.language;
+  table('Injections by family (TPR)', columns.map((c) => ({ ...c, items: injectionsOf(c.items) })), familyOf, review, block);
+  table('Injections by language (TPR)', columns.map((c) => ({ ...c, items: injectionsOf(c.items) })), languageOf, review, block);
+  table('Benign by family (FPR)', columns.map((c) => ({ ...c, items: benignOf(c.items) })), familyOf, review, block);
+  table('Benign by language (FPR)', columns.map((c) => ({ ...c, items: benignOf(c.items) })), languageOf, review, block);
+  signatureTable(injectionsOf(measuredSamples), benignOf(measuredSamples));
 }
 
 main();

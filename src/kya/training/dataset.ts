@@ -24,6 +24,8 @@ export interface Sample {
   source: 'public' | 'corpus';
   /** For an instruction planted in a document: the planted text, so training labels only the windows holding it. */
   injected?: string;
+  /** For a composed sample: the groups of the other texts it holds (partners, host document, the text it encodes). */
+  parts?: string[];
 }
 
 export const DEFAULT_SEED = 20240917;
@@ -243,6 +245,33 @@ const bankTexts = (language: string, bank: LanguageBank, validationBank: Partial
       [...grouped(bank[key as BankKey], `corpus:${language}:${name}`), ...grouped(validationBank[key as BankKey], `${VALIDATION_GROUP_PREFIX}${language}:${name}`)],
     ]),
   ) as BankTexts;
+
+/**
+ * data/kya-corpus/alignment.json (scripts/align-kya-corpus.ts): for each bank and language, the concept of each text,
+ * which its translations in the other languages share (a band of a few neighbouring texts of one list, so a concept
+ * holds several texts per language).
+ */
+export type Alignment = Partial<Record<BankKey, Record<string, string[]>>>;
+
+/**
+ * The concepts (`<bank>:<concept>` of alignment.json) of the bank texts in each group, the groups as the data set
+ * makes them (near-duplicates joined). Texts the alignment does not reach (the validation bank's) have none. The
+ * split still groups each bank text alone; this only tells which held-out texts have a translation in training.
+ */
+export function conceptsOfGroups(options: DatasetOptions): Map<string, Set<string>> {
+  const alignment = readJson<Alignment>(path.join(options.corpusDir, 'alignment.json'));
+  const { languages } = joinNearDuplicates(readSources(options.corpusDir, options.dataDir));
+  const concepts = new Map<string, Set<string>>();
+  for (const { language, texts } of languages) {
+    for (const key of Object.keys(BANK_GROUP_NAMES) as BankKey[]) {
+      alignment[key]?.[language]?.forEach((concept, i) => {
+        const { group } = texts[key][i];
+        concepts.set(group, (concepts.get(group) ?? new Set()).add(`${key}:${concept}`));
+      });
+    }
+  }
+  return concepts;
+}
 
 /** Banks whose texts are samples as they are, with their label. */
 const SINGLE_TEXT_FAMILIES: ReadonlyArray<readonly [BankKey, 0 | 1]> = [
@@ -536,11 +565,11 @@ function corpusSamples(sources: Sources, seed: number, onDraw?: DrawTrace): Samp
   const bipia = sources.documents.filter((doc) => doc.group.startsWith('bipia:'));
   const documents: Document[] = [...sources.documents, ...languages.flatMap(({ language, texts }) => texts.documents.map((doc) => ({ ...doc, language })))];
   const hosts = new Related(documents, onDraw);
-  const plant = (instruction: string, group: string, family: string, language: string, random: () => number) => {
+  const plant = (instruction: string, group: string, family: string, language: string, random: () => number, parts: string[] = []) => {
     const doc = hosts.pick(group, random);
     if (!doc) return;
     const body = excerpt(doc.text, 200 + Math.floor(random() * 1300), random);
-    add({ text: insertAt(body, instruction, random), label: 1, family, language, group, injected: instruction });
+    add({ text: insertAt(body, instruction, random), label: 1, family, language, group, injected: instruction, parts: [...parts, doc.group] });
   };
   // Real source files host the banks' benign comments too, so that a comment in real code is not learnt as the mark of
   // a planted one (with planted comments alone, the banks' benign code read 7.9 -> 8.9 % at review on validation).
@@ -567,10 +596,10 @@ function corpusSamples(sources: Sources, seed: number, onDraw?: DrawTrace): Samp
       const random = streamOf(`${group}:${override}`);
       for (const extraction of relatedExtractions.sample(group, compositions, random)) {
         const prefix = random() < 0.3 ? relatedBenignTasks.pick(group, random) : undefined;
-        add({ text: `${prefix ? `${prefix.text} ` : ''}${override}${pick(bank.connector, random)}${extraction.text}`, label: 1, family: 'override_extraction', language, group });
+        add({ text: `${prefix ? `${prefix.text} ` : ''}${override}${pick(bank.connector, random)}${extraction.text}`, label: 1, family: 'override_extraction', language, group, parts: [extraction.group, ...(prefix ? [prefix.group] : [])] });
       }
       for (const task of tasks.sample(group, compositions, random)) {
-        add({ text: `${override}${pick(bank.connector, random)}${task.text}`, label: 1, family: 'override_task', language, group });
+        add({ text: `${override}${pick(bank.connector, random)}${task.text}`, label: 1, family: 'override_task', language, group, parts: [task.group] });
       }
     });
     extractions.forEach(({ text, group }) => add({ text: capitalise(text), label: 1, family: 'extraction', language, group }));
@@ -578,7 +607,7 @@ function corpusSamples(sources: Sources, seed: number, onDraw?: DrawTrace): Samp
       add({ text, label: 0, family: 'benign_task', language, group });
       const random = streamOf(`${group}:${text}:pair`);
       const other = relatedBenignTasks.pick(group, random);
-      if (other && other.text !== text) add({ text: `${text} ${other.text}`, label: 0, family: 'benign_task', language, group });
+      if (other && other.text !== text) add({ text: `${text} ${other.text}`, label: 0, family: 'benign_task', language, group, parts: [other.group] });
     });
     for (const [key, label] of SINGLE_TEXT_FAMILIES) addEach(texts[key], label, BANK_GROUP_NAMES[key], language);
     // Indirect injections: an instruction to the agent hidden in a document it should only read. The template is
@@ -589,7 +618,7 @@ function corpusSamples(sources: Sources, seed: number, onDraw?: DrawTrace): Samp
       for (let k = 0; k < plantings; k++) {
         const harmless = random() < HARMLESS_PLANTED_SHARE;
         const task = harmless ? relatedBenignTasks.pick(group, random) : tasks.pick(group, random);
-        if (task) plant(withTask(template, task.text), group, harmless ? 'indirect_harmless_task' : 'indirect', language, random);
+        if (task) plant(withTask(template, task.text), group, harmless ? 'indirect_harmless_task' : 'indirect', language, random, [task.group]);
       }
     });
     // Code commented in the language: benign, whatever words of an injection its comments hold.
@@ -602,7 +631,8 @@ function corpusSamples(sources: Sources, seed: number, onDraw?: DrawTrace): Samp
         if (!file) continue;
         const other = relatedComments.pick(group, random);
         const commented = insertAt(file.text, `${file.comment} ${text}`, random);
-        add({ text: other && other.text !== text ? insertAt(commented, `${file.comment} ${other.text}`, random) : commented, label: 0, family: 'benign_code', language, group });
+        const paired = other && other.text !== text;
+        add({ text: paired ? insertAt(commented, `${file.comment} ${other.text}`, random) : commented, label: 0, family: 'benign_code', language, group, parts: [file.group, ...(paired ? [other.group] : [])] });
       }
     });
     // As BIPIA plants its attacks: a task for the agent written into a document as it is, addressed to no one.
@@ -623,7 +653,7 @@ function corpusSamples(sources: Sources, seed: number, onDraw?: DrawTrace): Samp
     const random = streamOf(`pairing:${doc.group}:${doc.text}`);
     for (let k = 0; k < DOCUMENT_PAIRINGS; k++) {
       const other = partners.pick(doc.group, random);
-      if (other && other.text !== doc.text) add({ text: k % 2 === 0 ? `${doc.text}\n\n${other.text}` : `${other.text}\n\n${doc.text}`, label: 0, family: 'benign_document', language: doc.language ?? 'en', group: doc.group });
+      if (other && other.text !== doc.text) add({ text: k % 2 === 0 ? `${doc.text}\n\n${other.text}` : `${other.text}\n\n${doc.text}`, label: 0, family: 'benign_document', language: doc.language ?? 'en', group: doc.group, parts: [other.group] });
     }
   });
   // The public attack texts of BIPIA, planted as they are or addressed to the agent by an English template.
@@ -631,14 +661,14 @@ function corpusSamples(sources: Sources, seed: number, onDraw?: DrawTrace): Samp
   sources.bipiaAttacks.forEach(({ text, group, code }) => {
     const random = streamOf(`${group}:${text}`);
     const template = code || random() < 0.3 ? undefined : templatesOf.get('en')?.pick(group, random);
-    plant(template ? withTask(template.text, text) : text, group, 'indirect', 'en', random);
+    plant(template ? withTask(template.text, text) : text, group, 'indirect', 'en', random, template ? [template.group] : []);
   });
   // A question with a pasted piece of code: data that looks nothing like prose, and is benign.
   bipia.filter((doc) => doc.group.startsWith('bipia:code:')).forEach((doc) => {
     const random = streamOf(`${doc.group}:${doc.text}:question`);
     const question = englishTasks.pick(doc.group, random);
     if (!question) return;
-    add({ text: `${question.text}\n\n${excerpt(doc.text, 150 + Math.floor(random() * 600), random)}`, label: 0, family: 'benign_code', language: 'en', group: doc.group });
+    add({ text: `${question.text}\n\n${excerpt(doc.text, 150 + Math.floor(random() * 600), random)}`, label: 0, family: 'benign_code', language: 'en', group: doc.group, parts: [question.group] });
   });
 
   // Encoded and hidden payloads, attacks and benign texts alike, through every encoding.
@@ -652,8 +682,8 @@ function corpusSamples(sources: Sources, seed: number, onDraw?: DrawTrace): Samp
   const entriesOf = <T extends Grouped>(sources: readonly T[]) => sources.map((item) => ({ item, hash: fnv1a(`encoded:${item.group}:${item.text}`) }));
   const [attackEntries, benignEntries] = [entriesOf(attackSources), entriesOf(benignSources)];
   // An encoded sample is in the group, and so the split, of the text it encodes.
-  const addEncoded = (sample: Omit<Sample, 'source'>, from: Grouped) => {
-    add(sample);
+  const addEncoded = (sample: Omit<Sample, 'source'>, from: Grouped & Pick<Sample, 'parts'>) => {
+    add({ ...sample, parts: from.parts });
     onDraw?.(sample.group, from.group, 'encoded');
   };
   for (const encoding of ENCODINGS) {
@@ -672,7 +702,7 @@ function corpusSamples(sources: Sources, seed: number, onDraw?: DrawTrace): Samp
     const blob = random() < 0.5 ? bytes.toString('base64') : bytes.toString('hex');
     const group = `corpus:blob:${i}`;
     const question = englishTasks.pick(group, random);
-    if (question) add({ text: `${question.text} Reference: ${blob}`, label: 0, family: 'benign_blob', language: 'en', group });
+    if (question) add({ text: `${question.text} Reference: ${blob}`, label: 0, family: 'benign_blob', language: 'en', group, parts: [question.group] });
   }
   // Real code, benign as it is and, once, with an instruction of a language's planted templates in a comment. Last,
   // so that no encoded slot takes one of them and every sample before stays as it was.
@@ -685,7 +715,7 @@ function corpusSamples(sources: Sources, seed: number, onDraw?: DrawTrace): Samp
     const task = tasksOf.get(language)?.[harmless ? 'harmless' : 'attacker'].pick(group, random);
     if (!template || !task) return;
     const line = commentLine(fileLanguage, withTask(template.text, task.text));
-    add({ text: insertAt(text, line, random), label: 1, family: harmless ? 'indirect_code_harmless_task' : 'indirect_code', language, group, injected: line });
+    add({ text: insertAt(text, line, random), label: 1, family: harmless ? 'indirect_code_harmless_task' : 'indirect_code', language, group, injected: line, parts: [template.group, task.group] });
   });
   return samples;
 }

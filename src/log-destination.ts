@@ -1,9 +1,10 @@
 import pino from 'pino';
 
-// Each block sonic-boom writes is a hand-over to libuv's thread pool and back (a wake-up of a pool thread, the
-// write, a wake-up of the event loop): tens of microseconds on a busy machine, shared by the block's lines. 16 KB
-// (about 85 request lines) instead of 4 KB measured 26.8 -> 24.2 µs of server CPU time per validate-key request
-// (medians of 12 alternated rounds, load 12; README #21 round 6).
+// Each block is one write(2) from the event loop, shared by the block's lines. sonic-boom's asynchronous mode handed
+// every block to libuv's thread pool instead (two thread wake-ups per block), and its flushSync at exit wrote what it
+// still held while a block was in flight there: on a busy machine the in-flight block landed after the lines that
+// followed it (12 of 20 exits out of order, 3 spinning processes on 2 cores). 16 KB blocks (about 85 request lines)
+// keep the write a small share of a request (README #21 round 6).
 const BLOCK_CHARACTERS = 16384;
 const BLOCK_MAX_AGE_MS = 200;
 
@@ -19,7 +20,7 @@ class LineBlocks implements pino.DestinationStream {
   #lines: string[] = [];
   #characters = 0;
   readonly #target: SonicBoom;
-  /** sonic-boom writes synchronously only once its file is open and until it is closed. */
+  /** sonic-boom can write only once its file is open and until it is closed. */
   #writable = false;
 
   constructor(target: SonicBoom) {
@@ -35,7 +36,7 @@ class LineBlocks implements pino.DestinationStream {
     if (this.#characters >= BLOCK_CHARACTERS) this.release();
   }
 
-  /** Hands what is gathered to sonic-boom, which writes it without waiting. */
+  /** Writes what is gathered, in one write. */
   release(): void {
     if (this.#characters === 0) return;
     const block = this.#lines.join('');
@@ -57,14 +58,15 @@ process.on('exit', () => {
 });
 
 /**
- * Where the service's log lines go (stdout by default): buffered, so a request never waits on the terminal or the
- * log shipper, and written in blocks of at least 16 KB or every 200 ms, whichever comes first, instead of one write
- * per line (the write of every request's line cost more than the rest of its logging). What is buffered is written
- * when the process exits through Node: a normal exit, an uncaught error, or SIGTERM/SIGINT, which `kyx serve` handles.
- * A signal nothing handles (SIGKILL, SIGHUP, SIGQUIT) or running out of memory loses the last 200 ms of lines.
+ * Where the service's log lines go (stdout by default): gathered and written in blocks of at least 16 KB or every
+ * 200 ms, whichever comes first, instead of one write per line (the write of every request's line cost more than the
+ * rest of its logging); blocks are written synchronously, in order, so none can overtake another at exit. What is
+ * gathered is written when the process exits through Node: a normal exit, an uncaught error, or SIGTERM/SIGINT,
+ * which `kyx serve` handles. A signal nothing handles (SIGKILL, SIGHUP, SIGQUIT) or running out of memory loses the
+ * last 200 ms of lines.
  */
 export function logDestination(dest: number | string = 1): pino.DestinationStream {
-  const blocks = new LineBlocks(pino.destination({ dest, sync: false }));
+  const blocks = new LineBlocks(pino.destination({ dest, sync: true }));
   open.push(blocks);
   return blocks;
 }

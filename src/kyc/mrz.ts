@@ -186,7 +186,8 @@ export const LOOK_ALIKES: Record<string, string[]> = {
  * The digits a letter read in the composite's place may stand for: its look-alikes, and the letters tesseract reads
  * OCR-B's digit after a run of fillers as (round 17 dev seeds 4831 and 6977, 14 invalid TD1 readings: 6 as H or S, 8
  * as Y, E or S, 9 as Y, 1 as T or K). A digit so taken holds the composite or is not taken, and is a check-digit
- * repair (review): the composite then vouches for the fields it covers no more than the letter did.
+ * repair (review): the composite then vouches for the fields it covers no more than the letter did, so it is not
+ * taken when another field's check-digit repair needs the composite to confirm it.
  */
 const COMPOSITE_READ_AS: Record<string, string[]> = {
   ...Object.fromEntries(Object.entries(LOOK_ALIKES).map(([c, others]) => [c, others.filter((other) => /\d/.test(other))])),
@@ -592,7 +593,11 @@ function parseLayout(layout: Layout, rawLines: string[], picks: Record<string, n
     const asRead = lines[line]![at]!;
     const digit = fixClass(asRead, 'N');
     const expected = mrzCheckDigit(text);
-    const standsFor = digit.text !== expected && picks ? COMPOSITE_READ_AS[asRead]?.find((other) => other === expected) : undefined;
+    const readAs = COMPOSITE_READ_AS[asRead] ?? [];
+    // A letter standing for one digit only is corrected as before; one standing for several (S for 5, 6 or 8) is a
+    // guess the composite chose, and only when no other field's repair asks the composite to confirm it.
+    const plain = readAs.length <= 1 && digit.text === expected;
+    const standsFor = !plain && picks && resolved.length === 0 && readAsZeros.length === 0 && readAs.includes(expected) ? expected : undefined;
     if (standsFor) {
       lines[line]![at] = standsFor;
       resolved.push('compositeCheckDigit');

@@ -191,10 +191,17 @@ describe('MRZ reading', () => {
     /** Line 2 as tesseract reads OCR-B: the filler run as K and L, the composite as `letter`. */
     const noisyLine2 = (line: string, letter: string) => line.slice(0, 18) + line.slice(18, 29).replace(/</g, (_, at: number) => 'KL'[at % 2]!) + letter;
 
-    it('keeps a composite read as S after the fillers, read as 5 (a correction), instead of taking it for a filler', () => {
+    it('keeps a composite read as S after the fillers instead of taking it for a filler, and reads it as 5 only as a repair (S stands for 6 and 8 too)', () => {
       const [l1, l2, l3] = td1WithComposite('5');
       const reading = readMrz([l1, noisyLine2(l2!, 'S'), l3].join('\n'), NOW);
-      expect(reading).toMatchObject({ format: 'TD1', valid: true, lines: [l1, l2, l3], corrections: ['compositeCheckDigit'], checkDigitRepairs: [] });
+      expect(reading).toMatchObject({ format: 'TD1', valid: true, lines: [l1, l2, l3], corrections: [], checkDigitRepairs: ['compositeCheckDigit'] });
+    });
+
+    it('takes no letter for the composite when a field repaired by its check digit needs the composite to confirm it', () => {
+      const [l1, l2, l3] = td1WithComposite('6');
+      const numberWithI = l1!.replace('XA4186275', 'XA4I86275');
+      expect(readMrz([numberWithI, l2, l3].join('\n'), NOW)).toMatchObject({ valid: true, checkDigitRepairs: ['documentNumber'] });
+      expect(readMrz([numberWithI, noisyLine2(l2!, 'H'), l3].join('\n'), NOW)).toMatchObject({ valid: false, invalidFields: ['documentNumberCheckDigit', 'compositeCheckDigit'] });
     });
 
     it('reads a composite read as H, Y, E, S, T or K for the one digit OCR-B shows so that holds, as a check-digit repair (review)', () => {

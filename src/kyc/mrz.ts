@@ -594,9 +594,10 @@ function parseLayout(layout: Layout, rawLines: string[], picks: Record<string, n
     const digit = fixClass(asRead, 'N');
     const expected = mrzCheckDigit(text);
     const readAs = COMPOSITE_READ_AS[asRead] ?? [];
-    // A letter standing for one digit only is corrected as before; one standing for several (S for 5, 6 or 8) is a
-    // guess the composite chose, and only when no other field's repair asks the composite to confirm it.
-    const plain = readAs.length <= 1 && digit.text === expected;
+    // A letter standing for one digit only is corrected as before; one standing for several (S for 5, 6 or 8), or one
+    // OCR-B's filler is read as (an L kept after the filler run may be a filler, the composite lost), is a guess the
+    // composite chose, and only when no other field's repair asks the composite to confirm it.
+    const plain = readAs.length <= 1 && !FILLER_NOISE.test(asRead) && digit.text === expected;
     const standsFor = !plain && picks && resolved.length === 0 && readAsZeros.length === 0 && readAs.includes(expected) ? expected : undefined;
     if (standsFor) {
       lines[line]![at] = standsFor;

@@ -220,6 +220,16 @@ describe('MRZ reading', () => {
       expect(readMrz([l1, noisyLine2(changed, 'H'), l3].join('\n'), NOW)).toMatchObject({ valid: false, invalidFields: ['compositeCheckDigit'] });
       expect(readMrz([l1, noisyLine2(l2!, '8'), l3].join('\n'), NOW)).toMatchObject({ valid: false, invalidFields: ['compositeCheckDigit'] });
     });
+
+    it('takes an L after the filler run for the composite 1 only as a repair: the composite may be lost and the L a filler', () => {
+      // The birth month changed (740812 to 740912) and its check digit recomputed, the composite left as printed; OCR
+      // lost that composite and read the last filler as L, which as 1 holds the changed data's composite.
+      const [l1, l2, l3] = td1WithComposite('7');
+      const changed = `7409129${l2!.slice(7, 29)}L`;
+      expect(mrzCheckDigit('740912')).toBe('9');
+      expect(mrzCheckDigit(l1!.slice(5, 30) + changed.slice(0, 7) + changed.slice(8, 15) + changed.slice(18, 29))).toBe('1');
+      expect(readMrz([l1, changed, l3].join('\n'), NOW)).toMatchObject({ valid: true, corrections: [], checkDigitRepairs: ['compositeCheckDigit'] });
+    });
   });
 
   it("takes the first `<K<K` or `<K<` of a name field with no `<<` for OCR-B's `<<` between surname and given names", () => {

@@ -183,6 +183,22 @@ export const LOOK_ALIKES: Record<string, string[]> = {
   Z: ['2', '7'],
 };
 /**
+ * The digits a letter read in the composite's place may stand for: its look-alikes, and the letters tesseract reads
+ * OCR-B's digit after a run of fillers as (round 17 dev seeds 4831 and 6977, 14 invalid TD1 readings: 6 as H or S, 8
+ * as Y, E or S, 9 as Y, 1 as T or K). A digit so taken holds the composite or is not taken, and is a check-digit
+ * repair (review): the composite then vouches for the fields it covers no more than the letter did, so it is not
+ * taken when another field's check-digit repair needs the composite to confirm it.
+ */
+const COMPOSITE_READ_AS: Record<string, string[]> = {
+  ...Object.fromEntries(Object.entries(LOOK_ALIKES).map(([c, others]) => [c, others.filter((other) => /\d/.test(other))])),
+  H: ['6'],
+  Y: ['8', '9'],
+  E: ['8'],
+  S: ['5', '6', '8'],
+  T: ['7', '1'],
+  K: ['1'],
+};
+/**
  * Letters OCR takes for one another in the MRZ font. Only used on state codes, which no check digit covers: a code
  * that is no ICAO code is taken for the one code a single such swap gives.
  */
@@ -292,15 +308,24 @@ interface Candidate {
   edit?: { line: number; at: number };
 }
 
+/**
+ * A line ending in the composite check digit keeps its last character as read: OCR-B's digit after the filler run is
+ * read as S, K or L as well (round 17 dev: 6 of 14 invalid TD1 readings had their composite so taken for a filler).
+ */
+const repairFillersBeforeCheckDigit = (line: string): string => repairFillers(line.slice(0, -1)) + line.slice(-1);
+
 function* candidates(text: string): Generator<Candidate> {
   const read = text.split(/\r?\n/).map(cleanLine).filter((l) => l.length >= 20);
   const lines = read.map(repairFillers);
+  const endingInCheckDigit = read.map(repairFillersBeforeCheckDigit);
   const noise = read.map(fillerNoise);
   for (const layout of LAYOUTS) {
     const { lineCount, lineLength } = layout;
+    const composite = layout.composite?.at;
+    const compositeLine = composite && composite[1] === lineLength - 1 ? composite[0] : null;
     const longerLengths = new Set(LAYOUTS.filter((other) => other.lineCount === lineCount && other.lineLength > lineLength).map((other) => other.lineLength));
     for (let i = 0; i + lineCount <= lines.length; i++) {
-      const group = lines.slice(i, i + lineCount);
+      const group = lines.slice(i, i + lineCount).map((l, k) => (k === compositeLine ? endingInCheckDigit[i + k]! : l));
       const fits = group.every((l, k) => {
         const nameLine = layout.nameLines.includes(k);
         const slack = nameLine ? NAME_LINE_SLACK : DATA_LINE_SLACK;
@@ -565,12 +590,25 @@ function parseLayout(layout: Layout, rawLines: string[], picks: Record<string, n
   if (layout.composite) {
     const text = layout.composite.over.map(([line, start, end]) => read(line, start, end)).join('');
     const [line, at] = layout.composite.at;
-    const digit = fixClass(lines[line]![at]!, 'N');
-    if (digit.changed) corrections.push('compositeCheckDigit');
-    lines[line]![at] = digit.text;
-    if (mrzCheckDigit(text) !== digit.text) invalid.push('compositeCheckDigit');
+    const asRead = lines[line]![at]!;
+    const digit = fixClass(asRead, 'N');
+    const expected = mrzCheckDigit(text);
+    const readAs = COMPOSITE_READ_AS[asRead] ?? [];
+    // A letter standing for one digit only is corrected as before; one standing for several (S for 5, 6 or 8), or one
+    // OCR-B's filler is read as (an L kept after the filler run may be a filler, the composite lost), is a guess the
+    // composite chose, and only when no other field's repair asks the composite to confirm it.
+    const plain = readAs.length <= 1 && !FILLER_NOISE.test(asRead) && digit.text === expected;
+    const standsFor = !plain && picks && resolved.length === 0 && readAsZeros.length === 0 && readAs.includes(expected) ? expected : undefined;
+    if (standsFor) {
+      lines[line]![at] = standsFor;
+      resolved.push('compositeCheckDigit');
+    } else {
+      if (digit.changed) corrections.push('compositeCheckDigit');
+      lines[line]![at] = digit.text;
+      if (expected !== digit.text) invalid.push('compositeCheckDigit');
+    }
     // A composite read as a letter confirms nothing: the O and Q read as 0 are then a repair, as before.
-    (digit.changed ? resolved : corrections).push(...readAsZeros);
+    (asRead !== lines[line]![at] ? resolved : corrections).push(...readAsZeros);
   }
 
   const value = (name: string) => fields.get(name) ?? '';

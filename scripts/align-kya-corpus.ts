@@ -31,11 +31,18 @@ interface Placed {
   block: string;
 }
 
+/** git blame in a shallow clone gives its oldest commit for every older line: the rounds, and so the concepts, change. */
+function assertFullHistory(): void {
+  if (execFileSync('git', ['rev-parse', '--is-shallow-repository'], { cwd: CORPUS, encoding: 'utf8' }).trim() === 'true') {
+    throw new Error('a shallow clone: the rounds come from git blame and need the full history (git fetch --unshallow)');
+  }
+}
+
 /** Each bank text of a language file with the commit that added its line. */
 function placedTexts(language: string): Placed[] {
   const file = path.join(CORPUS, 'languages', `${language}.json`);
   const banks = JSON.parse(readFileSync(file, 'utf8')) as Record<string, string[]>;
-  const blame = execFileSync('git', ['blame', '-s', '--abbrev=6', file], { encoding: 'utf8', maxBuffer: 1 << 28 }).split('\n');
+  const blame = execFileSync('git', ['blame', '-s', '--abbrev=6', file], { cwd: CORPUS, encoding: 'utf8', maxBuffer: 1 << 28 }).split('\n');
   const placed: Placed[] = [];
   let bank: string | undefined;
   let index = 0;
@@ -300,6 +307,7 @@ function concepts(texts: readonly Placed[]): string[] {
 }
 
 function main(): void {
+  assertFullHistory();
   const languages = readdirSync(path.join(CORPUS, 'languages')).filter((f) => f.endsWith('.json')).map((f) => f.replace(/\.json$/, '')).sort();
   const placed = languages.flatMap(placedTexts);
   const alignment: Record<string, Record<string, string[]>> = {};

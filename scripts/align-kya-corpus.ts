@@ -10,7 +10,8 @@
  * aligned one text to one in order (Gale–Church style: a match scores the log-likelihood ratio of a translation
  * against an unrelated text, from the normalised length ratio, kept tokens (numbers, Latin words, identifiers,
  * addresses), punctuation shape and, between languages of one script, shared word stems); a match counts only
- * inside a run of matches on the diagonal, and the matches, strongest first, join texts into concepts of at most one
+ * inside a run of matches on the diagonal, or, scoring above nought, where two lists of one length match whole on
+ * it, and the matches, strongest first, join texts into concepts of at most one
  * text per language, a text joining a concept only when it is matched with at least half of its texts. A text that
  * joins none is a concept alone. The banks' first two rounds (11 languages, then 13 more) translated one list, so
  * they are one block.
@@ -143,6 +144,8 @@ const ALIGNMENT = {
   runRadius: 3,
   /** The summed ratio of a match's run below which the match is left out. */
   minRun: 3,
+  /** Lists of one length from this many texts up, matched whole on the diagonal, keep each match scoring above nought. */
+  minWholeList: 3,
   /** A text (or concept) joins a concept only when matched with at least this share of its texts. */
   minMatchedShare: 0.5,
   /** A kept token in at most this share of a list's texts (and at least 2) is rare there; a stem, at most twice it. */
@@ -245,13 +248,16 @@ function alignPair(a: readonly Features[], b: readonly Features[], sameScript: b
   }
   path.reverse();
   const onDiagonal = (k: number, match: { i: number; j: number }, step: number) => path[k] !== undefined && path[k].i - match.i === step && path[k].j - match.j === step;
+  // Two lists of one length matched whole on the diagonal are mostly one list translated, yet between two scripts,
+  // with lengths and punctuation alone, a run stays below `minRun` (ar/bn, ar/sw, hi/ur at the same places).
+  const wholeList = n === m && n >= ALIGNMENT.minWholeList && path.length === n && path.every((match) => match.i === match.j);
   return path.map((match, k) => {
     let run = match.gain;
     for (let step = 1; step <= ALIGNMENT.runRadius; step++) {
       if (onDiagonal(k - step, match, -step)) run += path[k - step].gain;
       if (onDiagonal(k + step, match, step)) run += path[k + step].gain;
     }
-    return { i: match.i, j: match.j, run };
+    return { i: match.i, j: match.j, run: wholeList && match.gain > 0 ? Math.max(run, ALIGNMENT.minRun) : run };
   });
 }
 

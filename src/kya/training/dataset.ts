@@ -248,8 +248,7 @@ const bankTexts = (language: string, bank: LanguageBank, validationBank: Partial
 
 /**
  * data/kya-corpus/alignment.json (scripts/align-kya-corpus.ts): for each bank and language, the concept of each text,
- * which its translations in the other languages share (a band of a few neighbouring texts of one list, so a concept
- * holds several texts per language).
+ * which its translations in the other languages share (at most one text per language).
  */
 export type Alignment = Partial<Record<BankKey, Record<string, string[]>>>;
 

@@ -1,8 +1,9 @@
 /**
  * Translation leaks: a bank text of a held-out split whose translation in another language (the same concept of
  * data/kya-corpus/alignment.json) is in training. The split groups each bank text alone, so such texts are held out
- * in one language only; `npm run eval:kya` reports its figures on the held-out samples free of them as well. Every
- * concept written in several languages has a text in training, so the samples kept hold untranslated texts only.
+ * in one language only; `npm run eval:kya` reports its figures on the held-out samples free of them as well. A
+ * concept written in many languages nearly always has a text in training, so the samples kept hold mostly texts
+ * written in few languages or left alone by the alignment.
  */
 import { splitOf, type Sample } from './dataset.ts';
 

@@ -398,7 +398,6 @@ const KNOWN_ORGANISATION_NAMES: string[][] = [
   ['Kalaye Electric Company', 'Kala-Electric', 'Kalaye Electric'],
   ['Mesbah Energy Company', 'Mesbah Energy'],
   ['Iran Marine Industrial Company', 'SADRA', 'Iran Marine Industrial Company SADRA'],
-  ['National Iranian Oil Refining and Distribution Company', 'NIORDC'],
   ['Pars Oil and Gas Company', 'POGC'],
   ['Persian Gulf Star Oil Company', 'PGSOC', 'Persian Gulf Star Refinery'],
   ['Triliance Petrochemical Co. Ltd.', 'Triliance Petrochemical', 'Triliance'],

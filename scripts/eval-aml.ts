@@ -808,9 +808,9 @@ function handSplit(key: string): Split {
 /**
  * The pairs of one hand-written file. Round 14's file (name-pairs-r14.tsv: organisations, companies, vessels and
  * romanisations beside hard non-matches), round 16's (name-pairs-r16.tsv: companies in register and press forms
- * beside companies sharing a word) and round 19's (name-pairs-r19.tsv: a mixed set, each row a name as listed and that
- * entity as others write it) are each split by their own salted hash of the row's first name, so their held-out
- * halves are not the old test.
+ * beside companies sharing a word), round 19's and round 22's (name-pairs-r19.tsv, name-pairs-r22.tsv: mixed sets,
+ * each row a name as listed and that entity as others write it) are each split by their own salted hash of the row's
+ * first name, so their held-out halves are not the old test.
  */
 function namePairs(file = 'name-pairs.tsv', splitSalt = ''): { cases: PairCase[]; entities: ListEntity[] } {
   const cases: PairCase[] = [];
@@ -1021,6 +1021,8 @@ export async function run(): Promise<void> {
   const pairListsR16: ListsSnapshot = { index: buildIndex([...entities, ...pairsR16.entities]), lists: [], listsVersion: 'eval-pairs-r16' };
   const pairsR19 = namePairs('name-pairs-r19.tsv', 'r19:');
   const pairListsR19: ListsSnapshot = { index: buildIndex([...entities, ...pairsR19.entities]), lists: [], listsVersion: 'eval-pairs-r19' };
+  const pairsR22 = namePairs('name-pairs-r22.tsv', 'r22:');
+  const pairListsR22: ListsSnapshot = { index: buildIndex([...entities, ...pairsR22.entities]), lists: [], listsVersion: 'eval-pairs-r22' };
   const unlisted = unlistedNames(entities);
   const unlistedR12 = unlistedNames(entities, 'unlisted-names-r12.tsv', 'r12:');
   const unlistedR14 = unlistedNames(entities, 'unlisted-names-r14.tsv', 'r14:');
@@ -1075,6 +1077,7 @@ export async function run(): Promise<void> {
       reportPairs(measurePairs(pairListsR14, pairsR14.cases.filter((c) => c.split === split)), split === 'dev' && process.argv.includes('--misses'), `round-14 pairs (${split === 'dev' ? 'dev' : 'held-out'})`);
       reportPairs(measurePairs(pairListsR16, pairsR16.cases.filter((c) => c.split === split)), split === 'dev' && process.argv.includes('--misses'), `round-16 company pairs (${split === 'dev' ? 'dev' : 'held-out'})`);
       reportPairs(measurePairs(pairListsR19, pairsR19.cases.filter((c) => c.split === split)), split === 'dev' && process.argv.includes('--misses'), `round-19 mixed pairs (${split === 'dev' ? 'dev' : 'held-out'})`);
+      reportPairs(measurePairs(pairListsR22, pairsR22.cases.filter((c) => c.split === split)), split === 'dev' && process.argv.includes('--misses'), `round-22 mixed pairs (${split === 'dev' ? 'dev' : 'held-out'})`);
       const unlistedCases = unlisted.cases.filter((c) => c.split === split);
       const unlistedResult = measure(lists, unlistedCases);
       const rate = (cases: typeof unlistedCases): string => {

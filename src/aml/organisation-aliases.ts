@@ -9,9 +9,11 @@
 // lists type both "organization"): state companies, banks, airlines, defence plants, media, militias and groups of
 // Russia, Belarus, Iran, Syria, the DPRK, China, Myanmar, Venezuela, Cuba, Nicaragua; each new name and acronym was
 // screened against the whole lists and left out when it found another listed entity (a subsidiary, a sibling, a
-// namesake) or is a word or a given name. Names within a group are one legal entity; a query equal to one of them is
-// also searched as each of the others (see knownOrganisationAliases). An acronym is read only from a query written
-// in capitals or exactly as here ("LeT"), so "Eta", "Let" or "fsb" typed as a word or a name does not expand.
+// namesake), is a word, a given name, a surname or a generic phrase, or is an acronym another well-known body
+// holds (TSA, RSM, AUC: three-letter acronyms mostly do). Names within a group are one legal entity; a query
+// equal to one of them is also searched as each of the others (see knownOrganisationAliases). An acronym is read
+// only from a query written in capitals or exactly as here ("LeT"), so "Eta", "Let" or "fsb" typed as a word or a
+// name does not expand.
 
 import { tokenise } from './normalize.ts';
 

@@ -132,7 +132,53 @@ describe('well-known other names of listed organisations (round 15)', () => {
       const unlisted = KNOWN_ORGANISATION_GROUPS.filter((names) => !names.some((name) => listedKeys.has(key(name))));
       expect(unlisted).toEqual([]);
       expect(KNOWN_ORGANISATION_GROUPS.filter((names) => names.length < 2)).toEqual([]); // a lone name expands to nothing
-      expect(KNOWN_ORGANISATION_GROUPS.length).toBeGreaterThanOrEqual(250);
+      expect(KNOWN_ORGANISATION_GROUPS.length).toBeGreaterThanOrEqual(540);
+    });
+
+    it('finds the companies and organisations of round 22 by a name the lists lack, at the known-alias score', () => {
+      const snapshot: ListsSnapshot = { index: buildIndex(listed), lists: [], listsVersion: 'r22' };
+      const best = (name: string) => screen(snapshot, { name }).matches[0];
+      const expected: Array<[string, string]> = [
+        ['Kashtirani-ye Jomhuri-ye Eslami-ye Iran', 'ISLAMIC REPUBLIC OF IRAN SHIPPING LINES'],
+        ['IRGCN', 'IRGC NAVY'],
+        ['Naqshbandi Army', 'JAYSH RIJAL AL-TARIQ AL-NAQSHABANDI'],
+        ['Babbar Khalsa', 'BABBAR KHALSA INTERNATIONAL'],
+        ['Autodefensas Unidas de Colombia', 'UNITED SELF-DEFENSE FORCES OF COLOMBIA'],
+        ['BANDES', 'BANCO DE DESARROLLO ECONOMICO Y SOCIAL DE VENEZUELA'],
+        ['CGNPC', 'CHINA GENERAL NUCLEAR POWER CORPORATION'],
+        ['Minsk OMON', 'MINSK SPECIAL PURPOSE POLICE UNIT'],
+        ['Novopolotsk Refinery', 'NAFTAN OAO'],
+        ['Bank Dey', 'DAY BANK'],
+        ['Myanmar Gems Enterprise', 'MYANMA GEMS ENTERPRISE'],
+      ];
+      expect(expected.filter(([query, name]) => best(query)?.name !== name || best(query)?.score !== 0.95)).toEqual([]);
+    });
+
+    it('keeps round 22\'s groups to one entity: no sibling, namesake or look-alike inherits them', () => {
+      const snapshot: ListsSnapshot = { index: buildIndex(listed), lists: [], listsVersion: 'r22-review' };
+      const found = (name: string) => screen(snapshot, { name, limit: 50 }).matches.map((m) => m.name);
+      const keptApart: Array<[string, string]> = [
+        ['Libyan Investment Authority', 'LIA COMPANY'], // LIA is also the name of another listed company
+        ['General Petroleum Corporation', 'SYRIAN PETROLEUM COMPANY'], // two Syrian state companies
+        ['Sber', 'OPEN JOINT STOCK COMPANY BPS-SBERBANK'], // the Belarusian subsidiary, which the lists also call Sberbank
+        ['China Mobile Communications Group', 'CHINA MOBILE LIMITED'], // the parent, not its listed subsidiary
+      ];
+      expect(keptApart.filter(([query, other]) => found(query).includes(other))).toEqual([]);
+      // Acronyms and names left out because the lists or the world give them to someone else: Tochmash for
+      // "Techmash", the trade arm for "Mehr Eqtesad Group", Sarak for SAIRC, CNOOC for CNECC, Intercontinental
+      // de Aviacion for INTUR; PAD, NAJA, FARAJA and LEF are words or given names.
+      for (const name of ['Techmash', 'Mehr Eqtesad Group', 'SAIRC', 'CNECC', 'INTUR', 'PAD', 'NAJA', 'FARAJA', 'LEF', 'LIA', 'Face++']) {
+        expect(knownOrganisationAliases(name)).toEqual([]);
+      }
+      // Acronyms other well-known bodies hold (TSA the US agency, RSM the audit network, AUC the Cairo university,
+      // BKI the Indonesian classification society, KIB Kuwait International Bank, CGN also CGN Power and Cologne
+      // airport, FATA the Pakistani tribal areas, CARUNA the Finnish grid), given names and surnames (SADRA, Tasnim,
+      // Klimov, Yakovlev: also the renamed Irkut), words (Kupol) and generic phrases are no name of one listed body.
+      for (const name of ['TSA', 'RSM', 'AUC', 'BKI', 'KIB', 'MGE', 'CGN', 'FATA', 'CARUNA', 'SADRA', 'Tasnim', 'Klimov', 'Yakovlev', 'Kupol', 'Charity Coalition', 'Northern Shipyard', 'Concord Management']) {
+        expect(knownOrganisationAliases(name)).toEqual([]);
+      }
+      expect(knownOrganisationAliases('irgcn')).toEqual([]);
+      expect(knownOrganisationAliases('IRGCN Holdings')).toEqual([]);
     });
   });
 });

@@ -307,10 +307,11 @@ interface Candidate {
   /** Where a character was dropped or a filler inserted to reach the layout's length (lineVariants). */
   edit?: { line: number; at: number };
   /**
-   * The first line was read without the K of a split filler after the document code (withoutSplitFiller); `short`
-   * when that line was then shorter than the layout's, so that a character lost somewhere on it was taken for a filler.
+   * The first line was read without the K of a split filler after the document code (withoutSplitFiller); `refitted`
+   * when that line was then shorter or longer than the layout's, so that a character lost or added somewhere on it was
+   * taken for a filler of the run fitLength resized.
    */
-  splitFiller?: { short: boolean };
+  splitFiller?: { refitted: boolean };
 }
 
 /**
@@ -346,7 +347,7 @@ function* candidates(text: string): Generator<Candidate> {
       const unsplit = withoutSplitFiller(asRead[0]!);
       // The lines as read first: a plain valid reading of them ends the search before the K is dropped.
       yield* groupCandidates(layout, asRead, noise.slice(i), longerLengths);
-      if (unsplit) yield* groupCandidates(layout, [unsplit, ...asRead.slice(1)], noise.slice(i), longerLengths, { short: unsplit.length < lineLength });
+      if (unsplit) yield* groupCandidates(layout, [unsplit, ...asRead.slice(1)], noise.slice(i), longerLengths, { refitted: unsplit.length !== lineLength });
     }
   }
 }
@@ -886,16 +887,16 @@ function editedField(layout: Layout, edit: Candidate['edit']): string | null {
 /**
  * A reading of the first line without the K after its document code (withoutSplitFiller) is plain only when that K is
  * unambiguous: it could start no state (K and the state's first two letters are no ICAO code), no reading keeping it
- * holds with other checked data, and the line without it lost nothing (`short`: a character lost in the composite's
- * data, taken for a filler by fitLength, leaves the composite holding by chance; the tamper probe of round 18 found a
- * changed number, its check digit recomputed, so read plainly valid after a K and a lost digit). Otherwise the state
- * is a repair, and so is the first checked field of the line, which the K shifted.
+ * holds with other checked data, and the line without it has the layout's length (`refitted`: a character lost or
+ * added in the composite's data, taken for a filler by fitLength, leaves the composite holding by chance; the tamper
+ * probes of round 18 found a changed number, its check digit recomputed, read plainly valid after a K and a lost or an
+ * added character). Otherwise the state is a repair, and so is the first checked field of the line, which the K shifted.
  */
-function withSplitFillerDoubts(reading: MrzReading, short: boolean, valid: { data: string; keptSplitFiller: boolean }[]): MrzReading {
+function withSplitFillerDoubts(reading: MrzReading, refitted: boolean, valid: { data: string; keptSplitFiller: boolean }[]): MrzReading {
   const layout = layoutOf(reading.format);
   const kCouldStartState = isState(`K${reading.lines[0]!.slice(2, 4)}`);
   const keptHolds = valid.some((other) => other.keptSplitFiller && other.data !== checkedData(reading));
-  if (!kCouldStartState && !keptHolds && !short) return reading;
+  if (!kCouldStartState && !keptHolds && !refitted) return reading;
   const shifted = editedField(layout, { line: 0, at: 2 });
   return {
     ...reading,
@@ -933,7 +934,7 @@ export function readMrz(ocrText: string, now: Date = new Date()): MrzReading | n
     if (!best || candidateRank < best.rank) best = { reading, rank: candidateRank, edit, guessed, changes, splitFiller };
     if (best.rank === 0) break;
   }
-  if (best?.splitFiller && best.reading.valid) best = { ...best, reading: withSplitFillerDoubts(best.reading, best.splitFiller.short, valid) };
+  if (best?.splitFiller && best.reading.valid) best = { ...best, reading: withSplitFillerDoubts(best.reading, best.splitFiller.refitted, valid) };
   if (best?.edit && best.reading.valid) {
     const { reading, changes } = best;
     const onlyOneCheck = !layoutOf(reading.format).composite;

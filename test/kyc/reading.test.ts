@@ -225,8 +225,11 @@ describe('MRZ reading', () => {
           if (readMrz(lines.join('\n'), NOW)?.valid) continue; // the composite cannot tell this change: no reader can
           tampered++;
           const first = splitFiller(lines[0]!);
-          // The K alone, with a filler more or less at the end, or with any one other character of the line lost.
-          const firsts = [first, first.slice(0, -1), `${first}<`, ...[...first].map((_, i) => first.slice(0, i) + first.slice(i + 1)).slice(3)];
+          // The K alone, with a filler more or less at the end, or with any one other character of the line lost, or
+          // a digit added after it (a line one long, cut back in its filler run, shifted the optional data).
+          const lost = [...first].map((_, i) => first.slice(0, i) + first.slice(i + 1)).slice(3);
+          const added = [...first].map((_, i) => `${first.slice(0, i)}${i % 10}${first.slice(i)}`).slice(3);
+          const firsts = [first, first.slice(0, -1), `${first}<`, ...lost, ...added];
           for (const read of firsts) expect(plainlyValid(readMrz([read, lines[1], lines[2]].join('\n'), NOW)), read).toBe(false);
         }
       }

@@ -312,6 +312,8 @@ interface Candidate {
    * taken for a filler of the run fitLength resized.
    */
   splitFiller?: { refitted: boolean };
+  /** Per line, the composite-only field fitLength may have shifted (refittedField); null where it shifted none. */
+  refitted?: (string | null)[];
 }
 
 /**
@@ -375,12 +377,33 @@ function* groupCandidates(layout: Layout, group: string[], noise: number[], long
   // A line with no filler run to absorb the difference is cut or padded; its variants below may do better.
   const fitted = group.map((l) => fitLength(l, lineLength) ?? l.padEnd(lineLength, '<').slice(0, lineLength));
   const lengthMismatch = group.reduce((sum, l) => sum + Math.abs(l.length - lineLength), 0);
-  yield { layout, lines: fitted, lengthMismatch, splitFiller };
+  const refitted = group.map((l, k) => (l.length === lineLength || layout.nameLines.includes(k) ? null : refittedField(layout, k, l, fitted[k]!)));
+  yield { layout, lines: fitted, lengthMismatch, splitFiller, refitted };
   for (let k = 0; k < group.length; k++) {
     for (const { text, at } of lineVariants(group[k]!, lineLength)) {
-      yield { layout, lines: fitted.map((l, j) => (j === k ? text : l)), lengthMismatch, edit: { line: k, at }, splitFiller };
+      const others = refitted.map((name, j) => (j === k ? null : name));
+      yield { layout, lines: fitted.map((l, j) => (j === k ? text : l)), lengthMismatch, edit: { line: k, at }, splitFiller, refitted: others };
     }
   }
+}
+
+/**
+ * A data line read a character short or long that fitLength padded or cut past the line's last own check digit: the
+ * character lost or added may as well have been in the data there that only the composite covers (TD1's optional
+ * data, TD2's), which the resized filler run then shifted, and the composite holds such a shift by chance one time in
+ * ten — with a changed number whose own check digit was recomputed too (round 18 tamper probe: 53 such plain passes
+ * of 1,377 TD1 readings, a digit of the personal number lost). The first such field holding data is a repair.
+ */
+function refittedField(layout: Layout, line: number, read: string, fitted: string): string | null {
+  const ownChecks = layout.fields.filter((f) => f.check && f.check[0] === line).map((f) => f.check![1]);
+  if (ownChecks.length === 0) return null;
+  const lastCheck = Math.max(...ownChecks);
+  let firstChange = 0;
+  while (firstChange < fitted.length && fitted[firstChange] === read[firstChange]) firstChange++;
+  if (firstChange <= lastCheck) return null;
+  const covered = (f: FieldSpec) => (layout.composite?.over ?? []).some(([l, start, end]) => l === line && f.start < end && f.end > start);
+  const exposed = layout.fields.filter((f) => f.line === line && !f.check && f.start > lastCheck && covered(f) && /[^<]/.test(fitted.slice(f.start, f.end)));
+  return exposed.sort((a, b) => a.start - b.start)[0]?.name ?? null;
 }
 
 /** Forces a field's characters into its class with the look-alike tables; reports whether anything changed. */
@@ -918,10 +941,10 @@ const changedCharacters = (r: MrzReading, lines: string[]) => r.lines.reduce((su
  * whatever it took, otherwise when it took no more changed characters.
  */
 export function readMrz(ocrText: string, now: Date = new Date()): MrzReading | null {
-  let best: { reading: MrzReading; rank: number; edit: Candidate['edit']; guessed: string | null; changes: number; splitFiller: Candidate['splitFiller'] } | null = null;
+  let best: { reading: MrzReading; rank: number; edit: Candidate['edit']; guessed: string | null; changes: number; splitFiller: Candidate['splitFiller']; refitted: Candidate['refitted'] } | null = null;
   const valid: { data: string; changes: number; keptSplitFiller: boolean }[] = [];
   for (const candidate of candidates(ocrText)) {
-    const { layout, lines, lengthMismatch, edit, splitFiller } = candidate;
+    const { layout, lines, lengthMismatch, edit, splitFiller, refitted } = candidate;
     const guessed = editedField(layout, edit);
     const parsed = parseWithRepairs(layout, lines);
     const repaired = guessed ? { ...parsed, checkDigitRepairs: [...new Set([...parsed.checkDigitRepairs, guessed])] } : parsed;
@@ -931,9 +954,12 @@ export function readMrz(ocrText: string, now: Date = new Date()): MrzReading | n
     if (reading.valid) valid.push({ data: checkedData(reading), changes, keptSplitFiller: !splitFiller && reading.stateRepairs.length === 0 });
     // Between equal ranks, the reading that changed fewer characters of what was read.
     const candidateRank = rank(reading, lengthMismatch) + changes / 1000;
-    if (!best || candidateRank < best.rank) best = { reading, rank: candidateRank, edit, guessed, changes, splitFiller };
+    if (!best || candidateRank < best.rank) best = { reading, rank: candidateRank, edit, guessed, changes, splitFiller, refitted };
     if (best.rank === 0) break;
   }
+  // Flagged once chosen, not ranked: the repair must not let a rival reading with fewer flags win instead.
+  const shifted = (best?.refitted ?? []).filter((name): name is string => name !== null);
+  if (best?.reading.valid && shifted.length > 0) best = { ...best, reading: { ...best.reading, checkDigitRepairs: [...new Set([...best.reading.checkDigitRepairs, ...shifted])] } };
   if (best?.splitFiller && best.reading.valid) best = { ...best, reading: withSplitFillerDoubts(best.reading, best.splitFiller.refitted, valid) };
   if (best?.edit && best.reading.valid) {
     const { reading, changes } = best;

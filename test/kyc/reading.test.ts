@@ -237,6 +237,24 @@ describe('MRZ reading', () => {
     });
   });
 
+  it('takes a TD1 data line a character short or long, fitted in its filler run, for a repair of the optional data it may have shifted', () => {
+    // Reviewer's tamper probe (round 18): the number changed and its own check digit recomputed, the composite left;
+    // a digit of the personal number lost (padded at the tail) or a filler added in it (cut from the tail): the
+    // shifted personal number held the composite by chance and the reading passed plainly.
+    const tail = ['5404142F3107210KEN<<<<<<<<<<<3', 'ERIKSSON<<ANNA<MARIA<<<<<<<<<<'];
+    const lost = readMrz(['A<KORPUMASZDHY26199154<<<<<<<', ...tail].join('\n'), NOW);
+    expect(lost).toMatchObject({ valid: true, lines: ['A<KORPUMASZDHY26199154<<<<<<<<', ...tail] });
+    expect(lost!.checkDigitRepairs).toContain('optional1');
+    const added = readMrz(['A<KGZD564DF05L0<58859843<<<<<<<', '7803185F2707222AZE<<<<<<<<<<<2', 'ERIKSSON<<ANNA<MARIA<<<<<<<<<<'].join('\n'), NOW);
+    expect(added).toMatchObject({ valid: true });
+    expect(added!.checkDigitRepairs).toContain('optional1');
+    // With no data in the optional fields, a filler lost or added at the tail shifts nothing a check digit misses.
+    const [l1, l2, l3] = composeMrz('TD1', { ...SPECIMEN_HOLDER, personalNumber: '' });
+    for (const first of [l1!.slice(0, -1), `${l1}<`]) {
+      expect(readMrz([first, l2, l3].join('\n'), NOW)).toMatchObject({ valid: true, lines: [l1, l2, l3], checkDigitRepairs: [], stateRepairs: [] });
+    }
+  });
+
   describe("a TD1 composite read as a letter after OCR-B's filler run", () => {
     /** A printed TD1 whose composite is `digit`, its optional data (personal number) chosen for it. */
     const td1WithComposite = (digit: string): string[] => {

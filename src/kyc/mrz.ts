@@ -387,6 +387,10 @@ function* groupCandidates(layout: Layout, group: string[], noise: number[], long
   }
 }
 
+/** Whether the composite check digit covers any of the field. */
+const compositeCovers = (layout: Layout, f: FieldSpec) =>
+  (layout.composite?.over ?? []).some(([line, start, end]) => line === f.line && f.start < end && f.end > start);
+
 /**
  * A data line read a character short or long that fitLength padded or cut past the line's last own check digit: the
  * character lost or added may as well have been in the data there that only the composite covers (TD1's optional
@@ -401,8 +405,7 @@ function refittedField(layout: Layout, line: number, read: string, fitted: strin
   let firstChange = 0;
   while (firstChange < fitted.length && fitted[firstChange] === read[firstChange]) firstChange++;
   if (firstChange <= lastCheck) return null;
-  const covered = (f: FieldSpec) => (layout.composite?.over ?? []).some(([l, start, end]) => l === line && f.start < end && f.end > start);
-  const exposed = layout.fields.filter((f) => f.line === line && !f.check && f.start > lastCheck && covered(f) && /[^<]/.test(fitted.slice(f.start, f.end)));
+  const exposed = layout.fields.filter((f) => f.line === line && !f.check && f.start > lastCheck && compositeCovers(layout, f) && /[^<]/.test(fitted.slice(f.start, f.end)));
   return exposed.sort((a, b) => a.start - b.start)[0]?.name ?? null;
 }
 
@@ -902,8 +905,7 @@ function editedField(layout: Layout, edit: Candidate['edit']): string | null {
   // Past the last own check digit of its line, an edit in data the composite covers was placed by the composite
   // (round 18, seed 3319: a TD1 first line read `I<KIRL…` lost a digit of its optional data where the composite then
   // held, with the number shifted by the K and holding its own check digit by chance).
-  const covered = (f: FieldSpec) => (layout.composite?.over ?? []).some(([line, start, end]) => line === f.line && f.start < end && f.end > start);
-  const shifted = layout.fields.filter((f) => f.line === edit.line && f.end > edit.at && covered(f));
+  const shifted = layout.fields.filter((f) => f.line === edit.line && f.end > edit.at && compositeCovers(layout, f));
   return shifted.sort((a, b) => a.start - b.start)[0]?.name ?? null;
 }
 

@@ -306,6 +306,26 @@ interface Candidate {
   lengthMismatch: number;
   /** Where a character was dropped or a filler inserted to reach the layout's length (lineVariants). */
   edit?: { line: number; at: number };
+  /**
+   * The first line was read without the K of a split filler after the document code (withoutSplitFiller); `refitted`
+   * when that line was then shorter or longer than the layout's, so that a character lost or added somewhere on it was
+   * taken for a filler of the run fitLength resized.
+   */
+  splitFiller?: { refitted: boolean };
+  /** Per line, the composite-only field fitLength may have shifted (refittedField); null where it shifted none. */
+  refitted?: (string | null)[];
+}
+
+/**
+ * OCR-B's '<' after a one-letter document code read as `<K` (round 18 dev seeds 3319 and 8053: `I<KFRA`, `I<KNGA`,
+ * `V<KVNM` for `I<FRA`, …; a third of the first lines of TD1): every field after it is shifted by one. The line read
+ * without that K, when the K cannot start the state (K and the next two letters are no ICAO code) and the three after
+ * it are one. The K is dropped before any check digit is looked at, so no check digit chose it (as the filler run
+ * fitted to its length); readMrz still sends it to review when K could start a state, or when a reading keeping the K
+ * also holds with other data.
+ */
+function withoutSplitFiller(line: string): string | null {
+  return /^[A-Z]<K/.test(line) && isState(line.slice(3, 6)) ? line.slice(0, 2) + line.slice(3) : null;
 }
 
 /**
@@ -325,35 +345,68 @@ function* candidates(text: string): Generator<Candidate> {
     const compositeLine = composite && composite[1] === lineLength - 1 ? composite[0] : null;
     const longerLengths = new Set(LAYOUTS.filter((other) => other.lineCount === lineCount && other.lineLength > lineLength).map((other) => other.lineLength));
     for (let i = 0; i + lineCount <= lines.length; i++) {
-      const group = lines.slice(i, i + lineCount).map((l, k) => (k === compositeLine ? endingInCheckDigit[i + k]! : l));
-      const fits = group.every((l, k) => {
-        const nameLine = layout.nameLines.includes(k);
-        const slack = nameLine ? NAME_LINE_SLACK : DATA_LINE_SLACK;
-        // TD1's name line, under two data lines that fix the format, may have lost any number of its tail fillers
-        // (fitLength pads it; no check digit covers it). On two-line formats the name line's length is part of what
-        // tells 44- from 36-character layouts: a 22-character MRV-A name line let a garbled pass read as an MRV-B.
-        const fillerTail = nameLine && layout.lineCount === 3 && l.endsWith('<<');
-        // OCR-B's thin '<' is often read as two glyphs (`<K`, `KL`), which repairFillers makes two fillers: a line
-        // may run longer by as many fillers as it repaired (fitLength cuts its longest run back) — but a data line
-        // read exactly as long as a longer layout's is that layout's, not noise: cut down, a clean TD3 data line
-        // whose personal number repairFillers emptied read as a TD2's, valid by chance, with the number lost.
-        const withNoise = l.length - noise[i + k]! <= lineLength + slack.longer && (nameLine || !longerLengths.has(l.length));
-        return (fillerTail || l.length >= lineLength - slack.shorter) && (l.length <= lineLength + slack.longer || withNoise);
-      });
-      if (!fits || !group.some((l) => l.includes('<<'))) continue;
-      if (!documentCodeFor(layout, fixClass(group[0]!.slice(0, 2), 'A').text)) continue;
-      // One line repaired at a time: the product of every line's variants would be thousands of parses.
-      // A line with no filler run to absorb the difference is cut or padded; its variants below may do better.
-      const fitted = group.map((l) => fitLength(l, lineLength) ?? l.padEnd(lineLength, '<').slice(0, lineLength));
-      const lengthMismatch = group.reduce((sum, l) => sum + Math.abs(l.length - lineLength), 0);
-      yield { layout, lines: fitted, lengthMismatch };
-      for (let k = 0; k < group.length; k++) {
-        for (const { text, at } of lineVariants(group[k]!, lineLength)) {
-          yield { layout, lines: fitted.map((l, j) => (j === k ? text : l)), lengthMismatch, edit: { line: k, at } };
-        }
-      }
+      const asRead = lines.slice(i, i + lineCount).map((l, k) => (k === compositeLine ? endingInCheckDigit[i + k]! : l));
+      const unsplit = withoutSplitFiller(asRead[0]!);
+      // The lines as read first: a plain valid reading of them ends the search before the K is dropped.
+      yield* groupCandidates(layout, asRead, noise.slice(i), longerLengths);
+      if (unsplit) yield* groupCandidates(layout, [unsplit, ...asRead.slice(1)], noise.slice(i), longerLengths, { refitted: unsplit.length !== lineLength });
     }
   }
+}
+
+/** The candidates of one group of lines read for `layout`: the lines fitted to its length, then one line's variants. */
+function* groupCandidates(layout: Layout, group: string[], noise: number[], longerLengths: Set<number>, splitFiller?: Candidate['splitFiller']): Generator<Candidate> {
+  const { lineLength } = layout;
+  const fits = group.every((l, k) => {
+    const nameLine = layout.nameLines.includes(k);
+    const slack = nameLine ? NAME_LINE_SLACK : DATA_LINE_SLACK;
+    // TD1's name line, under two data lines that fix the format, may have lost any number of its tail fillers
+    // (fitLength pads it; no check digit covers it). On two-line formats the name line's length is part of what
+    // tells 44- from 36-character layouts: a 22-character MRV-A name line let a garbled pass read as an MRV-B.
+    const fillerTail = nameLine && layout.lineCount === 3 && l.endsWith('<<');
+    // OCR-B's thin '<' is often read as two glyphs (`<K`, `KL`), which repairFillers makes two fillers: a line
+    // may run longer by as many fillers as it repaired (fitLength cuts its longest run back) — but a data line
+    // read exactly as long as a longer layout's is that layout's, not noise: cut down, a clean TD3 data line
+    // whose personal number repairFillers emptied read as a TD2's, valid by chance, with the number lost.
+    const withNoise = l.length - noise[k]! <= lineLength + slack.longer && (nameLine || !longerLengths.has(l.length));
+    return (fillerTail || l.length >= lineLength - slack.shorter) && (l.length <= lineLength + slack.longer || withNoise);
+  });
+  if (!fits || !group.some((l) => l.includes('<<'))) return;
+  if (!documentCodeFor(layout, fixClass(group[0]!.slice(0, 2), 'A').text)) return;
+  // One line repaired at a time: the product of every line's variants would be thousands of parses.
+  // A line with no filler run to absorb the difference is cut or padded; its variants below may do better.
+  const fitted = group.map((l) => fitLength(l, lineLength) ?? l.padEnd(lineLength, '<').slice(0, lineLength));
+  const lengthMismatch = group.reduce((sum, l) => sum + Math.abs(l.length - lineLength), 0);
+  const refitted = group.map((l, k) => (l.length === lineLength || layout.nameLines.includes(k) ? null : refittedField(layout, k, l, fitted[k]!)));
+  yield { layout, lines: fitted, lengthMismatch, splitFiller, refitted };
+  for (let k = 0; k < group.length; k++) {
+    for (const { text, at } of lineVariants(group[k]!, lineLength)) {
+      const others = refitted.map((name, j) => (j === k ? null : name));
+      yield { layout, lines: fitted.map((l, j) => (j === k ? text : l)), lengthMismatch, edit: { line: k, at }, splitFiller, refitted: others };
+    }
+  }
+}
+
+/** Whether the composite check digit covers any of the field. */
+const compositeCovers = (layout: Layout, f: FieldSpec) =>
+  (layout.composite?.over ?? []).some(([line, start, end]) => line === f.line && f.start < end && f.end > start);
+
+/**
+ * A data line read a character short or long that fitLength padded or cut past the line's last own check digit: the
+ * character lost or added may as well have been in the data there that only the composite covers (TD1's optional
+ * data, TD2's), which the resized filler run then shifted, and the composite holds such a shift by chance one time in
+ * ten — with a changed number whose own check digit was recomputed too (round 18 tamper probe: 53 such plain passes
+ * of 1,377 TD1 readings, a digit of the personal number lost). The first such field holding data is a repair.
+ */
+function refittedField(layout: Layout, line: number, read: string, fitted: string): string | null {
+  const ownChecks = layout.fields.filter((f) => f.check && f.check[0] === line).map((f) => f.check![1]);
+  if (ownChecks.length === 0) return null;
+  const lastCheck = Math.max(...ownChecks);
+  let firstChange = 0;
+  while (firstChange < fitted.length && fitted[firstChange] === read[firstChange]) firstChange++;
+  if (firstChange <= lastCheck) return null;
+  const exposed = layout.fields.filter((f) => f.line === line && !f.check && f.start > lastCheck && compositeCovers(layout, f) && /[^<]/.test(fitted.slice(f.start, f.end)));
+  return exposed.sort((a, b) => a.start - b.start)[0]?.name ?? null;
 }
 
 /** Forces a field's characters into its class with the look-alike tables; reports whether anything changed. */
@@ -847,7 +900,34 @@ const rank = (r: MrzReading, lengthMismatch: number) =>
 function editedField(layout: Layout, edit: Candidate['edit']): string | null {
   if (!edit) return null;
   const checked = layout.fields.filter((f) => f.check && f.line === edit.line && f.check[0] === edit.line && edit.at <= f.check[1]);
-  return checked.sort((a, b) => a.check![1] - b.check![1])[0]?.name ?? null;
+  const own = checked.sort((a, b) => a.check![1] - b.check![1])[0];
+  if (own) return own.name;
+  // Past the last own check digit of its line, an edit in data the composite covers was placed by the composite
+  // (round 18, seed 3319: a TD1 first line read `I<KIRL…` lost a digit of its optional data where the composite then
+  // held, with the number shifted by the K and holding its own check digit by chance).
+  const shifted = layout.fields.filter((f) => f.line === edit.line && f.end > edit.at && compositeCovers(layout, f));
+  return shifted.sort((a, b) => a.start - b.start)[0]?.name ?? null;
+}
+
+/**
+ * A reading of the first line without the K after its document code (withoutSplitFiller) is plain only when that K is
+ * unambiguous: it could start no state (K and the state's first two letters are no ICAO code), no reading keeping it
+ * holds with other checked data, and the line without it has the layout's length (`refitted`: a character lost or
+ * added in the composite's data, taken for a filler by fitLength, leaves the composite holding by chance; the tamper
+ * probes of round 18 found a changed number, its check digit recomputed, read plainly valid after a K and a lost or an
+ * added character). Otherwise the state is a repair, and so is the first checked field of the line, which the K shifted.
+ */
+function withSplitFillerDoubts(reading: MrzReading, refitted: boolean, valid: { data: string; keptSplitFiller: boolean }[]): MrzReading {
+  const layout = layoutOf(reading.format);
+  const kCouldStartState = isState(`K${reading.lines[0]!.slice(2, 4)}`);
+  const keptHolds = valid.some((other) => other.keptSplitFiller && other.data !== checkedData(reading));
+  if (!kCouldStartState && !keptHolds && !refitted) return reading;
+  const shifted = editedField(layout, { line: 0, at: 2 });
+  return {
+    ...reading,
+    stateRepairs: kCouldStartState ? [...new Set([...reading.stateRepairs, 'issuingState'])] : reading.stateRepairs,
+    checkDigitRepairs: shifted ? [...new Set([...reading.checkDigitRepairs, shifted])] : reading.checkDigitRepairs,
+  };
 }
 
 /** What a reading says of the holder and the document where check digits cover it. */
@@ -863,21 +943,26 @@ const changedCharacters = (r: MrzReading, lines: string[]) => r.lines.reduce((su
  * whatever it took, otherwise when it took no more changed characters.
  */
 export function readMrz(ocrText: string, now: Date = new Date()): MrzReading | null {
-  let best: { reading: MrzReading; rank: number; edit: Candidate['edit']; guessed: string | null; changes: number } | null = null;
-  const valid: { data: string; changes: number }[] = [];
+  let best: { reading: MrzReading; rank: number; edit: Candidate['edit']; guessed: string | null; changes: number; splitFiller: Candidate['splitFiller']; refitted: Candidate['refitted'] } | null = null;
+  const valid: { data: string; changes: number; keptSplitFiller: boolean }[] = [];
   for (const candidate of candidates(ocrText)) {
-    const { layout, lines, lengthMismatch, edit } = candidate;
+    const { layout, lines, lengthMismatch, edit, splitFiller, refitted } = candidate;
     const guessed = editedField(layout, edit);
     const parsed = parseWithRepairs(layout, lines);
     const repaired = guessed ? { ...parsed, checkDigitRepairs: [...new Set([...parsed.checkDigitRepairs, guessed])] } : parsed;
     const reading = toReading(layout, repaired, now);
     const changes = changedCharacters(reading, lines);
-    if (reading.valid) valid.push({ data: checkedData(reading), changes });
+    // A reading keeping a K after the document code only with its state repaired is no rival of the one dropping it.
+    if (reading.valid) valid.push({ data: checkedData(reading), changes, keptSplitFiller: !splitFiller && reading.stateRepairs.length === 0 });
     // Between equal ranks, the reading that changed fewer characters of what was read.
     const candidateRank = rank(reading, lengthMismatch) + changes / 1000;
-    if (!best || candidateRank < best.rank) best = { reading, rank: candidateRank, edit, guessed, changes };
+    if (!best || candidateRank < best.rank) best = { reading, rank: candidateRank, edit, guessed, changes, splitFiller, refitted };
     if (best.rank === 0) break;
   }
+  // Flagged once chosen, not ranked: the repair must not let a rival reading with fewer flags win instead.
+  const shifted = (best?.refitted ?? []).filter((name): name is string => name !== null);
+  if (best?.reading.valid && shifted.length > 0) best = { ...best, reading: { ...best.reading, checkDigitRepairs: [...new Set([...best.reading.checkDigitRepairs, ...shifted])] } };
+  if (best?.splitFiller && best.reading.valid) best = { ...best, reading: withSplitFillerDoubts(best.reading, best.splitFiller.refitted, valid) };
   if (best?.edit && best.reading.valid) {
     const { reading, changes } = best;
     const onlyOneCheck = !layoutOf(reading.format).composite;

@@ -452,7 +452,7 @@ describe('every checked field, judged on the MRZ line the OCR read it from', () 
 
   it('covers a TD1 number running on into the optional field, and the TD3 personal number', () => {
     const number = 'D23145G90734';
-    const line0 = `I<UTO${number.slice(0, 9)}<${number.slice(9)}${mrzCheckDigit(number)}${'<'.repeat(12)}`;
+    const line0 = `I<UTO${number.slice(0, 9)}<${number.slice(9)}${mrzCheckDigit(number)}${'<'.repeat(11)}`;
     const line1 = '7408122F1204159UTO<<<<<<<<<<<';
     const td1 = [line0, line1 + mrzCheckDigit(line0.slice(5) + line1.slice(0, 7) + line1.slice(8, 15) + line1.slice(18, 29)), 'ERIKSSON<<ANNA<MARIA<<<<<<<<<<'];
     const long = bandOf(td1, [[0, 11]]);

@@ -180,6 +180,81 @@ describe('MRZ reading', () => {
     expect(repairFillers('SMITH<<KARL<<<<')).toBe('SMITH<<KARL<<<<');
   });
 
+  describe("OCR-B's '<' after the document code read as '<K'", () => {
+    const plainlyValid = (reading: ReturnType<typeof readMrz>) =>
+      reading !== null && reading.valid && reading.checkDigitRepairs.length === 0 && reading.stateRepairs.length === 0;
+    const splitFiller = (line: string) => `${line.slice(0, 2)}K${line.slice(2)}`;
+
+    it('reads the first line without the K, plainly, when K can start no state', () => {
+      // Generated TD1 and TD3 (round 18, seed 3319): `I<KNGA…`, `P<KSWE…` read for `I<NGA…`, `P<SWE…`.
+      const td1 = composeMrz('TD1', { ...SPECIMEN_HOLDER, issuingState: 'NGA', nationality: 'NGA', documentNumber: 'XTULDLBGW', personalNumber: '15476914' });
+      const reading = readMrz([splitFiller(td1[0]!), ...td1.slice(1)].join('\n'), NOW);
+      expect(reading).toMatchObject({ format: 'TD1', valid: true, lines: td1, documentNumber: 'XTULDLBGW', issuingState: 'NGA', checkDigitRepairs: [], stateRepairs: [] });
+      const td3 = composeMrz('TD3', SPECIMEN_HOLDER);
+      expect(readMrz([splitFiller(td3[0]!), td3[1]].join('\n'), NOW)).toMatchObject({ format: 'TD3', valid: true, lines: td3, issuingState: 'SWE', lastName: 'ERIKSSON', stateRepairs: [] });
+    });
+
+    it('sends it to review when K could start the state, or the line without the K lost a character', () => {
+      // Round 18, seed 3319, shear: printed I<IRLHZ8DVXT42696384124, read with the K: KIR is a state, and a reading
+      // keeping the K, its number shifted (LHZBDVXT4, holding its check digit by chance) and a digit of the optional
+      // data dropped where the composite held, passed with no repair.
+      const shear = ['I<KIRLHZBDVXT42696384124<<<<<<<', '7010022F3201244IRL<<<<<<<<<<<3', 'ODONNELL<<LUCAS<<<<<<<<<<<<<<<'];
+      const reading = readMrz(shear.join('\n'), NOW);
+      expect(plainlyValid(reading)).toBe(false);
+      expect(reading).toMatchObject({ valid: true, documentNumber: 'HZ8DVXT42', issuingState: 'IRL', stateRepairs: ['issuingState'] });
+      const [l1, l2, l3] = SPECIMENS.find(([format]) => format === 'TD1')![1];
+      expect(readMrz([splitFiller(l1!).slice(0, -1), l2, l3].join('\n'), NOW)).toMatchObject({ valid: true, documentNumber: 'D23145890', checkDigitRepairs: ['documentNumber'] });
+    });
+
+    it('never lets a changed number or birth date, its own check digit recomputed, pass plainly', () => {
+      const random = seededRandom(18);
+      const set = (line: string, at: number, text: string) => line.slice(0, at) + text + line.slice(at + text.length);
+      let tampered = 0;
+      for (let n = 0; n < 12; n++) {
+        const personalNumber = String(Math.floor(random() * 1e8)).padStart(8, '0');
+        const documentNumber = Array.from({ length: 9 }, () => 'ABCDEFGHJKLMNPRSTUVWXYZ0123456789'[Math.floor(random() * 33)]).join('');
+        const state = ['SWE', 'NGA', 'FRA', 'KEN', 'AZE'][n % 5]!;
+        const [l1, l2, l3] = composeMrz('TD1', { ...SPECIMEN_HOLDER, issuingState: state, nationality: state, documentNumber, personalNumber });
+        const number = `${documentNumber.slice(0, 8)}${documentNumber[8] === '3' ? '4' : '3'}`;
+        const year = String((Number(l2!.slice(0, 2)) + 1) % 100).padStart(2, '0');
+        const birth = `${year}${l2!.slice(2, 6)}`;
+        for (const lines of [
+          [set(set(l1!, 5, number), 14, mrzCheckDigit(number)), l2!, l3!],
+          [l1!, set(set(l2!, 0, birth), 6, mrzCheckDigit(birth)), l3!],
+        ]) {
+          if (readMrz(lines.join('\n'), NOW)?.valid) continue; // the composite cannot tell this change: no reader can
+          tampered++;
+          const first = splitFiller(lines[0]!);
+          // The K alone, with a filler more or less at the end, or with any one other character of the line lost, or
+          // a digit added after it (a line one long, cut back in its filler run, shifted the optional data).
+          const lost = [...first].map((_, i) => first.slice(0, i) + first.slice(i + 1)).slice(3);
+          const added = [...first].map((_, i) => `${first.slice(0, i)}${i % 10}${first.slice(i)}`).slice(3);
+          const firsts = [first, first.slice(0, -1), `${first}<`, ...lost, ...added];
+          for (const read of firsts) expect(plainlyValid(readMrz([read, lines[1], lines[2]].join('\n'), NOW)), read).toBe(false);
+        }
+      }
+      expect(tampered).toBeGreaterThanOrEqual(10);
+    });
+  });
+
+  it('takes a TD1 data line a character short or long, fitted in its filler run, for a repair of the optional data it may have shifted', () => {
+    // Reviewer's tamper probe (round 18): the number changed and its own check digit recomputed, the composite left;
+    // a digit of the personal number lost (padded at the tail) or a filler added in it (cut from the tail): the
+    // shifted personal number held the composite by chance and the reading passed plainly.
+    const tail = ['5404142F3107210KEN<<<<<<<<<<<3', 'ERIKSSON<<ANNA<MARIA<<<<<<<<<<'];
+    const lost = readMrz(['A<KORPUMASZDHY26199154<<<<<<<', ...tail].join('\n'), NOW);
+    expect(lost).toMatchObject({ valid: true, lines: ['A<KORPUMASZDHY26199154<<<<<<<<', ...tail] });
+    expect(lost!.checkDigitRepairs).toContain('optional1');
+    const added = readMrz(['A<KGZD564DF05L0<58859843<<<<<<<', '7803185F2707222AZE<<<<<<<<<<<2', 'ERIKSSON<<ANNA<MARIA<<<<<<<<<<'].join('\n'), NOW);
+    expect(added).toMatchObject({ valid: true });
+    expect(added!.checkDigitRepairs).toContain('optional1');
+    // With no data in the optional fields, a filler lost or added at the tail shifts nothing a check digit misses.
+    const [l1, l2, l3] = composeMrz('TD1', { ...SPECIMEN_HOLDER, personalNumber: '' });
+    for (const first of [l1!.slice(0, -1), `${l1}<`]) {
+      expect(readMrz([first, l2, l3].join('\n'), NOW)).toMatchObject({ valid: true, lines: [l1, l2, l3], checkDigitRepairs: [], stateRepairs: [] });
+    }
+  });
+
   describe("a TD1 composite read as a letter after OCR-B's filler run", () => {
     /** A printed TD1 whose composite is `digit`, its optional data (personal number) chosen for it. */
     const td1WithComposite = (digit: string): string[] => {

@@ -958,6 +958,14 @@ describe('a vessel\'s syllables written together or apart (round 24)', () => {
     expect(finds(small(['CHONMASAN'], 'vessel'), 'Chon Mi San', 0)).toBe(false);
   });
 
+  it('reads a vessel without what it is said to be after its name, on the query and on the listed side', () => {
+    expect(finds(small(['TALARA'], 'vessel'), 'Talara tanker', 0)).toBe(true);
+    expect(finds(small(['Masal fishing vessel'], 'vessel'), 'MV MASAL', 0)).toBe(true);
+    expect(finds(small(['Sohaegang 7'], 'vessel'), 'So Hae Gang 7 fishing vessel', 0)).toBe(true);
+    expect(finds(small(['Sohaegang 7'], 'vessel'), 'So Hae Gang 5 fishing vessel', 0)).toBe(false);
+    expect(finds(small(['TALARA'], 'organization'), 'Talara tanker', 0)).toBe(false);
+  });
+
   it('reads syllables together for vessels only', () => {
     expect(finds(small(['SO HAE GANG'], 'organization'), 'Sohaegang', 0)).toBe(false);
     expect(finds(small(['SOHAEGANG'], 'organization'), 'So Hae Gang', 0)).toBe(false);

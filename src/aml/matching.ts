@@ -1710,7 +1710,7 @@ function joinedNames(index: ScreeningIndex, token: QueryToken): number[] | undef
 
 /**
  * Whether a match on a vessel's syllables written together pairs them alike once Korean consonants are folded
- * ("baekmagang"/"paekmakang"): one changed vowel is another ship ("chonmusan" is not "chonmasan"), which the
+ * ("baekmagang"/"paekmagang"): one changed vowel is another ship ("chonmusan" is not "chonmasan"), which the
  * syllables compared apart would have told.
  */
 function joinedSyllablesAgree(hit: NameHit): boolean {

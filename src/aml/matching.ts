@@ -4,7 +4,7 @@
 
 import { doubleMetaphone } from 'double-metaphone';
 import {
-  isWeakToken, nameVariants, nationalTranscriptionReadings, pinyinReading, queryTokenForms, splitVesselNumbers, tokenise, wadeGilesSyllableReadings, withClosingNumeralOne, withoutClosingParenthetical, withoutLeadingTitle,
+  isWeakToken, nameVariants, nationalTranscriptionReadings, pinyinReading, queryTokenForms, splitVesselNumbers, tokenise, wadeGilesSyllableReadings, withClosingNumeralOne, withoutClosingParenthetical, withoutClosingVesselKind, withoutLeadingTitle, withVesselSyllablesJoined,
 } from './normalize.ts';
 import { arabicRespellings, equivalentGivenNames, equivalentPatronymics, isPatronymic, isShortFormPair } from './given-names.ts';
 import {
@@ -157,6 +157,8 @@ export interface ScreeningIndex {
   koreanKeyOf: Map<number, string>;
   /** Names of Korean persons. */
   koreanNames: Set<number>;
+  /** A vessel's name with its syllables written as one word (see withVesselSyllablesJoined). */
+  syllablesJoinedNames: Set<number>;
   /** Pinyin → ids of the Wade-Giles syllables of listed Chinese names that read so ("xiang" → hsiang). */
   byPinyin: Map<string, number[]>;
   /** Id of such a Wade-Giles syllable → its Pinyin readings. */
@@ -488,6 +490,7 @@ export function buildIndex(entities: ListEntity[]): ScreeningIndex {
   const vocabulary = new Map<string, number>();
   const tokens: string[] = [];
   const documentFrequency: number[] = [];
+  const readingFrequency: number[] = [];
   const nameEntity: number[] = [];
   const nameSlot: number[] = [];
   const nameKind: number[] = [];
@@ -503,6 +506,8 @@ export function buildIndex(entities: ListEntity[]): ScreeningIndex {
   const byAcronym = new Map<string, number[]>();
   const koreanSyllables = new Set<number>();
   const koreanNames = new Set<number>();
+  const syllablesJoinedNames = new Set<number>();
+  const readingNames = new Set<number>();
   const transcribableTokens = new Set<number>();
   const byPinyin = new Map<string, number[]>();
   const pinyinOf = new Map<number, string[]>();
@@ -518,7 +523,12 @@ export function buildIndex(entities: ListEntity[]): ScreeningIndex {
       writtenNumbers.push(...numbers);
       // A person's closing I is an initial ("PECHEGIN, Andrey I."), not a numeral.
       const numeralOne = entity.type === 'person' ? undefined : withClosingNumeralOne(written);
-      for (const variant of numeralOne ? [...nameVariants(written), numeralOne] : nameVariants(written)) {
+      // A vessel's readings: its name without what it is ("SANDINO tanker"), its syllables written together.
+      const withoutKind = entity.type === 'vessel' ? withoutClosingVesselKind(written) : undefined;
+      const syllablesJoined = entity.type === 'vessel' ? withVesselSyllablesJoined(numeralOne ?? withoutKind ?? written) : undefined;
+      const readings = [withoutKind, syllablesJoined].filter((reading) => reading !== undefined);
+      for (const variant of [...nameVariants(written), ...(numeralOne ? [numeralOne] : []), ...readings]) {
+        const reading = readings.includes(variant);
         const { parts, middle, order, secondFamily, nisba } = listedNameParts(variant, entity.type === 'person');
         if (parts.length === 0) continue;
         const nameId = nameEntity.length;
@@ -535,8 +545,10 @@ export function buildIndex(entities: ListEntity[]): ScreeningIndex {
             vocabulary.set(part, id);
             tokens.push(part);
             documentFrequency.push(0);
+            readingFrequency.push(0);
           }
-          if (!seen.has(id)) documentFrequency[id]++;
+          // A vessel's reading is of a name already counted: rarity stays as it was.
+          if (!seen.has(id)) (reading ? readingFrequency : documentFrequency)[id]++;
           if (korean) koreanSyllables.add(id);
           if (transcribable) transcribableTokens.add(id);
           seen.add(id);
@@ -545,6 +557,8 @@ export function buildIndex(entities: ListEntity[]): ScreeningIndex {
           nameTokenOrder.push(Math.min(order[position], 255));
         });
         nameTokenStart.push(nameTokens.length);
+        if (reading) readingNames.add(nameId);
+        if (variant === syllablesJoined) syllablesJoinedNames.add(nameId);
         if (entity.type === 'person') for (const joined of hyphenatedWords(variant)) pushTo(byHyphenatedKey, transliterationKey(joined), nameId);
         if (korean) {
           koreanNames.add(nameId);
@@ -589,6 +603,8 @@ export function buildIndex(entities: ListEntity[]): ScreeningIndex {
   });
 
   const nameCount = nameEntity.length;
+  const weighedNames = nameCount - readingNames.size;
+  const frequency = (id: number): number => documentFrequency[id] || readingFrequency[id];
   const weight = new Float32Array(tokens.length);
   const phoneticOf: string[] = new Array(tokens.length);
   const byPhonetic = new Map<string, number[]>();
@@ -610,9 +626,9 @@ export function buildIndex(entities: ListEntity[]): ScreeningIndex {
   tokens.forEach((token, id) => {
     // A listed initial ("HOSSENI, M. Ali") tells as little as one in a query, however few names hold that letter alone.
     weight[id] = isWeakToken(token) ? WEAK_TOKEN_WEIGHT
-      : /^[a-z]$/.test(token) ? Math.log(1 + nameCount / INITIAL_SHARE) : Math.log(1 + nameCount / documentFrequency[id]);
+      : /^[a-z]$/.test(token) ? Math.log(1 + weighedNames / INITIAL_SHARE) : Math.log(1 + weighedNames / frequency(id));
     const key = spellingKeys[id];
-    spellingWeight[id] = key && !isWeakToken(token) ? Math.log(1 + nameCount / spellingFrequency.get(key)!) : weight[id];
+    spellingWeight[id] = key && !isWeakToken(token) ? Math.log(1 + weighedNames / (spellingFrequency.get(key) || frequency(id))) : weight[id];
     const [primary, secondary] = /[a-z]/.test(token) ? doubleMetaphone(token) : [token, token];
     phoneticOf[id] = primary;
     if (primary.length >= 2) pushTo(byPhonetic, primary, id);
@@ -673,6 +689,7 @@ export function buildIndex(entities: ListEntity[]): ScreeningIndex {
     byKoreanSyllable,
     koreanKeyOf,
     koreanNames,
+    syllablesJoinedNames,
     byPinyin,
     pinyinOf,
     byTransliteration,
@@ -1611,14 +1628,14 @@ function weakWeightOf(query: QueryToken[]): number {
 export function searchNames(index: ScreeningIndex, name: string, minScore: number): NameHit[] {
   const best = new Map<number, NameHit>();
   const spellings = spellingsOf(name);
-  for (const { text, factor } of spellings) {
-    for (const hit of searchSpelling(index, text, minScore / factor)) {
+  for (const { text, factor, vessel } of spellings) {
+    for (const hit of searchSpelling(index, text, minScore / factor, vessel)) {
       const scored = factor === 1 ? hit : { ...hit, score: hit.score * factor };
       if (scored.score >= minScore && scored.score > (best.get(scored.entityIndex)?.score ?? 0)) best.set(scored.entityIndex, scored);
     }
   }
-  for (const { text, factor } of spellings) {
-    if (factor !== 1) continue;
+  for (const { text, factor, vessel } of spellings) {
+    if (factor !== 1 || vessel) continue;
     for (const hit of [...searchAcronym(index, text), ...searchSpelledOut(index, text)]) {
       if (hit.score >= minScore && hit.score > (best.get(hit.entityIndex)?.score ?? 0)) best.set(hit.entityIndex, hit);
     }
@@ -1635,18 +1652,28 @@ export function searchNames(index: ScreeningIndex, name: string, minScore: numbe
   return [...best.values()].sort((a, b) => b.score - a.score);
 }
 
+/** One way a query is searched; `vessel`: a reading only a vessel's name may have, its hits kept for vessels alone. */
+interface Spelling { text: string; factor: number; vessel?: 'name' | 'syllablesJoined' }
+
 /**
  * The ways a query is searched: as written, in its Pinyin reading when it reads as Wade-Giles (its hits count at
  * ROMANISATION_SIMILARITY), without a leading title, without a closing parenthetical ("Islamic Movement of
- * Uzbekistan (IMU)", "Stena Impero (tanker)"), and with a closing Roman numeral one as a digit ("Grace I").
+ * Uzbekistan (IMU)", "Stena Impero (tanker)"), with a closing Roman numeral one as a digit ("Grace I"), and as
+ * only a vessel may be read: without what it is said to be ("Sandino tanker") and with its syllables written as one
+ * word ("Chon Ma San" for "CHONMASAN").
  */
-function spellingsOf(name: string): Array<{ text: string; factor: number }> {
-  const spellings = [{ text: name, factor: 1 }];
+function spellingsOf(name: string): Spelling[] {
+  const spellings: Spelling[] = [{ text: name, factor: 1 }];
   const reading = pinyinReading(name);
   if (reading) spellings.push({ text: reading, factor: ROMANISATION_SIMILARITY });
   for (const other of [withoutLeadingTitle(name), withoutClosingParenthetical(name), withClosingNumeralOne(name)]) {
     if (other) spellings.push({ text: other, factor: 1 });
   }
+  const withoutKind = withoutClosingVesselKind(name);
+  if (withoutKind) spellings.push({ text: withoutKind, factor: 1, vessel: 'name' });
+  // Two syllables written apart already pair with the listed word they make (see scoreName's joined neighbours).
+  const syllablesJoined = withVesselSyllablesJoined(withClosingNumeralOne(withoutKind ?? name) ?? withoutKind ?? name, 3);
+  if (syllablesJoined) spellings.push({ text: syllablesJoined, factor: 1, vessel: 'syllablesJoined' });
   return spellings;
 }
 
@@ -1656,9 +1683,11 @@ function spellingsOf(name: string): Array<{ text: string; factor: number }> {
  */
 export function proposedEntities(index: ScreeningIndex, name: string, minScore: number): Set<number> {
   const proposed = new Set<number>();
-  for (const { text, factor } of spellingsOf(name)) {
-    for (const nameId of candidateNames(index, queryTokens(index, text), minScore / factor)) proposed.add(index.nameEntity[nameId]);
-    if (factor !== 1) continue;
+  for (const { text, factor, vessel } of spellingsOf(name)) {
+    for (const nameId of candidateNames(index, queryTokens(index, text), minScore / factor)) {
+      if (!vessel || index.entities[index.nameEntity[nameId]].type === 'vessel') proposed.add(index.nameEntity[nameId]);
+    }
+    if (factor !== 1 || vessel) continue;
     for (const alias of knownOrganisationAliases(text)) {
       for (const nameId of candidateNames(index, queryTokens(index, alias), KNOWN_ALIAS_FLOOR)) proposed.add(index.nameEntity[nameId]);
     }
@@ -1679,13 +1708,25 @@ function joinedNames(index: ScreeningIndex, token: QueryToken): number[] | undef
   return found.length > 1 ? found.flat() : found[0];
 }
 
-function searchSpelling(index: ScreeningIndex, name: string, minScore: number): NameHit[] {
+/**
+ * Whether a match on a vessel's syllables written together pairs them alike once Korean consonants are folded
+ * ("baekmagang"/"paekmagang"): one changed vowel is another ship ("chonmusan" is not "chonmasan"), which the
+ * syllables compared apart would have told.
+ */
+function joinedSyllablesAgree(hit: NameHit): boolean {
+  return hit.pairings.every(({ query, matched, similarity }) => similarity === 1 || koreanKey(query.replaceAll(' ', '')) === koreanKey(matched.replaceAll(' ', '')));
+}
+
+/** `vessel`: the spelling is read as a vessel's name only (see spellingsOf). */
+function searchSpelling(index: ScreeningIndex, name: string, minScore: number, vessel?: Spelling['vessel']): NameHit[] {
   const query = queryTokens(index, name);
   const queryCjk = cjkCharacters(name);
   const bestByEntity = new Map<number, { nameId: number; score: number }>();
   for (const nameId of candidateNames(index, query, minScore)) {
+    if (vessel && index.entities[index.nameEntity[nameId]].type !== 'vessel') continue;
     const hit = scoreName(index, query, queryCjk, nameId, false);
     if (!hit || hit.score < minScore) continue;
+    if ((vessel === 'syllablesJoined' || index.syllablesJoinedNames.has(nameId)) && !joinedSyllablesAgree(scoreName(index, query, queryCjk, nameId, true)!)) continue;
     const best = bestByEntity.get(hit.entityIndex);
     if (!best || hit.score > best.score) bestByEntity.set(hit.entityIndex, { nameId, score: hit.score });
   }

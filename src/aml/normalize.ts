@@ -356,6 +356,33 @@ export function withClosingNumeralOne(raw: string): string | undefined {
   return match ? `${match[1]} 1` : undefined;
 }
 
+/** What a vessel is, said after its name without brackets ("SANDINO tanker", "FU YUAN YU 7883 fishing vessel"). */
+const CLOSING_VESSEL_KIND = /^(.*?[A-Za-z0-9])\s+(?:(?:oil|crude|fishing|cargo)\s+)?(?:tanker|vessel)\s*$/i;
+
+/** The name without what a vessel is said after it, undefined when nothing is said. */
+export function withoutClosingVesselKind(raw: string): string | undefined {
+  return CLOSING_VESSEL_KIND.exec(raw.trim())?.[1];
+}
+
+/** The longest word read as one syllable of a vessel's name (Pinyin "zhuang", Korean "chyong"). */
+const VESSEL_SYLLABLE_LENGTH = 6;
+
+/**
+ * A vessel's name of short syllables written as one word, its number kept apart ("AM NOK GANG" → "amnokgang",
+ * "Fu Yuan Yu No. 7883" → "fuyuanyu 7883"): Korean and Chinese ship names are written joined as often as split.
+ * Undefined unless the name is at least `fewest` such syllables in a row, a prefix (MV, F/V) and a number aside.
+ */
+export function withVesselSyllablesJoined(raw: string, fewest = 2): string | undefined {
+  const words = tokenise(raw);
+  while (words.length && isWeakToken(words[0])) words.shift();
+  if (words.some(isWeakToken)) return undefined;
+  const syllables = words.filter((word) => /^[a-z]+$/.test(word));
+  if (syllables.length < fewest || syllables.some((word) => word.length > VESSEL_SYLLABLE_LENGTH)) return undefined;
+  const numbers = words.filter((word) => !/^[a-z]+$/.test(word));
+  if (words.slice(0, syllables.length).join(' ') !== syllables.join(' ')) return undefined;
+  return [syllables.join(''), ...numbers].join(' ');
+}
+
 /**
  * Indexable forms of a listed name: a parenthetical ("ACME LTD (AL)", "SAMMY (IHSAN MEDHAT) ELASHI") gives
  * both the name without it and with it inlined; UN entity names joined with " ; " are split.

@@ -934,3 +934,40 @@ describe('false alarms round 17 saw on common unlisted names', () => {
     expect(top('Maria Zakharova', { type: 'person' })?.matchedName).toBe('ZAKHAROVA, Mariya Vladimirovna');
   });
 });
+
+describe('a vessel\'s syllables written together or apart (round 24)', () => {
+  const small = (names: string[], type: ListEntity['type']) => listedWith('r24', names, { type });
+  const finds = findsAdded;
+
+  it('finds a vessel of three syllables written as one word, on the query and on the listed side, the number agreeing', () => {
+    const apart = small(['SO HAE GANG 7', 'Hae Bang San'], 'vessel');
+    expect(finds(apart, 'Sohaegang 7', 0)).toBe(true);
+    expect(finds(apart, 'MV SOHAEGANG No. 7', 0)).toBe(true);
+    expect(finds(apart, 'Haebangsan', 1)).toBe(true);
+    expect(finds(apart, 'Sohaegang 3', 0)).toBe(false);
+    const together = small(['Sohaegang 7', 'HAEBANGSAN'], 'vessel');
+    expect(finds(together, 'So Hae Gang 7', 0)).toBe(true);
+    expect(finds(together, 'F/V Hae Bang San', 1)).toBe(true);
+    expect(finds(together, 'So Hae Gang 8', 0)).toBe(false);
+  });
+
+  it('lets the joined syllables differ by a Korean consonant\'s romanisation, never by a vowel', () => {
+    expect(finds(small(['PAEK TU GANG'], 'vessel'), 'Baektugang', 0)).toBe(true);
+    expect(finds(small(['Baektugang'], 'vessel'), 'Paek Tu Gang', 0)).toBe(true);
+    expect(finds(small(['Chon Ma San'], 'vessel'), 'Chon Mu San', 0)).toBe(false);
+    expect(finds(small(['CHONMASAN'], 'vessel'), 'Chon Mi San', 0)).toBe(false);
+  });
+
+  it('reads a vessel without what it is said to be after its name, on the query and on the listed side', () => {
+    expect(finds(small(['TALARA'], 'vessel'), 'Talara tanker', 0)).toBe(true);
+    expect(finds(small(['Masal fishing vessel'], 'vessel'), 'MV MASAL', 0)).toBe(true);
+    expect(finds(small(['Sohaegang 7'], 'vessel'), 'So Hae Gang 7 fishing vessel', 0)).toBe(true);
+    expect(finds(small(['Sohaegang 7'], 'vessel'), 'So Hae Gang 5 fishing vessel', 0)).toBe(false);
+    expect(finds(small(['TALARA'], 'organization'), 'Talara tanker', 0)).toBe(false);
+  });
+
+  it('reads syllables together for vessels only', () => {
+    expect(finds(small(['SO HAE GANG'], 'organization'), 'Sohaegang', 0)).toBe(false);
+    expect(finds(small(['SOHAEGANG'], 'organization'), 'So Hae Gang', 0)).toBe(false);
+  });
+});

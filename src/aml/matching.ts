@@ -167,7 +167,7 @@ export interface ScreeningIndex {
   koreanNames: Set<number>;
   /** A vessel's name with its syllables written as one word (see withVesselSyllablesJoined). */
   syllablesJoinedNames: Set<number>;
-  /** An organisation's name without the place it opens or closes with (see withoutPlaceName). */
+  /** An organisation's name without the Chinese province or city it opens with (see withoutPlaceName). */
   placeLeftOutNames: Set<number>;
   /** Pinyin → ids of the Wade-Giles syllables of listed Chinese names that read so ("xiang" → hsiang). */
   byPinyin: Map<string, number[]>;
@@ -1732,21 +1732,23 @@ function joinedSyllablesAgree(hit: NameHit): boolean {
 }
 
 /**
- * Whether a match with a place left out still rests on a word hardly any listed name holds, spelt as listed: a
- * brand ("Hikvision" for "Hangzhou Hikvision"), not an industry's word ("Petroleum Company" is not "China
- * Petroleum Company", whose place is what names it).
+ * Whether a match with a place left out still rests on the brand, the word a Chinese register writes after the
+ * place ("Hangzhou Hikvision Digital Technology"): the reading's first word, held by hardly any listed name and
+ * paired as listed. An industry's words ("Petroleum Company" is not "Sichuan Petroleum Company") and an ordinary
+ * phrase the place alone made a name of ("Ocean Fishing Co Ltd" is not "Dalian Ocean Fishing") are not brands.
  */
-function brandWordPaired(index: ScreeningIndex, hit: NameHit): boolean {
-  return hit.pairings.some(({ matched, similarity }) => similarity >= ORGANISATION_SPELLING_FLOOR && matched.split(' ').some((word) => {
-    const id = index.vocabulary.get(word);
-    return id !== undefined && !isWeakToken(word) && index.spellingWeight[id] >= BRAND_WEIGHT;
-  }));
+function brandWordPaired(index: ScreeningIndex, nameId: number, hit: NameHit): boolean {
+  const start = index.nameTokenStart[nameId];
+  const brand = Array.from(index.nameTokens.subarray(start, index.nameTokenStart[nameId + 1]), (t) => index.tokens[t]).find((word) => !isWeakToken(word));
+  const id = brand === undefined ? undefined : index.vocabulary.get(brand);
+  if (id === undefined || index.spellingWeight[id] < BRAND_WEIGHT) return false;
+  return hit.pairings.some(({ matched, similarity }) => similarity >= ORGANISATION_SPELLING_FLOOR && matched.split(' ').includes(brand!));
 }
 
 /**
  * `vessel`: the spelling is read as a vessel's name only (see spellingsOf). A listed organisation's name read
- * without its place (placeLeftOutNames) counts at PLACE_LEFT_OUT_SIMILARITY and must be met on a brand's
- * word. Only the listed side leaves its place out: a query adding a place the listed name lacks is as often a
+ * without its place (placeLeftOutNames) counts at PLACE_LEFT_OUT_SIMILARITY and must be met on its brand
+ * (brandWordPaired). Only the listed side leaves its place out: a query adding a place the listed name lacks is as often a
  * sibling abroad ("Alfa-Bank Ukraine" is not "Alfa-Bank").
  */
 function searchSpelling(index: ScreeningIndex, name: string, minScore: number, vessel?: Spelling['vessel']): NameHit[] {
@@ -1760,7 +1762,7 @@ function searchSpelling(index: ScreeningIndex, name: string, minScore: number, v
     const score = listedPlaceLeftOut ? (hit?.score ?? 0) * PLACE_LEFT_OUT_SIMILARITY : hit?.score ?? 0;
     if (!hit || score < minScore) continue;
     if ((vessel === 'syllablesJoined' || index.syllablesJoinedNames.has(nameId)) && !joinedSyllablesAgree(scoreName(index, query, queryCjk, nameId, true)!)) continue;
-    if (listedPlaceLeftOut && !brandWordPaired(index, scoreName(index, query, queryCjk, nameId, true)!)) continue;
+    if (listedPlaceLeftOut && !brandWordPaired(index, nameId, scoreName(index, query, queryCjk, nameId, true)!)) continue;
     const best = bestByEntity.get(hit.entityIndex);
     if (!best || score > best.score) bestByEntity.set(hit.entityIndex, { nameId, score });
   }

@@ -20,6 +20,8 @@ describe('an organisation named without the place its listed name opens with', (
       organisation('2', 'Hunan Foreign Trade Bank'),
       organisation('4', 'Sichuan Petroleum Company'),
       organisation('3', 'Lumeng Textiles Kenya'),
+      organisation('5', 'Dalian Ocean Fishing Company'),
+      organisation('6', 'Beirut Gem SAL'),
     ];
     snapshot = { index: buildIndex([...listed, ...added]), lists: [], listsVersion: 'places' };
   });
@@ -36,6 +38,15 @@ describe('an organisation named without the place its listed name opens with', (
   it('does not let an industry\'s words left after the place find the listed name', () => {
     expect(found('Foreign Trade Bank')).not.toContain('places:2');
     expect(found('Petroleum Company')).not.toContain('places:4');
+    // The brand is the first word left: "fishing" is rare on the lists, but "Ocean Fishing" is no one's brand.
+    expect(found('Ocean Fishing Company')).not.toContain('places:5');
+  });
+
+  it('leaves out Chinese provinces and cities only, not other capitals, which make ordinary phrases names', () => {
+    expect(withoutPlaceName('Tehran Prisons Organization')).toBeUndefined();
+    expect(withoutPlaceName('The Yangon Restaurant')).toBeUndefined();
+    expect(withoutPlaceName('Male Grooming Ltd')).toBeUndefined();
+    expect(found('Gem SAL')).not.toContain('places:6');
   });
 
   it('keeps a closing place: the query without it may be the body at home, not its branch abroad', () => {

@@ -417,7 +417,10 @@ export async function readMrzFromImage(
  * short, so no layout fitted) counts too, where its text holds the reading's nationality, birth date and its check
  * digit on the data line: the nine characters before them, less the number's check digit, are that look's number
  * (`J9GLA5F8P` read `J9GLAS F8P…` by one look and plainly valid as `JIGLASF8P` by the next, 9 as I and 5 as S
- * shifting the check digit by 50).
+ * shifting the check digit by 50). Only when it differs in at most three of the nine places: a look that lost or
+ * added a character before the nationality gives nine characters shifted by one, most of them other than the
+ * reading's, which are no other reading of the number (round 19 review, dev seeds 4242/5151: `72VJISKN6` for
+ * `672VJSKW6`, `6ZNH74ANS` for `36ZNH74MS`, both correct readings sent to review by such a shift).
  */
 function numberReadOtherwise(
   reading: MrzReading,
@@ -427,8 +430,12 @@ function numberReadOtherwise(
   const field = 'documentNumber';
   if (!reading.valid || reading.checkDigitRepairs.includes(field) || reading.uncertainCharacters.includes(field)) return false;
   if (numbersRead.some(({ format, documentNumber }) => format === reading.format && documentNumber !== reading.documentNumber)) return true;
-  return unparsedTexts.some((text) => numberBeforeBirthDate(reading, text).some((number) => number !== reading.lines[1]!.slice(0, 9)));
+  const number = reading.lines[1]!.slice(0, 9);
+  return unparsedTexts.some((text) => numberBeforeBirthDate(reading, text).some((other) => [1, 2, 3].includes(differingPlaces(other, number))));
 }
+
+/** Characters that differ between two strings of one length, place by place. */
+const differingPlaces = (a: string, b: string) => [...a].filter((c, i) => c !== b[i]).length;
 
 /**
  * In a look's text, the nine characters before the number's check digit on each line holding the reading's

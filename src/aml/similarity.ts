@@ -61,9 +61,12 @@ export function tokenSimilarity(a: string, b: string, phoneticA: string, phoneti
   const phonetic = phoneticA.length >= 2 && phoneticA === phoneticB && a.charCodeAt(0) === b.charCodeAt(0) && Math.min(a.length, b.length) >= 4
     && sameEnding(a, b);
   const distance = editDistance(a, b, Math.max(budget, 3));
-  // Short names rarely differ by a typo in their first letter but often are other names ("fang"/"wang").
-  const firstDiffers = a.charCodeAt(0) !== b.charCodeAt(0);
-  let score = distance <= budget && !(firstDiffers && longest <= 5) ? 1 - distance / longest : 0;
+  // Names rarely differ by a typo in their first letter but often are other names: short ones by any first letter
+  // ("fang"/"wang"), longer ones by a first letter of another sound ("baranova"/"saranova", "petrov"/"vetrov").
+  // Swapping the first two letters is a typo ("lgobal", "espahan").
+  const firstDiffers = a.charCodeAt(0) !== b.charCodeAt(0) && !(a[0] === b[1] && a[1] === b[0]);
+  const otherFirstSound = firstDiffers && (longest <= 5 || phoneticA[0] !== phoneticB[0]);
+  let score = distance <= budget && !otherFirstSound ? 1 - distance / longest : 0;
   if (phonetic && distance <= budget + 1) score = Math.max(score, PHONETIC_SIMILARITY);
   if (score < PHONETIC_SIMILARITY && shortVowelWritten(a, b)) score = PHONETIC_SIMILARITY;
   return score;

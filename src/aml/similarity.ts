@@ -67,7 +67,7 @@ export function tokenSimilarity(a: string, b: string, phoneticA: string, phoneti
   const firstDiffers = a.charCodeAt(0) !== b.charCodeAt(0) && !(a[0] === b[1] && a[1] === b[0]);
   const otherFirstSound = firstDiffers && (longest <= 5 || phoneticA[0] !== phoneticB[0]);
   let score = distance <= budget && !otherFirstSound ? 1 - distance / longest : 0;
-  if (phonetic && distance <= budget + 1) score = Math.max(score, PHONETIC_SIMILARITY);
+  if (phonetic && distance <= budget + 1 && !everyVowelChanged(a, b)) score = Math.max(score, PHONETIC_SIMILARITY);
   if (score < PHONETIC_SIMILARITY && shortVowelWritten(a, b)) score = PHONETIC_SIMILARITY;
   return score;
 }
@@ -192,6 +192,30 @@ function sameVowelPlaces(foldedA: string, foldedB: string): boolean {
   return last.every((group, i) => group === shorter[i]);
 }
 
+/** Longest name whose vowels may not all change to other sounds: a short one that does is another name. */
+const SHORT_NAME_LENGTH = 5;
+/** Vowels that romanisations write for one another: a/e (fatha, "ahmad"/"ahmed"), e/i, i/y, o/u ("hosny"/"husni"). */
+const RESPELT_VOWELS = new Set(['ae', 'ea', 'ei', 'ie', 'iy', 'yi', 'ou', 'uo']);
+
+/** Whether two vowel groups share a vowel or a pair of RESPELT_VOWELS ("ay"/"aa" share a; "i"/"a" do not). */
+function oneVowelSound(a: string, b: string): boolean {
+  for (const x of a) for (const y of b) if (x === y || RESPELT_VOWELS.has(x + y)) return true;
+  return false;
+}
+
+/**
+ * Whether two short tokens (folded or as written) with two or more vowel groups have every one spelt otherwise, one
+ * of them as another sound ("aydin"/"aadan", "hasan"/"hosen"): romanisations respell a short name's vowels in one
+ * place ("aisha"/"ayesha", "usama"/"osama") or with the vowels they write for one another ("hosny"/"husni"); by
+ * consonants and sound alone the two are alike.
+ */
+function everyVowelChanged(first: string, second: string): boolean {
+  if (Math.max(first.length, second.length) > SHORT_NAME_LENGTH) return false;
+  const a = first.match(/[aeiouy]+/g) ?? [];
+  const b = second.match(/[aeiouy]+/g) ?? [];
+  return a.length >= 2 && a.length === b.length && a.every((group, i) => group !== b[i]) && a.some((group, i) => !oneVowelSound(group, b[i]));
+}
+
 /**
  * Similarity of two tokens that share a transliteration key, 0 when they are too short or differ too much to be
  * one name written twice ("omar"/"amir", "ruiz"/"raiz" share a key).
@@ -211,7 +235,7 @@ export function transliterationSimilarity(a: string, b: string): number {
   // inner vowels too and are left to the vowel-place and edit checks below.
   if (FINAL_H.test(a) !== FINAL_H.test(b) && Math.min(foldedA.length, foldedB.length) < 7 && withoutFinalVowel(foldedA) !== withoutFinalVowel(foldedB)) return 0;
   const limit = Math.floor(TRANSLITERATION_MAX_EDIT_SHARE * Math.max(foldedA.length, foldedB.length));
-  return editDistance(foldedA, foldedB, limit) <= limit && sameVowelPlaces(foldedA, foldedB) ? TRANSLITERATION_SIMILARITY : 0;
+  return editDistance(foldedA, foldedB, limit) <= limit && sameVowelPlaces(foldedA, foldedB) && !everyVowelChanged(foldedA, foldedB) ? TRANSLITERATION_SIMILARITY : 0;
 }
 
 /** One syllable of Pinyin: an initial, an optional i or u glide, a final; without an initial a glide is written y or w ("yang", not "iang"). */

@@ -8,7 +8,7 @@ import {
 } from './normalize.ts';
 import { arabicRespellings, equivalentGivenNames, equivalentPatronymics, isPatronymic, isShortFormPair, saidAgainstSayyid } from './given-names.ts';
 import {
-  KOREAN_SYLLABLE_LENGTH, TRANSLITERATION_SIMILARITY, VOWEL, joinedSimilarity, koreanKey, sameFoldedSpelling, tokenSimilarity, transliterationKey,
+  KOREAN_SYLLABLE_LENGTH, TRANSLITERATION_SIMILARITY, VOWEL, allowedEdits, joinedSimilarity, koreanKey, sameFoldedSpelling, tokenSimilarity, transliterationKey,
   isPinyinSyllable, transliterationSimilarity,
 } from './similarity.ts';
 import { AIRLINE_WORD_FOLDED, LEGAL_FORM_WORDS, withAirlineWordFolded } from './legal-forms.ts';
@@ -1016,6 +1016,13 @@ function otherVowel(a: string, b: string): boolean {
   return aAgainstOther;
 }
 
+/** Similarity of two tokens of one length that differ only in vowels as a typo: 1 − changes / length within the budget. */
+function vowelTypoSimilarity(a: string, b: string): number {
+  let changes = 0;
+  for (let k = 0; k < a.length; k++) if (a[k] !== b[k]) changes++;
+  return changes <= allowedEdits(a.length) ? 1 - changes / a.length : 0;
+}
+
 function listedTokenWeight(index: ScreeningIndex, position: number): number {
   return index.weight[index.nameTokens[position]] * OPTIONAL_WEIGHT[index.nameTokenMiddle[position]];
 }
@@ -1059,7 +1066,9 @@ function scoreName(index: ScreeningIndex, query: QueryToken[], queryCjk: string,
       const s = similar.get(nameTokens[start + j]);
       if (s !== undefined && korean && s < 1 && text.length <= KOREAN_SYLLABLE_LENGTH && listed.length <= KOREAN_SYLLABLE_LENGTH
         && query[i].koreanKey !== index.koreanKeyOf.get(nameTokens[start + j]) && otherVowel(text, listed)) {
-        // Another syllable makes another given name ("Sung-ho" is not "Sang-ho"), even where it could be a typo.
+        // Another syllable, or a typo: it counts as a typo only, without the lift of a sound-alike.
+        const typo = vowelTypoSimilarity(text, listed);
+        if (typo > 0) addPair(typo, i, 1, j, NO_SECOND);
         continue;
       }
       if (s !== undefined) addPair(s, i, 1, j, NO_SECOND);

@@ -44,6 +44,14 @@ export function allowedEdits(length: number): number {
   return 3;
 }
 
+/**
+ * First letters that romanisations write for one sound: q/k/g/c (qaf, "qadhafi"/"gaddafi"), kh as k, h, x or ch
+ * ("khalid"/"xalid"/"chalid"), j as g, y, i, e, dj or zh ("jibril"/"gibril", "yaroslav"/"jaroslaw"), ch, sh, tch,
+ * ts, z and x ("cherif"/"sharif", "tsvetkov"/"zwetkow", "xiaolian"/"shiaolian"), ph/f and w/v.
+ */
+const FIRST_LETTERS_OF_ONE_SOUND = new Set(['kq', 'kg', 'qg', 'kc', 'qc', 'kh', 'kx', 'hx', 'cx', 'jg', 'jy', 'ji', 'je', 'yi', 'ye', 'jd', 'jz', 'dz', 'sz', 'sx', 'cs', 'ct', 'cz', 'tz', 'fp', 'vw']
+  .flatMap((pair) => [pair, pair[1] + pair[0]]));
+
 /** Similarity given by equal phonetic keys (same first letter) when spelling differs beyond the typo budget. */
 const PHONETIC_SIMILARITY = 0.88;
 
@@ -62,10 +70,11 @@ export function tokenSimilarity(a: string, b: string, phoneticA: string, phoneti
     && sameEnding(a, b);
   const distance = editDistance(a, b, Math.max(budget, 3));
   // Names rarely differ by a typo in their first letter but often are other names: short ones by any first letter
-  // ("fang"/"wang"), longer ones by a first letter of another sound ("baranova"/"saranova", "petrov"/"vetrov").
+  // ("fang"/"wang"), longer ones by a first letter of another sound ("baranova"/"saranova", "petrov"/"vetrov"),
+  // unless romanisations write the two letters for one sound ("khattab"/"xattab", "jibril"/"gibril").
   // Swapping the first two letters is a typo ("lgobal", "espahan").
   const firstDiffers = a.charCodeAt(0) !== b.charCodeAt(0) && !(a[0] === b[1] && a[1] === b[0]);
-  const otherFirstSound = firstDiffers && (longest <= 5 || phoneticA[0] !== phoneticB[0]);
+  const otherFirstSound = firstDiffers && (longest <= 5 || (phoneticA[0] !== phoneticB[0] && !FIRST_LETTERS_OF_ONE_SOUND.has(a[0] + b[0])));
   let score = distance <= budget && !otherFirstSound ? 1 - distance / longest : 0;
   if (phonetic && distance <= budget + 1 && !everyVowelChanged(a, b)) score = Math.max(score, PHONETIC_SIMILARITY);
   if (score < PHONETIC_SIMILARITY && shortVowelWritten(a, b)) score = PHONETIC_SIMILARITY;
@@ -194,26 +203,26 @@ function sameVowelPlaces(foldedA: string, foldedB: string): boolean {
 
 /** Longest name whose vowels may not all change to other sounds: a short one that does is another name. */
 const SHORT_NAME_LENGTH = 5;
-/** Vowels that romanisations write for one another: a/e (fatha, "ahmad"/"ahmed"), e/i, i/y, o/u ("hosny"/"husni"). */
-const RESPELT_VOWELS = new Set(['ae', 'ea', 'ei', 'ie', 'iy', 'yi', 'ou', 'uo']);
 
-/** Whether two vowel groups share a vowel or a pair of RESPELT_VOWELS ("ay"/"aa" share a; "i"/"a" do not). */
-function oneVowelSound(a: string, b: string): boolean {
-  for (const x of a) for (const y of b) if (x === y || RESPELT_VOWELS.has(x + y)) return true;
-  return false;
+/**
+ * Whether one vowel group is written a alone and the other i or y alone: fatha and kasra, which no romanisation
+ * writes for one another, unlike a/e, e/i, o/u, or the o that Uzbek and Tajik write for a ("botir"/"batyr").
+ */
+function fathaAgainstKasra(a: string, b: string): boolean {
+  return (/^a+$/.test(a) && /^[iy]+$/.test(b)) || (/^[iy]+$/.test(a) && /^a+$/.test(b));
 }
 
 /**
  * Whether two short tokens (folded or as written) with two or more vowel groups have every one spelt otherwise, one
- * of them as another sound ("aydin"/"aadan", "hasan"/"hosen"): romanisations respell a short name's vowels in one
- * place ("aisha"/"ayesha", "usama"/"osama") or with the vowels they write for one another ("hosny"/"husni"); by
- * consonants and sound alone the two are alike.
+ * of them a against i ("aydin"/"aadan"): by consonants and sound alone the two are alike. Romanisations respell
+ * every vowel of a short name with other vowels often enough ("yusuf"/"yosef", "timur"/"temir", "botir"/"batyr")
+ * that only fatha against kasra tells another name.
  */
 function everyVowelChanged(first: string, second: string): boolean {
   if (Math.max(first.length, second.length) > SHORT_NAME_LENGTH) return false;
   const a = first.match(/[aeiouy]+/g) ?? [];
   const b = second.match(/[aeiouy]+/g) ?? [];
-  return a.length >= 2 && a.length === b.length && a.every((group, i) => group !== b[i]) && a.some((group, i) => !oneVowelSound(group, b[i]));
+  return a.length >= 2 && a.length === b.length && a.every((group, i) => group !== b[i]) && a.some((group, i) => fathaAgainstKasra(group, b[i]));
 }
 
 /**

@@ -998,4 +998,14 @@ describe('false alarms round 26 found on real unlisted names', () => {
     expect(personNames('Aisha Gaddafi')).toContain('QADHAFI, Ayesha');
     expect(personNames('Ibrahim Aadan')).toContain('IBRAHIM, Aadan Yusuf Saciid');
   });
+
+  it('still finds romanisations that respell every vowel of a short name or write its first sound otherwise', () => {
+    const added = listedWith('r26v', ['Yusuf Haddad', 'Timur Aliev', 'Botir Karimov', 'Khattab Amir', 'Ahmed Jibril', 'Hu Xiaolian']);
+    expect(findsAdded(added, 'Yosef Haddad', 0)).toBe(true);
+    expect(findsAdded(added, 'Temir Aliev', 1)).toBe(true);
+    expect(findsAdded(added, 'Batyr Karimov', 2)).toBe(true);
+    expect(findsAdded(added, 'Xattab Amir', 3)).toBe(true);
+    expect(findsAdded(added, 'Ahmed Gibril', 4)).toBe(true);
+    expect(findsAdded(added, 'Hu Shiaolian', 5)).toBe(true);
+  });
 });

@@ -47,9 +47,10 @@ export function allowedEdits(length: number): number {
 /**
  * First letters that romanisations write for one sound: q/k/g/c (qaf, "qadhafi"/"gaddafi"), kh as k, h, x or ch
  * ("khalid"/"xalid"/"chalid"), j as g, y, i, e, dj or zh ("jibril"/"gibril", "yaroslav"/"jaroslaw"), ch, sh, tch,
- * ts, z and x ("cherif"/"sharif", "tsvetkov"/"zwetkow", "xiaolian"/"shiaolian"), ph/f and w/v.
+ * ts, z and x ("cherif"/"sharif", "tsvetkov"/"zwetkow", "xiaolian"/"shiaolian"), the Russian g for h
+ * ("gasanov"/"hasanov"), ph/f and w/v.
  */
-const FIRST_LETTERS_OF_ONE_SOUND = new Set(['kq', 'kg', 'qg', 'kc', 'qc', 'kh', 'kx', 'hx', 'cx', 'jg', 'jy', 'ji', 'je', 'yi', 'ye', 'jd', 'jz', 'dz', 'sz', 'sx', 'cs', 'ct', 'cz', 'tz', 'fp', 'vw']
+const FIRST_LETTERS_OF_ONE_SOUND = new Set(['kq', 'kg', 'qg', 'kc', 'qc', 'kh', 'gh', 'kx', 'hx', 'cx', 'jg', 'jy', 'ji', 'je', 'yi', 'ye', 'jd', 'jz', 'dz', 'sz', 'sx', 'cs', 'ct', 'cz', 'tz', 'fp', 'vw']
   .flatMap((pair) => [pair, pair[1] + pair[0]]));
 
 /** Similarity given by equal phonetic keys (same first letter) when spelling differs beyond the typo budget. */

@@ -134,6 +134,18 @@ export function arabicRespellings(token: string): readonly string[] {
   return RESPELLINGS.get(token) ?? [];
 }
 
+const SAID = new Set(ARABIC_RESPELLINGS.find((group) => group[0] === 'said'));
+/** Spellings of the title sayyid that no romanisation uses for the given name sa'id ("Sayed" and "Sayid" may be either). */
+const SAYYID = new Set(['sayyid', 'sayyed', 'seyyed', 'seyed', 'seyyid']);
+
+/**
+ * Whether one token is a spelling of the given name sa'id and the other of the title sayyid: other words that the
+ * transliteration key pairs ("sayeed"/"seyyed" both read s-d), as in "Saeed Ghasemi" against "GHASEMI, Seyyed Reza".
+ */
+export function saidAgainstSayyid(a: string, b: string): boolean {
+  return (SAID.has(a) && SAYYID.has(b)) || (SAYYID.has(a) && SAID.has(b));
+}
+
 /** A Russian, Ukrainian or Belarusian patronymic: the father's given name and a suffix ("grigor-yevich", "ryhor-avich"). */
 const PATRONYMIC = /^(.+?)(yevich|ievich|evich|ovich|evych|ovych|avich|yevna|ievna|evna|ovna|ivna|auna)$/;
 const MALE_PATRONYMIC_SUFFIXES = ['ovich', 'evich', 'yevich', 'ievich', 'ovych', 'evych', 'avich'];

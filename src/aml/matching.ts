@@ -6,7 +6,7 @@ import { doubleMetaphone } from 'double-metaphone';
 import {
   isWeakToken, nameVariants, nationalTranscriptionReadings, pinyinReading, queryTokenForms, splitVesselNumbers, tokenise, wadeGilesSyllableReadings, withClosingNumeralOne, withoutClosingParenthetical, withoutClosingVesselKind, withoutLeadingTitle, withVesselSyllablesJoined,
 } from './normalize.ts';
-import { arabicRespellings, equivalentGivenNames, equivalentPatronymics, isPatronymic, isShortFormPair } from './given-names.ts';
+import { arabicRespellings, equivalentGivenNames, equivalentPatronymics, isPatronymic, isShortFormPair, saidAgainstSayyid } from './given-names.ts';
 import {
   KOREAN_SYLLABLE_LENGTH, TRANSLITERATION_SIMILARITY, VOWEL, allowedEdits, joinedSimilarity, koreanKey, sameFoldedSpelling, tokenSimilarity, transliterationKey,
   isPinyinSyllable, transliterationSimilarity,
@@ -919,6 +919,7 @@ function queryTokens(index: ScreeningIndex, name: string): QueryToken[] {
     for (const other of index.byPinyin.get(text) ?? []) raise(other, ROMANISATION_SIMILARITY);
     const korean = koreanKey(text);
     if (text.length <= KOREAN_SYLLABLE_LENGTH) for (const other of index.byKoreanSyllable.get(korean) ?? []) raise(other, KOREAN_ROMANISATION_SIMILARITY);
+    for (const other of similar.keys()) if (saidAgainstSayyid(text, index.tokens[other])) similar.delete(other);
     const joinedWithNext = position + 1 < forms.length ? withAirlineWordFolded(text + forms[position + 1].text) : '';
     const initial = !weak && /^[a-z]$/.test(text);
     const weight = weak ? WEAK_TOKEN_WEIGHT : initial ? initialWeight : id !== undefined ? index.weight[id] : rare;

@@ -44,6 +44,15 @@ export function allowedEdits(length: number): number {
   return 3;
 }
 
+/**
+ * First letters that romanisations write for one sound: q/k/g/c (qaf, "qadhafi"/"gaddafi"), kh as k, h, x or ch
+ * ("khalid"/"xalid"/"chalid"), j as g, y, i, e, dj or zh ("jibril"/"gibril", "yaroslav"/"jaroslaw"), ch, sh, tch,
+ * ts, z and x ("cherif"/"sharif", "tsvetkov"/"zwetkow", "xiaolian"/"shiaolian"), the Russian g for h
+ * ("gasanov"/"hasanov"), ph/f and w/v.
+ */
+const FIRST_LETTERS_OF_ONE_SOUND = new Set(['kq', 'kg', 'qg', 'kc', 'qc', 'kh', 'gh', 'kx', 'hx', 'cx', 'jg', 'jy', 'ji', 'je', 'yi', 'ye', 'jd', 'jz', 'dz', 'sz', 'sx', 'cs', 'ct', 'cz', 'tz', 'fp', 'vw']
+  .flatMap((pair) => [pair, pair[1] + pair[0]]));
+
 /** Similarity given by equal phonetic keys (same first letter) when spelling differs beyond the typo budget. */
 const PHONETIC_SIMILARITY = 0.88;
 
@@ -61,10 +70,14 @@ export function tokenSimilarity(a: string, b: string, phoneticA: string, phoneti
   const phonetic = phoneticA.length >= 2 && phoneticA === phoneticB && a.charCodeAt(0) === b.charCodeAt(0) && Math.min(a.length, b.length) >= 4
     && sameEnding(a, b);
   const distance = editDistance(a, b, Math.max(budget, 3));
-  // Short names rarely differ by a typo in their first letter but often are other names ("fang"/"wang").
-  const firstDiffers = a.charCodeAt(0) !== b.charCodeAt(0);
-  let score = distance <= budget && !(firstDiffers && longest <= 5) ? 1 - distance / longest : 0;
-  if (phonetic && distance <= budget + 1) score = Math.max(score, PHONETIC_SIMILARITY);
+  // Names rarely differ by a typo in their first letter but often are other names: short ones by any first letter
+  // ("fang"/"wang"), longer ones by a first letter of another sound ("baranova"/"saranova", "petrov"/"vetrov"),
+  // unless romanisations write the two letters for one sound ("khattab"/"xattab", "jibril"/"gibril").
+  // Swapping the first two letters is a typo ("lgobal", "espahan").
+  const firstDiffers = a.charCodeAt(0) !== b.charCodeAt(0) && !(a[0] === b[1] && a[1] === b[0]);
+  const otherFirstSound = firstDiffers && (longest <= 5 || (phoneticA[0] !== phoneticB[0] && !FIRST_LETTERS_OF_ONE_SOUND.has(a[0] + b[0])));
+  let score = distance <= budget && !otherFirstSound ? 1 - distance / longest : 0;
+  if (phonetic && distance <= budget + 1 && !everyVowelChanged(a, b)) score = Math.max(score, PHONETIC_SIMILARITY);
   if (score < PHONETIC_SIMILARITY && shortVowelWritten(a, b)) score = PHONETIC_SIMILARITY;
   return score;
 }
@@ -189,6 +202,30 @@ function sameVowelPlaces(foldedA: string, foldedB: string): boolean {
   return last.every((group, i) => group === shorter[i]);
 }
 
+/** Longest name whose vowels may not all change to other sounds: a short one that does is another name. */
+const SHORT_NAME_LENGTH = 5;
+
+/**
+ * Whether one vowel group is written a alone and the other i or y alone: fatha and kasra, which no romanisation
+ * writes for one another, unlike a/e, e/i, o/u, or the o that Uzbek and Tajik write for a ("botir"/"batyr").
+ */
+function fathaAgainstKasra(a: string, b: string): boolean {
+  return (/^a+$/.test(a) && /^[iy]+$/.test(b)) || (/^[iy]+$/.test(a) && /^a+$/.test(b));
+}
+
+/**
+ * Whether two short tokens (folded or as written) with two or more vowel groups have every one spelt otherwise, one
+ * of them a against i ("aydin"/"aadan"): by consonants and sound alone the two are alike. Romanisations respell
+ * every vowel of a short name with other vowels often enough ("yusuf"/"yosef", "timur"/"temir", "botir"/"batyr")
+ * that only fatha against kasra tells another name.
+ */
+function everyVowelChanged(first: string, second: string): boolean {
+  if (Math.max(first.length, second.length) > SHORT_NAME_LENGTH) return false;
+  const a = first.match(/[aeiouy]+/g) ?? [];
+  const b = second.match(/[aeiouy]+/g) ?? [];
+  return a.length >= 2 && a.length === b.length && a.every((group, i) => group !== b[i]) && a.some((group, i) => fathaAgainstKasra(group, b[i]));
+}
+
 /**
  * Similarity of two tokens that share a transliteration key, 0 when they are too short or differ too much to be
  * one name written twice ("omar"/"amir", "ruiz"/"raiz" share a key).
@@ -208,7 +245,7 @@ export function transliterationSimilarity(a: string, b: string): number {
   // inner vowels too and are left to the vowel-place and edit checks below.
   if (FINAL_H.test(a) !== FINAL_H.test(b) && Math.min(foldedA.length, foldedB.length) < 7 && withoutFinalVowel(foldedA) !== withoutFinalVowel(foldedB)) return 0;
   const limit = Math.floor(TRANSLITERATION_MAX_EDIT_SHARE * Math.max(foldedA.length, foldedB.length));
-  return editDistance(foldedA, foldedB, limit) <= limit && sameVowelPlaces(foldedA, foldedB) ? TRANSLITERATION_SIMILARITY : 0;
+  return editDistance(foldedA, foldedB, limit) <= limit && sameVowelPlaces(foldedA, foldedB) && !everyVowelChanged(foldedA, foldedB) ? TRANSLITERATION_SIMILARITY : 0;
 }
 
 /** One syllable of Pinyin: an initial, an optional i or u glide, a final; without an initial a glide is written y or w ("yang", not "iang"). */

@@ -361,6 +361,8 @@ export async function readMrzFromImage(
   let fallback: MrzReading | null = null;
   /** Each look's reading of the document number, by format: see numberReadOtherwise. */
   const numbersRead: { format: MrzFormat; documentNumber: string | null }[] = [];
+  /** The text of each look that read no MRZ: see numberReadOtherwise. */
+  const unparsedTexts: string[] = [];
   let attempts: Look[] = bands.map((band) => ({ image: pixels, band }));
   let rescaled = false;
   for (let k = 0; k < attempts.length; k++) {
@@ -380,6 +382,7 @@ export async function readMrzFromImage(
       if (byCells && faults(byCells) < faults(mrz) && (!fallback || faults(byCells) < faults(fallback))) fallback = byCells;
     }
     if (mrz) numbersRead.push({ format: mrz.format, documentNumber: mrz.documentNumber });
+    else unparsedTexts.push(read.text);
     if (mrz && (!best || faults(mrz) < faults(best))) best = mrz;
     if (best?.valid && (best.checkDigitRepairs.length === 0 || width !== undefined)) break;
     if (k === 0) attempts.splice(1, 0, ...(await closerLooks(pixels)));
@@ -401,7 +404,7 @@ export async function readMrzFromImage(
   }
   // A fallback exists only beside an invalid reading, so best is set whenever it is.
   const chosen = fallback && !best?.valid && faults(fallback) < faults(best!) ? fallback : best;
-  return chosen && numberReadOtherwise(chosen, numbersRead) ? { ...chosen, uncertainCharacters: [...chosen.uncertainCharacters, 'documentNumber'] } : chosen;
+  return chosen && numberReadOtherwise(chosen, numbersRead, unparsedTexts) ? { ...chosen, uncertainCharacters: [...chosen.uncertainCharacters, 'documentNumber'] } : chosen;
 }
 
 /**
@@ -409,11 +412,42 @@ export async function readMrzFromImage(
  * uncertain), otherwise in the same format: the looks saw different characters, and the check digits, which a wrong
  * number holds by chance one time in ten (round 10, seed 6067: 0HLD6WPDD read OHLDBOWPD at the format's own scale
  * after OHLDBWPDD at the default one; J7V77XN28 read J7VTTXN28 after J7VT77XN2), did the choosing.
+ *
+ * A look whose lines gave no MRZ at all (round 19, dev seed 4242, an MRV-B photographed at a tilt: its name line read
+ * short, so no layout fitted) counts too, where its text holds the reading's nationality, birth date and its check
+ * digit on the data line: the nine characters before them, less the number's check digit, are that look's number
+ * (`J9GLA5F8P` read `J9GLAS F8P…` by one look and plainly valid as `JIGLASF8P` by the next, 9 as I and 5 as S
+ * shifting the check digit by 50). Only when it differs in at most three of the nine places: a look that lost or
+ * added a character before the nationality gives nine characters shifted by one, most of them other than the
+ * reading's, which are no other reading of the number (round 19 review, dev seeds 4242/5151: `72VJISKN6` for
+ * `672VJSKW6`, `6ZNH74ANS` for `36ZNH74MS`, both correct readings sent to review by such a shift).
  */
-function numberReadOtherwise(reading: MrzReading, numbersRead: { format: MrzFormat; documentNumber: string | null }[]): boolean {
+function numberReadOtherwise(
+  reading: MrzReading,
+  numbersRead: { format: MrzFormat; documentNumber: string | null }[],
+  unparsedTexts: string[],
+): boolean {
   const field = 'documentNumber';
   if (!reading.valid || reading.checkDigitRepairs.includes(field) || reading.uncertainCharacters.includes(field)) return false;
-  return numbersRead.some(({ format, documentNumber }) => format === reading.format && documentNumber !== reading.documentNumber);
+  if (numbersRead.some(({ format, documentNumber }) => format === reading.format && documentNumber !== reading.documentNumber)) return true;
+  const number = reading.lines[1]!.slice(0, 9);
+  return unparsedTexts.some((text) => numberBeforeBirthDate(reading, text).some((other) => [1, 2, 3].includes(differingPlaces(other, number))));
+}
+
+/** Characters that differ between two strings of one length, place by place. */
+const differingPlaces = (a: string, b: string) => [...a].filter((c, i) => c !== b[i]).length;
+
+/**
+ * In a look's text, the nine characters before the number's check digit on each line holding the reading's
+ * nationality, birth date and birth date check digit (TD3, TD2 and the visas, whose data line starts with the number).
+ */
+function numberBeforeBirthDate(reading: MrzReading, text: string): string[] {
+  if (!['TD3', 'TD2', 'MRVA', 'MRVB'].includes(reading.format)) return [];
+  const anchor = reading.lines[1]!.slice(10, 20);
+  return text.split(/\r?\n/).map(cleanLine).flatMap((line) => {
+    const at = line.indexOf(anchor);
+    return at >= 10 ? [line.slice(at - 10, at - 1)] : [];
+  });
 }
 
 /** face: the box of the selfie's face, which its quality is measured on. */

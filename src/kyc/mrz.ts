@@ -345,17 +345,28 @@ function* candidates(text: string): Generator<Candidate> {
     const compositeLine = composite && composite[1] === lineLength - 1 ? composite[0] : null;
     const longerLengths = new Set(LAYOUTS.filter((other) => other.lineCount === lineCount && other.lineLength > lineLength).map((other) => other.lineLength));
     for (let i = 0; i + lineCount <= lines.length; i++) {
-      const asRead = lines.slice(i, i + lineCount).map((l, k) => (k === compositeLine ? endingInCheckDigit[i + k]! : l));
-      const unsplit = withoutSplitFiller(asRead[0]!);
+      const group = lines.slice(i, i + lineCount).map((l, k) => (k === compositeLine ? endingInCheckDigit[i + k]! : l));
+      const asRead = read.slice(i, i + lineCount);
+      const unsplit = withoutSplitFiller(group[0]!);
       // The lines as read first: a plain valid reading of them ends the search before the K is dropped.
-      yield* groupCandidates(layout, asRead, noise.slice(i), longerLengths);
-      if (unsplit) yield* groupCandidates(layout, [unsplit, ...asRead.slice(1)], noise.slice(i), longerLengths, { refitted: unsplit.length !== lineLength });
+      yield* groupCandidates(layout, group, asRead, noise.slice(i), longerLengths);
+      if (unsplit) {
+        const unsplitAsRead = [asRead[0]!.slice(0, 2) + asRead[0]!.slice(3), ...asRead.slice(1)];
+        yield* groupCandidates(layout, [unsplit, ...group.slice(1)], unsplitAsRead, noise.slice(i), longerLengths, { refitted: unsplit.length !== lineLength });
+      }
     }
   }
 }
 
 /** The candidates of one group of lines read for `layout`: the lines fitted to its length, then one line's variants. */
-function* groupCandidates(layout: Layout, group: string[], noise: number[], longerLengths: Set<number>, splitFiller?: Candidate['splitFiller']): Generator<Candidate> {
+function* groupCandidates(
+  layout: Layout,
+  group: string[],
+  asRead: string[],
+  noise: number[],
+  longerLengths: Set<number>,
+  splitFiller?: Candidate['splitFiller'],
+): Generator<Candidate> {
   const { lineLength } = layout;
   const fits = group.every((l, k) => {
     const nameLine = layout.nameLines.includes(k);
@@ -377,7 +388,7 @@ function* groupCandidates(layout: Layout, group: string[], noise: number[], long
   // A line with no filler run to absorb the difference is cut or padded; its variants below may do better.
   const fitted = group.map((l) => fitLength(l, lineLength) ?? l.padEnd(lineLength, '<').slice(0, lineLength));
   const lengthMismatch = group.reduce((sum, l) => sum + Math.abs(l.length - lineLength), 0);
-  const refitted = group.map((l, k) => (l.length === lineLength || layout.nameLines.includes(k) ? null : refittedField(layout, k, l, fitted[k]!)));
+  const refitted = group.map((l, k) => (layout.nameLines.includes(k) ? null : refittedField(layout, k, asRead[k]!, l, fitted[k]!)));
   yield { layout, lines: fitted, lengthMismatch, splitFiller, refitted };
   for (let k = 0; k < group.length; k++) {
     for (const { text, at } of lineVariants(group[k]!, lineLength)) {
@@ -396,15 +407,21 @@ const compositeCovers = (layout: Layout, f: FieldSpec) =>
  * character lost or added may as well have been in the data there that only the composite covers (TD1's optional
  * data, TD2's), which the resized filler run then shifted, and the composite holds such a shift by chance one time in
  * ten — with a changed number whose own check digit was recomputed too (round 18 tamper probe: 53 such plain passes
- * of 1,377 TD1 readings, a digit of the personal number lost). The first such field holding data is a repair.
+ * of 1,377 TD1 readings, a digit of the personal number lost). So is a letter there that repairFillers took for a
+ * filler (round 19): it may have been a stray character the OCR added rather than a filler it misread, and with a
+ * character lost from the data the line then has its length and the data is shifted as by a resized run (round 18
+ * review: a changed number or expiry, its own check digit recomputed, passed plainly 3 and 3 times of 1,377). The
+ * first such field holding data is a repair. `asRead` is the line before repairFillers, `repaired` after it.
  */
-function refittedField(layout: Layout, line: number, read: string, fitted: string): string | null {
+function refittedField(layout: Layout, line: number, asRead: string, repaired: string, fitted: string): string | null {
   const ownChecks = layout.fields.filter((f) => f.check && f.check[0] === line).map((f) => f.check![1]);
   if (ownChecks.length === 0) return null;
   const lastCheck = Math.max(...ownChecks);
   let firstChange = 0;
-  while (firstChange < fitted.length && fitted[firstChange] === read[firstChange]) firstChange++;
-  if (firstChange <= lastCheck) return null;
+  while (firstChange < fitted.length && fitted[firstChange] === repaired[firstChange]) firstChange++;
+  const resizedPast = repaired.length !== fitted.length && firstChange > lastCheck;
+  const fillerTakenPast = [...repaired].some((c, i) => i > lastCheck && c !== asRead[i]);
+  if (!resizedPast && !fillerTakenPast) return null;
   const exposed = layout.fields.filter((f) => f.line === line && !f.check && f.start > lastCheck && compositeCovers(layout, f) && /[^<]/.test(fitted.slice(f.start, f.end)));
   return exposed.sort((a, b) => a.start - b.start)[0]?.name ?? null;
 }

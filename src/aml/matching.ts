@@ -14,6 +14,7 @@ import {
 import { AIRLINE_WORD_FOLDED, LEGAL_FORM_WORDS, withAirlineWordFolded } from './legal-forms.ts';
 import { COMMON_FAMILY, COMMON_GIVEN } from './common-names.ts';
 import { knownOrganisationAliases } from './organisation-aliases.ts';
+import { withoutPlaceName } from './places.ts';
 import type { ListEntity, NameKind } from './model.ts';
 
 const NAME_KINDS: NameKind[] = ['primary', 'alias', 'weak_alias', 'former'];
@@ -120,6 +121,13 @@ const SUBSTITUTION_FACTOR = 0.9;
 const MAX_CANDIDATES = 120;
 /** An organisation named by another of its well-known names (organisation-aliases.ts): "FSB" for FEDERAL SECURITY SERVICE. */
 const KNOWN_ALIAS_SIMILARITY = 0.95;
+/** A listed organisation's name with the place it opens with left out (see withoutPlaceName). */
+const PLACE_LEFT_OUT_SIMILARITY = 0.9;
+/**
+ * Spelling weight of a word that at most a dozen or so listed names hold: an industry's words ("petroleum",
+ * "foreign", "chemical", "digital") are held by more, however rare they are next to persons' names.
+ */
+const BRAND_WEIGHT = 7.5;
 /**
  * How closely the other name must meet a listed one: a known alias lends its certainty only to that listed name, not
  * to a respelt neighbour of it (at 0.9 "Hamas" lent Hamas's certainty to HASM, "Bank of Russia" to BANK ROSSIYA).
@@ -159,6 +167,8 @@ export interface ScreeningIndex {
   koreanNames: Set<number>;
   /** A vessel's name with its syllables written as one word (see withVesselSyllablesJoined). */
   syllablesJoinedNames: Set<number>;
+  /** An organisation's name without the Chinese province or city it opens with (see withoutPlaceName). */
+  placeLeftOutNames: Set<number>;
   /** Pinyin → ids of the Wade-Giles syllables of listed Chinese names that read so ("xiang" → hsiang). */
   byPinyin: Map<string, number[]>;
   /** Id of such a Wade-Giles syllable → its Pinyin readings. */
@@ -507,6 +517,7 @@ export function buildIndex(entities: ListEntity[]): ScreeningIndex {
   const koreanSyllables = new Set<number>();
   const koreanNames = new Set<number>();
   const syllablesJoinedNames = new Set<number>();
+  const placeLeftOutNames = new Set<number>();
   const readingNames = new Set<number>();
   const transcribableTokens = new Set<number>();
   const byPinyin = new Map<string, number[]>();
@@ -526,7 +537,8 @@ export function buildIndex(entities: ListEntity[]): ScreeningIndex {
       // A vessel's readings: its name without what it is ("SANDINO tanker"), its syllables written together.
       const withoutKind = entity.type === 'vessel' ? withoutClosingVesselKind(written) : undefined;
       const syllablesJoined = entity.type === 'vessel' ? withVesselSyllablesJoined(numeralOne ?? withoutKind ?? written) : undefined;
-      const readings = [withoutKind, syllablesJoined].filter((reading) => reading !== undefined);
+      const withoutPlace = entity.type === 'organization' ? withoutPlaceName(written) : undefined;
+      const readings = [withoutKind, syllablesJoined, withoutPlace].filter((reading) => reading !== undefined);
       for (const variant of [...nameVariants(written), ...(numeralOne ? [numeralOne] : []), ...readings]) {
         const reading = readings.includes(variant);
         const { parts, middle, order, secondFamily, nisba } = listedNameParts(variant, entity.type === 'person');
@@ -559,6 +571,7 @@ export function buildIndex(entities: ListEntity[]): ScreeningIndex {
         nameTokenStart.push(nameTokens.length);
         if (reading) readingNames.add(nameId);
         if (variant === syllablesJoined) syllablesJoinedNames.add(nameId);
+        if (variant === withoutPlace) placeLeftOutNames.add(nameId);
         if (entity.type === 'person') for (const joined of hyphenatedWords(variant)) pushTo(byHyphenatedKey, transliterationKey(joined), nameId);
         if (korean) {
           koreanNames.add(nameId);
@@ -690,6 +703,7 @@ export function buildIndex(entities: ListEntity[]): ScreeningIndex {
     koreanKeyOf,
     koreanNames,
     syllablesJoinedNames,
+    placeLeftOutNames,
     byPinyin,
     pinyinOf,
     byTransliteration,
@@ -1718,7 +1732,26 @@ function joinedSyllablesAgree(hit: NameHit): boolean {
   return hit.pairings.every(({ query, matched, similarity }) => similarity === 1 || koreanKey(query.replaceAll(' ', '')) === koreanKey(matched.replaceAll(' ', '')));
 }
 
-/** `vessel`: the spelling is read as a vessel's name only (see spellingsOf). */
+/**
+ * Whether a match with a place left out still rests on the brand, the word a Chinese register writes after the
+ * place ("Hangzhou Hikvision Digital Technology"): the reading's first word, held by hardly any listed name and
+ * paired as listed. An industry's words ("Petroleum Company" is not "Sichuan Petroleum Company") and an ordinary
+ * phrase the place alone made a name of ("Ocean Fishing Co Ltd" is not "Dalian Ocean Fishing") are not brands.
+ */
+function brandWordPaired(index: ScreeningIndex, nameId: number, hit: NameHit): boolean {
+  const start = index.nameTokenStart[nameId];
+  const brand = Array.from(index.nameTokens.subarray(start, index.nameTokenStart[nameId + 1]), (t) => index.tokens[t]).find((word) => !isWeakToken(word));
+  const id = brand === undefined ? undefined : index.vocabulary.get(brand);
+  if (id === undefined || index.spellingWeight[id] < BRAND_WEIGHT) return false;
+  return hit.pairings.some(({ matched, similarity }) => similarity >= ORGANISATION_SPELLING_FLOOR && matched.split(' ').includes(brand!));
+}
+
+/**
+ * `vessel`: the spelling is read as a vessel's name only (see spellingsOf). A listed organisation's name read
+ * without its place (placeLeftOutNames) counts at PLACE_LEFT_OUT_SIMILARITY and must be met on its brand
+ * (brandWordPaired). Only the listed side leaves its place out: a query adding a place the listed name lacks is as often a
+ * sibling abroad ("Alfa-Bank Ukraine" is not "Alfa-Bank").
+ */
 function searchSpelling(index: ScreeningIndex, name: string, minScore: number, vessel?: Spelling['vessel']): NameHit[] {
   const query = queryTokens(index, name);
   const queryCjk = cjkCharacters(name);
@@ -1726,14 +1759,17 @@ function searchSpelling(index: ScreeningIndex, name: string, minScore: number, v
   for (const nameId of candidateNames(index, query, minScore)) {
     if (vessel && index.entities[index.nameEntity[nameId]].type !== 'vessel') continue;
     const hit = scoreName(index, query, queryCjk, nameId, false);
-    if (!hit || hit.score < minScore) continue;
+    const listedPlaceLeftOut = index.placeLeftOutNames.has(nameId);
+    const score = listedPlaceLeftOut ? (hit?.score ?? 0) * PLACE_LEFT_OUT_SIMILARITY : hit?.score ?? 0;
+    if (!hit || score < minScore) continue;
     if ((vessel === 'syllablesJoined' || index.syllablesJoinedNames.has(nameId)) && !joinedSyllablesAgree(scoreName(index, query, queryCjk, nameId, true)!)) continue;
+    if (listedPlaceLeftOut && !brandWordPaired(index, nameId, scoreName(index, query, queryCjk, nameId, true)!)) continue;
     const best = bestByEntity.get(hit.entityIndex);
-    if (!best || hit.score > best.score) bestByEntity.set(hit.entityIndex, { nameId, score: hit.score });
+    if (!best || score > best.score) bestByEntity.set(hit.entityIndex, { nameId, score });
   }
   return [...bestByEntity.values()]
     .sort((a, b) => b.score - a.score)
-    .map(({ nameId }) => scoreName(index, query, queryCjk, nameId, true) as NameHit);
+    .map(({ nameId, score }) => ({ ...(scoreName(index, query, queryCjk, nameId, true) as NameHit), score }));
 }
 
 /** The names worth scoring in full for a query, most index evidence first, at most MAX_CANDIDATES. */

@@ -15,7 +15,10 @@
 // only from a query written in capitals or exactly as here ("LeT"), so "Eta", "Let" or "fsb" typed as a word or a
 // name does not expand.
 
+import { LEGAL_FORM_WORDS } from './legal-forms.ts';
 import { tokenise } from './normalize.ts';
+
+const LEGAL_FORM_TOKENS = new Set(LEGAL_FORM_WORDS);
 
 const KNOWN_ORGANISATION_NAMES: string[][] = [
   // Russia: security, intelligence and armed forces
@@ -597,7 +600,12 @@ function writtenKey(name: string): string {
 function keysOf(name: string): string[] {
   const written = writtenKey(name);
   const read = tokenise(name);
-  return read.length === written.split(' ').length && read.join(' ') !== written ? [written, read.join(' ')] : [written];
+  const keys = read.length === written.split(' ').length && read.join(' ') !== written ? [written, read.join(' ')] : [written];
+  // Without its legal forms, as screening weighs them, when two words or more are left ("PJSC United Aircraft
+  // Corporation" = "United Aircraft Corporation"); one word left may be another body's acronym ("FSB LLC").
+  const withoutForms = read.filter((word) => !LEGAL_FORM_TOKENS.has(word));
+  if (withoutForms.length >= 2 && withoutForms.length < read.length) keys.push(withoutForms.join(' '));
+  return keys;
 }
 
 /** An acronym in the table: one word with two capitals or more ("FSB", "DHKP/C", "ISIS-K", "LeT"). */

@@ -39,6 +39,13 @@ describe('well-known other names of listed organisations (round 15)', () => {
     }
   });
 
+  it('reads a name with a legal form the table leaves out, but not an acronym with one (another body\'s name)', () => {
+    expect(knownOrganisationAliases('Russian Agricultural Bank JSC')).toContain('Rosselkhozbank');
+    expect(knownOrganisationAliases('Open Joint Stock Company Russian Agricultural Bank')).toContain('Rosselkhozbank');
+    expect(knownOrganisationAliases('FSB LLC')).toEqual([]);
+    expect(knownOrganisationAliases('IRGC Ltd')).toEqual([]);
+  });
+
   it('reads an acronym only from capitals or the table\'s own spelling, not from a word or a name', () => {
     expect(knownOrganisationAliases('fsb')).toEqual([]);
     expect(knownOrganisationAliases('Eta')).toEqual([]);

@@ -1,0 +1,46 @@
+// Chinese provinces and cities an organisation's name may open with and the press leave out: Chinese companies are
+// registered under the name of their province or city, then their brand ("Hangzhou Hikvision Digital Technology",
+// "Zhejiang Dahua Technology", "Guangdong Zhongshan Chemical"), and written by the rest ("Hikvision", "Dahua
+// Technology"). The table holds China's provinces, provincial capitals and sub-provincial cities, in normalised form
+// (see normaliseText). Countries are not in it: a country opening a name is most often part of what names the body
+// ("China Mobile", "Iran Air", "Korea Zinc"). Nor are other capitals: elsewhere a city opening a name is mostly what
+// makes an ordinary phrase a name ("Tehran Prisons Organization", "Minsk Wheel Tractor Plant", "Beirut Gem SAL",
+// "The Yangon Restaurant"), and many capitals are also words or names ("Male", "Lima", "Kingston", "Victoria").
+
+import { isWeakToken, tokenise } from './normalize.ts';
+
+const CHINESE_PLACES = [
+  'anhui', 'fujian', 'gansu', 'guangdong', 'guangxi', 'guizhou', 'hainan', 'hebei', 'heilongjiang', 'henan', 'hubei',
+  'hunan', 'inner mongolia', 'jiangsu', 'jiangxi', 'jilin', 'liaoning', 'ningxia', 'qinghai', 'shaanxi', 'shandong',
+  'shanxi', 'sichuan', 'tibet', 'xinjiang', 'yunnan', 'zhejiang', 'shanghai', 'tianjin', 'chongqing',
+  'hefei', 'fuzhou', 'lanzhou', 'guangzhou', 'nanning', 'guiyang', 'haikou', 'shijiazhuang', 'harbin', 'zhengzhou',
+  'wuhan', 'changsha', 'hohhot', 'nanjing', 'nanchang', 'changchun', 'shenyang', 'yinchuan', 'xining', 'xian',
+  'jinan', 'taiyuan', 'chengdu', 'lhasa', 'urumqi', 'kunming', 'hangzhou', 'shenzhen', 'xiamen', 'ningbo', 'qingdao',
+  'dalian',
+];
+
+const PLACES = new Set(CHINESE_PLACES);
+const LONGEST_PLACE = Math.max(...[...PLACES].map((place) => place.split(' ').length));
+
+/** How many tokens from `start` spell a place, longest first; 0 when none does. */
+function placeLengthAt(tokens: string[], start: number): number {
+  for (let length = Math.min(LONGEST_PLACE, tokens.length - start); length > 0; length--) {
+    if (PLACES.has(tokens.slice(start, start + length).join(' '))) return length;
+  }
+  return 0;
+}
+
+/**
+ * An organisation's name without the city or province it opens with, as registers write it and the press leaves
+ * it out ("Hangzhou Hikvision Digital Technology" → "hikvision digital technology"), in normalised tokens;
+ * undefined when it opens with none, or when no word that is not a legal form or a linking word would be left. A
+ * closing place is kept: it more often names a branch or sibling abroad ("Alfa-Bank Ukraine" is not "Alfa-Bank").
+ */
+export function withoutPlaceName(raw: string): string | undefined {
+  const tokens = tokenise(raw);
+  const start = tokens[0] === 'the' ? 1 : 0;
+  const place = placeLengthAt(tokens, start);
+  if (place === 0) return undefined;
+  const kept = tokens.slice(start + place);
+  return kept.some((token) => !isWeakToken(token)) ? kept.join(' ') : undefined;
+}

@@ -82,6 +82,23 @@ describe('KYA data set composition', () => {
     expect(lost.filter((s) => s.family !== 'encoded').length).toBe(0);
     expect(lost.length).toBeLessThanOrEqual(3);
   });
+
+  // A parallel set is one prompt in many languages: split apart, a held-out text would have its translation in
+  // training. The sets come after every composed sample and lend no suffix word, so without them nothing else moves.
+  it('puts each parallel set in one group and leaves every other sample as it was', () => {
+    const { sets } = JSON.parse(readFileSync(path.join(options.corpusDir, 'parallel.json'), 'utf8')) as { sets: Array<{ family: string; texts: Record<string, string> }> };
+    for (const set of sets) {
+      const texts = new Set(Object.values(set.texts));
+      const members = base.filter((s) => s.family === set.family && texts.has(s.text));
+      expect(members.length).toBe(texts.size);
+      expect(new Set(members.map((s) => s.group)).size).toBe(1);
+    }
+    const corpusDir = mkdtempSync(path.join(tmpdir(), 'kyx-kya-corpus-'));
+    dirs.push(corpusDir);
+    cpSync(options.corpusDir, corpusDir, { recursive: true });
+    rmSync(path.join(corpusDir, 'parallel.json'));
+    expect(missing(buildDataset({ ...options, corpusDir }), base).slice(0, 5)).toEqual([]);
+  });
 });
 
 // data/kya-corpus/validation/ holds texts written only to measure on: every one is a validation sample, and the

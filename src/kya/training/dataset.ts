@@ -57,6 +57,7 @@ const VALIDATION_PARTITION = 2;
  * than a handful of them; training and the test split stay as they were.
  */
 const VALIDATION_GROUP_PREFIX = 'corpus-validation:';
+const PARALLEL_GROUP_PREFIX = 'corpus:parallel:';
 const isWrittenForValidation = ({ group }: { group: string }) => group.startsWith(VALIDATION_GROUP_PREFIX);
 
 /**
@@ -483,6 +484,31 @@ interface Sources {
   /** One package is one group, so its files fall in one split. */
   realCode: Array<Grouped & { language: string }>;
   bipiaAttacks: BipiaAttack[];
+  parallelSets: ParallelText[];
+}
+
+/**
+ * data/kya-corpus/parallel.json: sets of one prompt written natively in many languages (direct injections and their
+ * benign look-alikes). A set is one group, so a text and its translations fall in one split.
+ */
+interface ParallelSet {
+  id: string;
+  label: 0 | 1;
+  family: string;
+  texts: Record<string, string>;
+}
+
+interface ParallelText extends Grouped {
+  language: string;
+  label: 0 | 1;
+  family: string;
+}
+
+function readParallelSets(corpusDir: string): ParallelText[] {
+  const file = path.join(corpusDir, 'parallel.json');
+  if (!existsSync(file)) return [];
+  return readJson<{ sets: ParallelSet[] }>(file).sets.flatMap(({ id, label, family, texts }) =>
+    Object.entries(texts).map(([language, text]) => ({ text, language, label, family, group: `${PARALLEL_GROUP_PREFIX}${id}` })));
 }
 
 function readSources(corpusDir: string, dataDir: string): Sources {
@@ -495,6 +521,7 @@ function readSources(corpusDir: string, dataDir: string): Sources {
     codeFiles: templates.code_files.map((file, i) => ({ ...file, group: `corpus:code:${i}` })),
     realCode: readRealCode(corpusDir),
     bipiaAttacks: bipiaAttacks(dataDir),
+    parallelSets: readParallelSets(corpusDir),
   };
 }
 
@@ -519,14 +546,14 @@ function jailbreakGoalGroup(group: string): string | undefined {
  * held-out one).
  */
 function joinNearDuplicates(sources: Sources): Sources {
-  const { publicSamples, languages, documents, codeFiles, realCode, bipiaAttacks } = sources;
+  const { publicSamples, languages, documents, codeFiles, realCode, bipiaAttacks, parallelSets } = sources;
   // Prompts are compared without their goal: what they share is then their template or suffix.
   const goals = new Map(publicSamples.filter((s) => s.family === 'benign_harmful_request').map((s) => [s.group, s.text]));
   const withoutGoal = ({ text, group }: Grouped): Grouped => {
     const goal = goals.has(group) ? undefined : goals.get(jailbreakGoalGroup(group) ?? '');
     return { text: goal ? text.replace(goal, ' ') : text, group };
   };
-  const joined = nearDuplicateGroups([...publicSamples.map(withoutGoal), ...documents, ...languages.flatMap(({ texts }) => Object.values(texts).flat()), ...codeFiles, ...realCode, ...bipiaAttacks]);
+  const joined = nearDuplicateGroups([...publicSamples.map(withoutGoal), ...documents, ...languages.flatMap(({ texts }) => Object.values(texts).flat()), ...codeFiles, ...realCode, ...bipiaAttacks, ...parallelSets]);
   const groupOf = (group: string) => joined.get(group) ?? group;
   const rename = <T extends Grouped>(items: readonly T[]): T[] => items.map((item) => ({ ...item, group: groupOf(item.group) }));
   const clustered = new Set(joined.values());
@@ -550,6 +577,7 @@ function joinNearDuplicates(sources: Sources): Sources {
     codeFiles: rename(codeFiles),
     realCode: rename(realCode),
     bipiaAttacks: rename(bipiaAttacks),
+    parallelSets: rename(parallelSets),
   };
 }
 
@@ -716,6 +744,8 @@ function corpusSamples(sources: Sources, seed: number, onDraw?: DrawTrace): Samp
     const line = commentLine(fileLanguage, withTask(template.text, task.text));
     add({ text: insertAt(text, line, random), label: 1, family: harmless ? 'indirect_code_harmless_task' : 'indirect_code', language, group, injected: line, parts: [template.group, task.group] });
   });
+  // The parallel sets as they are, after every composed sample, so that none of those takes one of them.
+  sources.parallelSets.forEach(({ text, label, family, language, group }) => add({ text, label, family, language, group }));
   return samples;
 }
 
@@ -778,8 +808,9 @@ function suffixVocabulary(samples: readonly Sample[]): SuffixVocabulary {
   };
   for (const s of samples) {
     // Only training texts: the held-out split lends nothing, not even words.
-    // Nor real code: its thousands of identifiers would move most draws of the ring.
-    if (s.label !== 0 || s.encoding || splitOf(s.group) !== 'train' || s.family === 'benign_code_file') continue;
+    // Nor real code: its thousands of identifiers would move most draws of the ring; nor the parallel sets, so that
+    // the suffixes stay as they were without them.
+    if (s.label !== 0 || s.encoding || splitOf(s.group) !== 'train' || s.family === 'benign_code_file' || s.group.startsWith(PARALLEL_GROUP_PREFIX)) continue;
     for (const word of s.text.match(/[\p{L}\p{N}_]+/gu) ?? []) {
       if (/^[\p{Script=Latin}\p{N}_]+$/u.test(word)) {
         if (word.length <= 16) lend(words, word, s.group);

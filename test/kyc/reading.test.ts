@@ -366,6 +366,40 @@ describe('MRZ reading', () => {
     expect(readMrz(initial.join('\n'), NOW)).toMatchObject({ lastName: 'SMITH', firstName: 'JOHN K PAUL' });
   });
 
+  describe("a K standing where the name field's layout expects a filler (OCR-B's '<' read as K, `<K` or `K<`)", () => {
+    /** A TD3 of the holder with its name field as read (the data line as printed, so every check digit holds). */
+    const read = (surname: string, givenNames: string, nameAsRead: string) => {
+      const printed = composeTd3({ ...SPECIMEN_HOLDER, surname, givenNames });
+      return readMrz(`${printed[0]!.slice(0, 5)}${nameAsRead.padEnd(39, '<')}\n${printed[1]}`, NOW);
+    };
+
+    it('reads the separator `<<` read as `K<K` when the field has no `<<` (dev seed 6607: SILVAK<KSOFIA)', () => {
+      expect(read('SILVA', 'SOFIA', 'SILVAK<KSOFIA')).toMatchObject({ valid: true, lastName: 'SILVA', firstName: 'SOFIA' });
+      expect(read('OKAFOR', 'LUCAS', 'OKAFORK<KLUCAS')).toMatchObject({ valid: true, lastName: 'OKAFOR', firstName: 'LUCAS' });
+    });
+
+    it('reads a lone K between single fillers before the first `<<` as the separator, when tail noise read a later `<<`', () => {
+      expect(read('ERIKSSON', 'ANNA', 'ERIKSSON<K<KANNA<<II')).toMatchObject({ lastName: 'ERIKSSON', firstName: 'ANNA II' });
+      expect(read('SMITH', 'JOHN', 'SMITH<K<<JOHN')).toMatchObject({ lastName: 'SMITH', firstName: 'JOHN' });
+    });
+
+    it('reads a mixed run of four or more of K, L, C and S glued to the last word before the filler tail as fillers', () => {
+      expect(read('SILVA', 'SOFIA', 'SILVA<<SOFIAKCKC')).toMatchObject({ lastName: 'SILVA', firstName: 'SOFIA' });
+      expect(read('NGUYEN', 'LI', 'NGUYEN<<LILKLK')).toMatchObject({ lastName: 'NGUYEN', firstName: 'LI' });
+    });
+
+    it('keeps the K, L, C and S of real names: KIM, KARL, LI, ERIK, WELLS, HICKS, an initial K', () => {
+      expect(read('KIM', 'KARL', 'KIM<<KARL')).toMatchObject({ lastName: 'KIM', firstName: 'KARL' });
+      expect(read('LI', 'KENJI', 'LI<<KENJI')).toMatchObject({ lastName: 'LI', firstName: 'KENJI' });
+      expect(read('WELLS', 'ERIK', 'WELLS<<ERIK')).toMatchObject({ lastName: 'WELLS', firstName: 'ERIK' });
+      expect(read('HICKS', 'JACK', 'HICKS<<JACK')).toMatchObject({ lastName: 'HICKS', firstName: 'JACK' });
+      expect(read('KOWALSKA', 'ANNA K MARIA', 'KOWALSKA<<ANNA<K<MARIA')).toMatchObject({ lastName: 'KOWALSKA', firstName: 'ANNA K MARIA' });
+      // With a `<<` read, a K glued to a word stays as read: `<<KLUCAS` and `<<KLAUS` look the same.
+      expect(read('OKAFOR', 'KLAUS', 'OKAFOR<<KLAUS')).toMatchObject({ lastName: 'OKAFOR', firstName: 'KLAUS' });
+      expect(read('MUELLER', 'KARL K', 'MUELLER<<KARL<K<KIM')).toMatchObject({ lastName: 'MUELLER', firstName: 'KARL K KIM' });
+    });
+  });
+
   it('resolves look-alikes by field class and check digit, and says so', () => {
     const [l1, l2] = SPECIMENS[0]![1];
     const dateRead = readMrz(`${l1}\n${l2.replace('7408122', '74O8l22'.toUpperCase())}`, NOW);

@@ -313,8 +313,15 @@ async function withNameFillersReadAlone(mrz: MrzReading, read: BandText, look: L
       // Only a stretch holding a letter read alone is counted by its boxes: fillers read as such keep their number.
       const holdsLetterAlone = inField.slice(k, end + 1).some((cell) => fillers.has(placeKey(cell.line, cell.index)));
       const between = holdsLetterAlone && k > 0 && end + 1 < inField.length;
-      out += '<'.repeat(between && pitch && first && last ? Math.max(1, Math.round((last.box.x1 - first.box.x0) / pitch)) : end - k + 1);
-      k = end + 1;
+      // A letter after such a stretch whose box's centre lies in the same cell as the stretch's last box is the second
+      // glyph of that '<' (`SILVA<K<KSOFIA`: each '<' read `<K`), not the next word's first letter (`<K<KARL`: KARL's
+      // K stands in a cell of its own); the stretch then ends where that glyph ends.
+      const next = inField[end + 1];
+      const cellOf = (box: Box) => Math.floor(((box.x0 + box.x1) / 2 - first!.box.x0) / pitch!);
+      const glued = between && pitch && first && last && next?.read && FILLER_NOISE.test(text[next.index]!) && cellOf(next.read.box) === cellOf(last.box);
+      const stretchEnd = glued ? next!.read!.box.x1 : last?.box.x1;
+      out += '<'.repeat(between && pitch && first && stretchEnd ? Math.max(1, Math.round((stretchEnd - first.box.x0) / pitch)) : end - k + 1);
+      k = glued ? end + 2 : end + 1;
     }
     return out;
   };

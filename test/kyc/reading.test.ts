@@ -1137,6 +1137,35 @@ describe('MRZ reading', () => {
       });
     });
 
+    it("takes a K sharing the cell of the separator's last '<' for that '<' read as two glyphs, and keeps a K in a cell of its own", async () => {
+      const second = '0VK67ZYFK4IRL8809195F3308165<<<<<<<<<<<<<<<2';
+      // Dev seed 6607 (OCR-B, sheared): `SILVA<<SOFIA` read `SILVA<K<KSOFIA`, each '<' of the separator as two glyphs
+      // `<K`, half a cell each; the first K read alone is '<', the second (glued to SOFIA) K again.
+      const halves = (printed: string, read: string, split: number[]) => {
+        const [line] = boxedLines([read, second]);
+        let cell = 0;
+        let leftHalfPlaced = false;
+        const symbols = line!.symbols.map((symbol) => {
+          const half = split.includes(cell) ? (leftHalfPlaced ? 'right' : 'left') : null;
+          const x0 = 11 + 10 * cell + (half === 'right' ? 4 : 0);
+          const box = { ...symbol.box, x0, x1: half === null ? x0 + 8 : x0 + 4 };
+          leftHalfPlaced = half === 'left';
+          if (half !== 'left') cell++;
+          return { ...symbol, box };
+        });
+        expect(cell).toBe(printed.length);
+        return [{ ...line!, symbols }, boxedLines([second])[0]!];
+      };
+      const alone = (fillerCentre: number): OcrEngine['readCharacter'] => async (_p, _b, _w, box, alphabet) =>
+        Math.abs((box.x0 + box.x1) / 2 - fillerCentre) < 1 ? '<' : alphabet[0]!;
+      const printed = 'P<FRASILVA<<SOFIA<<<<<<<<<<<<<<<<<<<<<<<<<<<';
+      const split = halves(printed, 'P<FRASILVA<K<KSOFIA<<<<<<<<<<<<<<<<<<<<<<<<<<<', [10, 11]);
+      expect(await readMrzFromImage(pixels, engineOf(split, noDigit, alone(11 + 100 + 6)), NOW)).toMatchObject({ valid: true, lastName: 'SILVA', firstName: 'SOFIA' });
+      // KARL's K in a cell of its own after the separator read `<K<` (its first '<' as two glyphs) stays a letter.
+      const karl = halves('P<FRASILVA<<KARL<<<<<<<<<<<<<<<<<<<<<<<<<<<<', 'P<FRASILVA<K<KARL<<<<<<<<<<<<<<<<<<<<<<<<<<<<', [10]);
+      expect(await readMrzFromImage(pixels, engineOf(karl, noDigit, alone(11 + 100 + 6)), NOW)).toMatchObject({ valid: true, lastName: 'SILVA', firstName: 'KARL' });
+    });
+
     it("keeps a name's first letter and a stretch of fillers read as such when other letters are read alone as '<'", async () => {
       const second = '0VK67ZYFK4IRL8809195F3308165<<<<<<<<<<<<<<<2';
       const alone = (fillerAt: (box: Box) => boolean): OcrEngine['readCharacter'] => async (_p, _b, _w, box, alphabet) => (fillerAt(box) ? '<' : alphabet[0]!);

@@ -760,17 +760,21 @@ const orNull = (text: string | undefined): string | null => (text ? text.replace
  * - the separator read `<K<K` (each '<' as `<K`) or `<K<`: a K alone between single fillers before any `<<` is no
  *   part of a surname (`KOWALSKA<K<KBRIDGET`, or `ERIKSSON<K<KANNA<<…` where OCR noise in the tail read `<<`);
  * - with no `<<` before the filler tail, the separator read `K<K` (`SILVAK<KSOFIA`);
+ * - after the given names, three fillers or more start the filler tail, which ICAO fills to the end: letters past
+ *   them are OCR noise in it (`ANNA<MARIA<<<<II`);
  * - a run of four or more of K, L, C and S glued to the last word, mixing letters, before the filler tail
  *   (`SOFIAKCKC<<<`): the tail's fillers read as letters, too long and mixed for a name's ending (-LLS, -CKS).
  * A K glued to a word beside one filler (`<<KLUCAS`, `ANNA<KMARIAK`) stays as read: KARL, KIM and ERIK look the same.
  */
 function separatedName(name: string): string {
-  const body = name.replace(/<+$/, '').replace(/([A-Z])([KLCS]{4,})$/, (word, last: string, run: string) => (new Set(run).size > 1 ? last : word));
+  const body = name.replace(/<+$/, '');
   const loneK = body.search(/<K<K?/);
   const separator = body.indexOf('<<');
-  if (loneK >= 0 && (separator < 0 || loneK < separator)) return body.replace(/<K<K?/, '<<');
-  if (separator < 0) return body.replace(/([A-Z])K<K([A-Z])/, '$1<<$2');
-  return body;
+  const separated =
+    loneK >= 0 && (separator < 0 || loneK < separator) ? body.replace(/<K<K?/, '<<') : separator < 0 ? body.replace(/([A-Z])K<K([A-Z])/, '$1<<$2') : body;
+  return separated
+    .replace(/^(.*?<<[^<].*?)<{3,}.*$/, '$1')
+    .replace(/([A-Z])([KLCS]{4,})$/, (word, last: string, run: string) => (new Set(run).size > 1 ? last : word));
 }
 
 function toReading(layout: Layout, parsed: Parsed, now: Date): MrzReading {

@@ -282,7 +282,7 @@ async function main(): Promise<void> {
           if (!valid && SHOW_FAILURES) {
             console.log(`not valid: ${format} ${name} holder ${reading % HOLDERS} ${mrzPrint.face} ${mrz?.lines.join(' / ')} ${mrz?.invalidFields.join(',')}, printed ${truth.lines.join(' / ')}`);
           }
-          if (SHOW_FAILURES && (!correct || outcome.review)) for (const read of bandReads) console.log(`  OCR ${read}`);
+          if (SHOW_FAILURES && (!exact || outcome.review)) for (const read of bandReads) console.log(`  OCR ${read}`);
           if (MRZ_ONLY) continue;
           const genuine = await visualZone(document, mrz, ocr);
           if (genuine) visual.push({ format, degradation: name, tampered: null, ...genuine });

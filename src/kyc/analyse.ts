@@ -294,7 +294,6 @@ async function withNameFillersReadAlone(mrz: MrzReading, read: BandText, look: L
     const letter = mrz.lines[line]![index]!;
     if ((await readAlone(ocr, look, asRead!.box, `${letter}<`)) === '<') fillers.add(placeKey(line, index));
   }
-  if (fillers.size === 0) return mrz;
   const pitch = cellPitch(read, mrz.lines[0]!.length);
   type FieldCell = (typeof fields)[number][number];
   /** A field's characters with each stretch of fillers and letters read alone as fillers rebuilt. */
@@ -313,8 +312,16 @@ async function withNameFillersReadAlone(mrz: MrzReading, read: BandText, look: L
       // Only a stretch holding a letter read alone is counted by its boxes: fillers read as such keep their number.
       const holdsLetterAlone = inField.slice(k, end + 1).some((cell) => fillers.has(placeKey(cell.line, cell.index)));
       const between = holdsLetterAlone && k > 0 && end + 1 < inField.length;
-      out += '<'.repeat(between && pitch && first && last ? Math.max(1, Math.round((last.box.x1 - first.box.x0) / pitch)) : end - k + 1);
-      k = end + 1;
+      // A K, L, C or S after a stretch between words whose box's centre lies in the same cell as the stretch's last box
+      // is the second glyph of that '<' (`SILVA<K<KSOFIA`, `ANNA<KMARIA`: '<' read `<K`), whatever it was read as alone,
+      // not the next word's first letter (`<K<KARL`, `ANNA<KARL`: that K stands in a cell of its own); the stretch then
+      // ends where that glyph ends.
+      const next = inField[end + 1];
+      const cellOf = (box: Box) => Math.floor(((box.x0 + box.x1) / 2 - first!.box.x0) / pitch!);
+      const glued = k > 0 && pitch && first && last && next?.read && FILLER_NOISE.test(text[next.index]!) && cellOf(next.read.box) === cellOf(last.box);
+      const stretchEnd = glued ? next!.read!.box.x1 : last?.box.x1;
+      out += '<'.repeat(between && pitch && first && stretchEnd ? Math.max(1, Math.round((stretchEnd - first.box.x0) / pitch)) : end - k + 1);
+      k = glued ? end + 2 : end + 1;
     }
     return out;
   };
@@ -325,6 +332,7 @@ async function withNameFillersReadAlone(mrz: MrzReading, read: BandText, look: L
       .sort((a, b) => b[0]!.index - a[0]!.index)
       .reduce((line, inField) => line.slice(0, inField[0]!.index) + rebuilt(text, inField) + line.slice(inField.at(-1)!.index + 1), text),
   );
+  if (lines.every((line, m) => line === mrz.lines[m])) return mrz;
   const again = readMrz(lines.join('\n'), now);
   if (!again?.valid || fixedData(again) !== fixedData(mrz)) return mrz;
   // No check digit confirms what the letters read alone changed: each such field is listed as corrected (a signal).

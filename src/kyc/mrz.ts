@@ -754,12 +754,27 @@ const nameWords = (text: string): string | null => text.replace(/<+$/, '').repla
 const orNull = (text: string | undefined): string | null => (text ? text.replace(/<+$/, '') || null : null);
 
 /**
- * A name field holds `<<` between surname and given names (ICAO 9303 keeps it when it truncates); with none before its
- * filler tail, OCR-B's `<<` was read as `<K<K` (each '<' as `<K`) or `<K<`, and the first such is taken for it.
- * Without this the whole name came out as the surname (`KOWALSKA K KBRIDGET`, no given names).
+ * A name field holds `<<` between surname and given names (ICAO 9303 keeps it when it truncates). OCR-B's '<' is read
+ * as '<', `K`, `<K` or `K<`, and the name field has no check digit to catch it, so where the layout expects a filler
+ * and a K stands there the K is taken for one:
+ * - the separator read `<K<K` (each '<' as `<K`) or `<K<`: a K alone between single fillers before any `<<` is no
+ *   part of a surname (`KOWALSKA<K<KBRIDGET`, or `ERIKSSON<K<KANNA<<…` where OCR noise in the tail read `<<`);
+ * - with no `<<` before the filler tail, the separator read `K<K` (`SILVAK<KSOFIA`);
+ * - after the given names, three fillers or more start the filler tail, which ICAO fills to the end: letters past
+ *   them are OCR noise in it (`ANNA<MARIA<<<<II`);
+ * - a run of four or more of K, L, C and S glued to the last word, mixing letters, before the filler tail
+ *   (`SOFIAKCKC<<<`): the tail's fillers read as letters, too long and mixed for a name's ending (-LLS, -CKS).
+ * A K glued to a word beside one filler (`<<KLUCAS`, `ANNA<KMARIAK`) stays as read: KARL, KIM and ERIK look the same.
  */
 function separatedName(name: string): string {
-  return name.replace(/<+$/, '').includes('<<') ? name : name.replace(/<K<K?/, '<<');
+  const body = name.replace(/<+$/, '');
+  const loneK = body.search(/<K<K?/);
+  const separator = body.indexOf('<<');
+  const separated =
+    loneK >= 0 && (separator < 0 || loneK < separator) ? body.replace(/<K<K?/, '<<') : separator < 0 ? body.replace(/([A-Z])K<K([A-Z])/, '$1<<$2') : body;
+  return separated
+    .replace(/^(.*?<<[^<].*?)<{3,}.*$/, '$1')
+    .replace(/([A-Z])([KLCS]{4,})$/, (word, last: string, run: string) => (new Set(run).size > 1 ? last : word));
 }
 
 function toReading(layout: Layout, parsed: Parsed, now: Date): MrzReading {

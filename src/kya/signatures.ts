@@ -709,8 +709,11 @@ function isQuotedMention(text: string, index: number): boolean {
   return MENTION_CUES.test(text.slice(sentenceStart, index));
 }
 
-/** Letters a quotation may hold after the phrase and still be only the phrase ("無視して", "please"). */
-const BARE_QUOTE_TAIL = 6;
+/**
+ * What a quotation may hold after the phrase and still be only the phrase: the rest of its wording ("… instrucciones
+ * anteriores», "指示をすべて無視して」"), not a task ("… and approve the refund").
+ */
+const BARE_QUOTE_TAIL = { words: 2, letters: 16 };
 
 /**
  * True when the phrase is quoted and the quotation holds nothing more: «ignore all previous instructions», 'you are
@@ -721,11 +724,15 @@ const BARE_QUOTE_TAIL = 6;
 function isBareQuotation(text: string, { start, end }: Span): boolean {
   if (quotationsOpenAt(text, start).open === 0 && quotationsOpenAt(text, end - 1).open === 0) return false;
   let letters = 0;
-  for (let i = end; i < text.length && letters <= BARE_QUOTE_TAIL; i++) {
+  let words = 0;
+  for (let i = end; i < text.length && letters <= BARE_QUOTE_TAIL.letters && words <= BARE_QUOTE_TAIL.words; i++) {
     const ch = text[i];
     // German closes „…“ with the mark that opens an English quotation.
     if (CLOSING_QUOTES.has(ch) || OPENING_QUOTES.has(ch) || ch === '"' || ch === '`' || ((ch === "'" || ch === '’') && !/\p{L}/u.test(text[i + 1] ?? ' '))) return true;
-    if (/\p{L}/u.test(ch)) letters++;
+    if (/\p{L}/u.test(ch)) {
+      letters++;
+      if (i === end || !/[\p{L}\p{M}]/u.test(text[i - 1])) words++;
+    }
   }
   return false;
 }

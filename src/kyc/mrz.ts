@@ -325,8 +325,11 @@ interface Candidate {
  * also holds with other data.
  */
 function withoutSplitFiller(line: string): string | null {
-  return /^[A-Z]<K/.test(line) && isState(line.slice(3, 6)) ? line.slice(0, 2) + line.slice(3) : null;
+  return /^[A-Z]<K/.test(line) && isState(line.slice(3, 6)) ? withoutSplitK(line) : null;
 }
+
+/** The first line without the K that OCR-B's '<' after the document code was split into (`I<KFRA` → `I<FRA`). */
+const withoutSplitK = (line: string): string => line.slice(0, 2) + line.slice(3);
 
 /**
  * A line ending in the composite check digit keeps its last character as read: OCR-B's digit after the filler run is
@@ -351,7 +354,7 @@ function* candidates(text: string): Generator<Candidate> {
       // The lines as read first: a plain valid reading of them ends the search before the K is dropped.
       yield* groupCandidates(layout, group, asRead, noise.slice(i), longerLengths);
       if (unsplit) {
-        const unsplitAsRead = [asRead[0]!.slice(0, 2) + asRead[0]!.slice(3), ...asRead.slice(1)];
+        const unsplitAsRead = [withoutSplitK(asRead[0]!), ...asRead.slice(1)];
         yield* groupCandidates(layout, [unsplit, ...group.slice(1)], unsplitAsRead, noise.slice(i), longerLengths, { refitted: unsplit.length !== lineLength });
       }
     }

@@ -1233,13 +1233,18 @@ function scoreName(index: ScreeningIndex, query: QueryToken[], queryCjk: string,
   // A person's middle names, patronymics and second family names the listed name lacks count as the listed
   // name's missing ones do: "Viktor Feliksovich Vekselberg" is "VEKSELBERG, Viktor".
   const queryCompound = isPerson && !everyPartCounts ? secondFamilySaidLast(index, query, queryCount, start) : -1;
+  let patronymicsAdded = 0;
+  const extraOptional: number[] = [];
   for (let i = 0; i < queryCount; i++) {
     const optional = i === queryCompound ? OptionalPart.SecondFamily : query[i].optional;
     if (isPerson && !everyPartCounts && !queryUsed[i] && optional !== OptionalPart.No) {
       strongQuery++;
       // A patronymic says only the father's given name, which a list writing the name short leaves open too.
-      const share = optional === OptionalPart.Middle && isPatronymic(query[i].text) ? OPTIONAL_WEIGHT[optional] : EXTRA_OPTIONAL_WEIGHT[optional];
+      const patronymic = optional === OptionalPart.Middle && isPatronymic(query[i].text);
+      if (patronymic) patronymicsAdded++;
+      const share = patronymic ? OPTIONAL_WEIGHT[optional] : EXTRA_OPTIONAL_WEIGHT[optional];
       queryTotal += query[i].weight * share;
+      extraOptional.push(query[i].weight * share);
       continue;
     }
     queryTotal += query[i].weight;
@@ -1294,6 +1299,17 @@ function scoreName(index: ScreeningIndex, query: QueryToken[], queryCjk: string,
     missingOptional.sort((a, b) => b - a);
     for (let k = MISSING_OPTIONAL_COUNTED; k < missingOptional.length; k++) listedTotal -= missingOptional[k];
   }
+  // Likewise only the heaviest of the query's middle names, patronymics, ancestors and second family names the listed
+  // name lacks counts, when the listed name leaves out none of its own: "Joaquín Archivaldo Guzmán Loera" for a listed
+  // "Joaquín Guzmán", "Osama bin Mohammed bin Awad bin Laden" for "Osama bin Laden". The query is the fuller name.
+  if (missingOptional.length === 0 && extraOptional.length > MISSING_OPTIONAL_COUNTED) {
+    extraOptional.sort((a, b) => b - a);
+    for (let k = MISSING_OPTIONAL_COUNTED; k < extraOptional.length; k++) queryTotal -= extraOptional[k];
+  }
+  // A patronymic the query adds to a listed name that leaves out no middle name of its own is no leeway below: the
+  // press writes "Timur Ivanov" for "Timur Vadimovich Ivanov" either way round, while a listed patronymic left out
+  // beside it ("KUZNETSOV, Dmitry Vadimovich" for "Dmitry Anatolyevich Kuznetsov") may be another father's son.
+  const patronymicsAddedFreely = missingOptional.length === 0 ? patronymicsAdded : 0;
   let score = (queryMatched / queryTotal + listedMatched / (listedTotal + missingCore)) / 2;
   if (strongPairs === 1 && (strongQuery > 1 || strongListed > 1)) score *= SINGLE_TOKEN_FACTOR;
   // An organisation's words are written, not heard: one found only by its sound ("Paula Ruiz" ~ "POLA RAIZ OOO")
@@ -1317,7 +1333,7 @@ function scoreName(index: ScreeningIndex, query: QueryToken[], queryCjk: string,
   // middle name left out is no leeway here (the press writes "Dmitry Kuznetsov" for "KUZNETSOV, Dmitry
   // Vadimovich"), nor is another romanisation alone of a listed name ("Said"/"Saeed"; of an alias it is, below).
   if (isPerson && allCommon) {
-    if (shortForm || strongPairs < strongQuery || compound >= 0 || saidOutOfOrder(index, query, queryCount, start)
+    if (shortForm || strongPairs < strongQuery - patronymicsAddedFreely || compound >= 0 || saidOutOfOrder(index, query, queryCount, start)
       || (strongPairs < strongListed && !initialPaired && isSyllableBySyllableName(index, nameId, start, listedCount))) score *= SINGLE_TOKEN_FACTOR;
     else if (nisbaDropped >= 0) score *= respelt ? SINGLE_TOKEN_FACTOR : nisbaDroppedFactor(rarestPaired);
     // An alias made of common names, met only in another spelling ("Muhammad Usman" for the alias "OSMAN,

@@ -1010,3 +1010,19 @@ describe('false alarms round 26 found on real unlisted names', () => {
     expect(findsAdded(added, 'Zaur Hasanov', 6)).toBe(true);
   });
 });
+
+describe('a fuller query against a listed name the press writes short (round 29)', () => {
+  it('finds a listed name of common parts from a query that adds a patronymic, not one whose own patronymic differs', () => {
+    const added = listedWith('r29p', ['Vladimir Bogdanov', 'BOGDANOV, Vladimir Leonidovich']);
+    expect(findsAdded(added, 'Vladimir Leonidovich Bogdanov', 0)).toBe(true);
+    expect(findsAdded(added, 'Vladimir Ivanovich Bogdanov', 1)).toBe(false);
+    expect(findsAdded(added, 'Vladimir Leonidovich Bogdanov', 1)).toBe(true);
+  });
+
+  it('counts only the heaviest of the parts a query adds to a listed name that leaves out none', () => {
+    const added = listedWith('r29m', ['Joaquin Guzman', 'Osama bin Laden', 'Muhammad Jamal']);
+    expect(findsAdded(added, 'Joaquín Archivaldo Guzmán Loera', 0)).toBe(true);
+    expect(findsAdded(added, 'Osama bin Mohammed bin Awad bin Laden', 1)).toBe(true);
+    expect(findsAdded(added, 'Mohammed Abdul Latif Jameel', 2)).toBe(false);
+  });
+});

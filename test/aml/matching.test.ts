@@ -1026,3 +1026,23 @@ describe('a fuller query against a listed name the press writes short (round 29)
     expect(findsAdded(added, 'Mohammed Abdul Latif Jameel', 2)).toBe(false);
   });
 });
+
+describe('German press spellings of Russian names and the name Герман (round 29)', () => {
+  it('reads a first s as з and x as кс in German transcription only', () => {
+    const readings = (token: string) => queryTokenForms(token)[0].transcriptions;
+    expect(readings('sacharowa')).toContain('zakharova');
+    expect(readings('solotow')).toContain('zolotov');
+    expect(readings('alexej')).toContain('aleksey');
+    // No German letter group: no reading; a first x is not кс.
+    expect(readings('maxim')).toEqual([]);
+    expect(readings('xiaojun')).toEqual([]);
+  });
+
+  it('finds the Russian names the German press writes that way, and German as Herman', () => {
+    const added = listedWith('r29g', ['Maria Zakharova', 'Aleksey Dyumin', 'German Khan']);
+    expect(findsAdded(added, 'Maria Sacharowa', 0)).toBe(true);
+    expect(findsAdded(added, 'Alexej Djumin', 1)).toBe(true);
+    expect(findsAdded(added, 'Herman Khan', 2)).toBe(true);
+    expect(findsAdded(added, 'Hermann Kahn', 2)).toBe(false);
+  });
+});

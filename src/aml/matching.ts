@@ -201,6 +201,12 @@ export interface ScreeningIndex {
   nameNisba: Map<number, { nisba: number; standIns: number[] }>;
   /** Listed names written in Chinese, Japanese or Korean script: name id → those characters. */
   nameCjk: Map<number, string>;
+  /**
+   * Per entity: the most middle names, patronymics, ancestors and second family names one of its names gives. A person's
+   * shorter name is not free to take a query's other ones ("Timur Rashidovich Ivanov" is not "IVANOV, Timur
+   * Vadimovich"'s alias "Timur Ivanov").
+   */
+  entityMostOptionalParts: Uint8Array;
   nameWeight: Float32Array;
   byIdentifier: Map<string, number[]>;
 }
@@ -509,6 +515,7 @@ export function buildIndex(entities: ListEntity[]): ScreeningIndex {
   const nameTokenMiddle: number[] = [];
   const nameTokenOrder: number[] = [];
   const nameCjk = new Map<number, string>();
+  const entityMostOptionalParts = new Uint8Array(entities.length);
   const nameNisba = new Map<number, { nisba: number; standIns: number[] }>();
   const byJoined = new Map<string, number[]>();
   const byHyphenatedKey = new Map<string, number[]>();
@@ -569,6 +576,7 @@ export function buildIndex(entities: ListEntity[]): ScreeningIndex {
           nameTokenOrder.push(Math.min(order[position], 255));
         });
         nameTokenStart.push(nameTokens.length);
+        entityMostOptionalParts[entityIndex] = Math.max(entityMostOptionalParts[entityIndex], optionalPartsGiven(nameTokenMiddle, nameTokenStart[nameId], nameTokens.length));
         if (reading) readingNames.add(nameId);
         if (variant === syllablesJoined) syllablesJoinedNames.add(nameId);
         if (variant === withoutPlace) placeLeftOutNames.add(nameId);
@@ -720,6 +728,7 @@ export function buildIndex(entities: ListEntity[]): ScreeningIndex {
     nameTokenOrder: Uint8Array.from(nameTokenOrder),
     nameNisba,
     nameCjk,
+    entityMostOptionalParts,
     nameWeight,
     byIdentifier,
   };
@@ -1037,6 +1046,13 @@ function vowelTypoSimilarity(a: string, b: string): number {
   return changes <= allowedEdits(a.length) ? 1 - changes / a.length : 0;
 }
 
+/** How many middle names, patronymics, ancestors and second family names the listed tokens from..to give. */
+function optionalPartsGiven(optional: ArrayLike<number>, from: number, to: number): number {
+  let count = 0;
+  for (let k = from; k < to; k++) if (optional[k] !== OptionalPart.No) count++;
+  return count;
+}
+
 function listedTokenWeight(index: ScreeningIndex, position: number): number {
   return index.weight[index.nameTokens[position]] * OPTIONAL_WEIGHT[index.nameTokenMiddle[position]];
 }
@@ -1302,14 +1318,17 @@ function scoreName(index: ScreeningIndex, query: QueryToken[], queryCjk: string,
   // Likewise only the heaviest of the query's middle names, patronymics, ancestors and second family names the listed
   // name lacks counts, when the listed name leaves out none of its own: "Joaquín Archivaldo Guzmán Loera" for a listed
   // "Joaquín Guzmán", "Osama bin Mohammed bin Awad bin Laden" for "Osama bin Laden". The query is the fuller name.
-  if (missingOptional.length === 0 && extraOptional.length > MISSING_OPTIONAL_COUNTED) {
+  // Not when another of the person's listed names gives such parts: the query's may then contradict them.
+  const shortFormOnly = missingOptional.length === 0
+    && index.entityMostOptionalParts[entityIndex] <= optionalPartsGiven(index.nameTokenMiddle, start, start + listedCount);
+  if (shortFormOnly && extraOptional.length > MISSING_OPTIONAL_COUNTED) {
     extraOptional.sort((a, b) => b - a);
     for (let k = MISSING_OPTIONAL_COUNTED; k < extraOptional.length; k++) queryTotal -= extraOptional[k];
   }
   // A patronymic the query adds to a listed name that leaves out no middle name of its own is no leeway below: the
   // press writes "Timur Ivanov" for "Timur Vadimovich Ivanov" either way round, while a listed patronymic left out
   // beside it ("KUZNETSOV, Dmitry Vadimovich" for "Dmitry Anatolyevich Kuznetsov") may be another father's son.
-  const patronymicsAddedFreely = missingOptional.length === 0 ? patronymicsAdded : 0;
+  const patronymicsAddedFreely = shortFormOnly ? patronymicsAdded : 0;
   let score = (queryMatched / queryTotal + listedMatched / (listedTotal + missingCore)) / 2;
   if (strongPairs === 1 && (strongQuery > 1 || strongListed > 1)) score *= SINGLE_TOKEN_FACTOR;
   // An organisation's words are written, not heard: one found only by its sound ("Paula Ruiz" ~ "POLA RAIZ OOO")

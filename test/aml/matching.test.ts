@@ -1019,6 +1019,20 @@ describe('a fuller query against a listed name the press writes short (round 29)
     expect(findsAdded(added, 'Vladimir Leonidovich Bogdanov', 1)).toBe(true);
   });
 
+  it('gives a short alias no leeway for the parts a query adds when another listed name of the person gives its own', () => {
+    const entity = (id: string, names: string[]): ListEntity => ({ ...emptyEntity('r29a', id, 'person'), names: names.map((full, i) => ({ full, kind: i ? 'alias' : 'primary' })) });
+    const snapshot: ListsSnapshot = {
+      index: buildIndex([...listed, entity('0', ['IVANOV, Timur Vadimovich', 'IVANOV, Timur']), entity('1', ['IVANOV, Timur']),
+        entity('2', ['GUZMAN LOERA, Joaquin Archivaldo', 'Joaquin Guzman'])]),
+      lists: [], listsVersion: 'r29a',
+    };
+    // The list says whose son he is: another father's son is not him; with no patronymic listed, a namesake alerts.
+    expect(findsAdded(snapshot, 'Timur Rashidovich Ivanov', 0)).toBe(false);
+    expect(findsAdded(snapshot, 'Timur Rashidovich Ivanov', 1)).toBe(true);
+    expect(findsAdded(snapshot, 'Timur Vadimovich Ivanov', 0)).toBe(true);
+    expect(findsAdded(snapshot, 'Joaquin Ivan Guzman Salazar', 2)).toBe(false);
+  });
+
   it('counts only the heaviest of the parts a query adds to a listed name that leaves out none', () => {
     const added = listedWith('r29m', ['Joaquin Guzman', 'Osama bin Laden', 'Muhammad Jamal']);
     expect(findsAdded(added, 'Joaquín Archivaldo Guzmán Loera', 0)).toBe(true);

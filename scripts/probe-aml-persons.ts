@@ -2,7 +2,8 @@
  * Round 29's quick probe of persons (`node --import tsx scripts/probe-aml-persons.ts [--misses]`): on the DEV halves
  * only of the hand-written pair files (person rows; rounds 14, 19, 22, 25, 28) the recall of person_press pairs and the
  * false-alarm rate of person_different pairs, the false alarms on the dev halves of every unlisted-persons file, and
- * the alerts on data/aml-eval/lookalike-persons-r29.tsv (unlisted persons sharing a part with a listed one). One
+ * the alerts on data/aml-eval/lookalike-persons-r29.tsv (unlisted persons sharing a part with a listed one) and on the
+ * review's data/aml-eval/review-persons-r29.tsv (relatives, namesakes, German spellings; by listed entity). One
  * index holds every file's pairs, so figures may differ slightly from `npm run eval:aml`, which is the measure.
  */
 import { createHash } from 'node:crypto';
@@ -69,3 +70,14 @@ for (const [file, salt] of [['unlisted-names.tsv', ''], ['unlisted-names-r12.tsv
   alerts(names, `${file} dev persons`);
 }
 alerts(rows('lookalike-persons-r29.tsv').map(([, name]) => name).filter((name) => !listedWords.has(tokenise(name).sort().join(' '))), 'lookalike-persons-r29 (all rows)');
+
+// The review's probe: whether the named listed entity (or, for *, any) alerts, tallied by class and expectation.
+const reviewTally = new Map<string, [number, number]>();
+for (const [subclass, expected, name, entityId] of rows('review-persons-r29.tsv')) {
+  const matches = screen(lists, { name, type: 'person', limit: 1000 }).matches;
+  const alerted = entityId === '*' ? matches.length > 0 : matches.some((m) => m.entityId === entityId);
+  const key = `review-persons-r29 ${subclass} (should alert: ${expected})`;
+  const [hit, all] = reviewTally.get(key) ?? [0, 0];
+  reviewTally.set(key, [hit + (alerted ? 1 : 0), all + 1]);
+}
+for (const [key, [hit, all]] of [...reviewTally].sort()) console.log(`${key}: ${hit}/${all} alert`);

@@ -202,11 +202,11 @@ export interface ScreeningIndex {
   /** Listed names written in Chinese, Japanese or Korean script: name id → those characters. */
   nameCjk: Map<number, string>;
   /**
-   * Per entity: the most middle names, patronymics, ancestors and second family names one of its names gives. A person's
-   * shorter name is not free to take a query's other ones ("Timur Rashidovich Ivanov" is not "IVANOV, Timur
-   * Vadimovich"'s alias "Timur Ivanov").
+   * "entity index, token id" of a person's given or family name → the most middle names, patronymics, ancestors and
+   * second family names one of the person's names with that part gives. A shorter name beside a fuller one is not free
+   * to take a query's other parts ("Timur Rashidovich Ivanov" is not "IVANOV, Timur Vadimovich"'s alias "Timur Ivanov").
    */
-  entityMostOptionalParts: Uint8Array;
+  mostOptionalPartsBeside: Map<string, number>;
   nameWeight: Float32Array;
   byIdentifier: Map<string, number[]>;
 }
@@ -515,7 +515,7 @@ export function buildIndex(entities: ListEntity[]): ScreeningIndex {
   const nameTokenMiddle: number[] = [];
   const nameTokenOrder: number[] = [];
   const nameCjk = new Map<number, string>();
-  const entityMostOptionalParts = new Uint8Array(entities.length);
+  const mostOptionalPartsBeside = new Map<string, number>();
   const nameNisba = new Map<number, { nisba: number; standIns: number[] }>();
   const byJoined = new Map<string, number[]>();
   const byHyphenatedKey = new Map<string, number[]>();
@@ -576,7 +576,13 @@ export function buildIndex(entities: ListEntity[]): ScreeningIndex {
           nameTokenOrder.push(Math.min(order[position], 255));
         });
         nameTokenStart.push(nameTokens.length);
-        entityMostOptionalParts[entityIndex] = Math.max(entityMostOptionalParts[entityIndex], optionalPartsGiven(nameTokenMiddle, nameTokenStart[nameId], nameTokens.length));
+        if (entity.type === 'person') {
+          const given = optionalPartsGiven(nameTokenMiddle, nameTokenStart[nameId], nameTokens.length);
+          for (let k = nameTokenStart[nameId]; k < nameTokens.length; k++) {
+            const key = `${entityIndex} ${nameTokens[k]}`;
+            if (nameTokenMiddle[k] === OptionalPart.No) mostOptionalPartsBeside.set(key, Math.max(mostOptionalPartsBeside.get(key) ?? 0, given));
+          }
+        }
         if (reading) readingNames.add(nameId);
         if (variant === syllablesJoined) syllablesJoinedNames.add(nameId);
         if (variant === withoutPlace) placeLeftOutNames.add(nameId);
@@ -728,7 +734,7 @@ export function buildIndex(entities: ListEntity[]): ScreeningIndex {
     nameTokenOrder: Uint8Array.from(nameTokenOrder),
     nameNisba,
     nameCjk,
-    entityMostOptionalParts,
+    mostOptionalPartsBeside,
     nameWeight,
     byIdentifier,
   };
@@ -1053,6 +1059,15 @@ function optionalPartsGiven(optional: ArrayLike<number>, from: number, to: numbe
   return count;
 }
 
+/** Whether another of the person's names with a given or family name of this one gives more optional parts. */
+function fullerNameBeside(index: ScreeningIndex, entityIndex: number, start: number, listedCount: number): boolean {
+  const given = optionalPartsGiven(index.nameTokenMiddle, start, start + listedCount);
+  for (let k = start; k < start + listedCount; k++) {
+    if (index.nameTokenMiddle[k] === OptionalPart.No && (index.mostOptionalPartsBeside.get(`${entityIndex} ${index.nameTokens[k]}`) ?? 0) > given) return true;
+  }
+  return false;
+}
+
 function listedTokenWeight(index: ScreeningIndex, position: number): number {
   return index.weight[index.nameTokens[position]] * OPTIONAL_WEIGHT[index.nameTokenMiddle[position]];
 }
@@ -1319,8 +1334,8 @@ function scoreName(index: ScreeningIndex, query: QueryToken[], queryCjk: string,
   // name lacks counts, when the listed name leaves out none of its own: "Joaquín Archivaldo Guzmán Loera" for a listed
   // "Joaquín Guzmán", "Osama bin Mohammed bin Awad bin Laden" for "Osama bin Laden". The query is the fuller name.
   // Not when another of the person's listed names gives such parts: the query's may then contradict them.
-  const shortFormOnly = missingOptional.length === 0
-    && index.entityMostOptionalParts[entityIndex] <= optionalPartsGiven(index.nameTokenMiddle, start, start + listedCount);
+  const partsGivenElsewhere = extraOptional.length > 0 && fullerNameBeside(index, entityIndex, start, listedCount);
+  const shortFormOnly = missingOptional.length === 0 && !partsGivenElsewhere;
   if (shortFormOnly && extraOptional.length > MISSING_OPTIONAL_COUNTED) {
     extraOptional.sort((a, b) => b - a);
     for (let k = MISSING_OPTIONAL_COUNTED; k < extraOptional.length; k++) queryTotal -= extraOptional[k];
@@ -1331,6 +1346,9 @@ function scoreName(index: ScreeningIndex, query: QueryToken[], queryCjk: string,
   const patronymicsAddedFreely = shortFormOnly ? patronymicsAdded : 0;
   let score = (queryMatched / queryTotal + listedMatched / (listedTotal + missingCore)) / 2;
   if (strongPairs === 1 && (strongQuery > 1 || strongListed > 1)) score *= SINGLE_TOKEN_FACTOR;
+  // A person's short alias met by a query that adds parts, while another of the person's names gives its own: the
+  // fuller name is the one to compare ("Dokka Ruslanovich Umarov" is not the "Dokka Umarov" of "DOKU KHAMATOVICH UMAROV").
+  else if (extraOptional.length > 0 && partsGivenElsewhere) score *= SINGLE_TOKEN_FACTOR;
   // An organisation's words are written, not heard: one found only by its sound ("Paula Ruiz" ~ "POLA RAIZ OOO")
   // is as weak as one word found.
   else if (!isPerson && bestStrongSimilarity < ORGANISATION_SPELLING_FLOOR) score *= SINGLE_TOKEN_FACTOR;

@@ -1033,6 +1033,19 @@ describe('a fuller query against a listed name the press writes short (round 29)
     expect(findsAdded(snapshot, 'Joaquin Ivan Guzman Salazar', 2)).toBe(false);
   });
 
+  it('compares a query adding parts with the fuller of the names of a person, not a short alias of rare parts beside it', () => {
+    const entity = (id: string, names: string[]): ListEntity => ({ ...emptyEntity('r29b', id, 'person'), names: names.map((full, i) => ({ full, kind: i ? 'alias' : 'primary' })) });
+    const snapshot: ListsSnapshot = {
+      index: buildIndex([...listed, entity('0', ['DOKU KHAMATOVICH UMAROV', 'Dokka Umarov']), entity('1', ['AL-RIMI, Qasim', 'ABU HURAYRAH AL-SANAANI'])]),
+      lists: [], listsVersion: 'r29b',
+    };
+    expect(findsAdded(snapshot, 'Dokka Ruslanovich Umarov', 0)).toBe(false);
+    expect(findsAdded(snapshot, 'Dokka Khamatovich Umarov', 0)).toBe(true);
+    expect(findsAdded(snapshot, 'Dokka Umarov', 0)).toBe(true);
+    // An alias of other names (a kunya) gives no parts of this name: a namesake of the short name still alerts.
+    expect(findsAdded(snapshot, 'Qasim Ahmed al-Rimi', 1)).toBe(true);
+  });
+
   it('counts only the heaviest of the parts a query adds to a listed name that leaves out none', () => {
     const added = listedWith('r29m', ['Joaquin Guzman', 'Osama bin Laden', 'Muhammad Jamal']);
     expect(findsAdded(added, 'Joaquín Archivaldo Guzmán Loera', 0)).toBe(true);

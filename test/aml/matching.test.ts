@@ -28,6 +28,12 @@ function listedWith(source: string, names: string[], marks: Partial<ListEntity> 
   return { index: buildIndex([...listed, ...entities]), lists: [], listsVersion: source };
 }
 
+/** As listedWith, each person with a primary name and aliases. */
+function listedWithAliases(source: string, persons: string[][]): ListsSnapshot {
+  const entities = persons.map((names, i): ListEntity => ({ ...emptyEntity(source, String(i), 'person'), names: names.map((full, slot) => ({ full, kind: slot ? 'alias' : 'primary' })) }));
+  return { index: buildIndex([...listed, ...entities]), lists: [], listsVersion: source };
+}
+
 /** Whether screening `name` over a listedWith snapshot finds its entity number `id`. */
 function findsAdded(snapshot: ListsSnapshot, name: string, id: number): boolean {
   return screen(snapshot, { name, limit: 100 }).matches.some((m) => m.entityId === `${snapshot.listsVersion}:${id}`);
@@ -1020,12 +1026,7 @@ describe('a fuller query against a listed name the press writes short (round 29)
   });
 
   it('gives a short alias no leeway for the parts a query adds when another listed name of the person gives its own', () => {
-    const entity = (id: string, names: string[]): ListEntity => ({ ...emptyEntity('r29a', id, 'person'), names: names.map((full, i) => ({ full, kind: i ? 'alias' : 'primary' })) });
-    const snapshot: ListsSnapshot = {
-      index: buildIndex([...listed, entity('0', ['IVANOV, Timur Vadimovich', 'IVANOV, Timur']), entity('1', ['IVANOV, Timur']),
-        entity('2', ['GUZMAN LOERA, Joaquin Archivaldo', 'Joaquin Guzman'])]),
-      lists: [], listsVersion: 'r29a',
-    };
+    const snapshot = listedWithAliases('r29a', [['IVANOV, Timur Vadimovich', 'IVANOV, Timur'], ['IVANOV, Timur'], ['GUZMAN LOERA, Joaquin Archivaldo', 'Joaquin Guzman']]);
     // The list says whose son he is: another father's son is not him; with no patronymic listed, a namesake alerts.
     expect(findsAdded(snapshot, 'Timur Rashidovich Ivanov', 0)).toBe(false);
     expect(findsAdded(snapshot, 'Timur Rashidovich Ivanov', 1)).toBe(true);
@@ -1034,11 +1035,7 @@ describe('a fuller query against a listed name the press writes short (round 29)
   });
 
   it('compares a query adding parts with the fuller of the names of a person, not a short alias of rare parts beside it', () => {
-    const entity = (id: string, names: string[]): ListEntity => ({ ...emptyEntity('r29b', id, 'person'), names: names.map((full, i) => ({ full, kind: i ? 'alias' : 'primary' })) });
-    const snapshot: ListsSnapshot = {
-      index: buildIndex([...listed, entity('0', ['DOKU KHAMATOVICH UMAROV', 'Dokka Umarov']), entity('1', ['AL-RIMI, Qasim', 'ABU HURAYRAH AL-SANAANI'])]),
-      lists: [], listsVersion: 'r29b',
-    };
+    const snapshot = listedWithAliases('r29b', [['DOKU KHAMATOVICH UMAROV', 'Dokka Umarov'], ['AL-RIMI, Qasim', 'ABU HURAYRAH AL-SANAANI']]);
     expect(findsAdded(snapshot, 'Dokka Ruslanovich Umarov', 0)).toBe(false);
     expect(findsAdded(snapshot, 'Dokka Khamatovich Umarov', 0)).toBe(true);
     expect(findsAdded(snapshot, 'Dokka Umarov', 0)).toBe(true);

@@ -1010,3 +1010,40 @@ describe('false alarms round 26 found on real unlisted names', () => {
     expect(findsAdded(added, 'Zaur Hasanov', 6)).toBe(true);
   });
 });
+
+describe('three-letter acronyms the lists attest (round 28)', () => {
+  type Kind = ListEntity['names'][number]['kind'];
+  const org = (id: string, names: Array<[string, Kind]>): ListEntity => ({ ...emptyEntity('r28', id, 'organization'), names: names.map(([full, kind]) => ({ full, kind })) });
+  const attested: ListsSnapshot = {
+    index: buildIndex([
+      org('usc', [['JOINT STOCK COMPANY UNITED SHIPBUILDING CORPORATION', 'primary'], ['JSC USC', 'alias']]),
+      org('usc-elsewhere', [['United Shipbuilding Corporation', 'primary']]),
+      org('usc-only', [['USC', 'primary']]),
+      org('steel', [['UNITED STEEL COMPANY', 'primary']]),
+      org('uac', [['PUBLIC JOINT STOCK COMPANY UNITED AIRCRAFT CORPORATION', 'primary']]),
+      org('omm', [['OCEAN MARITIME MANAGEMENT COMPANY LIMITED', 'primary'], ['OMM', 'weak_alias']]),
+    ]),
+    lists: [],
+    listsVersion: 'r28',
+  };
+  const found = (name: string) => screen(attested, { name, type: 'organization' }).matches.map((m) => m.entityId);
+
+  it('finds every listed name with the words of an organisation the lists also list under its three initials', () => {
+    expect(found('USC')).toEqual(expect.arrayContaining(['r28:usc', 'r28:usc-elsewhere']));
+    expect(found('U.S.C.')).toContain('r28:usc-elsewhere');
+    expect(screen(attested, { name: 'USC', type: 'organization' }).matches.find((m) => m.entityId === 'r28:usc-elsewhere')?.score).toBe(0.85);
+  });
+
+  it('does not read three capitals as initials the lists do not attest, nor lower case', () => {
+    expect(found('USC')).not.toContain('r28:steel');
+    expect(found('UAC')).toEqual([]);
+    // A weak alias attests nothing: the lists' own weak acronyms stay below the threshold.
+    expect(found('OMM')).toEqual([]);
+    expect(found('usc')).not.toContain('r28:usc-elsewhere');
+  });
+
+  it('finds an organisation listed only by an attested three-letter acronym from the words it stands for', () => {
+    expect(found('United Shipbuilding Corporation')).toContain('r28:usc-only');
+    expect(found('United Steel Corporation')).not.toContain('r28:usc-only');
+  });
+});

@@ -8,21 +8,11 @@ import { parseListFileSet, scanListsDir } from '../src/aml/parsers/detect.ts';
 import { buildIndex } from '../src/aml/matching.ts';
 import { screen, type ListsSnapshot } from '../src/aml/screen.ts';
 import type { ListEntity } from '../src/aml/model.ts';
+import { mulberry32 } from './eval-aml.ts';
 
 const LISTS_DIR = process.env.KYX_LISTS_DIR ?? fileURLToPath(new URL('../../shared/data/lists/current', import.meta.url));
 const PROBES = new URL('../data/aml-eval/acronym-probes-r28.tsv', import.meta.url);
 const RANDOM_PER_LENGTH = 1000;
-
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const entities: ListEntity[] = [];
 for (const set of (await scanListsDir(LISTS_DIR)).lists) entities.push(...(await parseListFileSet(set)).entities);

@@ -161,8 +161,12 @@ export interface ScreeningIndex {
   byAcronym: Map<string, number[]>;
   /** Three initials of an organisation's name (see shortAcronymsOf) → ids of those names, when the lists attest them. */
   byShortAcronym: Map<string, number[]>;
-  /** "acronym source" of each three-letter acronym the lists attest for an organisation's distinctive words (see acronymSource). */
-  attestedShortAcronyms: Set<string>;
+  /**
+   * "acronym source" of each three-letter acronym the lists attest for an organisation's distinctive words (see
+   * acronymSource) → the organisations listed under that acronym alone that are the body attesting it: they share
+   * another listed name with it (the same body on another list).
+   */
+  attestedShortAcronyms: Map<string, Set<number>>;
   /** Korean key (see koreanKey) → ids of the syllables of Korean persons' names, or of two written together. */
   byKoreanSyllable: Map<string, number[]>;
   /** Id of such a part → its Korean key. */
@@ -423,8 +427,14 @@ function searchSpelledOut(index: ScreeningIndex, name: string): NameHit[] {
   const hits: NameHit[] = [];
   const parts = tokenise(name);
   // Three initials only as the lists attest them for these words ("United Shipbuilding Corporation" → USC).
-  const short = shortAcronymsOf(parts).filter((acronym) => index.attestedShortAcronyms.has(`${acronym} ${acronymSource(parts)}`));
-  for (const acronym of [...acronymsOf(parts), ...short]) {
+  // Three initials only as the lists attest them for these words ("United Shipbuilding Corporation" → USC), and only
+  // an organisation that is the attesting body under another list's name: not another body with the same initials.
+  const candidates: Array<{ acronym: string; sameBody?: Set<number> }> = acronymsOf(parts).map((acronym) => ({ acronym }));
+  for (const acronym of shortAcronymsOf(parts)) {
+    const sameBody = index.attestedShortAcronyms.get(`${acronym} ${acronymSource(parts)}`);
+    if (sameBody) candidates.push({ acronym, sameBody });
+  }
+  for (const { acronym, sameBody } of candidates) {
     const id = index.vocabulary.get(acronym);
     if (id === undefined) continue;
     for (let p = index.postingStart[id]; p < index.postingStart[id + 1]; p++) {
@@ -432,6 +442,7 @@ function searchSpelledOut(index: ScreeningIndex, name: string): NameHit[] {
       const entityIndex = index.nameEntity[nameId];
       const entity = index.entities[entityIndex];
       if (entity.type !== 'organization' || index.nameTokenStart[nameId + 1] - index.nameTokenStart[nameId] !== 1) continue;
+      if (sameBody && !sameBody.has(entityIndex)) continue;
       if (entity.names.some((other) => [...acronymsOf(tokenise(other.full)), ...shortAcronymsOf(tokenise(other.full))].includes(acronym))) continue;
       hits.push({
         entityIndex, nameSlot: index.nameSlot[nameId], kind: entity.names[index.nameSlot[nameId]].kind, score: ACRONYM_SCORE,
@@ -548,6 +559,7 @@ export function buildIndex(entities: ListEntity[]): ScreeningIndex {
   const byAcronym = new Map<string, number[]>();
   const shortAcronymNames: Array<{ acronym: string; source: string; nameId: number; entityIndex: number }> = [];
   const shortNamesOf = new Map<number, Set<string>>();
+  const organisationNamesOf = new Map<number, Set<string>>();
   const byShortAcronym = new Map<string, number[]>();
   const koreanSyllables = new Set<number>();
   const koreanNames = new Set<number>();
@@ -637,6 +649,7 @@ export function buildIndex(entities: ListEntity[]): ScreeningIndex {
           pushTo(byJoined, parts[i] + parts[i + 1], nameId);
           if (parts[i + 1] === AIRLINE_WORD_FOLDED) pushTo(byJoined, `${parts[i]}air`, nameId);
         }
+        if (entity.type === 'organization') organisationNamesOf.set(entityIndex, (organisationNamesOf.get(entityIndex) ?? new Set<string>()).add(parts.join(' ')));
         if (entity.type === 'organization' && name.kind !== 'weak_alias') {
           for (const acronym of acronymsOf(parts)) pushTo(byAcronym, acronym, nameId);
           for (const acronym of shortAcronymsOf(parts)) shortAcronymNames.push({ acronym, source: acronymSource(parts), nameId, entityIndex });
@@ -729,9 +742,29 @@ export function buildIndex(entities: ListEntity[]): ScreeningIndex {
   // a name that spells it ("JOINT STOCK COMPANY UNITED SHIPBUILDING CORPORATION", a.k.a. "JSC USC"). Every listed
   // name with the same distinctive words is then found by it, as the same body on another list or in another
   // register form; a name that merely has those initials is not ("UNITED STEEL COMPANY" is not USC).
-  const attested = new Set<string>();
-  for (const { acronym, source, entityIndex } of shortAcronymNames) if (shortNamesOf.get(entityIndex)?.has(acronym)) attested.add(`${acronym} ${source}`);
-  for (const { acronym, source, nameId } of shortAcronymNames) if (attested.has(`${acronym} ${source}`)) pushTo(byShortAcronym, acronym, nameId);
+  const attesting = new Map<string, number[]>();
+  for (const { acronym, source, entityIndex } of shortAcronymNames) if (shortNamesOf.get(entityIndex)?.has(acronym)) pushTo(attesting, `${acronym} ${source}`, entityIndex);
+  for (const { acronym, source, nameId } of shortAcronymNames) if (attesting.has(`${acronym} ${source}`)) pushTo(byShortAcronym, acronym, nameId);
+  // Spelt out, such words find an organisation listed under the acronym alone only when it shares another listed
+  // name with an attesting one: LASHKAR E-TAYYIBA, a.k.a. JUD, on OFAC's list is the UN's LASHKAR-E-TAYYIBA, which
+  // pairs JUD with "Jamaat-ud-Dawa"; a plant a.k.a. NMZ in Nizhnekamsk is not the NMZ of Novovyatsk.
+  const listedUnder = new Map<string, number[]>();
+  for (const [entityIndex, names] of organisationNamesOf) {
+    for (const full of names) {
+      const own = acronymSource(full.split(' '));
+      if (/^[a-z]{3}$/.test(own)) pushTo(listedUnder, own, entityIndex);
+    }
+  }
+  const attestedSameBody = new Map<string, Set<number>>();
+  for (const [key, attesters] of attesting) {
+    const acronym = key.slice(0, SHORT_ACRONYM);
+    const sameBody = new Set<number>();
+    for (const entityIndex of listedUnder.get(acronym) ?? []) {
+      const names = [...(organisationNamesOf.get(entityIndex) ?? [])].filter((full) => acronymSource(full.split(' ')) !== acronym);
+      if (attesters.some((other) => names.some((full) => organisationNamesOf.get(other)?.has(full)))) sameBody.add(entityIndex);
+    }
+    attestedSameBody.set(key, sameBody);
+  }
 
   return {
     entities,
@@ -747,7 +780,7 @@ export function buildIndex(entities: ListEntity[]): ScreeningIndex {
     byHyphenatedKey,
     byAcronym,
     byShortAcronym,
-    attestedShortAcronyms: attested,
+    attestedShortAcronyms: attestedSameBody,
     byKoreanSyllable,
     koreanKeyOf,
     koreanNames,

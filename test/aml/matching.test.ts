@@ -1022,6 +1022,10 @@ describe('three-letter acronyms the lists attest (round 28)', () => {
       org('steel', [['UNITED STEEL COMPANY', 'primary']]),
       org('uac', [['PUBLIC JOINT STOCK COMPANY UNITED AIRCRAFT CORPORATION', 'primary']]),
       org('omm', [['OCEAN MARITIME MANAGEMENT COMPANY LIMITED', 'primary'], ['OMM', 'weak_alias']]),
+      org('let-un', [['LASHKAR-E-TAYYIBA', 'primary'], ['Jamaat-ud-Dawa', 'alias'], ['JUD', 'alias']]),
+      org('let-ofac', [['LASHKAR E-TAYYIBA', 'primary'], ['JUD', 'weak_alias']]),
+      org('nmz', [['OTKRYTOE AKTSIONERNOE OBSHCHESTVO NOVOVYATSKI MEKHANICHESKI ZAVOD', 'primary'], ['NMZ', 'alias']]),
+      org('nmz-elsewhere', [['LLC NIZHNEKAMSK MECHANICAL PLANT', 'primary'], ['NMZ', 'weak_alias']]),
     ]),
     lists: [],
     listsVersion: 'r28',
@@ -1042,8 +1046,13 @@ describe('three-letter acronyms the lists attest (round 28)', () => {
     expect(found('usc')).not.toContain('r28:usc-elsewhere');
   });
 
-  it('finds an organisation listed only by an attested three-letter acronym from the words it stands for', () => {
-    expect(found('United Shipbuilding Corporation')).toContain('r28:usc-only');
-    expect(found('United Steel Corporation')).not.toContain('r28:usc-only');
+  it('spelt out, finds a body listed under the acronym alone only when it shares another name with the attesting one', () => {
+    // OFAC lists Lashkar-e-Tayyiba with JUD only; the UN's entry, under the same name, pairs JUD with Jamaat-ud-Dawa.
+    expect(found('Jamaat ud Dawa')).toContain('r28:let-ofac');
+    // Another plant a.k.a. NMZ is not the Novovyatsk plant the lists pair NMZ with, nor is a body listed as USC alone
+    // known to be the shipbuilder.
+    expect(found('Novovyatski Mekhanicheski Zavod')).not.toContain('r28:nmz-elsewhere');
+    expect(found('United Shipbuilding Corporation')).not.toContain('r28:usc-only');
+    expect(found('Lashkar Steel Company')).not.toContain('r28:let-ofac');
   });
 });

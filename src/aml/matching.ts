@@ -443,7 +443,10 @@ function searchSpelledOut(index: ScreeningIndex, name: string): NameHit[] {
       const entity = index.entities[entityIndex];
       if (entity.type !== 'organization' || index.nameTokenStart[nameId + 1] - index.nameTokenStart[nameId] !== 1) continue;
       if (sameBody && !sameBody.has(entityIndex)) continue;
-      if (entity.names.some((other) => [...acronymsOf(tokenise(other.full)), ...shortAcronymsOf(tokenise(other.full))].includes(acronym))) continue;
+      if (entity.names.some((other) => {
+        const otherParts = tokenise(other.full);
+        return [...acronymsOf(otherParts), ...shortAcronymsOf(otherParts)].includes(acronym);
+      })) continue;
       hits.push({
         entityIndex, nameSlot: index.nameSlot[nameId], kind: entity.names[index.nameSlot[nameId]].kind, score: ACRONYM_SCORE,
         pairings: [{ query: name, matched: acronym, similarity: ACRONYM_SCORE }], unmatchedQuery: [], unmatchedListed: [],
@@ -652,8 +655,8 @@ export function buildIndex(entities: ListEntity[]): ScreeningIndex {
         if (entity.type === 'organization') organisationNamesOf.set(entityIndex, (organisationNamesOf.get(entityIndex) ?? new Set<string>()).add(parts.join(' ')));
         if (entity.type === 'organization' && name.kind !== 'weak_alias') {
           for (const acronym of acronymsOf(parts)) pushTo(byAcronym, acronym, nameId);
-          for (const acronym of shortAcronymsOf(parts)) shortAcronymNames.push({ acronym, source: acronymSource(parts), nameId, entityIndex });
           const own = acronymSource(parts);
+          for (const acronym of shortAcronymsOf(parts)) shortAcronymNames.push({ acronym, source: own, nameId, entityIndex });
           if (/^[a-z]{3}$/.test(own)) shortNamesOf.set(entityIndex, (shortNamesOf.get(entityIndex) ?? new Set<string>()).add(own));
         }
         // "VladimirPutin" for "PUTIN, Vladimir Vladimirovich": first given name and family name as said.

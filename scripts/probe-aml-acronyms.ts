@@ -1,7 +1,7 @@
 // False alarms of organisations written short (round 28, issue #13): everyday acronyms and short company names that
 // are not listed (data/aml-eval/acronym-probes-r28.tsv), and random capital strings of three to five letters from a
 // fixed seed, screened as organisations at the default threshold against the loaded lists. Run it on two engines to
-// compare: `node --import tsx scripts/probe-aml-acronyms.ts [--list]`.
+// compare: `node --import tsx scripts/probe-aml-acronyms.ts [--list] [--probes FILE]` (another file of kind, name lines).
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parseListFileSet, scanListsDir } from '../src/aml/parsers/detect.ts';
@@ -11,7 +11,8 @@ import type { ListEntity } from '../src/aml/model.ts';
 import { mulberry32 } from './eval-aml.ts';
 
 const LISTS_DIR = process.env.KYX_LISTS_DIR ?? fileURLToPath(new URL('../../shared/data/lists/current', import.meta.url));
-const PROBES = new URL('../data/aml-eval/acronym-probes-r28.tsv', import.meta.url);
+const probesArg = process.argv.indexOf('--probes');
+const PROBES = probesArg > 0 ? new URL(process.argv[probesArg + 1], `file://${process.cwd()}/`) : new URL('../data/aml-eval/acronym-probes-r28.tsv', import.meta.url);
 const RANDOM_PER_LENGTH = 1000;
 
 const entities: ListEntity[] = [];

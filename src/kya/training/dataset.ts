@@ -502,13 +502,27 @@ interface ParallelText extends Grouped {
   language: string;
   label: 0 | 1;
   family: string;
+  injected?: string;
+}
+
+/**
+ * In a planted set's text, the instruction hidden in the material to process stands between ⟦ and ⟧: the marks are
+ * taken out, and the instruction is the sample's `injected` text, so that training labels only the windows holding
+ * it and the email, page or table around it stays benign text.
+ */
+const PLANTED_MARKS = /⟦([^⟦⟧]*)⟧/;
+
+export function parallelText(written: string): { text: string; injected?: string } {
+  const planted = PLANTED_MARKS.exec(written);
+  if (!planted) return { text: written };
+  return { text: written.replace(PLANTED_MARKS, '$1'), injected: planted[1] };
 }
 
 function readParallelSets(corpusDir: string): ParallelText[] {
   const file = path.join(corpusDir, 'parallel.json');
   if (!existsSync(file)) return [];
   return readJson<{ sets: ParallelSet[] }>(file).sets.flatMap(({ id, label, family, texts }) =>
-    Object.entries(texts).map(([language, text]) => ({ text, language, label, family, group: `${PARALLEL_GROUP_PREFIX}${id}` })));
+    Object.entries(texts).map(([language, written]) => ({ ...parallelText(written), language, label, family, group: `${PARALLEL_GROUP_PREFIX}${id}` })));
 }
 
 function readSources(corpusDir: string, dataDir: string): Sources {
@@ -745,7 +759,7 @@ function corpusSamples(sources: Sources, seed: number, onDraw?: DrawTrace): Samp
     add({ text: insertAt(text, line, random), label: 1, family: harmless ? 'indirect_code_harmless_task' : 'indirect_code', language, group, injected: line, parts: [template.group, task.group] });
   });
   // The parallel sets as they are, after every composed sample, so that none of those takes one of them.
-  sources.parallelSets.forEach(({ text, label, family, language, group }) => add({ text, label, family, language, group }));
+  sources.parallelSets.forEach(({ text, label, family, language, group, injected }) => add({ text, label, family, language, group, ...(injected ? { injected } : {}) }));
   return samples;
 }
 

@@ -124,7 +124,7 @@ describe('KYA data set composition', () => {
       }
     }
     // A long planted sample: the windows away from the instruction are benign.
-    const long = base.find((s) => s.group.startsWith('corpus:parallel:plant-') && s.injected && s.text.length > 400 && s.text.indexOf(s.injected) > 200);
+    const long = base.find((s) => /parallel:plant-/.test(s.group) && s.injected && s.text.length > 400 && s.text.indexOf(s.injected) > 200);
     expect(long).toBeDefined();
     const labels = labelledWindows([long!], { windowChars: 192, strideChars: 64 }).map((w) => w.label);
     expect(labels).toContain(0);
@@ -134,14 +134,23 @@ describe('KYA data set composition', () => {
 
 // data/kya-corpus/validation/ holds texts written only to measure on: every one is a validation sample, and the
 // training samples are those of the corpus without them, so a model trained before they were written is unchanged.
+const inSplit = (samples: readonly Sample[], split: string) => samples.filter((s) => splitOf(s.group) === split);
+
+/** Takes the parallel sets written to measure on (`"split": "validation"`) out of a copy of the corpus. */
+function withoutValidationSets(corpusDir: string): void {
+  const file = path.join(corpusDir, 'parallel.json');
+  const { sets } = JSON.parse(readFileSync(file, 'utf8')) as { sets: Array<{ split?: string }> };
+  writeFileSync(file, JSON.stringify({ sets: sets.filter((set) => set.split !== 'validation') }));
+}
+
 describe('KYA validation bank', () => {
   const full = buildDataset(options);
   const corpusDir = mkdtempSync(path.join(tmpdir(), 'kyx-kya-corpus-'));
   afterAll(() => rmSync(corpusDir, { recursive: true, force: true }));
   cpSync(options.corpusDir, corpusDir, { recursive: true });
   rmSync(path.join(corpusDir, 'validation'), { recursive: true });
+  withoutValidationSets(corpusDir);
   const without = buildDataset({ ...options, corpusDir });
-  const inSplit = (samples: readonly Sample[], split: string) => samples.filter((s) => splitOf(s.group) === split);
 
   it('adds validation samples only', () => {
     const added = missing(full, without);
@@ -159,6 +168,29 @@ describe('KYA validation bank', () => {
     const persuasion = full.find((s) => s.language === 'hu' && s.family === 'persuasion' && s.text === bank.persuasion[0]);
     expect(persuasion && splitOf(persuasion.group)).toBe('validation');
     expect(full.some((s) => s.language === 'hu' && s.family === 'indirect_harmless_task' && bank.benign_tasks.includes(s.injected ?? ''))).toBe(true);
+  });
+});
+
+// Round 22's planted sets (`"split": "validation"` in parallel.json) are there to measure on: every text is a
+// validation sample outside calibration, so training, the test split and the thresholds' samples are those of the
+// corpus without them, and `npm run train:kya` still rebuilds model 5.7.0.
+describe('KYA parallel sets written to measure on', () => {
+  const full = buildDataset(options);
+  const corpusDir = mkdtempSync(path.join(tmpdir(), 'kyx-kya-corpus-'));
+  afterAll(() => rmSync(corpusDir, { recursive: true, force: true }));
+  cpSync(options.corpusDir, corpusDir, { recursive: true });
+  withoutValidationSets(corpusDir);
+  const without = buildDataset({ ...options, corpusDir });
+
+  it('adds validation samples outside calibration only', () => {
+    const added = missing(full, without);
+    expect(added.length).toBeGreaterThanOrEqual(46 * 23);
+    expect(added.filter((s) => splitOf(s.group) !== 'validation' || isCalibrationSample(s)).slice(0, 5)).toEqual([]);
+  });
+
+  it('leaves the training, test and calibration samples as they were', () => {
+    for (const split of ['train', 'test']) expect(inSplit(full, split).map(key)).toEqual(inSplit(without, split).map(key));
+    expect(full.filter(isCalibrationSample).map(key)).toEqual(without.filter(isCalibrationSample).map(key));
   });
 });
 

@@ -496,6 +496,11 @@ interface ParallelSet {
   label: 0 | 1;
   family: string;
   texts: Record<string, string>;
+  /**
+   * "validation": a set written to measure on, every text in the validation split and none in calibration, like the
+   * validation bank, so that training and the thresholds stay as they were (round 22's planted sets).
+   */
+  split?: 'validation';
 }
 
 interface ParallelText extends Grouped {
@@ -521,8 +526,10 @@ export function parallelText(written: string): { text: string; injected?: string
 function readParallelSets(corpusDir: string): ParallelText[] {
   const file = path.join(corpusDir, 'parallel.json');
   if (!existsSync(file)) return [];
-  return readJson<{ sets: ParallelSet[] }>(file).sets.flatMap(({ id, label, family, texts }) =>
-    Object.entries(texts).map(([language, written]) => ({ ...parallelText(written), language, label, family, group: `${PARALLEL_GROUP_PREFIX}${id}` })));
+  return readJson<{ sets: ParallelSet[] }>(file).sets.flatMap(({ id, label, family, texts, split }) => {
+    const group = split === 'validation' ? `${VALIDATION_GROUP_PREFIX}parallel:${id}` : `${PARALLEL_GROUP_PREFIX}${id}`;
+    return Object.entries(texts).map(([language, written]) => ({ ...parallelText(written), language, label, family, group }));
+  });
 }
 
 function readSources(corpusDir: string, dataDir: string): Sources {

@@ -59,6 +59,9 @@ const VALIDATION_PARTITION = 2;
 const VALIDATION_GROUP_PREFIX = 'corpus-validation:';
 const PARALLEL_GROUP_PREFIX = 'corpus:parallel:';
 const isWrittenForValidation = ({ group }: { group: string }) => group.startsWith(VALIDATION_GROUP_PREFIX);
+const VALIDATION_PARALLEL_GROUP_PREFIX = `${VALIDATION_GROUP_PREFIX}parallel:`;
+/** A sample of a parallel set written to measure on (`"split": "validation"` in parallel.json, round 22's sets). */
+export const isParallelSetForValidation = ({ group }: Pick<Sample, 'group'>) => group.startsWith(VALIDATION_PARALLEL_GROUP_PREFIX);
 
 /**
  * The samples the score is calibrated and the thresholds are chosen on: the validation split drawn by hash, without
@@ -527,7 +530,7 @@ function readParallelSets(corpusDir: string): ParallelText[] {
   const file = path.join(corpusDir, 'parallel.json');
   if (!existsSync(file)) return [];
   return readJson<{ sets: ParallelSet[] }>(file).sets.flatMap(({ id, label, family, texts, split }) => {
-    const group = split === 'validation' ? `${VALIDATION_GROUP_PREFIX}parallel:${id}` : `${PARALLEL_GROUP_PREFIX}${id}`;
+    const group = split === 'validation' ? `${VALIDATION_PARALLEL_GROUP_PREFIX}${id}` : `${PARALLEL_GROUP_PREFIX}${id}`;
     return Object.entries(texts).map(([language, written]) => ({ ...parallelText(written), language, label, family, group }));
   });
 }

@@ -1,5 +1,7 @@
+import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import { composeMrz, composeTd3, SPECIMEN_HOLDER } from '../../scripts/make-kyc-specimen.ts';
+import { composeMrz, composeTd3, renderDocument, SPECIMEN_HOLDER } from '../../scripts/make-kyc-specimen.ts';
+import { decodeImage } from '../../src/kyc/intake.ts';
 import { seededRandom } from '../../src/kya/training/dataset.ts';
 import { hammingDistance } from '../../src/kyc/hash.ts';
 import { characterBox, readMrzFromImage } from '../../src/kyc/analyse.ts';
@@ -848,6 +850,35 @@ describe('MRZ reading', () => {
       const clean = engine(garbled('<<<<<<<<<<<<<<<<<<'));
       await readMrzFromImage(original, clean.ocr, NOW);
       expect(clean.pixelsRead.every((pixels) => pixels === original)).toBe(true);
+    });
+
+    it('reads the MRZ of a document photographed small on a table from its region cut out of the photo', async () => {
+      const page = await sharp(await renderDocument('TD3', SPECIMEN_HOLDER)).resize({ width: 410 }).png().toBuffer();
+      const photo = await sharp({ create: { width: 1024, height: 768, channels: 3, background: '#6b5440' } })
+        .composite([{ input: page, left: 300, top: 250 }])
+        .jpeg({ quality: 85 })
+        .toBuffer();
+      const { pixels } = await decodeImage('documentImage', photo);
+      const printed = composeTd3(SPECIMEN_HOLDER);
+      const seen: { width: number; height: number }[] = [];
+      // Reads the MRZ only from an image about as wide as the MRZ (at the photo's OCR scale its glyphs are too small).
+      const ocr: OcrEngine = {
+        readMrzBand: async (image) => {
+          seen.push({ width: image.width, height: image.height });
+          const lines = image.width < 420 && image.height < 200 ? printed : [];
+          return { text: lines.join('\n'), lines: lines.map((text, i) => ({ text, box: { x0: 10, y0: 10 + 40 * i, x1: 10 + 10 * text.length, y1: 40 + 40 * i } })) };
+        },
+        readDigit: async () => null,
+        readCharacter: async () => null,
+        readText: async () => '',
+        readPrintedBand: async () => [],
+        close: async () => undefined,
+      };
+      expect(await readMrzFromImage(pixels, ocr, NOW)).toMatchObject({ valid: true, documentNumber: SPECIMEN_HOLDER.documentNumber, checkDigitRepairs: [] });
+      // The photo first, as before; then the region: inside the 410 px page, more than its MRZ's ~360 px.
+      expect(seen[0]).toEqual({ width: 1024, height: 768 });
+      expect(seen[1]!.width).toBeGreaterThan(340);
+      expect(seen[1]!.width).toBeLessThan(410);
     });
 
     it('reads the image again only for an invalid first read, and only at the unread place', async () => {

@@ -1,7 +1,7 @@
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { composeMrz, composeTd3, renderDocument, SPECIMEN_HOLDER } from '../../scripts/make-kyc-specimen.ts';
-import { decodeImage } from '../../src/kyc/intake.ts';
+import { decodeImage, type RawPixels } from '../../src/kyc/intake.ts';
 import { seededRandom } from '../../src/kya/training/dataset.ts';
 import { hammingDistance } from '../../src/kyc/hash.ts';
 import { characterBox, readMrzFromImage } from '../../src/kyc/analyse.ts';
@@ -69,6 +69,21 @@ function degrade(line: string, digitPositions: number[], random: () => number): 
   }
   if (tail && random() < 0.5) text = random() < 0.5 ? text + '<<' : text.slice(0, -1);
   return text;
+}
+
+/** An OCR engine whose MRZ passes read `linesOf(image)` (each line boxed, no characters), and nothing else. */
+function linesEngine(linesOf: (pixels: RawPixels) => string[]): OcrEngine {
+  return {
+    readMrzBand: async (pixels) => {
+      const lines = linesOf(pixels);
+      return { text: lines.join('\n'), lines: lines.map((text, i) => ({ text, box: { x0: 10, y0: 10 + 40 * i, x1: 10 + 10 * text.length, y1: 40 + 40 * i } })) };
+    },
+    readDigit: async () => null,
+    readCharacter: async () => null,
+    readText: async () => '',
+    readPrintedBand: async () => [],
+    close: async () => undefined,
+  };
 }
 
 describe('MRZ reading', () => {
@@ -828,18 +843,10 @@ describe('MRZ reading', () => {
       const garbled = (tail: string) => [`P<SWEERIKSSON<<ANNA<MARIA<<${tail}`, `${printed[1]!.slice(0, 9)}I${printed[1]!.slice(10)}`];
       const engine = (plainRead: string[]) => {
         const pixelsRead: unknown[] = [];
-        const ocr: OcrEngine = {
-          readMrzBand: async (pixels) => {
-            pixelsRead.push(pixels);
-            const lines = pixels === original ? plainRead : printed;
-            return { text: lines.join('\n'), lines: lines.map((text, i) => ({ text, box: { x0: 10, y0: 10 + 40 * i, x1: 10 + 10 * text.length, y1: 40 + 40 * i } })) };
-          },
-          readDigit: async () => null,
-          readCharacter: async () => null,
-          readText: async () => '',
-          readPrintedBand: async () => [],
-          close: async () => undefined,
-        };
+        const ocr = linesEngine((pixels) => {
+          pixelsRead.push(pixels);
+          return pixels === original ? plainRead : printed;
+        });
         return { ocr, pixelsRead };
       };
       const noisy = engine(garbled('<<KLKLLLKKLKLLLKLK'));
@@ -862,18 +869,10 @@ describe('MRZ reading', () => {
       const printed = composeTd3(SPECIMEN_HOLDER);
       const seen: { width: number; height: number }[] = [];
       // Reads the MRZ only from an image about as wide as the MRZ (at the photo's OCR scale its glyphs are too small).
-      const ocr: OcrEngine = {
-        readMrzBand: async (image) => {
-          seen.push({ width: image.width, height: image.height });
-          const lines = image.width < 420 && image.height < 200 ? printed : [];
-          return { text: lines.join('\n'), lines: lines.map((text, i) => ({ text, box: { x0: 10, y0: 10 + 40 * i, x1: 10 + 10 * text.length, y1: 40 + 40 * i } })) };
-        },
-        readDigit: async () => null,
-        readCharacter: async () => null,
-        readText: async () => '',
-        readPrintedBand: async () => [],
-        close: async () => undefined,
-      };
+      const ocr = linesEngine((image) => {
+        seen.push({ width: image.width, height: image.height });
+        return image.width < 420 && image.height < 200 ? printed : [];
+      });
       expect(await readMrzFromImage(pixels, ocr, NOW)).toMatchObject({ valid: true, documentNumber: SPECIMEN_HOLDER.documentNumber, checkDigitRepairs: [] });
       // The photo first, as before; then the region: inside the 410 px page, more than its MRZ's ~360 px.
       expect(seen[0]).toEqual({ width: 1024, height: 768 });

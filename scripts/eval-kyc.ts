@@ -382,7 +382,8 @@ async function main(): Promise<void> {
   }
   const holdersEach = Math.max(0, ...[...holdersRead.values()].map((read) => read.size));
   const degradations = [...[...Object.keys(DEGRADATIONS), ...Object.keys(SMALL_DEGRADATIONS)].filter((d) => !ONLY || ONLY.has(d)), '*'];
-  console.log(`\nValid and correct MRZ per format × degradation, ${PER_CELL} readings per cell, ${holdersEach} holders per format`);
+  const smallRead = results.has('*|small') ? ' (small-document cells: a holder of its own per reading)' : '';
+  console.log(`\nValid and correct MRZ per format × degradation, ${PER_CELL} readings per cell, ${holdersEach} holders per format${smallRead}`);
   console.log(['format', ...degradations.map((d) => (d === '*' ? 'all' : d))].join(' | '));
   for (const format of [...MRZ_FORMATS, '*']) {
     const cells = degradations.map((d) => pct(results.get(`${format}|${d}`) ?? [], 'correct'));

@@ -199,7 +199,8 @@ function textExtent(pixels: RawPixels, from: number, to: number, top: number, bo
   }
   // Half-way at most to the next edges outside the run (the document's edge, a table's grain).
   const pad = Math.round((bottom - top) / 6);
-  const before = edged.lastIndexOf(1, best[0] - 1);
+  // (lastIndexOf from -1 would search from the end: a run starting at the first column has nothing before it.)
+  const before = best[0] > 0 ? edged.lastIndexOf(1, best[0] - 1) : -1;
   const after = edged.indexOf(1, best[1]);
   const padLeft = before < 0 ? pad : Math.min(pad, Math.floor((best[0] - before) / 2));
   const padRight = after < 0 ? pad : Math.min(pad, Math.floor((after - best[1]) / 2));

@@ -64,6 +64,22 @@ describe('skew', () => {
     expect(findMrzRegion(full)).toBeNull();
   });
 
+  it('keeps the start of the MRZ when its first glyph touches the left end of the columns searched', () => {
+    // A 1024×768 photo: a dark table, paper over x < 420 from the photo's left edge, and two MRZ-like lines of
+    // 2 px strokes every 8 px from x = 1 (the first edge between pixels 0 and 1, the first column searched).
+    const [width, height] = [1024, 768];
+    const data = new Uint8Array(width * height * 3).fill(90);
+    const paint = (x: number, y: number, v: number) => data.fill(v, 3 * (y * width + x), 3 * (y * width + x) + 3);
+    for (let y = 420; y < 720; y++) for (let x = 0; x < 420; x++) paint(x, y, 235);
+    for (const top of [600, 640]) for (let y = top; y < top + 22; y++) for (let x = 1; x < 380; x += 8) paint(x, y, 20), paint(x + 1, y, 20);
+    const region = findMrzRegion({ data, width, height });
+    expect(region).not.toBeNull();
+    // Without the guard the search for edges before the run wrapped to the run's last column: the left end moved
+    // ~190 px into the text.
+    expect(region!.left * width).toBeLessThanOrEqual(1);
+    expect(region!.right * width).toBeGreaterThan(380);
+  });
+
   it('tells which turn brings the MRZ band to the bottom of the page', async () => {
     for (const format of ['TD3', 'TD1', 'MRVB'] as const) {
       const page = await renderDocument(format, SPECIMEN_HOLDER);

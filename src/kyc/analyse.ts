@@ -11,7 +11,7 @@ import { cellBox, cellPitch, cellsToReadAlone, fieldCells, holdingMix, placeKey,
 import { compareNames, findNameInText } from './names.ts';
 import { OCR_WIDTH, OCR_WIDTH_LINE_LENGTH, type BandText, type Box, type ImageBand, type OcrEngine, type OnQueued } from './ocr.ts';
 import { measureQuality } from './quality.ts';
-import { deskew, estimateSkew, findMrzBand, findMrzRegion, mrzTurn } from './skew.ts';
+import { cutOut, deskew, estimateSkew, findMrzBand, findMrzRegion, mrzTurn } from './skew.ts';
 import { specimenMarks } from './specimen.ts';
 import { findAddress, findDates, latestPastDate } from './text-document.ts';
 import { compareVisualZone, printedText, readPrintedPage } from './visual-zone.ts';
@@ -87,19 +87,6 @@ async function thinStrokes(pixels: RawPixels): Promise<RawPixels> {
  */
 const widthFor = (mrz: MrzReading): number => Math.round((OCR_WIDTH * mrz.lines[0]!.length) / OCR_WIDTH_LINE_LENGTH);
 
-/** The part of the image inside `region` (fractions of its width and height). */
-async function cropped(pixels: RawPixels, region: { left: number; right: number; top: number; bottom: number }): Promise<RawPixels> {
-  const left = Math.floor(region.left * pixels.width);
-  const top = Math.floor(region.top * pixels.height);
-  const width = Math.max(1, Math.min(pixels.width, Math.ceil(region.right * pixels.width)) - left);
-  const height = Math.max(1, Math.min(pixels.height, Math.ceil(region.bottom * pixels.height)) - top);
-  const { data, info } = await sharp(pixels.data, { raw: { width: pixels.width, height: pixels.height, channels: 3 } })
-    .extract({ left, top, width, height })
-    .raw()
-    .toBuffer({ resolveWithObject: true });
-  return { data: new Uint8Array(data.buffer, data.byteOffset, data.length), width: info.width, height: info.height };
-}
-
 /**
  * After the bottom band failed: the detected MRZ band, and a tilted photo straightened. When the document is small
  * in the photo (round 21: a card at ~40 % of the photo's width on a table), no band spans most of the width: the
@@ -112,7 +99,7 @@ async function closerLooks(pixels: RawPixels): Promise<Look[]> {
   const looks = [];
   const band = findMrzBand(straight);
   const region = findMrzRegion(straight);
-  if (region) looks.push({ image: await cropped(straight, region), band: WHOLE });
+  if (region) looks.push({ image: await cutOut(straight, region), band: WHOLE });
   if (band) looks.push({ image: straight, band });
   if (straight !== pixels) looks.push({ image: straight, band: BOTTOM_BAND }, { image: straight, band: WHOLE });
   return looks;

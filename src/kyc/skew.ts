@@ -149,7 +149,7 @@ const MIN_GLYPH_EDGE = 25;
  * paper on either side; all as fractions of the width and height. Null when no such band is found, or when the band
  * already spans most of the width (findMrzBand sees it: the document fills the photo).
  */
-export function findMrzRegion(pixels: RawPixels): { left: number; right: number; top: number; bottom: number } | null {
+export function findMrzRegion(pixels: RawPixels): Region | null {
   const cluster = lowestTextCluster(pixels, REGION_MIN_SPAN, true);
   if (!cluster) return null;
   const [start, end] = cluster.columns;
@@ -158,6 +158,42 @@ export function findMrzRegion(pixels: RawPixels): { left: number; right: number;
   const to = Math.ceil((Math.min(BANDS_COLUMNS, end + 1) / BANDS_COLUMNS) * pixels.width);
   const [left, right] = textExtent(pixels, from, to, Math.floor(cluster.lines[0] * pixels.height), Math.ceil(cluster.lines[1] * pixels.height));
   return { left: left / pixels.width, right: right / pixels.width, top: cluster.top, bottom: cluster.bottom };
+}
+
+/** A region of an image, as fractions of its width and height. */
+type Region = { left: number; right: number; top: number; bottom: number };
+
+/** The part of the image inside `region`. */
+export async function cutOut(pixels: RawPixels, region: Region): Promise<RawPixels> {
+  const left = Math.max(0, Math.floor(region.left * pixels.width));
+  const top = Math.max(0, Math.floor(region.top * pixels.height));
+  const width = Math.max(1, Math.min(pixels.width, Math.ceil(region.right * pixels.width)) - left);
+  const height = Math.max(1, Math.min(pixels.height, Math.ceil(region.bottom * pixels.height)) - top);
+  const { data, info } = await sharp(pixels.data, { raw: { width: pixels.width, height: pixels.height, channels: 3 } })
+    .extract({ left, top, width, height })
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  return { data: new Uint8Array(data.buffer, data.byteOffset, data.length), width: info.width, height: info.height };
+}
+
+/**
+ * The document around the MRZ region of findMrzRegion (a document small in the photo), as fractions of the photo:
+ * an MRZ spans ~88 % of its document's width and the document is at most ~0.7 of its width high (TD3 page, TD1/TD2
+ * card, visas), so the document lies within a width of region / 0.85 and a height of 0.8 of that above the MRZ's
+ * bottom. Null when findMrzRegion finds none (the document fills the photo).
+ */
+export function documentAroundMrz(pixels: RawPixels): Region | null {
+  const region = findMrzRegion(pixels);
+  if (!region) return null;
+  const documentWidth = (region.right - region.left) / 0.85;
+  const margin = 0.1 * documentWidth;
+  const height = (0.8 * documentWidth * pixels.width) / pixels.height;
+  return {
+    left: Math.max(0, region.left - margin),
+    right: Math.min(1, region.right + margin),
+    top: Math.max(0, region.bottom - height),
+    bottom: region.bottom,
+  };
 }
 
 /**

@@ -878,6 +878,11 @@ describe('MRZ reading', () => {
       expect(seen[0]).toEqual({ width: 1024, height: 768 });
       expect(seen[1]!.width).toBeGreaterThan(340);
       expect(seen[1]!.width).toBeLessThan(410);
+      // A licence's read (most carry no MRZ) does not look for the region: no OCR pass on an image cut out of the photo.
+      seen.length = 0;
+      expect(await readMrzFromImage(pixels, ocr, NOW, undefined, [{ top: 0.6, bottom: 1 }, { top: 0, bottom: 1 }], false)).toBeNull();
+      expect(seen.length).toBeGreaterThan(0);
+      expect(seen.every(({ width, height }) => width === 1024 && height === 768)).toBe(true);
     });
 
     it('reads the image again only for an invalid first read, and only at the unread place', async () => {

@@ -91,7 +91,7 @@ const widthFor = (mrz: MrzReading): number => Math.round((OCR_WIDTH * mrz.lines[
  * After the bottom band failed: the detected MRZ band, and a tilted photo straightened. When the document is small
  * in the photo (round 21: a card at ~40 % of the photo's width on a table), no band spans most of the width: the
  * MRZ region (findMrzRegion) is cut out and read alone, so that the OCR scale gives its characters the pitch it
- * reads best (the whole photo scaled to OCR_WIDTH gives them ~40 % of it).
+ * reads best (the whole photo scaled to OCR_WIDTH gives them ~40 % of it); only with `lookForRegion` (not on a licence).
  */
 async function closerLooks(pixels: RawPixels, lookForRegion: boolean): Promise<Look[]> {
   const skew = estimateSkew(pixels);

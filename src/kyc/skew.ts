@@ -142,6 +142,9 @@ const REGION_MIN_SPAN = 0.25;
 /** A luma step between neighbouring pixels taken for a glyph's stroke inside the MRZ band (paper is even there). */
 const MIN_GLYPH_EDGE = 25;
 
+/** A region of an image, as fractions of its width and height. */
+type Region = { left: number; right: number; top: number; bottom: number };
+
 /**
  * Where the MRZ lies on a photo in which the document is small, with space around it (a table, a scanner's bed):
  * the band of findMrzBand found with a narrower run of columns (the coarse columns also take in the document's
@@ -159,9 +162,6 @@ export function findMrzRegion(pixels: RawPixels): Region | null {
   const [left, right] = textExtent(pixels, from, to, Math.floor(cluster.lines[0] * pixels.height), Math.ceil(cluster.lines[1] * pixels.height));
   return { left: left / pixels.width, right: right / pixels.width, top: cluster.top, bottom: cluster.bottom };
 }
-
-/** A region of an image, as fractions of its width and height. */
-type Region = { left: number; right: number; top: number; bottom: number };
 
 /** The part of the image inside `region`. */
 export async function cutOut(pixels: RawPixels, region: Region): Promise<RawPixels> {

@@ -38,7 +38,7 @@ const NEGATIVES_PER_SPLIT = 1500;
 /** Designated persons written as the press writes them (pressCase), per split. */
 const PRESS_PER_SPLIT = 600;
 
-function mulberry32(seed: number): () => number {
+export function mulberry32(seed: number): () => number {
   let a = seed >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) >>> 0;

@@ -15,7 +15,7 @@ import { createModel, loadEmbeddedModel, type ModelFile } from '../src/kya/model
 import { normalisePrompt } from '../src/kya/normalise.ts';
 import { screenPrompt } from '../src/kya/screen.ts';
 import { matchSignatures } from '../src/kya/signatures.ts';
-import { buildDataset, conceptsOfGroups, defaultDatasetOptions, isCalibrationSample, splitOf, type Sample } from '../src/kya/training/dataset.ts';
+import { buildDataset, conceptsOfGroups, defaultDatasetOptions, isCalibrationSample, isParallelSetForValidation, splitOf, type Sample } from '../src/kya/training/dataset.ts';
 import { isTranslationLeakFree } from '../src/kya/training/translation-leaks.ts';
 
 interface Scored {
@@ -169,6 +169,15 @@ function main(): void {
     { name: 'all', items: measuredSamples },
     { name: 'translation-leak-free', items: measuredSamples.filter((s) => leakFree(s.sample)) },
   ];
+  // Round 22's parallel sets are all in the validation split: beside the whole split, the split as it was before
+  // them (the corpus earlier rounds' validation figures were read on), and the sets on their own.
+  const parallelSetsForValidation = measuredSamples.filter((s) => isParallelSetForValidation(s.sample));
+  if (parallelSetsForValidation.length > 0) {
+    columns.push({ name: 'without round-22 sets', items: measuredSamples.filter((s) => !isParallelSetForValidation(s.sample)) });
+    console.log(`\nparallel sets written to measure on (round 22): planted injections flagged ${rate(injectionsOf(parallelSetsForValidation), (s) => s.outcome !== 'passed_screening')} of ${injectionsOf(parallelSetsForValidation).length}, ` +
+      `model ≥ review ${rate(injectionsOf(parallelSetsForValidation), (s) => s.score >= review)}; look-alikes not passed ${rate(benignOf(parallelSetsForValidation), (s) => s.outcome !== 'passed_screening')} of ${benignOf(parallelSetsForValidation).length}, ` +
+      `model ≥ review ${rate(benignOf(parallelSetsForValidation), (s) => s.score >= review)}, blocked ${rate(benignOf(parallelSetsForValidation), (s) => s.outcome === 'blocked')}`);
+  }
   console.log(`\n${measured === 'test' ? 'HELD-OUT TEST SPLIT' : 'VALIDATION SPLIT'}`);
   console.log(`${''.padEnd(LABEL)} ${columns.map(({ name }) => name.padEnd(CELL)).join(' ')}`);
   line('samples (injections / benign)', columns, (items) => `${items.length} (${injectionsOf(items).length} / ${benignOf(items).length})`);

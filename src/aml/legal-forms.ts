@@ -156,8 +156,8 @@ export const AIRLINE_WORD_FOLDED = 'airlines';
 /**
  * Generic words of organisations' names in the languages and romanisations lists, registers and the press write
  * them, folded to one form ("Banque Melli", "Banco Mellat", "Banke Melli" (Persian, with its ezafe), "Grupo",
- * "Holdings"), as legal forms are; a key of two words is a phrase ("Uzbekistan Havo Yollari", "Azerbaijan Hava
- * Yollari": Uzbek and Turkish "air ways"). Folded words keep the weight the lists give them, so a generic word
+ * "Holdings"), as legal forms are; a key of two or three words is a phrase ("Uzbekistan Havo Yollari", "Azerbaijan
+ * Hava Yollari": Uzbek and Turkish "air ways"; "San. ve Tic.", Turkish "Sanayi ve Ticaret", written out). Folded words keep the weight the lists give them, so a generic word
  * paired with its translation still decides nothing alone.
  */
 const GENERIC_WORDS: Record<string, string[]> = {
@@ -167,6 +167,10 @@ const GENERIC_WORDS: Record<string, string[]> = {
   compagnie: ['co'], compania: ['co'], companhia: ['co'], compagnia: ['co'],
   handelsgesellschaft: ['trading', 'co'],
   intl: ['international'],
+  // Turkish registers abbreviate "Sanayi ve Ticaret" (industry and trade) and "Ithalat Ihracat" (import export).
+  'san ve tic': ['sanayi', 've', 'ticaret'], 'san tic': ['sanayi', 'ticaret'],
+  'tic ve san': ['ticaret', 've', 'sanayi'], 'tic san': ['ticaret', 'sanayi'],
+  'ith ihr': ['ithalat', 'ihracat'], 'ith ve ihr': ['ithalat', 've', 'ihracat'],
 };
 /** The first words of GENERIC_WORDS' phrases: only these make a token worth reading with the next one. */
 const GENERIC_PHRASE_FIRST_WORDS = new Set(Object.keys(GENERIC_WORDS).filter((key) => key.includes(' ')).map((key) => key.split(' ')[0]));
@@ -199,11 +203,13 @@ export function foldLegalFormsAndNumbers(tokens: string[]): string[] {
       i += fold.words.length;
       continue;
     }
-    const genericPhrase = GENERIC_PHRASE_FIRST_WORDS.has(tokens[i]) ? GENERIC_WORDS[`${tokens[i]} ${tokens[i + 1]}`] : undefined;
-    if (genericPhrase) {
-      folded.push(...genericPhrase);
-      i += 2;
-      continue;
+    if (GENERIC_PHRASE_FIRST_WORDS.has(tokens[i])) {
+      const length = [3, 2].find((words) => GENERIC_WORDS[tokens.slice(i, i + words).join(' ')] && i + words <= tokens.length);
+      if (length) {
+        folded.push(...GENERIC_WORDS[tokens.slice(i, i + length).join(' ')]);
+        i += length;
+        continue;
+      }
     }
     const generic = GENERIC_WORDS[tokens[i]];
     if (generic) folded.push(...generic);

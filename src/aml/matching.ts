@@ -159,6 +159,14 @@ export interface ScreeningIndex {
   byHyphenatedKey: Map<string, number[]>;
   /** Initials of an organisation's name (see acronymsOf) → ids of those names. */
   byAcronym: Map<string, number[]>;
+  /** Three initials of an organisation's name (see shortAcronymsOf) → ids of those names, when the lists attest them. */
+  byShortAcronym: Map<string, number[]>;
+  /**
+   * "acronym source" of each three-letter acronym the lists attest for an organisation's distinctive words (see
+   * acronymSource) → the organisations listed under that acronym alone that are the body attesting it: they share
+   * another listed name with it (the same body on another list).
+   */
+  attestedShortAcronyms: Map<string, Set<number>>;
   /** Korean key (see koreanKey) → ids of the syllables of Korean persons' names, or of two written together. */
   byKoreanSyllable: Map<string, number[]>;
   /** Id of such a part → its Korean key. */
@@ -367,17 +375,42 @@ export function acronymsOf(parts: string[]): string[] {
   return [...acronyms].filter((acronym) => acronym.length >= MIN_ACRONYM && acronym.length <= MAX_ACRONYM);
 }
 
+/**
+ * Three-letter acronyms an organisation's name may go by (round 28): the initials of its words without linking
+ * words, after a legal form it opens with ("PUBLIC JOINT STOCK COMPANY UNITED AIRCRAFT CORPORATION" → uac), or
+ * without any legal form. Three capitals spell some listed name's initials too often to be read as acronymsOf's
+ * are (one random three-letter string in nine, even when one listed name alone spells it): see buildIndex's guard.
+ */
+export function shortAcronymsOf(parts: string[]): string[] {
+  const words = parts.filter((part) => !ACRONYM_SKIPS.has(part));
+  if (words.some((word) => !/^[a-z]{2}/.test(word))) return [];
+  let start = 0;
+  while (start < words.length && isWeakToken(words[start])) start++;
+  const acronyms = new Set([words.slice(start), words.filter((word) => !isWeakToken(word))].map((kept) => kept.map((word) => word[0]).join('')));
+  return [...acronyms].filter((acronym) => acronym.length === SHORT_ACRONYM);
+}
+const SHORT_ACRONYM = 3;
+
+/** The words of an organisation's name that tell it from others: no linking words, no legal forms. */
+function acronymSource(parts: string[]): string {
+  return parts.filter((part) => !ACRONYM_SKIPS.has(part) && !isWeakToken(part)).join(' ');
+}
+
 /** A query written as an acronym: one word of capitals ("IRGC") or of dotted capitals ("I.S.I.L."). */
 const ACRONYM_QUERY = new RegExp(`^\\s*(?:[A-Z]{${MIN_ACRONYM},${MAX_ACRONYM}}|(?:[A-Z]\\.){${MIN_ACRONYM},${MAX_ACRONYM}})\\s*$`);
 /** Score of an organisation whose initials spell a query written as an acronym. */
 export const ACRONYM_SCORE = 0.85;
 
+/** A query written as a three-letter acronym: "UAC", "U.A.C.". */
+const SHORT_ACRONYM_QUERY = /^\s*(?:[A-Z]{3}|(?:[A-Z]\.){3}|[A-Z]\.[A-Z]\.[A-Z])\s*$/;
+
 /** Organisations whose names' initials spell `name` when it is written as an acronym, at ACRONYM_SCORE. */
 function searchAcronym(index: ScreeningIndex, name: string): NameHit[] {
-  if (!ACRONYM_QUERY.test(name)) return [];
+  const short = SHORT_ACRONYM_QUERY.test(name);
+  if (!short && !ACRONYM_QUERY.test(name)) return [];
   const acronym = name.replace(/[^A-Z]/g, '').toLowerCase();
   const hits = new Map<number, NameHit>();
-  for (const nameId of index.byAcronym.get(acronym) ?? []) {
+  for (const nameId of (short ? index.byShortAcronym : index.byAcronym).get(acronym) ?? []) {
     const entityIndex = index.nameEntity[nameId];
     if (hits.has(entityIndex)) continue;
     const start = index.nameTokenStart[nameId];
@@ -398,7 +431,16 @@ function searchAcronym(index: ScreeningIndex, name: string): NameHit[] {
  */
 function searchSpelledOut(index: ScreeningIndex, name: string): NameHit[] {
   const hits: NameHit[] = [];
-  for (const acronym of acronymsOf(tokenise(name))) {
+  const parts = tokenise(name);
+  // Three initials only as the lists attest them for these words ("United Shipbuilding Corporation" → USC).
+  // Three initials only as the lists attest them for these words ("United Shipbuilding Corporation" → USC), and only
+  // an organisation that is the attesting body under another list's name: not another body with the same initials.
+  const candidates: Array<{ acronym: string; sameBody?: Set<number> }> = acronymsOf(parts).map((acronym) => ({ acronym }));
+  for (const acronym of shortAcronymsOf(parts)) {
+    const sameBody = index.attestedShortAcronyms.get(`${acronym} ${acronymSource(parts)}`);
+    if (sameBody) candidates.push({ acronym, sameBody });
+  }
+  for (const { acronym, sameBody } of candidates) {
     const id = index.vocabulary.get(acronym);
     if (id === undefined) continue;
     for (let p = index.postingStart[id]; p < index.postingStart[id + 1]; p++) {
@@ -406,7 +448,11 @@ function searchSpelledOut(index: ScreeningIndex, name: string): NameHit[] {
       const entityIndex = index.nameEntity[nameId];
       const entity = index.entities[entityIndex];
       if (entity.type !== 'organization' || index.nameTokenStart[nameId + 1] - index.nameTokenStart[nameId] !== 1) continue;
-      if (entity.names.some((other) => acronymsOf(tokenise(other.full)).includes(acronym))) continue;
+      if (sameBody && !sameBody.has(entityIndex)) continue;
+      if (entity.names.some((other) => {
+        const otherParts = tokenise(other.full);
+        return [...acronymsOf(otherParts), ...shortAcronymsOf(otherParts)].includes(acronym);
+      })) continue;
       hits.push({
         entityIndex, nameSlot: index.nameSlot[nameId], kind: entity.names[index.nameSlot[nameId]].kind, score: ACRONYM_SCORE,
         pairings: [{ query: name, matched: acronym, similarity: ACRONYM_SCORE }], unmatchedQuery: [], unmatchedListed: [],
@@ -521,6 +567,10 @@ export function buildIndex(entities: ListEntity[]): ScreeningIndex {
   const byHyphenatedKey = new Map<string, number[]>();
   const byIdentifier = new Map<string, number[]>();
   const byAcronym = new Map<string, number[]>();
+  const shortAcronymNames: Array<{ acronym: string; source: string; nameId: number; entityIndex: number }> = [];
+  const shortNamesOf = new Map<number, Set<string>>();
+  const organisationNamesOf = new Map<number, Set<string>>();
+  const byShortAcronym = new Map<string, number[]>();
   const koreanSyllables = new Set<number>();
   const koreanNames = new Set<number>();
   const syllablesJoinedNames = new Set<number>();
@@ -616,7 +666,13 @@ export function buildIndex(entities: ListEntity[]): ScreeningIndex {
           pushTo(byJoined, parts[i] + parts[i + 1], nameId);
           if (parts[i + 1] === AIRLINE_WORD_FOLDED) pushTo(byJoined, `${parts[i]}air`, nameId);
         }
-        if (entity.type === 'organization' && name.kind !== 'weak_alias') for (const acronym of acronymsOf(parts)) pushTo(byAcronym, acronym, nameId);
+        if (entity.type === 'organization') organisationNamesOf.set(entityIndex, (organisationNamesOf.get(entityIndex) ?? new Set<string>()).add(parts.join(' ')));
+        if (entity.type === 'organization' && name.kind !== 'weak_alias') {
+          for (const acronym of acronymsOf(parts)) pushTo(byAcronym, acronym, nameId);
+          const own = acronymSource(parts);
+          for (const acronym of shortAcronymsOf(parts)) shortAcronymNames.push({ acronym, source: own, nameId, entityIndex });
+          if (/^[a-z]{3}$/.test(own)) shortNamesOf.set(entityIndex, (shortNamesOf.get(entityIndex) ?? new Set<string>()).add(own));
+        }
         // "VladimirPutin" for "PUTIN, Vladimir Vladimirovich": first given name and family name as said.
         const first = order.indexOf(0);
         const family = parts.findIndex((part, i) => order[i] > order[first] && !middle[i] && !isWeakToken(part));
@@ -699,6 +755,33 @@ export function buildIndex(entities: ListEntity[]): ScreeningIndex {
     }
     nameWeight[n] = total;
   }
+  // Three initials are read only as the lists attest them: an organisation listed under the acronym as well as under
+  // a name that spells it ("JOINT STOCK COMPANY UNITED SHIPBUILDING CORPORATION", a.k.a. "JSC USC"). Every listed
+  // name with the same distinctive words is then found by it, as the same body on another list or in another
+  // register form; a name that merely has those initials is not ("UNITED STEEL COMPANY" is not USC).
+  const attesting = new Map<string, number[]>();
+  for (const { acronym, source, entityIndex } of shortAcronymNames) if (shortNamesOf.get(entityIndex)?.has(acronym)) pushTo(attesting, `${acronym} ${source}`, entityIndex);
+  for (const { acronym, source, nameId } of shortAcronymNames) if (attesting.has(`${acronym} ${source}`)) pushTo(byShortAcronym, acronym, nameId);
+  // Spelt out, such words find an organisation listed under the acronym alone only when it shares another listed
+  // name with an attesting one: LASHKAR E-TAYYIBA, a.k.a. JUD, on OFAC's list is the UN's LASHKAR-E-TAYYIBA, which
+  // pairs JUD with "Jamaat-ud-Dawa"; a plant a.k.a. NMZ in Nizhnekamsk is not the NMZ of Novovyatsk.
+  const listedUnder = new Map<string, number[]>();
+  for (const [entityIndex, names] of organisationNamesOf) {
+    for (const full of names) {
+      const own = acronymSource(full.split(' '));
+      if (/^[a-z]{3}$/.test(own)) pushTo(listedUnder, own, entityIndex);
+    }
+  }
+  const attestedSameBody = new Map<string, Set<number>>();
+  for (const [key, attesters] of attesting) {
+    const acronym = key.slice(0, SHORT_ACRONYM);
+    const sameBody = new Set<number>();
+    for (const entityIndex of listedUnder.get(acronym) ?? []) {
+      const names = [...(organisationNamesOf.get(entityIndex) ?? [])].filter((full) => acronymSource(full.split(' ')) !== acronym);
+      if (attesters.some((other) => names.some((full) => organisationNamesOf.get(other)?.has(full)))) sameBody.add(entityIndex);
+    }
+    attestedSameBody.set(key, sameBody);
+  }
 
   return {
     entities,
@@ -713,6 +796,8 @@ export function buildIndex(entities: ListEntity[]): ScreeningIndex {
     byJoined,
     byHyphenatedKey,
     byAcronym,
+    byShortAcronym,
+    attestedShortAcronyms: attestedSameBody,
     byKoreanSyllable,
     koreanKeyOf,
     koreanNames,

@@ -58,11 +58,11 @@ const BANDS_COLUMNS = 32;
 const MRZ_MIN_SPAN = 0.6;
 
 /**
- * The MRZ band as fractions of the height: the lowest cluster of rows where stroke edges run unbroken across most
- * of the width (monospaced lines that fill the page from margin to margin), with a margin of half a line; null
- * when no row looks like that.
+ * A photo's longest run of text columns per row: per sampled row the covered columns (a stroke edge seen in them),
+ * merged over a window of ~1 % of the height (a character is a few sampled rows high); `run(r)` the longest
+ * unbroken run of covered columns of row r, [start, end).
  */
-export function findMrzBand(pixels: RawPixels): { top: number; bottom: number } | null {
+function columnRuns(pixels: RawPixels): { rows: number; window: number; run: (r: number) => [number, number] } {
   const step = Math.max(1, Math.floor(pixels.width / ANALYSIS_WIDTH));
   const rows = Math.floor(pixels.height / step);
   const columnWidth = pixels.width / BANDS_COLUMNS;
@@ -79,29 +79,168 @@ export function findMrzBand(pixels: RawPixels): { top: number; bottom: number } 
     }
     covered.push(cells);
   }
-  // A character is a few sampled rows high: rows are merged over a window of ~1 % of the height.
   const window = Math.max(1, Math.round(rows * 0.01));
-  const isLine = (r: number) => {
+  const run = (r: number): [number, number] => {
     const cells = new Uint8Array(BANDS_COLUMNS);
     for (let k = Math.max(0, r - window); k <= Math.min(rows - 1, r + window); k++) {
       for (let c = 0; c < BANDS_COLUMNS; c++) cells[c] ||= covered[k]![c]!;
     }
-    let run = 0;
-    let longest = 0;
-    for (const cell of cells) (run = cell ? run + 1 : 0), (longest = Math.max(longest, run));
-    return longest >= MRZ_MIN_SPAN * BANDS_COLUMNS;
+    let best: [number, number] = [0, 0];
+    let start = 0;
+    for (let c = 0; c <= BANDS_COLUMNS; c++) {
+      if (c < BANDS_COLUMNS && cells[c]) continue;
+      if (c - start > best[1] - best[0]) best = [start, c];
+      start = c + 1;
+    }
+    return best;
   };
+  return { rows, window, run };
+}
+
+/**
+ * The lowest cluster of rows whose longest column run is at least `minSpan` of the columns (with `sameBlock`, also
+ * overlapping the first such row's run by half of the shorter: the same text block, not a line of another one beside
+ * it): the rows (top, bottom) and the union of their runs (columns).
+ */
+function lowestTextCluster(pixels: RawPixels, minSpan: number, sameBlock = false) {
+  const { rows, window, run } = columnRuns(pixels);
   let bottom = -1;
   let top = -1;
+  let first: [number, number] = [0, 0];
+  let columns: [number, number] = [0, 0];
   for (let r = rows - 1; r >= 0; r--) {
-    if (isLine(r)) {
-      if (bottom < 0) bottom = r;
+    const [start, end] = run(r);
+    const overlap = Math.min(end, first[1]) - Math.max(start, first[0]);
+    const isLine = end - start >= minSpan * BANDS_COLUMNS && (bottom < 0 || !sameBlock || overlap >= 0.5 * Math.min(end - start, first[1] - first[0]));
+    if (isLine) {
+      if (bottom < 0) (bottom = r), (first = [start, end]), (columns = [start, end]);
       top = r;
+      columns = [Math.min(columns[0], start), Math.max(columns[1], end)];
     } else if (bottom >= 0 && top - r > 6 * window) break; // a gap of more than a line or two ends the cluster
   }
   if (bottom < 0) return null;
   const margin = Math.max(window * 2, (bottom - top) * 0.15);
-  return { top: Math.max(0, (top - margin) / rows), bottom: Math.min(1, (bottom + margin + 1) / rows) };
+  // lines: the rows of the text itself, without the margin.
+  return { top: Math.max(0, (top - margin) / rows), bottom: Math.min(1, (bottom + margin + 1) / rows), columns, lines: [top / rows, (bottom + 1) / rows] };
+}
+
+/**
+ * The MRZ band as fractions of the height: the lowest cluster of rows where stroke edges run unbroken across most
+ * of the width (monospaced lines that fill the page from margin to margin), with a margin of half a line; null
+ * when no row looks like that.
+ */
+export function findMrzBand(pixels: RawPixels): { top: number; bottom: number } | null {
+  const cluster = lowestTextCluster(pixels, MRZ_MIN_SPAN);
+  return cluster && { top: cluster.top, bottom: cluster.bottom };
+}
+
+/**
+ * An MRZ across this share of the columns at least, for findMrzRegion: a card photographed at ~40 % of the photo's
+ * width (round 21) has an MRZ ~35 % wide; a label and its value on a document page span fewer columns.
+ */
+const REGION_MIN_SPAN = 0.25;
+/** A luma step between neighbouring pixels taken for a glyph's stroke inside the MRZ band (paper is even there). */
+const MIN_GLYPH_EDGE = 25;
+
+/** A region of an image, as fractions of its width and height. */
+type Region = { left: number; right: number; top: number; bottom: number };
+
+/**
+ * Where the MRZ lies on a photo in which the document is small, with space around it (a table, a scanner's bed):
+ * the band of findMrzBand found with a narrower run of columns (the coarse columns also take in the document's
+ * edge against the table, which the OCR reads as a character), then the text's own extent in it (textExtent), with
+ * paper on either side; all as fractions of the width and height. Null when no such band is found, or when the band
+ * already spans most of the width (findMrzBand sees it: the document fills the photo).
+ */
+export function findMrzRegion(pixels: RawPixels): Region | null {
+  const cluster = lowestTextCluster(pixels, REGION_MIN_SPAN, true);
+  if (!cluster) return null;
+  const [start, end] = cluster.columns;
+  if (end - start >= MRZ_MIN_SPAN * BANDS_COLUMNS) return null;
+  const from = Math.floor((Math.max(0, start - 1) / BANDS_COLUMNS) * pixels.width);
+  const to = Math.ceil((Math.min(BANDS_COLUMNS, end + 1) / BANDS_COLUMNS) * pixels.width);
+  const [left, right] = textExtent(pixels, from, to, Math.floor(cluster.lines[0] * pixels.height), Math.ceil(cluster.lines[1] * pixels.height));
+  return { left: left / pixels.width, right: right / pixels.width, top: cluster.top, bottom: cluster.bottom };
+}
+
+/** The part of the image inside `region`. */
+export async function cutOut(pixels: RawPixels, region: Region): Promise<RawPixels> {
+  const left = Math.max(0, Math.floor(region.left * pixels.width));
+  const top = Math.max(0, Math.floor(region.top * pixels.height));
+  const width = Math.max(1, Math.min(pixels.width, Math.ceil(region.right * pixels.width)) - left);
+  const height = Math.max(1, Math.min(pixels.height, Math.ceil(region.bottom * pixels.height)) - top);
+  const { data, info } = await sharp(pixels.data, { raw: { width: pixels.width, height: pixels.height, channels: 3 } })
+    .extract({ left, top, width, height })
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  return { data: new Uint8Array(data.buffer, data.byteOffset, data.length), width: info.width, height: info.height };
+}
+
+/**
+ * The document around the MRZ region of findMrzRegion (a document small in the photo), as fractions of the photo:
+ * an MRZ spans ~88 % of its document's width and the document is at most ~0.7 of its width high (TD3 page, TD1/TD2
+ * card, visas), so the document lies within a width of region / 0.85 and a height of 0.8 of that above the MRZ's
+ * bottom. Null when findMrzRegion finds none (the document fills the photo).
+ */
+export function documentAroundMrz(pixels: RawPixels): Region | null {
+  const region = findMrzRegion(pixels);
+  if (!region) return null;
+  const documentWidth = (region.right - region.left) / 0.85;
+  const margin = 0.1 * documentWidth;
+  const height = (0.8 * documentWidth * pixels.width) / pixels.height;
+  return {
+    left: Math.max(0, region.left - margin),
+    right: Math.min(1, region.right + margin),
+    top: Math.max(0, region.bottom - height),
+    bottom: region.bottom,
+  };
+}
+
+/**
+ * The MRZ's extent in x within [from, to) over the rows of its lines [top, bottom), pixels: every MRZ position holds
+ * a glyph (the filler too), so the gaps between the columns where stroke edges are seen stay under a character; a
+ * gap of more than a sixth of the lines' height (two or three lines are ~4–6 pitches high) ends the text. A column
+ * counts where edges are seen on two rows or more: a glyph's strokes run over several rows, a wave of background
+ * print crossing the band over one or two. The longest such run, widened by a sixth of the lines' height (about a
+ * pitch of paper), or half-way to the next edges outside it (the document's edge against the table). Edges are
+ * taken from MIN_GLYPH_EDGE: a small filler's thin strokes, blurred by the camera, are fainter than MIN_EDGE, and a
+ * line ending in fillers then a check digit would lose that digit.
+ */
+function textExtent(pixels: RawPixels, from: number, to: number, top: number, bottom: number): [number, number] {
+  const luma = (x: number, y: number) => {
+    const i = (y * pixels.width + x) * 3;
+    return (pixels.data[i]! * 299 + pixels.data[i + 1]! * 587 + pixels.data[i + 2]! * 114) / 1000;
+  };
+  const edges = new Uint16Array(to - from);
+  for (let y = top; y < Math.min(bottom, pixels.height); y++) {
+    for (let x = from; x + 1 < to; x++) if (Math.abs(luma(x, y) - luma(x + 1, y)) >= MIN_GLYPH_EDGE) edges[x - from]!++;
+  }
+  const edged = edges.map((count) => (count >= 2 ? 1 : 0));
+  const maxGap = Math.max(2, Math.round((bottom - top) / 6));
+  let best: [number, number] = [0, to - from];
+  let bestCount = -1;
+  let runStart = -1;
+  let last = -1;
+  let count = 0;
+  for (let x = 0; x <= edged.length; x++) {
+    if (x < edged.length && !edged[x]) continue;
+    if (runStart >= 0 && (x === edged.length || x - last > maxGap)) {
+      if (count > bestCount) (best = [runStart, last + 1]), (bestCount = count);
+      runStart = -1;
+    }
+    if (x === edged.length) break;
+    if (runStart < 0) (runStart = x), (count = 0);
+    last = x;
+    count++;
+  }
+  // Half-way at most to the next edges outside the run (the document's edge, a table's grain).
+  const pad = Math.round((bottom - top) / 6);
+  // (lastIndexOf from -1 would search from the end: a run starting at the first column has nothing before it.)
+  const before = best[0] > 0 ? edged.lastIndexOf(1, best[0] - 1) : -1;
+  const after = edged.indexOf(1, best[1]);
+  const padLeft = before < 0 ? pad : Math.min(pad, Math.floor((best[0] - before) / 2));
+  const padRight = after < 0 ? pad : Math.min(pad, Math.floor((after - best[1]) / 2));
+  return [Math.max(0, from + best[0] - padLeft), Math.min(pixels.width, from + best[1] + padRight)];
 }
 
 type Turn = 0 | 90 | 180 | 270;

@@ -3,6 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { parseListFileSet, scanListsDir } from '../../src/aml/parsers/detect.ts';
 import { buildIndex } from '../../src/aml/matching.ts';
 import { screen, type ListsSnapshot } from '../../src/aml/screen.ts';
+import { tokenise } from '../../src/aml/normalize.ts';
 import { emptyEntity, type ListEntity } from '../../src/aml/model.ts';
 
 const CURRENT = fileURLToPath(new URL('../../../shared/data/lists/current', import.meta.url));
@@ -65,5 +66,24 @@ describe('a company named by an everyday word and what it trades in (round 21 re
 
   it('written without the trade word, is not the listed company whose name adds one', () => {
     expect(found('Pacific Holding')).not.toContain('ofac_sdn:29108');
+  });
+});
+
+describe('Turkish "San. ve Tic." read as "Sanayi ve Ticaret" (round 28)', () => {
+  let snapshot: ListsSnapshot;
+  beforeAll(() => {
+    snapshot = { index: buildIndex(listed), lists: [], listsVersion: 'r28' };
+  });
+  const top = (name: string) => screen(snapshot, { name, type: 'organization' }).matches[0];
+
+  it('finds a company listed with the phrase abbreviated from the phrase written out, and back', () => {
+    expect(top('Macpar Makina Sanayi ve Ticaret Anonim Sirketi')).toMatchObject({ matchedName: 'MACPAR MAKINA SAN VE TIC A.S.', score: 1 });
+    expect(tokenise('Baslam Petrol San. ve Tic. A.S.')).toEqual(tokenise('BASLAM PETROL SANAYI VE TICARET ANONIM SIRKETI'));
+  });
+
+  it('leaves "San" alone elsewhere and finds nothing for the phrase alone', () => {
+    expect(tokenise('Chon Ma San')).toEqual(['chon', 'ma', 'san']);
+    expect(tokenise('San Jose Trading')).toEqual(['san', 'jose', 'trading']);
+    expect(screen(snapshot, { name: 'San. ve Tic. A.S.', type: 'organization' }).matches).toEqual([]);
   });
 });

@@ -1070,3 +1070,49 @@ describe('German press spellings of Russian names and the name Герман (rou
     expect(findsAdded(added, 'Hermann Kahn', 2)).toBe(false);
   });
 });
+
+describe('three-letter acronyms the lists attest (round 28)', () => {
+  type Kind = ListEntity['names'][number]['kind'];
+  const org = (id: string, names: Array<[string, Kind]>): ListEntity => ({ ...emptyEntity('r28', id, 'organization'), names: names.map(([full, kind]) => ({ full, kind })) });
+  const attested: ListsSnapshot = {
+    index: buildIndex([
+      org('usc', [['JOINT STOCK COMPANY UNITED SHIPBUILDING CORPORATION', 'primary'], ['JSC USC', 'alias']]),
+      org('usc-elsewhere', [['United Shipbuilding Corporation', 'primary']]),
+      org('usc-only', [['USC', 'primary']]),
+      org('steel', [['UNITED STEEL COMPANY', 'primary']]),
+      org('uac', [['PUBLIC JOINT STOCK COMPANY UNITED AIRCRAFT CORPORATION', 'primary']]),
+      org('omm', [['OCEAN MARITIME MANAGEMENT COMPANY LIMITED', 'primary'], ['OMM', 'weak_alias']]),
+      org('let-un', [['LASHKAR-E-TAYYIBA', 'primary'], ['Jamaat-ud-Dawa', 'alias'], ['JUD', 'alias']]),
+      org('let-ofac', [['LASHKAR E-TAYYIBA', 'primary'], ['JUD', 'weak_alias']]),
+      org('nmz', [['OTKRYTOE AKTSIONERNOE OBSHCHESTVO NOVOVYATSKI MEKHANICHESKI ZAVOD', 'primary'], ['NMZ', 'alias']]),
+      org('nmz-elsewhere', [['LLC NIZHNEKAMSK MECHANICAL PLANT', 'primary'], ['NMZ', 'weak_alias']]),
+    ]),
+    lists: [],
+    listsVersion: 'r28',
+  };
+  const found = (name: string) => screen(attested, { name, type: 'organization' }).matches.map((m) => m.entityId);
+
+  it('finds every listed name with the words of an organisation the lists also list under its three initials', () => {
+    expect(found('USC')).toEqual(expect.arrayContaining(['r28:usc', 'r28:usc-elsewhere']));
+    expect(found('U.S.C.')).toContain('r28:usc-elsewhere');
+    expect(screen(attested, { name: 'USC', type: 'organization' }).matches.find((m) => m.entityId === 'r28:usc-elsewhere')?.score).toBe(0.85);
+  });
+
+  it('does not read three capitals as initials the lists do not attest, nor lower case', () => {
+    expect(found('USC')).not.toContain('r28:steel');
+    expect(found('UAC')).toEqual([]);
+    // A weak alias attests nothing: the lists' own weak acronyms stay below the threshold.
+    expect(found('OMM')).toEqual([]);
+    expect(found('usc')).not.toContain('r28:usc-elsewhere');
+  });
+
+  it('spelt out, finds a body listed under the acronym alone only when it shares another name with the attesting one', () => {
+    // OFAC lists Lashkar-e-Tayyiba with JUD only; the UN's entry, under the same name, pairs JUD with Jamaat-ud-Dawa.
+    expect(found('Jamaat ud Dawa')).toContain('r28:let-ofac');
+    // Another plant a.k.a. NMZ is not the Novovyatsk plant the lists pair NMZ with, nor is a body listed as USC alone
+    // known to be the shipbuilder.
+    expect(found('Novovyatski Mekhanicheski Zavod')).not.toContain('r28:nmz-elsewhere');
+    expect(found('United Shipbuilding Corporation')).not.toContain('r28:usc-only');
+    expect(found('Lashkar Steel Company')).not.toContain('r28:let-ofac');
+  });
+});

@@ -1,5 +1,7 @@
+import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import { composeMrz, composeTd3, SPECIMEN_HOLDER } from '../../scripts/make-kyc-specimen.ts';
+import { composeMrz, composeTd3, renderDocument, SPECIMEN_HOLDER } from '../../scripts/make-kyc-specimen.ts';
+import { decodeImage, type RawPixels } from '../../src/kyc/intake.ts';
 import { seededRandom } from '../../src/kya/training/dataset.ts';
 import { hammingDistance } from '../../src/kyc/hash.ts';
 import { characterBox, readMrzFromImage } from '../../src/kyc/analyse.ts';
@@ -67,6 +69,21 @@ function degrade(line: string, digitPositions: number[], random: () => number): 
   }
   if (tail && random() < 0.5) text = random() < 0.5 ? text + '<<' : text.slice(0, -1);
   return text;
+}
+
+/** An OCR engine whose MRZ passes read `linesOf(image)` (each line boxed, no characters), and nothing else. */
+function linesEngine(linesOf: (pixels: RawPixels) => string[]): OcrEngine {
+  return {
+    readMrzBand: async (pixels) => {
+      const lines = linesOf(pixels);
+      return { text: lines.join('\n'), lines: lines.map((text, i) => ({ text, box: { x0: 10, y0: 10 + 40 * i, x1: 10 + 10 * text.length, y1: 40 + 40 * i } })) };
+    },
+    readDigit: async () => null,
+    readCharacter: async () => null,
+    readText: async () => '',
+    readPrintedBand: async () => [],
+    close: async () => undefined,
+  };
 }
 
 describe('MRZ reading', () => {
@@ -826,18 +843,10 @@ describe('MRZ reading', () => {
       const garbled = (tail: string) => [`P<SWEERIKSSON<<ANNA<MARIA<<${tail}`, `${printed[1]!.slice(0, 9)}I${printed[1]!.slice(10)}`];
       const engine = (plainRead: string[]) => {
         const pixelsRead: unknown[] = [];
-        const ocr: OcrEngine = {
-          readMrzBand: async (pixels) => {
-            pixelsRead.push(pixels);
-            const lines = pixels === original ? plainRead : printed;
-            return { text: lines.join('\n'), lines: lines.map((text, i) => ({ text, box: { x0: 10, y0: 10 + 40 * i, x1: 10 + 10 * text.length, y1: 40 + 40 * i } })) };
-          },
-          readDigit: async () => null,
-          readCharacter: async () => null,
-          readText: async () => '',
-          readPrintedBand: async () => [],
-          close: async () => undefined,
-        };
+        const ocr = linesEngine((pixels) => {
+          pixelsRead.push(pixels);
+          return pixels === original ? plainRead : printed;
+        });
         return { ocr, pixelsRead };
       };
       const noisy = engine(garbled('<<KLKLLLKKLKLLLKLK'));
@@ -848,6 +857,32 @@ describe('MRZ reading', () => {
       const clean = engine(garbled('<<<<<<<<<<<<<<<<<<'));
       await readMrzFromImage(original, clean.ocr, NOW);
       expect(clean.pixelsRead.every((pixels) => pixels === original)).toBe(true);
+    });
+
+    it('reads the MRZ of a document photographed small on a table from its region cut out of the photo', async () => {
+      const page = await sharp(await renderDocument('TD3', SPECIMEN_HOLDER)).resize({ width: 410 }).png().toBuffer();
+      const photo = await sharp({ create: { width: 1024, height: 768, channels: 3, background: '#6b5440' } })
+        .composite([{ input: page, left: 300, top: 250 }])
+        .jpeg({ quality: 85 })
+        .toBuffer();
+      const { pixels } = await decodeImage('documentImage', photo);
+      const printed = composeTd3(SPECIMEN_HOLDER);
+      const seen: { width: number; height: number }[] = [];
+      // Reads the MRZ only from an image about as wide as the MRZ (at the photo's OCR scale its glyphs are too small).
+      const ocr = linesEngine((image) => {
+        seen.push({ width: image.width, height: image.height });
+        return image.width < 420 && image.height < 200 ? printed : [];
+      });
+      expect(await readMrzFromImage(pixels, ocr, NOW)).toMatchObject({ valid: true, documentNumber: SPECIMEN_HOLDER.documentNumber, checkDigitRepairs: [] });
+      // The photo first, as before; then the region: inside the 410 px page, more than its MRZ's ~360 px.
+      expect(seen[0]).toEqual({ width: 1024, height: 768 });
+      expect(seen[1]!.width).toBeGreaterThan(340);
+      expect(seen[1]!.width).toBeLessThan(410);
+      // A licence's read (most carry no MRZ) does not look for the region: no OCR pass on an image cut out of the photo.
+      seen.length = 0;
+      expect(await readMrzFromImage(pixels, ocr, NOW, undefined, [{ top: 0.6, bottom: 1 }, { top: 0, bottom: 1 }], false)).toBeNull();
+      expect(seen.length).toBeGreaterThan(0);
+      expect(seen.every(({ width, height }) => width === 1024 && height === 768)).toBe(true);
     });
 
     it('reads the image again only for an invalid first read, and only at the unread place', async () => {

@@ -2,7 +2,7 @@ import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { MRZ_FORMATS, renderDocument, SPECIMEN_HOLDER } from '../../scripts/make-kyc-specimen.ts';
 import { decodeImage } from '../../src/kyc/intake.ts';
-import { deskew, estimateSkew, findMrzBand, mrzTurn, uprightMrzPage } from '../../src/kyc/skew.ts';
+import { deskew, estimateSkew, findMrzBand, findMrzRegion, mrzTurn, uprightMrzPage } from '../../src/kyc/skew.ts';
 
 describe('skew', () => {
   it('finds the tilt of a photographed page to half a degree, whichever side it leans', async () => {
@@ -37,6 +37,47 @@ describe('skew', () => {
     }
     const blank = await sharp({ create: { width: 900, height: 600, channels: 3, background: '#f0f0f0' } }).jpeg().toBuffer();
     expect(findMrzBand((await decodeImage('documentImage', blank)).pixels)).toBeNull();
+  });
+
+  it('finds the MRZ of a document photographed small on a table, within the document, and none on a full page', async () => {
+    for (const format of ['TD3', 'TD1', 'MRVB'] as const) {
+      const page = await sharp(await renderDocument(format, SPECIMEN_HOLDER)).resize({ width: 410 }).png().toBuffer();
+      const { width = 0, height = 0 } = await sharp(page).metadata();
+      const [left, top] = [150, 200];
+      // A table darker than the paper, with a grain: its edge against the page is the edge the MRZ must not take in.
+      const photo = await sharp({ create: { width: 1024, height: 768, channels: 3, background: '#6b5440' } })
+        .composite([{ input: page, left, top }])
+        .jpeg({ quality: 80 })
+        .toBuffer();
+      const { pixels } = await decodeImage('documentImage', photo);
+      expect(findMrzBand(pixels), format).toBeNull();
+      const region = findMrzRegion(pixels);
+      expect(region, format).not.toBeNull();
+      // Inside the document, off its edges (the MRZ starts ~4 % of the page in), and holding the MRZ's lines.
+      expect(region!.left * 1024, format).toBeGreaterThan(left + 2);
+      expect(region!.right * 1024, format).toBeLessThan(left + width - 2);
+      expect(region!.right - region!.left, format).toBeGreaterThan((0.8 * width) / 1024);
+      expect(region!.bottom * 768, format).toBeGreaterThan(top + 0.9 * height);
+      expect(region!.top * 768, format).toBeGreaterThan(top + 0.55 * height);
+    }
+    const full = (await decodeImage('documentImage', await renderDocument('TD3', SPECIMEN_HOLDER))).pixels;
+    expect(findMrzRegion(full)).toBeNull();
+  });
+
+  it('keeps the start of the MRZ when its first glyph touches the left end of the columns searched', () => {
+    // A 1024×768 photo: a dark table, paper over x < 420 from the photo's left edge, and two MRZ-like lines of
+    // 2 px strokes every 8 px from x = 1 (the first edge between pixels 0 and 1, the first column searched).
+    const [width, height] = [1024, 768];
+    const data = new Uint8Array(width * height * 3).fill(90);
+    const paint = (x: number, y: number, v: number) => data.fill(v, 3 * (y * width + x), 3 * (y * width + x) + 3);
+    for (let y = 420; y < 720; y++) for (let x = 0; x < 420; x++) paint(x, y, 235);
+    for (const top of [600, 640]) for (let y = top; y < top + 22; y++) for (let x = 1; x < 380; x += 8) paint(x, y, 20), paint(x + 1, y, 20);
+    const region = findMrzRegion({ data, width, height });
+    expect(region).not.toBeNull();
+    // Without the guard the search for edges before the run wrapped to the run's last column: the left end moved
+    // ~190 px into the text.
+    expect(region!.left * width).toBeLessThanOrEqual(1);
+    expect(region!.right * width).toBeGreaterThan(380);
   });
 
   it('tells which turn brings the MRZ band to the bottom of the page', async () => {

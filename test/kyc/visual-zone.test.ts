@@ -1,9 +1,12 @@
 // The visual-zone comparison on its own: OCR lines (words, confidences, boxes) as tesseract gives them for a
 // passport data page, against the MRZ reading. The engine and HTTP cases are in engine.test.ts and api.test.ts.
+import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import { composeTd3, SPECIMEN_HOLDER } from '../../scripts/make-kyc-specimen.ts';
+import { composeTd3, renderDocument, SPECIMEN_HOLDER } from '../../scripts/make-kyc-specimen.ts';
+import { decodeImage, type RawPixels } from '../../src/kyc/intake.ts';
 import { readMrz, type MrzReading } from '../../src/kyc/mrz.ts';
-import { compareVisualZone, printedDates, type PrintedLine } from '../../src/kyc/visual-zone.ts';
+import type { OcrEngine } from '../../src/kyc/ocr.ts';
+import { compareVisualZone, printedDates, readPrintedPage, type PrintedLine } from '../../src/kyc/visual-zone.ts';
 
 /** The specimen holder's MRZ, read by the parser: ERIKSSON, ANNA MARIA, XA4186275, 1974-08-12, 2034-03-15. */
 const MRZ: MrzReading = readMrz(composeTd3(SPECIMEN_HOLDER).join('\n'), new Date('2026-06-01T12:00:00Z'))!;
@@ -132,5 +135,33 @@ describe('compareVisualZone', () => {
 
   it('leaves the French card’s expiry unread: its MRZ holds none', () => {
     expect(compareVisualZone({ ...MRZ, format: 'FRA_ID' }, page()).expiryDate).toBe('unread');
+  });
+
+  it('reads the printed page of a document small in a photo from the document cut out, not the whole photo', async () => {
+    // Round 21 review: the MRZ of a document at ~40 % of a photo's width is read from its region; its printed page,
+    // read in the whole photo at the OCR scale, has ~7 px values that read as nothing, so a tampered page passed.
+    for (const format of ['TD3', 'TD1'] as const) {
+      const page = await sharp(await renderDocument(format, SPECIMEN_HOLDER)).resize({ width: 410 }).png().toBuffer();
+      const { height = 0 } = await sharp(page).metadata();
+      const [left, top] = [480, 260];
+      const photo = await sharp({ create: { width: 1024, height: 768, channels: 3, background: '#6b5440' } })
+        .composite([{ input: page, left, top }])
+        .jpeg({ quality: 85 })
+        .toBuffer();
+      const { pixels } = await decodeImage('documentImage', photo);
+      const seen: RawPixels[] = [];
+      const ocr = { readPrintedBand: async (image: RawPixels) => (seen.push(image), []) } as unknown as OcrEngine;
+      await readPrintedPage(pixels, ocr);
+      // The document (410 px wide, ~0.63–0.7 of that high) and some of the table: not the 1024×768 photo.
+      expect(seen[0]!.width, format).toBeGreaterThanOrEqual(410);
+      expect(seen[0]!.width, format).toBeLessThan(700);
+      expect(seen[0]!.height, format).toBeGreaterThanOrEqual(height - 4);
+      expect(seen[0]!.height, format).toBeLessThan(520);
+    }
+    // A page filling the photo is read whole, as before.
+    const full = (await decodeImage('documentImage', await renderDocument('TD3', SPECIMEN_HOLDER))).pixels;
+    const seen: RawPixels[] = [];
+    await readPrintedPage(full, { readPrintedBand: async (image: RawPixels) => (seen.push(image), []) } as unknown as OcrEngine);
+    expect(seen[0]!.width).toBe(full.width);
   });
 });

@@ -59,6 +59,9 @@ const VALIDATION_PARTITION = 2;
 const VALIDATION_GROUP_PREFIX = 'corpus-validation:';
 const PARALLEL_GROUP_PREFIX = 'corpus:parallel:';
 const isWrittenForValidation = ({ group }: { group: string }) => group.startsWith(VALIDATION_GROUP_PREFIX);
+const VALIDATION_PARALLEL_GROUP_PREFIX = `${VALIDATION_GROUP_PREFIX}parallel:`;
+/** A sample of a parallel set written to measure on (`"split": "validation"` in parallel.json, round 22's sets). */
+export const isParallelSetForValidation = ({ group }: Pick<Sample, 'group'>) => group.startsWith(VALIDATION_PARALLEL_GROUP_PREFIX);
 
 /**
  * The samples the score is calibrated and the thresholds are chosen on: the validation split drawn by hash, without
@@ -496,19 +499,40 @@ interface ParallelSet {
   label: 0 | 1;
   family: string;
   texts: Record<string, string>;
+  /**
+   * "validation": a set written to measure on, every text in the validation split and none in calibration, like the
+   * validation bank, so that training and the thresholds stay as they were (round 22's planted sets).
+   */
+  split?: 'validation';
 }
 
 interface ParallelText extends Grouped {
   language: string;
   label: 0 | 1;
   family: string;
+  injected?: string;
+}
+
+/**
+ * In a planted set's text, the instruction hidden in the material to process stands between ⟦ and ⟧: the marks are
+ * taken out, and the instruction is the sample's `injected` text, so that training labels only the windows holding
+ * it and the email, page or table around it stays benign text.
+ */
+const PLANTED_MARKS = /⟦([^⟦⟧]*)⟧/;
+
+export function parallelText(written: string): { text: string; injected?: string } {
+  const planted = PLANTED_MARKS.exec(written);
+  if (!planted) return { text: written };
+  return { text: written.replace(PLANTED_MARKS, '$1'), injected: planted[1] };
 }
 
 function readParallelSets(corpusDir: string): ParallelText[] {
   const file = path.join(corpusDir, 'parallel.json');
   if (!existsSync(file)) return [];
-  return readJson<{ sets: ParallelSet[] }>(file).sets.flatMap(({ id, label, family, texts }) =>
-    Object.entries(texts).map(([language, text]) => ({ text, language, label, family, group: `${PARALLEL_GROUP_PREFIX}${id}` })));
+  return readJson<{ sets: ParallelSet[] }>(file).sets.flatMap(({ id, label, family, texts, split }) => {
+    const group = split === 'validation' ? `${VALIDATION_PARALLEL_GROUP_PREFIX}${id}` : `${PARALLEL_GROUP_PREFIX}${id}`;
+    return Object.entries(texts).map(([language, written]) => ({ ...parallelText(written), language, label, family, group }));
+  });
 }
 
 function readSources(corpusDir: string, dataDir: string): Sources {
@@ -745,7 +769,7 @@ function corpusSamples(sources: Sources, seed: number, onDraw?: DrawTrace): Samp
     add({ text: insertAt(text, line, random), label: 1, family: harmless ? 'indirect_code_harmless_task' : 'indirect_code', language, group, injected: line, parts: [template.group, task.group] });
   });
   // The parallel sets as they are, after every composed sample, so that none of those takes one of them.
-  sources.parallelSets.forEach(({ text, label, family, language, group }) => add({ text, label, family, language, group }));
+  sources.parallelSets.forEach(({ text, label, family, language, group, injected }) => add({ text, label, family, language, group, ...(injected ? { injected } : {}) }));
   return samples;
 }
 

@@ -54,6 +54,8 @@ const EQUIVALENT_GIVEN_NAMES: string[][] = [
   ['yevgeny', 'yevgeniy', 'evgeny', 'evgeniy', 'evgeni', 'yevhen', 'yauhen', 'eugene'],
   ['georgy', 'georgiy', 'heorhiy', 'heorhii', 'george'],
   ['igor', 'ihor'],
+  // Герман: Russian (BGN) German, Ukrainian and English Herman, French Guerman.
+  ['german', 'herman', 'guerman'],
   ['oleg', 'oleh', 'aleh'],
   ['gennady', 'gennadiy', 'hennadiy', 'hennadii'],
   ['konstantin', 'kostiantyn', 'kostyantyn', 'kanstantsin', 'constantine'],

@@ -209,6 +209,12 @@ export interface ScreeningIndex {
   nameNisba: Map<number, { nisba: number; standIns: number[] }>;
   /** Listed names written in Chinese, Japanese or Korean script: name id → those characters. */
   nameCjk: Map<number, string>;
+  /**
+   * "entity index, token id" of a person's given or family name → the most middle names, patronymics, ancestors and
+   * second family names one of the person's names with that part gives. A shorter name beside a fuller one is not free
+   * to take a query's other parts ("Timur Rashidovich Ivanov" is not "IVANOV, Timur Vadimovich"'s alias "Timur Ivanov").
+   */
+  mostOptionalPartsBeside: Map<string, number>;
   nameWeight: Float32Array;
   byIdentifier: Map<string, number[]>;
 }
@@ -555,6 +561,7 @@ export function buildIndex(entities: ListEntity[]): ScreeningIndex {
   const nameTokenMiddle: number[] = [];
   const nameTokenOrder: number[] = [];
   const nameCjk = new Map<number, string>();
+  const mostOptionalPartsBeside = new Map<string, number>();
   const nameNisba = new Map<number, { nisba: number; standIns: number[] }>();
   const byJoined = new Map<string, number[]>();
   const byHyphenatedKey = new Map<string, number[]>();
@@ -619,6 +626,13 @@ export function buildIndex(entities: ListEntity[]): ScreeningIndex {
           nameTokenOrder.push(Math.min(order[position], 255));
         });
         nameTokenStart.push(nameTokens.length);
+        if (entity.type === 'person') {
+          const given = optionalPartsGiven(nameTokenMiddle, nameTokenStart[nameId], nameTokens.length);
+          for (let k = nameTokenStart[nameId]; k < nameTokens.length; k++) {
+            const key = `${entityIndex} ${nameTokens[k]}`;
+            if (nameTokenMiddle[k] === OptionalPart.No) mostOptionalPartsBeside.set(key, Math.max(mostOptionalPartsBeside.get(key) ?? 0, given));
+          }
+        }
         if (reading) readingNames.add(nameId);
         if (variant === syllablesJoined) syllablesJoinedNames.add(nameId);
         if (variant === withoutPlace) placeLeftOutNames.add(nameId);
@@ -805,6 +819,7 @@ export function buildIndex(entities: ListEntity[]): ScreeningIndex {
     nameTokenOrder: Uint8Array.from(nameTokenOrder),
     nameNisba,
     nameCjk,
+    mostOptionalPartsBeside,
     nameWeight,
     byIdentifier,
   };
@@ -1122,6 +1137,22 @@ function vowelTypoSimilarity(a: string, b: string): number {
   return changes <= allowedEdits(a.length) ? 1 - changes / a.length : 0;
 }
 
+/** How many middle names, patronymics, ancestors and second family names the listed tokens from..to give. */
+function optionalPartsGiven(optional: ArrayLike<number>, from: number, to: number): number {
+  let count = 0;
+  for (let k = from; k < to; k++) if (optional[k] !== OptionalPart.No) count++;
+  return count;
+}
+
+/** Whether another of the person's names with a given or family name of this one gives more optional parts. */
+function fullerNameBeside(index: ScreeningIndex, entityIndex: number, start: number, listedCount: number): boolean {
+  const given = optionalPartsGiven(index.nameTokenMiddle, start, start + listedCount);
+  for (let k = start; k < start + listedCount; k++) {
+    if (index.nameTokenMiddle[k] === OptionalPart.No && (index.mostOptionalPartsBeside.get(`${entityIndex} ${index.nameTokens[k]}`) ?? 0) > given) return true;
+  }
+  return false;
+}
+
 function listedTokenWeight(index: ScreeningIndex, position: number): number {
   return index.weight[index.nameTokens[position]] * OPTIONAL_WEIGHT[index.nameTokenMiddle[position]];
 }
@@ -1318,13 +1349,18 @@ function scoreName(index: ScreeningIndex, query: QueryToken[], queryCjk: string,
   // A person's middle names, patronymics and second family names the listed name lacks count as the listed
   // name's missing ones do: "Viktor Feliksovich Vekselberg" is "VEKSELBERG, Viktor".
   const queryCompound = isPerson && !everyPartCounts ? secondFamilySaidLast(index, query, queryCount, start) : -1;
+  let patronymicsAdded = 0;
+  const extraOptional: number[] = [];
   for (let i = 0; i < queryCount; i++) {
     const optional = i === queryCompound ? OptionalPart.SecondFamily : query[i].optional;
     if (isPerson && !everyPartCounts && !queryUsed[i] && optional !== OptionalPart.No) {
       strongQuery++;
       // A patronymic says only the father's given name, which a list writing the name short leaves open too.
-      const share = optional === OptionalPart.Middle && isPatronymic(query[i].text) ? OPTIONAL_WEIGHT[optional] : EXTRA_OPTIONAL_WEIGHT[optional];
+      const patronymic = optional === OptionalPart.Middle && isPatronymic(query[i].text);
+      if (patronymic) patronymicsAdded++;
+      const share = patronymic ? OPTIONAL_WEIGHT[optional] : EXTRA_OPTIONAL_WEIGHT[optional];
       queryTotal += query[i].weight * share;
+      extraOptional.push(query[i].weight * share);
       continue;
     }
     queryTotal += query[i].weight;
@@ -1379,8 +1415,25 @@ function scoreName(index: ScreeningIndex, query: QueryToken[], queryCjk: string,
     missingOptional.sort((a, b) => b - a);
     for (let k = MISSING_OPTIONAL_COUNTED; k < missingOptional.length; k++) listedTotal -= missingOptional[k];
   }
+  // Likewise only the heaviest of the query's middle names, patronymics, ancestors and second family names the listed
+  // name lacks counts, when the listed name leaves out none of its own: "Joaquín Archivaldo Guzmán Loera" for a listed
+  // "Joaquín Guzmán", "Osama bin Mohammed bin Awad bin Laden" for "Osama bin Laden". The query is the fuller name.
+  // Not when another of the person's listed names gives such parts: the query's may then contradict them.
+  const partsGivenElsewhere = extraOptional.length > 0 && fullerNameBeside(index, entityIndex, start, listedCount);
+  const shortFormOnly = missingOptional.length === 0 && !partsGivenElsewhere;
+  if (shortFormOnly && extraOptional.length > MISSING_OPTIONAL_COUNTED) {
+    extraOptional.sort((a, b) => b - a);
+    for (let k = MISSING_OPTIONAL_COUNTED; k < extraOptional.length; k++) queryTotal -= extraOptional[k];
+  }
+  // A patronymic the query adds to a listed name that leaves out no middle name of its own is no leeway below: the
+  // press writes "Timur Ivanov" for "Timur Vadimovich Ivanov" either way round, while a listed patronymic left out
+  // beside it ("KUZNETSOV, Dmitry Vadimovich" for "Dmitry Anatolyevich Kuznetsov") may be another father's son.
+  const patronymicsAddedFreely = shortFormOnly ? patronymicsAdded : 0;
   let score = (queryMatched / queryTotal + listedMatched / (listedTotal + missingCore)) / 2;
   if (strongPairs === 1 && (strongQuery > 1 || strongListed > 1)) score *= SINGLE_TOKEN_FACTOR;
+  // A person's short alias met by a query that adds parts, while another of the person's names gives its own: the
+  // fuller name is the one to compare ("Dokka Ruslanovich Umarov" is not the "Dokka Umarov" of "DOKU KHAMATOVICH UMAROV").
+  else if (extraOptional.length > 0 && partsGivenElsewhere) score *= SINGLE_TOKEN_FACTOR;
   // An organisation's words are written, not heard: one found only by its sound ("Paula Ruiz" ~ "POLA RAIZ OOO")
   // is as weak as one word found.
   else if (!isPerson && bestStrongSimilarity < ORGANISATION_SPELLING_FLOOR) score *= SINGLE_TOKEN_FACTOR;
@@ -1402,7 +1455,7 @@ function scoreName(index: ScreeningIndex, query: QueryToken[], queryCjk: string,
   // middle name left out is no leeway here (the press writes "Dmitry Kuznetsov" for "KUZNETSOV, Dmitry
   // Vadimovich"), nor is another romanisation alone of a listed name ("Said"/"Saeed"; of an alias it is, below).
   if (isPerson && allCommon) {
-    if (shortForm || strongPairs < strongQuery || compound >= 0 || saidOutOfOrder(index, query, queryCount, start)
+    if (shortForm || strongPairs < strongQuery - patronymicsAddedFreely || compound >= 0 || saidOutOfOrder(index, query, queryCount, start)
       || (strongPairs < strongListed && !initialPaired && isSyllableBySyllableName(index, nameId, start, listedCount))) score *= SINGLE_TOKEN_FACTOR;
     else if (nisbaDropped >= 0) score *= respelt ? SINGLE_TOKEN_FACTOR : nisbaDroppedFactor(rarestPaired);
     // An alias made of common names, met only in another spelling ("Muhammad Usman" for the alias "OSMAN,

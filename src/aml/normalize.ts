@@ -180,7 +180,9 @@ export function romanisationVariants(token: string): string[] {
 const NATIONAL_TRANSCRIPTIONS: ReadonlyArray<{ marker: RegExp; rules: ReadonlyArray<[RegExp, string | string[] | ((match: string) => string)]> }> = [
   { // German (Duden)
     marker: /sch|w|j|z/,
-    rules: [[/schtsch/g, 'Q'], [/tsch/g, 'C'], [/sch/g, ['S', 'Z']], [/ch/g, 'K'], [/j/g, 'y'], [/w/g, 'v'], [/z/g, 'ts'], [/(?<=[aeiou])s(?=[aeiou])/g, 'z'], [/(?<=[aeiou])ss(?=[aeiou])/g, 's']],
+    rules: [[/schtsch/g, 'Q'], [/tsch/g, 'C'], [/sch/g, ['S', 'Z']], [/ch/g, 'K'], [/j/g, 'y'], [/w/g, 'v'], [/z/g, 'ts'], [/(?<=[aeiou])s(?=[aeiou])/g, 'z'], [/(?<=[aeiou])ss(?=[aeiou])/g, 's'],
+      // A word's first s before a vowel is з as often as с ("Sacharowa", "Solotow"); x is кс ("Alexej").
+      [/^s(?=[aeiouy])/g, ['s', 'z']], [/x/g, 'ks']],
   },
   { // French
     marker: /(?<!s)ch|ou|j|gu[eiy]|ine$|off$|^i[aeo]/,
@@ -195,6 +197,8 @@ const NATIONAL_TRANSCRIPTIONS: ReadonlyArray<{ marker: RegExp; rules: ReadonlyAr
     rules: [[/szcz/g, 'Q'], [/sz/g, 'S'], [/cz/g, 'C'], [/rz/g, 'Z'], [/(?<!s)ch/g, 'K'], [/(?<=[bdfgklmnprstvwz])i(?=[aeou])/g, ''], [/j/g, 'y'], [/w/g, 'v'], [/c(?![hz])/g, 'ts']],
   },
 ];
+/** NATIONAL_TRANSCRIPTIONS' German system, the only one whose readings take a token with x. */
+const GERMAN = 0;
 const BGN_DIGRAPHS: Record<string, string> = { Q: 'shch', C: 'ch', S: 'sh', Z: 'zh', K: 'kh' };
 
 /**
@@ -202,11 +206,15 @@ const BGN_DIGRAPHS: Record<string, string> = { Q: 'shch', C: 'ch', S: 'sh', Z: '
  * token itself excluded; a system reads only a token with a letter group it writes for a Cyrillic sound.
  */
 export function nationalTranscriptionReadings(token: string): string[] {
-  // None of these systems writes q or x; a syllable of three letters is more often Chinese ("jun") than Russian.
-  if (token.length < 4 || /[qx0-9]/.test(token) || !/[aeiouy]/.test(token)) return [];
+  // None of these systems writes q, and only German press usage writes x (see its rules); a syllable of three
+  // letters is more often Chinese ("jun") than Russian.
+  if (token.length < 4 || /[q0-9]/.test(token) || !/[aeiouy]/.test(token)) return [];
+  // No Russian word starts with кс but Xenia; a first x is Pinyin's ("xiaojun") or another language's.
+  if (token[0] === 'x') return [];
+  const hasX = token.includes('x');
   const readings = new Set<string>();
-  for (const { marker, rules } of NATIONAL_TRANSCRIPTIONS) {
-    if (!marker.test(token)) continue;
+  for (const [system, { marker, rules }] of NATIONAL_TRANSCRIPTIONS.entries()) {
+    if (!marker.test(token) || (hasX && system !== GERMAN)) continue;
     let forms = [token];
     for (const [pattern, replacement] of rules) {
       forms = forms.flatMap((form) => {

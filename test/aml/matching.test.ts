@@ -28,6 +28,12 @@ function listedWith(source: string, names: string[], marks: Partial<ListEntity> 
   return { index: buildIndex([...listed, ...entities]), lists: [], listsVersion: source };
 }
 
+/** As listedWith, each person with a primary name and aliases. */
+function listedWithAliases(source: string, persons: string[][]): ListsSnapshot {
+  const entities = persons.map((names, i): ListEntity => ({ ...emptyEntity(source, String(i), 'person'), names: names.map((full, slot) => ({ full, kind: slot ? 'alias' : 'primary' })) }));
+  return { index: buildIndex([...listed, ...entities]), lists: [], listsVersion: source };
+}
+
 /** Whether screening `name` over a listedWith snapshot finds its entity number `id`. */
 function findsAdded(snapshot: ListsSnapshot, name: string, id: number): boolean {
   return screen(snapshot, { name, limit: 100 }).matches.some((m) => m.entityId === `${snapshot.listsVersion}:${id}`);
@@ -1008,6 +1014,60 @@ describe('false alarms round 26 found on real unlisted names', () => {
     expect(findsAdded(added, 'Ahmed Gibril', 4)).toBe(true);
     expect(findsAdded(added, 'Hu Shiaolian', 5)).toBe(true);
     expect(findsAdded(added, 'Zaur Hasanov', 6)).toBe(true);
+  });
+});
+
+describe('a fuller query against a listed name the press writes short (round 29)', () => {
+  it('finds a listed name of common parts from a query that adds a patronymic, not one whose own patronymic differs', () => {
+    const added = listedWith('r29p', ['Vladimir Bogdanov', 'BOGDANOV, Vladimir Leonidovich']);
+    expect(findsAdded(added, 'Vladimir Leonidovich Bogdanov', 0)).toBe(true);
+    expect(findsAdded(added, 'Vladimir Ivanovich Bogdanov', 1)).toBe(false);
+    expect(findsAdded(added, 'Vladimir Leonidovich Bogdanov', 1)).toBe(true);
+  });
+
+  it('gives a short alias no leeway for the parts a query adds when another listed name of the person gives its own', () => {
+    const snapshot = listedWithAliases('r29a', [['IVANOV, Timur Vadimovich', 'IVANOV, Timur'], ['IVANOV, Timur'], ['GUZMAN LOERA, Joaquin Archivaldo', 'Joaquin Guzman']]);
+    // The list says whose son he is: another father's son is not him; with no patronymic listed, a namesake alerts.
+    expect(findsAdded(snapshot, 'Timur Rashidovich Ivanov', 0)).toBe(false);
+    expect(findsAdded(snapshot, 'Timur Rashidovich Ivanov', 1)).toBe(true);
+    expect(findsAdded(snapshot, 'Timur Vadimovich Ivanov', 0)).toBe(true);
+    expect(findsAdded(snapshot, 'Joaquin Ivan Guzman Salazar', 2)).toBe(false);
+  });
+
+  it('compares a query adding parts with the fuller of the names of a person, not a short alias of rare parts beside it', () => {
+    const snapshot = listedWithAliases('r29b', [['DOKU KHAMATOVICH UMAROV', 'Dokka Umarov'], ['AL-RIMI, Qasim', 'ABU HURAYRAH AL-SANAANI']]);
+    expect(findsAdded(snapshot, 'Dokka Ruslanovich Umarov', 0)).toBe(false);
+    expect(findsAdded(snapshot, 'Dokka Khamatovich Umarov', 0)).toBe(true);
+    expect(findsAdded(snapshot, 'Dokka Umarov', 0)).toBe(true);
+    // An alias of other names (a kunya) gives no parts of this name: a namesake of the short name still alerts.
+    expect(findsAdded(snapshot, 'Qasim Ahmed al-Rimi', 1)).toBe(true);
+  });
+
+  it('counts only the heaviest of the parts a query adds to a listed name that leaves out none', () => {
+    const added = listedWith('r29m', ['Joaquin Guzman', 'Osama bin Laden', 'Muhammad Jamal']);
+    expect(findsAdded(added, 'Joaquín Archivaldo Guzmán Loera', 0)).toBe(true);
+    expect(findsAdded(added, 'Osama bin Mohammed bin Awad bin Laden', 1)).toBe(true);
+    expect(findsAdded(added, 'Mohammed Abdul Latif Jameel', 2)).toBe(false);
+  });
+});
+
+describe('German press spellings of Russian names and the name Герман (round 29)', () => {
+  it('reads a first s as з and x as кс in German transcription only', () => {
+    const readings = (token: string) => queryTokenForms(token)[0].transcriptions;
+    expect(readings('sacharowa')).toContain('zakharova');
+    expect(readings('solotow')).toContain('zolotov');
+    expect(readings('alexej')).toContain('aleksey');
+    // No German letter group: no reading; a first x is not кс.
+    expect(readings('maxim')).toEqual([]);
+    expect(readings('xiaojun')).toEqual([]);
+  });
+
+  it('finds the Russian names the German press writes that way, and German as Herman', () => {
+    const added = listedWith('r29g', ['Maria Zakharova', 'Aleksey Dyumin', 'German Khan']);
+    expect(findsAdded(added, 'Maria Sacharowa', 0)).toBe(true);
+    expect(findsAdded(added, 'Alexej Djumin', 1)).toBe(true);
+    expect(findsAdded(added, 'Herman Khan', 2)).toBe(true);
+    expect(findsAdded(added, 'Hermann Kahn', 2)).toBe(false);
   });
 });
 

@@ -210,11 +210,11 @@ export interface ScreeningIndex {
   /** Listed names written in Chinese, Japanese or Korean script: name id → those characters. */
   nameCjk: Map<number, string>;
   /**
-   * "entity index, token id" of a person's given or family name → the most middle names, patronymics, ancestors and
-   * second family names one of the person's names with that part gives. A shorter name beside a fuller one is not free
-   * to take a query's other parts ("Timur Rashidovich Ivanov" is not "IVANOV, Timur Vadimovich"'s alias "Timur Ivanov").
+   * A person's names beside which another of the person's names, sharing a given or family name with it, gives more
+   * middle names, patronymics, ancestors and second family names. Such a shorter name is not free to take a query's
+   * other parts ("Timur Rashidovich Ivanov" is not "IVANOV, Timur Vadimovich"'s alias "Timur Ivanov").
    */
-  mostOptionalPartsBeside: Map<string, number>;
+  namesWithFullerNameBeside: Set<number>;
   nameWeight: Float32Array;
   byIdentifier: Map<string, number[]>;
 }
@@ -561,7 +561,7 @@ export function buildIndex(entities: ListEntity[]): ScreeningIndex {
   const nameTokenMiddle: number[] = [];
   const nameTokenOrder: number[] = [];
   const nameCjk = new Map<number, string>();
-  const mostOptionalPartsBeside = new Map<string, number>();
+  const namesWithFullerNameBeside = new Set<number>();
   const nameNisba = new Map<number, { nisba: number; standIns: number[] }>();
   const byJoined = new Map<string, number[]>();
   const byHyphenatedKey = new Map<string, number[]>();
@@ -585,6 +585,9 @@ export function buildIndex(entities: ListEntity[]): ScreeningIndex {
     const korean = koreanByMark || hasKoreanShapedName(entity);
     const transcribable = mayBeTranscribedFromCyrillic(entity);
     const writtenNumbers: string[] = [];
+    const firstNameId = nameEntity.length;
+    // token id of a given or family name → the most optional parts one of this person's names with it gives
+    const mostOptionalPartsWith = new Map<number, number>();
     entity.names.forEach((name, slot) => {
       // A vessel's IMO number written into a listed name ("HAMGAM IMO 9226956") is an identifier, as in a query.
       const { name: written, numbers } = splitVesselNumbers(name.full);
@@ -629,8 +632,7 @@ export function buildIndex(entities: ListEntity[]): ScreeningIndex {
         if (entity.type === 'person') {
           const given = optionalPartsGiven(nameTokenMiddle, nameTokenStart[nameId], nameTokens.length);
           for (let k = nameTokenStart[nameId]; k < nameTokens.length; k++) {
-            const key = `${entityIndex} ${nameTokens[k]}`;
-            if (nameTokenMiddle[k] === OptionalPart.No) mostOptionalPartsBeside.set(key, Math.max(mostOptionalPartsBeside.get(key) ?? 0, given));
+            if (nameTokenMiddle[k] === OptionalPart.No) mostOptionalPartsWith.set(nameTokens[k], Math.max(mostOptionalPartsWith.get(nameTokens[k]) ?? 0, given));
           }
         }
         if (reading) readingNames.add(nameId);
@@ -679,6 +681,19 @@ export function buildIndex(entities: ListEntity[]): ScreeningIndex {
         if (first > 0 && family >= 0) pushTo(byJoined, parts[first] + parts[family], nameId);
       }
     });
+    if (entity.type === 'person') {
+      for (let nameId = firstNameId; nameId < nameEntity.length; nameId++) {
+        const start = nameTokenStart[nameId];
+        const end = start + Math.min(nameTokenStart[nameId + 1] - start, MAX_TOKENS);
+        const given = optionalPartsGiven(nameTokenMiddle, start, end);
+        for (let k = start; k < end; k++) {
+          if (nameTokenMiddle[k] === OptionalPart.No && (mostOptionalPartsWith.get(nameTokens[k]) ?? 0) > given) {
+            namesWithFullerNameBeside.add(nameId);
+            break;
+          }
+        }
+      }
+    }
     for (const value of [...entity.identifiers.map((identifier) => identifier.value), ...writtenNumbers]) {
       const key = identifierKey(value);
       if (key) pushTo(byIdentifier, key, entityIndex);
@@ -819,7 +834,7 @@ export function buildIndex(entities: ListEntity[]): ScreeningIndex {
     nameTokenOrder: Uint8Array.from(nameTokenOrder),
     nameNisba,
     nameCjk,
-    mostOptionalPartsBeside,
+    namesWithFullerNameBeside,
     nameWeight,
     byIdentifier,
   };
@@ -1144,15 +1159,6 @@ function optionalPartsGiven(optional: ArrayLike<number>, from: number, to: numbe
   return count;
 }
 
-/** Whether another of the person's names with a given or family name of this one gives more optional parts. */
-function fullerNameBeside(index: ScreeningIndex, entityIndex: number, start: number, listedCount: number): boolean {
-  const given = optionalPartsGiven(index.nameTokenMiddle, start, start + listedCount);
-  for (let k = start; k < start + listedCount; k++) {
-    if (index.nameTokenMiddle[k] === OptionalPart.No && (index.mostOptionalPartsBeside.get(`${entityIndex} ${index.nameTokens[k]}`) ?? 0) > given) return true;
-  }
-  return false;
-}
-
 function listedTokenWeight(index: ScreeningIndex, position: number): number {
   return index.weight[index.nameTokens[position]] * OPTIONAL_WEIGHT[index.nameTokenMiddle[position]];
 }
@@ -1419,7 +1425,7 @@ function scoreName(index: ScreeningIndex, query: QueryToken[], queryCjk: string,
   // name lacks counts, when the listed name leaves out none of its own: "Joaquín Archivaldo Guzmán Loera" for a listed
   // "Joaquín Guzmán", "Osama bin Mohammed bin Awad bin Laden" for "Osama bin Laden". The query is the fuller name.
   // Not when another of the person's listed names gives such parts: the query's may then contradict them.
-  const partsGivenElsewhere = extraOptional.length > 0 && fullerNameBeside(index, entityIndex, start, listedCount);
+  const partsGivenElsewhere = extraOptional.length > 0 && index.namesWithFullerNameBeside.has(nameId);
   const shortFormOnly = missingOptional.length === 0 && !partsGivenElsewhere;
   if (shortFormOnly && extraOptional.length > MISSING_OPTIONAL_COUNTED) {
     extraOptional.sort((a, b) => b - a);

@@ -796,12 +796,12 @@ type PairLabel = 'same' | 'different';
 interface PairCase { query: string; listed: string; type: EntityType; subclass: string; label: PairLabel; split: Split; listedId: string }
 const DATA_DIR = new URL('../data/aml-eval/', import.meta.url);
 
-function dataRows(file: string): string[][] {
+export function dataRows(file: string): string[][] {
   return readFileSync(new URL(file, DATA_DIR), 'utf8').split('\n').filter((line) => line && !line.startsWith('#')).map((line) => line.split('\t'));
 }
 
 /** Hand-written sets are split in halves by a hash of their first name: dev to look at, test to report. */
-function handSplit(key: string): Split {
+export function handSplit(key: string): Split {
   return createHash('sha256').update(key).digest()[0] < 128 ? 'dev' : 'test';
 }
 

@@ -6,22 +6,18 @@
  * review's data/aml-eval/review-persons-r29.tsv (relatives, namesakes, German spellings; by listed entity). One
  * index holds every file's pairs, so figures may differ slightly from `npm run eval:aml`, which is the measure.
  */
-import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parseListFileSet, scanListsDir } from '../src/aml/parsers/detect.ts';
 import { buildIndex } from '../src/aml/matching.ts';
 import { tokenise } from '../src/aml/normalize.ts';
 import { DEFAULT_THRESHOLD, screen, type ListsSnapshot } from '../src/aml/screen.ts';
 import { emptyEntity, type ListEntity } from '../src/aml/model.ts';
+import { dataRows as rows, handSplit } from './eval-aml.ts';
 
 const LISTS_DIR = process.env.KYX_LISTS_DIR ?? fileURLToPath(new URL('../../shared/data/lists/current', import.meta.url));
-const DATA_DIR = new URL('../data/aml-eval/', import.meta.url);
 const showMisses = process.argv.includes('--misses');
-const rows = (file: string): string[][] =>
-  readFileSync(new URL(file, DATA_DIR), 'utf8').split('\n').filter((line) => line && !line.startsWith('#')).map((line) => line.split('\t'));
-// As scripts/eval-aml.ts splits hand-written files: a salted hash of the row's first name.
-const isDev = (key: string): boolean => createHash('sha256').update(key).digest()[0] < 128;
+// Split as scripts/eval-aml.ts splits hand-written files: a salted hash of the row's first name.
+const isDev = (key: string): boolean => handSplit(key) === 'dev';
 
 const entities: ListEntity[] = [];
 for (const set of (await scanListsDir(LISTS_DIR)).lists) entities.push(...(await parseListFileSet(set)).entities);

@@ -893,6 +893,12 @@ function unlistedNames(entities: ListEntity[], file = 'unlisted-names.tsv', spli
   return { cases, leftOut };
 }
 
+/** The share of `cases` among `falseAlarms`, written "12.34 % (alarms/cases)". */
+function falseAlarmRate(falseAlarms: Array<[Case, string]>, cases: Case[]): string {
+  const alarms = falseAlarms.filter(([c]) => cases.includes(c)).length;
+  return `${((alarms / cases.length) * 100).toFixed(2)} % (${alarms}/${cases.length})`;
+}
+
 /**
  * The false-alarm rate on a later round's unlisted names (split by their own salted hash), named by `labels` [dev, test];
  * a file that holds organisations beside persons is reported as names, with the rate of each type beside the whole.
@@ -900,12 +906,8 @@ function unlistedNames(entities: ListEntity[], file = 'unlisted-names.tsv', spli
 function reportLaterUnlisted(lists: ListsSnapshot, round: string, unlisted: ReturnType<typeof unlistedNames>, split: Split, [devLabel, testLabel]: [string, string]): void {
   const cases = unlisted.cases.filter((c) => c.split === split);
   const { falseAlarms } = measure(lists, cases);
-  const rate = (ofType: typeof cases): string => {
-    const alarms = falseAlarms.filter(([c]) => ofType.includes(c as (typeof cases)[number])).length;
-    return `${((alarms / ofType.length) * 100).toFixed(2)} % (${alarms}/${ofType.length})`;
-  };
   const organisations = cases.filter((c) => c.type === 'organization');
-  const byType = organisations.length ? `; persons ${rate(cases.filter((c) => c.type === 'person'))}, organisations ${rate(organisations)}` : '';
+  const byType = organisations.length ? `; persons ${falseAlarmRate(falseAlarms, cases.filter((c) => c.type === 'person'))}, organisations ${falseAlarmRate(falseAlarms, organisations)}` : '';
   console.log(`  ${round} unlisted ${organisations.length ? 'names' : 'persons'} (${split === 'dev' ? devLabel : testLabel}), false-alarm rate: ${((falseAlarms.length / cases.length) * 100).toFixed(2)} % (${falseAlarms.length}/${cases.length}; ${unlisted.leftOut.length} of the file left out as listed: ${unlisted.leftOut.join(', ') || 'none'})${byType}`);
   if (split === 'dev' && process.argv.includes('--misses')) for (const [c] of falseAlarms) console.log(`    ${devLabel} false alarm: ${whyFlagged(lists, c)}`);
 }
@@ -1103,10 +1105,7 @@ export async function run(): Promise<void> {
       reportPairs(measurePairs(pairListsR31, pairsR31.cases.filter((c) => c.split === split)), split === 'dev' && process.argv.includes('--misses'), `round-31 mixed pairs (${split === 'dev' ? 'dev' : 'held-out'})`);
       const unlistedCases = unlisted.cases.filter((c) => c.split === split);
       const unlistedResult = measure(lists, unlistedCases);
-      const rate = (cases: typeof unlistedCases): string => {
-        const alarms = unlistedResult.falseAlarms.filter(([c]) => cases.includes(c as (typeof cases)[number])).length;
-        return `${((alarms / cases.length) * 100).toFixed(2)} % (${alarms}/${cases.length})`;
-      };
+      const rate = (cases: typeof unlistedCases): string => falseAlarmRate(unlistedResult.falseAlarms, cases);
       console.log(`  real unlisted names, false-alarm rate: persons ${rate(unlistedCases.filter((c) => c.type === 'person'))}, of which added in round 7 ${rate(unlistedCases.filter((c) => c.added === 'r7'))}, in round 8 ${rate(unlistedCases.filter((c) => c.added === 'r8'))}, in round 9 ${rate(unlistedCases.filter((c) => c.added === 'r9'))}, Sheikh names of round 10 ${rate(unlistedCases.filter((c) => c.added === 'r10'))}; companies ${rate(unlistedCases.filter((c) => c.type === 'organization'))} (${unlisted.leftOut.length} of the file left out as listed: ${unlisted.leftOut.join(', ') || 'none'})`);
       reportLaterUnlisted(lists, 'round-12', unlistedR12, split, ['dev-2', 'held-out']);
       reportLaterUnlisted(lists, 'round-14', unlistedR14, split, ['dev-3', 'held-out-3']);

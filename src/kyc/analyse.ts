@@ -530,7 +530,11 @@ export async function readApplicantMrz(
   const [chosen, other] = documents.sort((a, b) => nameRank(b.reading) - nameRank(a.reading) || b.width - a.width).map((d) => d.reading) as [MrzReading, MrzReading];
   const holderName = (reading: MrzReading) => ({ firstName: reading.firstName ?? '', lastName: reading.lastName ?? '' });
   const sameHolder = chosen.birthDate === other.birthDate && compareNames(holderName(chosen), holderName(other)).score >= THRESHOLDS.namePass;
-  return { mrz: chosen, otherDocument: { format: other.format, documentCode: other.documentCode, sameHolder } };
+  // The same holder, dates and format under two numbers: more likely one document read two ways than two documents,
+  // and the check digits chose the number (as numberReadOtherwise).
+  const readTwoWays = sameHolder && chosen.format === other.format && chosen.expiryDate === other.expiryDate;
+  const applicant = readTwoWays ? { ...chosen, uncertainCharacters: [...new Set([...chosen.uncertainCharacters, 'documentNumber'])] } : chosen;
+  return { mrz: applicant, otherDocument: { format: other.format, documentCode: other.documentCode, sameHolder } };
 }
 
 /** face: the box of the selfie's face, which its quality is measured on. */

@@ -945,6 +945,16 @@ describe('MRZ reading', () => {
         });
       });
 
+      it('doubts the number when the two readings are one holder, format and dates under two numbers (one document read two ways)', async () => {
+        const { pixels } = await scene();
+        const misread = { ...SPECIMEN_HOLDER, documentNumber: other.documentNumber };
+        const ocr = linesEngine((image) =>
+          image.height > 200 ? [] : image.width > 340 && image.width < 470 ? composeTd3(SPECIMEN_HOLDER) : image.width < 340 ? composeTd3(misread) : [],
+        );
+        const { mrz } = await readApplicantMrz(pixels, ocr, NOW, claim(SPECIMEN_HOLDER));
+        expect(mrz).toMatchObject({ valid: true, uncertainCharacters: ['documentNumber'] });
+      });
+
       it('reads one document as before: no second region, no other document', async () => {
         const page = await sharp(await renderDocument('TD3', SPECIMEN_HOLDER)).resize({ width: 460 }).png().toBuffer();
         const photo = await sharp({ create: { width: 1024, height: 768, channels: 3, background: '#6b5440' } })

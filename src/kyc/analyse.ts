@@ -511,25 +511,37 @@ export async function readApplicantMrz(
   if (regions.length < 2) return { mrz, otherDocument: null };
   /** Valid readings of distinct documents, with the width of the region each was read from (0: the whole photo's look). */
   const documents: { reading: MrzReading; width: number }[] = mrz?.valid ? [{ reading: mrz, width: 0 }] : [];
+  /** An MRZ read invalid in a region, of no document read valid: a second document that did not read (round 22). */
+  let unread: MrzReading | null = null;
   for (const region of regions) {
     if (documents.length === 2) break;
     const reading = await readMrzFromImage(await cutOut(pixels, region), ocr, now, onQueued, [WHOLE], false);
-    if (!reading?.valid) continue;
-    const width = region.right - region.left;
+    if (!reading) continue;
     const same = documents.find((known) => !differentDocuments(known.reading, reading));
-    if (same) same.width = Math.max(same.width, width);
+    const width = region.right - region.left;
+    if (!reading.valid) unread ??= same ? null : reading;
+    else if (same) same.width = Math.max(same.width, width);
     else documents.push({ reading, width });
   }
-  if (documents.length < 2) return { mrz: documents[0]?.reading ?? mrz, otherDocument: null };
   const haveName = Boolean(claimed.firstName || claimed.lastName);
   const nameRank = (reading: MrzReading) => {
     if (!haveName) return 0;
     const { score } = compareNames(claimed, { firstName: reading.firstName ?? '', lastName: reading.lastName ?? '' });
     return score >= THRESHOLDS.namePass ? 2 : score >= THRESHOLDS.nameReview ? 1 : 0;
   };
-  const [chosen, other] = documents.sort((a, b) => nameRank(b.reading) - nameRank(a.reading) || b.width - a.width).map((d) => d.reading) as [MrzReading, MrzReading];
   const holderName = (reading: MrzReading) => ({ firstName: reading.firstName ?? '', lastName: reading.lastName ?? '' });
-  const sameHolder = chosen.birthDate === other.birthDate && compareNames(holderName(chosen), holderName(other)).score >= THRESHOLDS.namePass;
+  const sameHolderAs = (chosen: MrzReading, other: MrzReading) =>
+    chosen.birthDate === other.birthDate && compareNames(holderName(chosen), holderName(other)).score >= THRESHOLDS.namePass;
+  if (documents.length < 2) {
+    const [only] = documents;
+    if (!only) return { mrz, otherDocument: null };
+    // The one document read valid is not the claimed holder's while another MRZ did not read (MRV-A beside a TD2 on
+    // dev seed 2207: the TD2 of another person read plainly): whose document was read is for a human to say.
+    const other = unread && nameRank(only.reading) < 2 ? unread : null;
+    return { mrz: only.reading, otherDocument: other && { format: other.format, documentCode: other.documentCode, sameHolder: sameHolderAs(only.reading, other) } };
+  }
+  const [chosen, other] = documents.sort((a, b) => nameRank(b.reading) - nameRank(a.reading) || b.width - a.width).map((d) => d.reading) as [MrzReading, MrzReading];
+  const sameHolder = sameHolderAs(chosen, other);
   // The same holder, dates and format under two numbers: more likely one document read two ways than two documents,
   // and the check digits chose the number (as numberReadOtherwise).
   const readTwoWays = sameHolder && chosen.format === other.format && chosen.expiryDate === other.expiryDate;

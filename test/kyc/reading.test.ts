@@ -945,6 +945,21 @@ describe('MRZ reading', () => {
         });
       });
 
+      it("names the other document when only another person's reads valid and the claimed holder's MRZ does not", async () => {
+        const { pixels } = await scene();
+        // The card's composite check digit read wrong: an MRZ, invalid.
+        const card = composeTd1(other).map((line, k) => (k === 1 ? `${line.slice(0, 29)}${(Number(line[29]) + 1) % 10}` : line));
+        const ocr = linesEngine((image) =>
+          image.height > 200 ? [] : image.width > 340 && image.width < 470 ? composeTd3(SPECIMEN_HOLDER) : image.width < 340 ? card : [],
+        );
+        expect(await readApplicantMrz(pixels, ocr, NOW, claim(other))).toMatchObject({
+          mrz: { format: 'TD3', documentNumber: SPECIMEN_HOLDER.documentNumber },
+          otherDocument: { format: 'TD1', sameHolder: false },
+        });
+        // The claimed holder's document read: the other one, unread, changes nothing.
+        expect(await readApplicantMrz(pixels, ocr, NOW, claim(SPECIMEN_HOLDER))).toMatchObject({ mrz: { format: 'TD3' }, otherDocument: null });
+      });
+
       it('doubts the number when the two readings are one holder, format and dates under two numbers (one document read two ways)', async () => {
         const { pixels } = await scene();
         const misread = { ...SPECIMEN_HOLDER, documentNumber: other.documentNumber };

@@ -72,6 +72,12 @@ function degrade(line: string, digitPositions: number[], random: () => number): 
 }
 
 /** An OCR engine whose MRZ passes read `linesOf(image)` (each line boxed, no characters), and nothing else. */
+/** Documents lying on a flat 1024×768 table, photographed (JPEG q85): the decoded photo. */
+async function onTable(...documents: { input: Buffer; left: number; top: number }[]): Promise<RawPixels> {
+  const photo = await sharp({ create: { width: 1024, height: 768, channels: 3, background: '#6b5440' } }).composite(documents).jpeg({ quality: 85 }).toBuffer();
+  return (await decodeImage('documentImage', photo)).pixels;
+}
+
 function linesEngine(linesOf: (pixels: RawPixels) => string[]): OcrEngine {
   return {
     readMrzBand: async (pixels) => {
@@ -861,11 +867,7 @@ describe('MRZ reading', () => {
 
     it('reads the MRZ of a document photographed small on a table from its region cut out of the photo', async () => {
       const page = await sharp(await renderDocument('TD3', SPECIMEN_HOLDER)).resize({ width: 410 }).png().toBuffer();
-      const photo = await sharp({ create: { width: 1024, height: 768, channels: 3, background: '#6b5440' } })
-        .composite([{ input: page, left: 300, top: 250 }])
-        .jpeg({ quality: 85 })
-        .toBuffer();
-      const { pixels } = await decodeImage('documentImage', photo);
+      const pixels = await onTable({ input: page, left: 300, top: 250 });
       const printed = composeTd3(SPECIMEN_HOLDER);
       const seen: { width: number; height: number }[] = [];
       // Reads the MRZ only from an image about as wide as the MRZ (at the photo's OCR scale its glyphs are too small).
@@ -892,11 +894,7 @@ describe('MRZ reading', () => {
       // upright, the photo's text blocks are narrower).
       const ocr = linesEngine((image) => (image.width > 340 && image.width < 440 && image.height < 220 ? printed : []));
       for (const quarter of [90, 270]) {
-        const photo = await sharp({ create: { width: 1024, height: 768, channels: 3, background: '#6b5440' } })
-          .composite([{ input: await sharp(page).rotate(quarter).toBuffer(), left: 380, top: 150 }])
-          .jpeg({ quality: 85 })
-          .toBuffer();
-        const { pixels } = await decodeImage('documentImage', photo);
+        const pixels = await onTable({ input: await sharp(page).rotate(quarter).toBuffer(), left: 380, top: 150 });
         expect(await readMrzFromImage(pixels, ocr, NOW), `${quarter}°`).toMatchObject({ valid: true, documentNumber: SPECIMEN_HOLDER.documentNumber });
       }
     });
@@ -907,11 +905,7 @@ describe('MRZ reading', () => {
       const scene = async (card = other) => {
         const passport = await sharp(await renderDocument('TD3', SPECIMEN_HOLDER)).resize({ width: 460 }).png().toBuffer();
         const idCard = await sharp(await renderDocument('TD1', card)).resize({ width: 330 }).png().toBuffer();
-        const photo = await sharp({ create: { width: 1024, height: 768, channels: 3, background: '#6b5440' } })
-          .composite([{ input: idCard, left: 60, top: 330 }, { input: passport, left: 480, top: 200 }])
-          .jpeg({ quality: 85 })
-          .toBuffer();
-        const { pixels } = await decodeImage('documentImage', photo);
+        const pixels = await onTable({ input: idCard, left: 60, top: 330 }, { input: passport, left: 480, top: 200 });
         // Each MRZ reads only from an image about its own size: the passport's region (~400 px), the card's (~290 px).
         const ocr = linesEngine((image) =>
           image.height > 200 ? [] : image.width > 340 && image.width < 470 ? composeTd3(SPECIMEN_HOLDER) : image.width < 340 ? composeTd1(card) : [],
@@ -972,11 +966,7 @@ describe('MRZ reading', () => {
 
       it('reads one document as before: no second region, no other document', async () => {
         const page = await sharp(await renderDocument('TD3', SPECIMEN_HOLDER)).resize({ width: 460 }).png().toBuffer();
-        const photo = await sharp({ create: { width: 1024, height: 768, channels: 3, background: '#6b5440' } })
-          .composite([{ input: page, left: 300, top: 250 }])
-          .jpeg({ quality: 85 })
-          .toBuffer();
-        const { pixels } = await decodeImage('documentImage', photo);
+        const pixels = await onTable({ input: page, left: 300, top: 250 });
         const { ocr } = await scene();
         expect(await readApplicantMrz(pixels, ocr, NOW, claim(other))).toMatchObject({
           mrz: { format: 'TD3', documentNumber: SPECIMEN_HOLDER.documentNumber },

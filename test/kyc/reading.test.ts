@@ -71,13 +71,13 @@ function degrade(line: string, digitPositions: number[], random: () => number): 
   return text;
 }
 
-/** An OCR engine whose MRZ passes read `linesOf(image)` (each line boxed, no characters), and nothing else. */
 /** Documents lying on a flat 1024×768 table, photographed (JPEG q85): the decoded photo. */
 async function onTable(...documents: { input: Buffer; left: number; top: number }[]): Promise<RawPixels> {
   const photo = await sharp({ create: { width: 1024, height: 768, channels: 3, background: '#6b5440' } }).composite(documents).jpeg({ quality: 85 }).toBuffer();
   return (await decodeImage('documentImage', photo)).pixels;
 }
 
+/** An OCR engine whose MRZ passes read `linesOf(image)` (each line boxed, no characters), and nothing else. */
 function linesEngine(linesOf: (pixels: RawPixels) => string[]): OcrEngine {
   return {
     readMrzBand: async (pixels) => {

@@ -68,6 +68,21 @@ export const LEGAL_FORMS: ReadonlyArray<readonly [string, string]> = [
   ['gosudarstvennaya korporatsiya', 'gk'],
   ['state corporation', 'gk'],
   ['tovarystvo z obmezhenoyu vidpovidalnistyu', 'tov'],
+  // A Russian or Central Asian bank's form: joint stock commercial bank (aktsionernyi kommercheskii bank, AKB),
+  // commercial bank (kommercheskii bank, KB).
+  ['joint stock commercial bank', 'jscb'],
+  ['aktsionernyi kommercheskii bank', 'jscb'],
+  ['aktsionernyy kommercheskiy bank', 'jscb'],
+  ['akb', 'jscb'],
+  ['kommercheskii bank', 'kb'],
+  ['kommercheskiy bank', 'kb'],
+  // A Russian state's or city's unitary enterprise (federalnoe / gosudarstvennoe unitarnoe predpriyatie).
+  ['federal state unitary enterprise', 'fsue'],
+  ['federalnoe gosudarstvennoe unitarnoe predpriyatie', 'fsue'],
+  ['fgup', 'fsue'],
+  ['state unitary enterprise', 'sue'],
+  ['gosudarstvennoe unitarnoe predpriyatie', 'sue'],
+  ['gup', 'sue'],
   // Central Europe
   ['spolka z ograniczona odpowiedzialnoscia', 'spzoo'],
   ['sp z o o', 'spzoo'],
@@ -90,7 +105,10 @@ export const LEGAL_FORMS: ReadonlyArray<readonly [string, string]> = [
 ];
 
 /** Words of legal forms that also name things ("Public Security Bureau", "Free Zone Authority"). */
-const NAMING_WORDS = new Set(['public', 'private', 'open', 'closed', 'free', 'zone', 'capital', 'variable', 'establishment', 'partnership', 'military', 'state']);
+const NAMING_WORDS = new Set([
+  'public', 'private', 'open', 'closed', 'free', 'zone', 'capital', 'variable', 'establishment', 'partnership', 'military', 'state',
+  'commercial', 'bank', 'federal', 'enterprise',
+]);
 
 /**
  * Abbreviations the folding produces, and words of legal forms written in full: weak tokens, so that a legal
@@ -167,6 +185,10 @@ const GENERIC_WORDS: Record<string, string[]> = {
   compagnie: ['co'], compania: ['co'], companhia: ['co'], compagnia: ['co'],
   handelsgesellschaft: ['trading', 'co'],
   intl: ['international'],
+  // Kind words of organisations' names romanised from Russian, Arabic and Persian, in English: a stock or commodity
+  // exchange (birzha), an airline (aviakompaniya), a brigade (liwa), steel (foolad, fulad).
+  birzha: ['exchange'], aviakompaniya: [AIRLINE_WORD_FOLDED], aviakompaniia: [AIRLINE_WORD_FOLDED],
+  liwa: ['brigade'], foolad: ['steel'], fulad: ['steel'],
   // Turkish registers abbreviate "Sanayi ve Ticaret" (industry and trade) and "Ithalat Ihracat" (import export).
   'san ve tic': ['sanayi', 've', 'ticaret'], 'san tic': ['sanayi', 'ticaret'],
   'tic ve san': ['ticaret', 've', 'sanayi'], 'tic san': ['ticaret', 'sanayi'],
@@ -186,6 +208,22 @@ const LEADING_WORDS = new Set(['the', ...LEGAL_FORM_WORDS]);
 /** A number's marker before it ("Nam San No. 8", "Kum Un San No 3"): the number alone names the ship. */
 const NUMBER_MARKERS = new Set(['no', 'nr']);
 
+/** A Russian bank's "KB" (kommercheskii bank) as the lists translate it. */
+const COMMERCIAL_BANK_FORM = 'kb';
+
+/**
+ * Whether "commercial bank" at `i` is the Russian register's form, translated, between the legal form and the bank's
+ * own name ("JOINT STOCK COMPANY COMMERCIAL BANK MODULBANK"): it follows legal forms only, and a name follows it, not
+ * "of" ("COMMERCIAL BANK OF SYRIA", "TANCHON COMMERCIAL BANK" and "Commercial Bank International" keep their words).
+ */
+function opensCommercialBankForm(tokens: string[], i: number, folded: string[]): boolean {
+  return tokens[i] === 'commercial' && tokens[i + 1] === 'bank' && i + 2 < tokens.length && !LINKING_WORDS.has(tokens[i + 2])
+    && folded.length > 0 && folded.every((word) => LEADING_WORDS.has(word) && word !== 'the');
+}
+
+/** Words that make "commercial bank" part of a longer name ("Commercial Bank of Syria", "... for Development"). */
+const LINKING_WORDS = new Set(['of', 'for', 'and']);
+
 /**
  * Tokens with legal forms written in full replaced by their abbreviation, generic words by one form, numbers by
  * digits, and a number's marker dropped.
@@ -201,6 +239,11 @@ export function foldLegalFormsAndNumbers(tokens: string[]): string[] {
     if (fold) {
       folded.push(...fold.replacement);
       i += fold.words.length;
+      continue;
+    }
+    if (opensCommercialBankForm(tokens, i, folded)) {
+      folded.push(COMMERCIAL_BANK_FORM);
+      i += 2;
       continue;
     }
     if (GENERIC_PHRASE_FIRST_WORDS.has(tokens[i])) {

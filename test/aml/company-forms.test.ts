@@ -87,3 +87,42 @@ describe('Turkish "San. ve Tic." read as "Sanayi ve Ticaret" (round 28)', () => 
     expect(screen(snapshot, { name: 'San. ve Tic. A.S.', type: 'organization' }).matches).toEqual([]);
   });
 });
+
+describe('Russian register forms and kind words in other languages (round 30)', () => {
+  let snapshot: ListsSnapshot;
+  beforeAll(() => {
+    snapshot = { index: buildIndex(listed), lists: [], listsVersion: 'r30' };
+  });
+  const found = (name: string): string[] => screen(snapshot, { name, type: 'organization', limit: 50 }).matches.map((m) => m.entityId);
+
+  it('reads AKB, JSCB and "joint stock commercial bank" as one legal form, and KB and FGUP as forms', () => {
+    expect(tokenise('AKB Novikombank')).toEqual(tokenise('Joint Stock Commercial Bank Novikombank'));
+    expect(tokenise('FGUP Atomflot')).toEqual(tokenise('Federal State Unitary Enterprise Atomflot'));
+    expect(tokenise('FGUP Atomflot')).toEqual(tokenise('FSUE Atomflot'));
+    expect(found('AKB Absolut Bank')).toContain('ofac_sdn:32682');
+    expect(found('FSUE Hydrographic Company')).toContain('ofac_sdn:43257');
+    expect(found('FGUP Hydrographic Company')).toContain('ofac_sdn:43257');
+  });
+
+  it('reads "commercial bank" between a legal form and the name as the form, and nowhere else', () => {
+    expect(tokenise('JOINT STOCK COMPANY COMMERCIAL BANK SOLIDARNOST')).toEqual(['jsc', 'kb', 'solidarnost']);
+    for (const name of ['COMMERCIAL BANK OF SYRIA', 'TANCHON COMMERCIAL BANK', 'Commercial Bank International', 'The Commercial Bank Qatar']) {
+      expect(tokenise(name), name).toContain('commercial');
+    }
+    expect(found('KB Solidarnost')).toContain('ofac_sdn:44262');
+    expect(found('Commercial Bank of Ethiopia')).toEqual([]);
+  });
+
+  it('pairs Birzha with Exchange, Aviakompaniya with the airline word, Liwa with Brigade and Foolad with Steel', () => {
+    expect(tokenise('PAO SPB Birzha')).toEqual(tokenise('PAO SPB Exchange'));
+    expect(tokenise('Aviakompaniya Rossiya')).toEqual(tokenise('Rossiya Airlines').reverse());
+    expect(tokenise('Liwa Fatemiyoun')).toEqual(['brigade', 'fatemiyoun']);
+    expect(found('Foolad Khuzestan')).toContain('ofac_sdn:28291');
+  });
+
+  it('finds nothing for a kind word or a form alone', () => {
+    for (const name of ['Birzha', 'Liwa', 'Foolad', 'Aviakompaniya', 'Joint Stock Commercial Bank', 'AKB', 'FGUP', 'Commercial Bank']) {
+      expect(found(name), name).toEqual([]);
+    }
+  });
+});

@@ -16,7 +16,7 @@
 // name does not expand.
 
 import { LEGAL_FORM_WORDS } from './legal-forms.ts';
-import { tokenise } from './normalize.ts';
+import { isWeakToken, tokenise } from './normalize.ts';
 
 const LEGAL_FORM_TOKENS = new Set(LEGAL_FORM_WORDS);
 
@@ -661,7 +661,8 @@ const MAX_LEADING_NAME_WORDS = 8;
  * with each of the organisation's other names in its place ("IRGC Intelligence Organisation" as "Islamic
  * Revolutionary Guard Corps Intelligence Organisation", "ISIS-Philippines" as "Islamic State Philippines"). The
  * opening name is an acronym in capitals or of two words or more (a lone word such as "Sepah" also opens ordinary
- * names: "Sepah Pars"), and what follows holds a word that is no legal form ("FSB LLC" stays as written).
+ * names: "Sepah Pars"), and what follows holds a word that is no legal form, particle or "Group" ("FSB LLC", "HTS Group"
+ * stay as written).
  */
 export function withLeadingNameReplaced(query: string): string[] {
   const words = query.trim().split(/[\s-]+/);
@@ -669,7 +670,7 @@ export function withLeadingNameReplaced(query: string): string[] {
     const leading = words.slice(0, length).join(' ');
     if (length === 1 && !(isAcronym(leading) && !/\p{Ll}/u.test(leading))) continue;
     const rest = words.slice(length).join(' ');
-    if (tokenise(rest).every((word) => LEGAL_FORM_TOKENS.has(word))) return [];
+    if (tokenise(rest).every(isWeakToken)) return [];
     const others = knownOrganisationAliases(leading);
     if (others.length) return others.map((other) => `${other} ${rest}`);
   }

@@ -210,6 +210,7 @@ describe('an organisation\'s name of the table opening a longer name (round 30)'
     expect(withLeadingNameReplaced('Sepah Pars')).toEqual([]);
     expect(withLeadingNameReplaced('irgc air force')).toEqual([]);
     expect(withLeadingNameReplaced('FSB LLC')).toEqual([]);
+    expect(withLeadingNameReplaced('HTS Group')).toEqual([]);
     expect(withLeadingNameReplaced('IRGC')).toEqual([]);
   });
 

@@ -68,12 +68,8 @@ export const LEGAL_FORMS: ReadonlyArray<readonly [string, string]> = [
   ['gosudarstvennaya korporatsiya', 'gk'],
   ['state corporation', 'gk'],
   ['tovarystvo z obmezhenoyu vidpovidalnistyu', 'tov'],
-  // A Russian or Central Asian bank's form: joint stock commercial bank (aktsionernyi kommercheskii bank, AKB),
-  // commercial bank (kommercheskii bank, KB).
-  ['joint stock commercial bank', 'jscb'],
-  ['aktsionernyi kommercheskii bank', 'jscb'],
-  ['aktsionernyy kommercheskiy bank', 'jscb'],
-  ['akb', 'jscb'],
+  // A Russian or Central Asian bank's commercial bank form (kommercheskii bank, KB); its joint stock form (AKB) is
+  // folded by jointStockBankFormAt below.
   ['kommercheskii bank', 'kb'],
   ['kommercheskiy bank', 'kb'],
   // A Russian state's or city's unitary enterprise (federalnoe / gosudarstvennoe unitarnoe predpriyatie).
@@ -104,10 +100,14 @@ export const LEGAL_FORMS: ReadonlyArray<readonly [string, string]> = [
   ['yugen kaisha', 'yk'],
 ];
 
-/** Words of legal forms that also name things ("Public Security Bureau", "Free Zone Authority"). */
+/**
+ * Words of legal forms that also name things ("Public Security Bureau", "Free Zone Authority"): "KB" is also a
+ * Korean bank's brand ("KB Financial Group") and a Russian design bureau (konstruktorskoe byuro, "KB Navis"), "SUE"
+ * a given name.
+ */
 const NAMING_WORDS = new Set([
   'public', 'private', 'open', 'closed', 'free', 'zone', 'capital', 'variable', 'establishment', 'partnership', 'military', 'state',
-  'commercial', 'bank', 'federal', 'enterprise',
+  'commercial', 'bank', 'federal', 'enterprise', 'kb', 'sue',
 ]);
 
 /**
@@ -224,6 +224,16 @@ function opensCommercialBankForm(tokens: string[], i: number, folded: string[]):
 /** Words that make "commercial bank" part of a longer name ("Commercial Bank of Syria", "... for Development"). */
 const LINKING_WORDS = new Set(['of', 'for', 'and']);
 
+/** A Russian or Central Asian bank's joint stock form: joint stock commercial bank (aktsionernyi kommercheskii bank, AKB, JSCB). */
+const JOINT_STOCK_BANK_FORMS = [
+  ['joint', 'stock', 'commercial', 'bank'], ['aktsionernyi', 'kommercheskii', 'bank'], ['aktsionernyy', 'kommercheskiy', 'bank'], ['akb'], ['jscb'],
+];
+
+/** How many tokens a joint stock bank form at `i` takes, 0 for none: only before a name, not closing an aircraft's mark ("YK-AKB"). */
+function jointStockBankFormAt(tokens: string[], i: number): number {
+  return JOINT_STOCK_BANK_FORMS.find((words) => i + words.length < tokens.length && words.every((word, k) => tokens[i + k] === word))?.length ?? 0;
+}
+
 /**
  * Tokens with legal forms written in full replaced by their abbreviation, generic words by one form, numbers by
  * digits, and a number's marker dropped.
@@ -239,6 +249,15 @@ export function foldLegalFormsAndNumbers(tokens: string[]): string[] {
     if (fold) {
       folded.push(...fold.replacement);
       i += fold.words.length;
+      continue;
+    }
+    const bankForm = jointStockBankFormAt(tokens, i);
+    if (bankForm) {
+      // The joint stock form, and the bank's kind unless its name says it ("AKB Absolut Bank", "AKB Novikombank"):
+      // "AKB Vega" is a bank, not PMC Vega.
+      const named = tokens.some((token, k) => (k < i || k >= i + bankForm) && token.endsWith('bank'));
+      folded.push('jsc', ...(named ? [] : ['bank']));
+      i += bankForm;
       continue;
     }
     if (opensCommercialBankForm(tokens, i, folded)) {

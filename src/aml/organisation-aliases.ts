@@ -669,10 +669,10 @@ export function withLeadingNameReplaced(query: string): string[] {
   for (let length = Math.min(words.length - 1, MAX_LEADING_NAME_WORDS); length >= 1; length--) {
     const leading = words.slice(0, length).join(' ');
     if (length === 1 && !(isAcronym(leading) && !/\p{Ll}/u.test(leading))) continue;
-    const rest = words.slice(length).join(' ');
-    if (tokenise(rest).every(isWeakToken)) return [];
     const others = knownOrganisationAliases(leading);
-    if (others.length) return others.map((other) => `${other} ${rest}`);
+    if (!others.length) continue;
+    const rest = words.slice(length).join(' ');
+    return tokenise(rest).every(isWeakToken) ? [] : others.map((other) => `${other} ${rest}`);
   }
   return [];
 }

@@ -214,6 +214,11 @@ describe('an organisation\'s name of the table opening a longer name (round 30)'
     expect(withLeadingNameReplaced('IRGC')).toEqual([]);
   });
 
+  it('reads a query closed by a legal form too, and leaves one whose opening name is only followed by forms', () => {
+    expect(withLeadingNameReplaced('ISIS Somalia Ltd')).toContain('Islamic State Somalia Ltd');
+    expect(withLeadingNameReplaced('IRGC Air Force Co')).toEqual([]);
+  });
+
   it('finds the organisation only when the listed name holds the words the query adds ("FSB Bank" is not the FSB)', () => {
     for (const name of ['FSB Bank', 'IRGC Football Club', 'ISIS Papyrus Software']) expect(found(name), name).toEqual([]);
   });

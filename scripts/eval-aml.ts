@@ -808,8 +808,8 @@ export function handSplit(key: string): Split {
 /**
  * The pairs of one hand-written file. Round 14's file (name-pairs-r14.tsv: organisations, companies, vessels and
  * romanisations beside hard non-matches), round 16's (name-pairs-r16.tsv: companies in register and press forms
- * beside companies sharing a word), round 19's, round 22's, round 25's and round 28's (name-pairs-r19.tsv, name-pairs-r22.tsv,
- * name-pairs-r25.tsv, name-pairs-r28.tsv: mixed sets, each row a name as listed and that entity as others write it) are each split by their own salted hash of the row's
+ * beside companies sharing a word), round 19's, round 22's, round 25's, round 28's and round 31's (name-pairs-r19.tsv,
+ * name-pairs-r22.tsv, name-pairs-r25.tsv, name-pairs-r28.tsv, name-pairs-r31.tsv: mixed sets, each row a name as listed and that entity as others write it) are each split by their own salted hash of the row's
  * first name, so their held-out halves are not the old test.
  */
 function namePairs(file = 'name-pairs.tsv', splitSalt = ''): { cases: PairCase[]; entities: ListEntity[] } {
@@ -878,8 +878,9 @@ function reportPairs(outcomes: PairOutcome[], showErrors: boolean, title = 'hand
  * Real unlisted names (data/aml-eval/unlisted-names.tsv), less those whose words are exactly a listed name's; `added`
  * is the round that wrote the row when the file says so ("r7", "r8", "r9", "r10"). Round 12's names
  * (unlisted-names-r12.tsv), round 14's (unlisted-names-r14.tsv), round 17's (unlisted-names-r17.tsv), round 25's
- * (unlisted-names-r25.tsv) and round 28's (unlisted-names-r28.tsv) are each split by their own salted hash: dev-2,
- * dev-3, dev-4, dev-5 and dev-6 to look at, held-out, held-out-3, held-out-4, held-out-5 and held-out-6 read once.
+ * (unlisted-names-r25.tsv), round 28's (unlisted-names-r28.tsv) and round 31's (unlisted-names-r31.tsv: persons and
+ * organisations) are each split by their own salted hash: dev-2, dev-3, dev-4, dev-5, dev-6 and dev-7 to look at,
+ * held-out, held-out-3, held-out-4, held-out-5, held-out-6 and held-out-7 read once.
  */
 function unlistedNames(entities: ListEntity[], file = 'unlisted-names.tsv', splitSalt = ''): { cases: Array<Case & { culture: string; added: string }>; leftOut: string[] } {
   const listedWords = new Set(entities.flatMap((e) => e.names.map((n) => tokenise(n.full).sort().join(' '))));
@@ -892,11 +893,22 @@ function unlistedNames(entities: ListEntity[], file = 'unlisted-names.tsv', spli
   return { cases, leftOut };
 }
 
-/** The false-alarm rate on a later round's unlisted persons (split by their own salted hash), named by `labels` [dev, test]. */
+/** The share of `cases` among `falseAlarms`, written "12.34 % (alarms/cases)". */
+function falseAlarmRate(falseAlarms: Array<[Case, string]>, cases: Case[]): string {
+  const alarms = falseAlarms.filter(([c]) => cases.includes(c)).length;
+  return `${((alarms / cases.length) * 100).toFixed(2)} % (${alarms}/${cases.length})`;
+}
+
+/**
+ * The false-alarm rate on a later round's unlisted names (split by their own salted hash), named by `labels` [dev, test];
+ * a file that holds organisations beside persons is reported as names, with the rate of each type beside the whole.
+ */
 function reportLaterUnlisted(lists: ListsSnapshot, round: string, unlisted: ReturnType<typeof unlistedNames>, split: Split, [devLabel, testLabel]: [string, string]): void {
   const cases = unlisted.cases.filter((c) => c.split === split);
   const { falseAlarms } = measure(lists, cases);
-  console.log(`  ${round} unlisted persons (${split === 'dev' ? devLabel : testLabel}), false-alarm rate: ${((falseAlarms.length / cases.length) * 100).toFixed(2)} % (${falseAlarms.length}/${cases.length}; ${unlisted.leftOut.length} of the file left out as listed: ${unlisted.leftOut.join(', ') || 'none'})`);
+  const organisations = cases.filter((c) => c.type === 'organization');
+  const byType = organisations.length ? `; persons ${falseAlarmRate(falseAlarms, cases.filter((c) => c.type === 'person'))}, organisations ${falseAlarmRate(falseAlarms, organisations)}` : '';
+  console.log(`  ${round} unlisted ${organisations.length ? 'names' : 'persons'} (${split === 'dev' ? devLabel : testLabel}), false-alarm rate: ${((falseAlarms.length / cases.length) * 100).toFixed(2)} % (${falseAlarms.length}/${cases.length}; ${unlisted.leftOut.length} of the file left out as listed: ${unlisted.leftOut.join(', ') || 'none'})${byType}`);
   if (split === 'dev' && process.argv.includes('--misses')) for (const [c] of falseAlarms) console.log(`    ${devLabel} false alarm: ${whyFlagged(lists, c)}`);
 }
 
@@ -1028,12 +1040,15 @@ export async function run(): Promise<void> {
   const pairListsR25: ListsSnapshot = { index: buildIndex([...entities, ...pairsR25.entities]), lists: [], listsVersion: 'eval-pairs-r25' };
   const pairsR28 = namePairs('name-pairs-r28.tsv', 'r28:');
   const pairListsR28: ListsSnapshot = { index: buildIndex([...entities, ...pairsR28.entities]), lists: [], listsVersion: 'eval-pairs-r28' };
+  const pairsR31 = namePairs('name-pairs-r31.tsv', 'r31:');
+  const pairListsR31: ListsSnapshot = { index: buildIndex([...entities, ...pairsR31.entities]), lists: [], listsVersion: 'eval-pairs-r31' };
   const unlisted = unlistedNames(entities);
   const unlistedR12 = unlistedNames(entities, 'unlisted-names-r12.tsv', 'r12:');
   const unlistedR14 = unlistedNames(entities, 'unlisted-names-r14.tsv', 'r14:');
   const unlistedR17 = unlistedNames(entities, 'unlisted-names-r17.tsv', 'r17:');
   const unlistedR25 = unlistedNames(entities, 'unlisted-names-r25.tsv', 'r25:');
   const unlistedR28 = unlistedNames(entities, 'unlisted-names-r28.tsv', 'r28:');
+  const unlistedR31 = unlistedNames(entities, 'unlisted-names-r31.tsv', 'r31:');
   const pressWritten = pressNames(entities);
   console.log(`AML matching quality — lists: ${LISTS_DIR} (${entities.length} entities), seed ${SEED}, threshold ${THRESHOLD}${THRESHOLD === DEFAULT_THRESHOLD ? ' (default)' : ''}`);
   reportAliasProbes(lists, unlistedNames(entities, 'org-alias-probes-r15.tsv'));
@@ -1087,18 +1102,17 @@ export async function run(): Promise<void> {
       reportPairs(measurePairs(pairListsR22, pairsR22.cases.filter((c) => c.split === split)), split === 'dev' && process.argv.includes('--misses'), `round-22 mixed pairs (${split === 'dev' ? 'dev' : 'held-out'})`);
       reportPairs(measurePairs(pairListsR25, pairsR25.cases.filter((c) => c.split === split)), split === 'dev' && process.argv.includes('--misses'), `round-25 mixed pairs (${split === 'dev' ? 'dev' : 'held-out'})`);
       reportPairs(measurePairs(pairListsR28, pairsR28.cases.filter((c) => c.split === split)), split === 'dev' && process.argv.includes('--misses'), `round-28 mixed pairs (${split === 'dev' ? 'dev' : 'held-out'})`);
+      reportPairs(measurePairs(pairListsR31, pairsR31.cases.filter((c) => c.split === split)), split === 'dev' && process.argv.includes('--misses'), `round-31 mixed pairs (${split === 'dev' ? 'dev' : 'held-out'})`);
       const unlistedCases = unlisted.cases.filter((c) => c.split === split);
       const unlistedResult = measure(lists, unlistedCases);
-      const rate = (cases: typeof unlistedCases): string => {
-        const alarms = unlistedResult.falseAlarms.filter(([c]) => cases.includes(c as (typeof cases)[number])).length;
-        return `${((alarms / cases.length) * 100).toFixed(2)} % (${alarms}/${cases.length})`;
-      };
+      const rate = (cases: typeof unlistedCases): string => falseAlarmRate(unlistedResult.falseAlarms, cases);
       console.log(`  real unlisted names, false-alarm rate: persons ${rate(unlistedCases.filter((c) => c.type === 'person'))}, of which added in round 7 ${rate(unlistedCases.filter((c) => c.added === 'r7'))}, in round 8 ${rate(unlistedCases.filter((c) => c.added === 'r8'))}, in round 9 ${rate(unlistedCases.filter((c) => c.added === 'r9'))}, Sheikh names of round 10 ${rate(unlistedCases.filter((c) => c.added === 'r10'))}; companies ${rate(unlistedCases.filter((c) => c.type === 'organization'))} (${unlisted.leftOut.length} of the file left out as listed: ${unlisted.leftOut.join(', ') || 'none'})`);
       reportLaterUnlisted(lists, 'round-12', unlistedR12, split, ['dev-2', 'held-out']);
       reportLaterUnlisted(lists, 'round-14', unlistedR14, split, ['dev-3', 'held-out-3']);
       reportLaterUnlisted(lists, 'round-17', unlistedR17, split, ['dev-4', 'held-out-4']);
       reportLaterUnlisted(lists, 'round-25', unlistedR25, split, ['dev-5', 'held-out-5']);
       reportLaterUnlisted(lists, 'round-28', unlistedR28, split, ['dev-6', 'held-out-6']);
+      reportLaterUnlisted(lists, 'round-31', unlistedR31, split, ['dev-7', 'held-out-7']);
       reportPressNames(lists, pressWritten.cases.filter((c) => c.split === split), pressWritten.leftOut, split === 'dev' && process.argv.includes('--misses'));
       if (split === 'dev' && process.argv.includes('--misses')) {
         for (const [c] of unlistedResult.falseAlarms) console.log(`    unlisted false alarm: ${whyFlagged(lists, c)}`);

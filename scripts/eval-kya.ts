@@ -15,7 +15,7 @@ import { createModel, loadEmbeddedModel, type ModelFile } from '../src/kya/model
 import { normalisePrompt } from '../src/kya/normalise.ts';
 import { screenPrompt } from '../src/kya/screen.ts';
 import { matchSignatures } from '../src/kya/signatures.ts';
-import { buildDataset, conceptsOfGroups, defaultDatasetOptions, isCalibrationSample, isParallelSetForValidation, splitOf, type Sample } from '../src/kya/training/dataset.ts';
+import { buildDataset, conceptsOfGroups, defaultDatasetOptions, isCalibrationSample, isPlacedParallelSet, splitOf, type Sample } from '../src/kya/training/dataset.ts';
 import { isTranslationLeakFree } from '../src/kya/training/translation-leaks.ts';
 
 interface Scored {
@@ -169,14 +169,14 @@ function main(): void {
     { name: 'all', items: measuredSamples },
     { name: 'translation-leak-free', items: measuredSamples.filter((s) => leakFree(s.sample)) },
   ];
-  // Round 22's parallel sets are all in the validation split: beside the whole split, the split as it was before
-  // them (the corpus earlier rounds' validation figures were read on), and the sets on their own.
-  const parallelSetsForValidation = measuredSamples.filter((s) => isParallelSetForValidation(s.sample));
-  if (parallelSetsForValidation.length > 0) {
-    columns.push({ name: 'without round-22 sets', items: measuredSamples.filter((s) => !isParallelSetForValidation(s.sample)) });
-    console.log(`\nparallel sets written to measure on (round 22): planted injections flagged ${rate(injectionsOf(parallelSetsForValidation), (s) => s.outcome !== 'passed_screening')} of ${injectionsOf(parallelSetsForValidation).length}, ` +
-      `model ≥ review ${rate(injectionsOf(parallelSetsForValidation), (s) => s.score >= review)}; look-alikes not passed ${rate(benignOf(parallelSetsForValidation), (s) => s.outcome !== 'passed_screening')} of ${benignOf(parallelSetsForValidation).length}, ` +
-      `model ≥ review ${rate(benignOf(parallelSetsForValidation), (s) => s.score >= review)}, blocked ${rate(benignOf(parallelSetsForValidation), (s) => s.outcome === 'blocked')}`);
+  // Round 22's parallel sets, placed by set in every split: beside the whole split, the split without them (the
+  // corpus earlier rounds' figures were read on), and the sets on their own.
+  const round22Sets = measuredSamples.filter((s) => isPlacedParallelSet(s.sample));
+  if (round22Sets.length > 0) {
+    columns.push({ name: 'without round-22 sets', items: measuredSamples.filter((s) => !isPlacedParallelSet(s.sample)) });
+    console.log(`\nround 22's parallel sets in this split: planted injections flagged ${rate(injectionsOf(round22Sets), (s) => s.outcome !== 'passed_screening')} of ${injectionsOf(round22Sets).length}, ` +
+      `model ≥ review ${rate(injectionsOf(round22Sets), (s) => s.score >= review)}; look-alikes not passed ${rate(benignOf(round22Sets), (s) => s.outcome !== 'passed_screening')} of ${benignOf(round22Sets).length}, ` +
+      `model ≥ review ${rate(benignOf(round22Sets), (s) => s.score >= review)}, blocked ${rate(benignOf(round22Sets), (s) => s.outcome === 'blocked')}`);
   }
   console.log(`\n${measured === 'test' ? 'HELD-OUT TEST SPLIT' : 'VALIDATION SPLIT'}`);
   console.log(`${''.padEnd(LABEL)} ${columns.map(({ name }) => name.padEnd(CELL)).join(' ')}`);

@@ -14,7 +14,7 @@ import { createHash } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import sharp, { type Sharp } from 'sharp';
 import { seededRandom } from '../src/kya/training/dataset.ts';
-import { readMrzFromImage } from '../src/kyc/analyse.ts';
+import { readApplicantMrz, readMrzFromImage } from '../src/kyc/analyse.ts';
 import { decodeImage, type DecodedImage } from '../src/kyc/intake.ts';
 import { readMrz, type MrzReading } from '../src/kyc/mrz.ts';
 import { createOcrEngine, type OcrEngine } from '../src/kyc/ocr.ts';
@@ -193,18 +193,48 @@ async function tableTop(noise: () => number): Promise<Buffer> {
   return sharp(streaks, { raw: { ...FRAME, channels: 3 } }).png().toBuffer();
 }
 
-/** The document photographed small: ~40 % of a 1024×768 photo's width, turned up to ±2°, somewhere on a table. */
-async function smallInFrame(png: Buffer, noise: () => number): Promise<Buffer> {
-  const width = Math.round(FRAME.width * (0.38 + 0.04 * noise()));
-  const angle = 4 * (noise() - 0.5);
-  const document = await sharp(await sharp(png).resize({ width, kernel: 'linear' }).png().toBuffer())
+/** The page at `share` of the photo's width, turned by `angle` degrees on a transparent background. */
+async function smallDocument(png: Buffer, share: number, angle: number): Promise<Buffer> {
+  const width = Math.round(FRAME.width * share);
+  return sharp(await sharp(png).resize({ width, kernel: 'linear' }).png().toBuffer())
     .rotate(angle, { background: { r: 0, g: 0, b: 0, alpha: 0 } })
     .png()
     .toBuffer();
+}
+
+/** The document photographed small: ~40 % of a 1024×768 photo's width, turned up to ±2° (plus `quarter`), somewhere on a table. */
+async function smallInFrame(png: Buffer, noise: () => number, quarter = 0): Promise<Buffer> {
+  const share = 0.38 + 0.04 * noise();
+  const document = await smallDocument(png, share, quarter + 4 * (noise() - 0.5));
   const { width: dw = 0, height: dh = 0 } = await sharp(document).metadata();
   const left = Math.round((FRAME.width - dw) * (0.1 + 0.8 * noise()));
   const top = Math.round((FRAME.height - dh) * (0.1 + 0.8 * noise()));
   return jpeg(sharp(await tableTop(noise)).composite([{ input: document, left, top }]).modulate({ brightness: 0.95 }), 80);
+}
+
+/**
+ * Two documents photographed side by side (round 22): the applicant's and another holder's (`other`), each at
+ * 34–44 % of the photo's width, turned up to ±2°, left or right and at any height; in half the photos the
+ * applicant's is the larger, in the other half the other one is (then only the claimed name tells them apart).
+ */
+async function twoInFrame(png: Buffer, other: Buffer, noise: () => number): Promise<Buffer> {
+  const [large, small] = [0.4 + 0.04 * noise(), 0.34 + 0.04 * noise()];
+  const applicantLarger = noise() < 0.5;
+  const documents = await Promise.all([
+    smallDocument(png, applicantLarger ? large : small, 4 * (noise() - 0.5)),
+    smallDocument(other, applicantLarger ? small : large, 4 * (noise() - 0.5)),
+  ]);
+  if (noise() < 0.5) documents.reverse();
+  const sizes = await Promise.all(documents.map((d) => sharp(d).metadata()));
+  const gap = Math.max(8, FRAME.width - (sizes[0]!.width ?? 0) - (sizes[1]!.width ?? 0));
+  let left = Math.round(gap * 0.3 * noise());
+  const placed = documents.map((input, k) => {
+    const top = Math.round((FRAME.height - (sizes[k]!.height ?? 0)) * (0.1 + 0.8 * noise()));
+    const at = { input, left, top };
+    left += (sizes[k]!.width ?? 0) + Math.round(gap * (0.2 + 0.3 * noise()));
+    return at;
+  });
+  return jpeg(sharp(await tableTop(noise)).composite(placed).modulate({ brightness: 0.95 }), 80);
 }
 
 const SMALL_DEGRADATIONS: Record<string, Degrade> = {
@@ -212,8 +242,18 @@ const SMALL_DEGRADATIONS: Record<string, Degrade> = {
   'small 400 px': (png) => shrunk(png, 400),
   'small 320 px': (png) => shrunk(png, 320),
   'small scan 440 px q50': (png) => shrunk(png, 440, 50),
-  'small in 1024×768 photo': smallInFrame,
+  'small in 1024×768 photo': (png, noise) => smallInFrame(png, noise),
 };
+
+/**
+ * Round 22 (issue #14), read after every cell above, with holders of their own: a small document turned a quarter
+ * (90° or 270°, drawn per reading) on a table, and two documents in one photo (the second one another holder's,
+ * of a format drawn per reading, rendered by `degrade`'s caller). The applicant's document is read with the claimed
+ * name (readApplicantMrz), as a check reads it.
+ */
+const QUARTER_CELL = 'small turned 90°/270° in photo';
+const TWO_DOCUMENTS_CELL = 'two documents in photo';
+const ROUND_22_CELLS = [QUARTER_CELL, TWO_DOCUMENTS_CELL];
 
 interface Outcome {
   valid: boolean;
@@ -307,7 +347,7 @@ async function main(): Promise<void> {
         const document = await decodeImage('documentImage', await degrade(page, noiseRandomFor(format, name, reading)));
         const start = performance.now();
         takeBandReads();
-        const mrz = await readMrzFromImage(document.pixels, ocr, NOW);
+        const { mrz, otherDocument } = await readApplicantMrz(document.pixels, ocr, NOW, { firstName: holder.givenNames, lastName: holder.surname });
         const ms = performance.now() - start;
         const bandReads = takeBandReads();
         const valid = mrz?.valid === true;
@@ -316,7 +356,13 @@ async function main(): Promise<void> {
         const differing = valid ? unchecked.filter((field) => mrz[field] !== truth[field]) : [];
         const exact = correct && differing.length === 0;
         if (SHOW_FAILURES && correct && !exact) console.log(`correct but not as printed: ${format} ${name} holder ${label} ${mrzPrint.face} ${differing.map((f) => `${f} ${mrz[f]} for ${truth[f]}`).join(', ')}`);
-        const reviewReasons = valid ? [...mrz.checkDigitRepairs.map((f) => `repair:${f}`), ...mrz.uncertainCharacters.map((f) => `uncertain:${f}`)] : [];
+        const reviewReasons = valid
+          ? [
+              ...mrz.checkDigitRepairs.map((f) => `repair:${f}`),
+              ...mrz.uncertainCharacters.map((f) => `uncertain:${f}`),
+              ...(otherDocument && !otherDocument.sameHolder ? [`other document:${otherDocument.format}`] : []),
+            ]
+          : [];
         const outcome = { valid, correct, exact, review: reviewReasons.length > 0, reviewReasons, ms };
         record(`${format}|${name}`, outcome);
         record(`${format}|*`, outcome);
@@ -327,6 +373,10 @@ async function main(): Promise<void> {
         if (name in SMALL_DEGRADATIONS) {
           record(`${format}|small`, outcome);
           record('*|small', outcome);
+        }
+        if (ROUND_22_CELLS.includes(name)) {
+          record(`${format}|round 22`, outcome);
+          record('*|round 22', outcome);
         }
         if (SHOW_FAILURES && correct && outcome.review) console.log(`correct in review: ${format} ${name} holder ${label} ${mrzPrint.face} ${reviewReasons.join(',')}`);
         if (valid && !correct) console.log(`valid but wrong: ${format} ${name} holder ${label} ${mrzPrint.face} ${mrz.lines.join(' / ')} (repairs ${mrz.checkDigitRepairs.join(',') || 'none'}; uncertain ${mrz.uncertainCharacters.join(',') || 'none'}), printed ${truth.lines.join(' / ')}`);
@@ -373,6 +423,31 @@ async function main(): Promise<void> {
             await measure(name, degrade, entry, n, `${name}#${n}`);
           }
         }
+        for (const name of ROUND_22_CELLS) {
+          for (let n = 0; n < PER_CELL; n++) {
+            if (ONLY && !ONLY.has(name)) continue;
+            const own = seededRandom(createHash('sha256').update(`${SEED}|${format}|${name}|${n}|holder`).digest().readUInt32LE(0));
+            const holder = randomHolder(own);
+            const entry: Entry = {
+              holder,
+              dateStyle: DATE_STYLES[Math.floor(own() * DATE_STYLES.length)]!,
+              tampering: TAMPERINGS[(MRZ_FORMATS.indexOf(format) + n) % TAMPERINGS.length]!,
+              printed: holder,
+              mrzPrint: randomPrint(own),
+              pages: null,
+            };
+            entry.printed = tampered(holder, entry.tampering, own);
+            let degrade: Degrade = (png, noise) => smallInFrame(png, noise, noise() < 0.5 ? 90 : 270);
+            if (name === TWO_DOCUMENTS_CELL) {
+              // Another holder (another surname: the claimed name is what tells the documents apart), any format.
+              let other = randomHolder(own);
+              while (other.surname === holder.surname) other = randomHolder(own);
+              const otherPage = await renderDocument(pick(MRZ_FORMATS, own), other, { dateStyle: entry.dateStyle, mrzPrint: randomPrint(own) });
+              degrade = (png, noise) => twoInFrame(png, otherPage, noise);
+            }
+            await measure(name, degrade, entry, n, `${name}#${n}`);
+          }
+        }
       });
     }
     // After every cell above, so that they read in the order (and tesseract state) they did before round 21.
@@ -381,7 +456,7 @@ async function main(): Promise<void> {
     await engine.close();
   }
   const holdersEach = Math.max(0, ...[...holdersRead.values()].map((read) => read.size));
-  const degradations = [...[...Object.keys(DEGRADATIONS), ...Object.keys(SMALL_DEGRADATIONS)].filter((d) => !ONLY || ONLY.has(d)), '*'];
+  const degradations = [...[...Object.keys(DEGRADATIONS), ...Object.keys(SMALL_DEGRADATIONS), ...ROUND_22_CELLS].filter((d) => !ONLY || ONLY.has(d)), '*'];
   const smallRead = results.has('*|small') ? ' (small-document cells: a holder of its own per reading)' : '';
   console.log(`\nValid and correct MRZ per format × degradation, ${PER_CELL} readings per cell, ${holdersEach} holders per format${smallRead}`);
   console.log(['format', ...degradations.map((d) => (d === '*' ? 'all' : d))].join(' | '));
@@ -402,6 +477,10 @@ async function main(): Promise<void> {
   if (results.has('*|small')) {
     console.log(`\nper format, small-document cells only (round 21): ${columns}`);
     for (const format of [...MRZ_FORMATS, '*']) if (results.has(`${format}|small`)) summary(format === '*' ? 'all' : format, results.get(`${format}|small`)!);
+  }
+  if (results.has('*|round 22')) {
+    console.log(`\nper format, round-22 cells only (a small document turned a quarter, two documents in one photo): ${columns}`);
+    for (const format of [...MRZ_FORMATS, '*']) if (results.has(`${format}|round 22`)) summary(format === '*' ? 'all' : format, results.get(`${format}|round 22`)!);
   }
   console.log(`\nper format and MRZ face: ${columns}`);
   for (const format of MRZ_FORMATS) for (const face of Object.keys(MRZ_FACES)) if (results.has(`${format} ${face}|*`)) summary(`${format} ${face}`, results.get(`${format} ${face}|*`)!);

@@ -68,6 +68,17 @@ export const LEGAL_FORMS: ReadonlyArray<readonly [string, string]> = [
   ['gosudarstvennaya korporatsiya', 'gk'],
   ['state corporation', 'gk'],
   ['tovarystvo z obmezhenoyu vidpovidalnistyu', 'tov'],
+  // A Russian or Central Asian bank's commercial bank form (kommercheskii bank, KB); its joint stock form (AKB) is
+  // folded by jointStockBankFormAt below.
+  ['kommercheskii bank', 'kb'],
+  ['kommercheskiy bank', 'kb'],
+  // A Russian state's or city's unitary enterprise (federalnoe / gosudarstvennoe unitarnoe predpriyatie).
+  ['federal state unitary enterprise', 'fsue'],
+  ['federalnoe gosudarstvennoe unitarnoe predpriyatie', 'fsue'],
+  ['fgup', 'fsue'],
+  ['state unitary enterprise', 'sue'],
+  ['gosudarstvennoe unitarnoe predpriyatie', 'sue'],
+  ['gup', 'sue'],
   // Central Europe
   ['spolka z ograniczona odpowiedzialnoscia', 'spzoo'],
   ['sp z o o', 'spzoo'],
@@ -89,8 +100,15 @@ export const LEGAL_FORMS: ReadonlyArray<readonly [string, string]> = [
   ['yugen kaisha', 'yk'],
 ];
 
-/** Words of legal forms that also name things ("Public Security Bureau", "Free Zone Authority"). */
-const NAMING_WORDS = new Set(['public', 'private', 'open', 'closed', 'free', 'zone', 'capital', 'variable', 'establishment', 'partnership', 'military', 'state']);
+/**
+ * Words of legal forms that also name things ("Public Security Bureau", "Free Zone Authority"): "KB" is also a
+ * Korean bank's brand ("KB Financial Group") and a Russian design bureau (konstruktorskoe byuro, "KB Navis"), "SUE"
+ * a given name.
+ */
+const NAMING_WORDS = new Set([
+  'public', 'private', 'open', 'closed', 'free', 'zone', 'capital', 'variable', 'establishment', 'partnership', 'military', 'state',
+  'commercial', 'bank', 'federal', 'enterprise', 'kb', 'sue',
+]);
 
 /**
  * Abbreviations the folding produces, and words of legal forms written in full: weak tokens, so that a legal
@@ -167,6 +185,10 @@ const GENERIC_WORDS: Record<string, string[]> = {
   compagnie: ['co'], compania: ['co'], companhia: ['co'], compagnia: ['co'],
   handelsgesellschaft: ['trading', 'co'],
   intl: ['international'],
+  // Kind words of organisations' names romanised from Russian, Arabic and Persian, in English: a stock or commodity
+  // exchange (birzha), an airline (aviakompaniya), a brigade (liwa), steel (foolad, fulad).
+  birzha: ['exchange'], aviakompaniya: [AIRLINE_WORD_FOLDED], aviakompaniia: [AIRLINE_WORD_FOLDED],
+  liwa: ['brigade'], foolad: ['steel'], fulad: ['steel'],
   // Turkish registers abbreviate "Sanayi ve Ticaret" (industry and trade) and "Ithalat Ihracat" (import export).
   'san ve tic': ['sanayi', 've', 'ticaret'], 'san tic': ['sanayi', 'ticaret'],
   'tic ve san': ['ticaret', 've', 'sanayi'], 'tic san': ['ticaret', 'sanayi'],
@@ -186,6 +208,32 @@ const LEADING_WORDS = new Set(['the', ...LEGAL_FORM_WORDS]);
 /** A number's marker before it ("Nam San No. 8", "Kum Un San No 3"): the number alone names the ship. */
 const NUMBER_MARKERS = new Set(['no', 'nr']);
 
+/** A Russian bank's "KB" (kommercheskii bank) as the lists translate it. */
+const COMMERCIAL_BANK_FORM = 'kb';
+
+/**
+ * Whether "commercial bank" at `i` is the Russian register's form, translated, between the legal form and the bank's
+ * own name ("JOINT STOCK COMPANY COMMERCIAL BANK MODULBANK"): it follows legal forms only, and a name follows it, not
+ * "of" ("COMMERCIAL BANK OF SYRIA", "TANCHON COMMERCIAL BANK" and "Commercial Bank International" keep their words).
+ */
+function opensCommercialBankForm(tokens: string[], i: number, folded: string[]): boolean {
+  return tokens[i] === 'commercial' && tokens[i + 1] === 'bank' && i + 2 < tokens.length && !LINKING_WORDS.has(tokens[i + 2])
+    && folded.length > 0 && folded.every((word) => LEADING_WORDS.has(word) && word !== 'the');
+}
+
+/** Words that make "commercial bank" part of a longer name ("Commercial Bank of Syria", "... for Development"). */
+const LINKING_WORDS = new Set(['of', 'for', 'and']);
+
+/** A Russian or Central Asian bank's joint stock form: joint stock commercial bank (aktsionernyi kommercheskii bank, AKB, JSCB). */
+const JOINT_STOCK_BANK_FORMS = [
+  ['joint', 'stock', 'commercial', 'bank'], ['aktsionernyi', 'kommercheskii', 'bank'], ['aktsionernyy', 'kommercheskiy', 'bank'], ['akb'], ['jscb'],
+];
+
+/** How many tokens a joint stock bank form at `i` takes, 0 for none: only before a name, not closing an aircraft's mark ("YK-AKB"). */
+function jointStockBankFormAt(tokens: string[], i: number): number {
+  return JOINT_STOCK_BANK_FORMS.find((words) => i + words.length < tokens.length && words.every((word, k) => tokens[i + k] === word))?.length ?? 0;
+}
+
 /**
  * Tokens with legal forms written in full replaced by their abbreviation, generic words by one form, numbers by
  * digits, and a number's marker dropped.
@@ -201,6 +249,20 @@ export function foldLegalFormsAndNumbers(tokens: string[]): string[] {
     if (fold) {
       folded.push(...fold.replacement);
       i += fold.words.length;
+      continue;
+    }
+    const bankForm = jointStockBankFormAt(tokens, i);
+    if (bankForm) {
+      // The joint stock form, and the bank's kind unless its name says it ("AKB Absolut Bank", "AKB Novikombank"):
+      // "AKB Vega" is a bank, not PMC Vega.
+      const named = tokens.some((token, k) => (k < i || k >= i + bankForm) && token.endsWith('bank'));
+      folded.push('jsc', ...(named ? [] : ['bank']));
+      i += bankForm;
+      continue;
+    }
+    if (opensCommercialBankForm(tokens, i, folded)) {
+      folded.push(COMMERCIAL_BANK_FORM);
+      i += 2;
       continue;
     }
     if (GENERIC_PHRASE_FIRST_WORDS.has(tokens[i])) {

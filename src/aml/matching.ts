@@ -13,7 +13,7 @@ import {
 } from './similarity.ts';
 import { AIRLINE_WORD_FOLDED, LEGAL_FORM_WORDS, withAirlineWordFolded } from './legal-forms.ts';
 import { COMMON_FAMILY, COMMON_GIVEN } from './common-names.ts';
-import { knownOrganisationAliases } from './organisation-aliases.ts';
+import { knownOrganisationAliases, withLeadingNameReplaced } from './organisation-aliases.ts';
 import { withoutPlaceName } from './places.ts';
 import type { ListEntity, NameKind } from './model.ts';
 
@@ -1807,6 +1807,15 @@ export function searchNames(index: ScreeningIndex, name: string, minScore: numbe
         });
       }
     }
+    for (const replaced of withLeadingNameReplaced(text)) {
+      for (const hit of searchSpelling(index, replaced, minScore / KNOWN_ALIAS_SIMILARITY)) {
+        const score = hit.score * KNOWN_ALIAS_SIMILARITY;
+        // The words the query adds to the name it opens with must be the listed name's too ("FSB Bank" is not the FSB).
+        if (index.entities[hit.entityIndex].type !== 'organization' || !hit.unmatchedQuery.every(isWeakToken)) continue;
+        if (score < minScore || score <= (best.get(hit.entityIndex)?.score ?? 0)) continue;
+        best.set(hit.entityIndex, { ...hit, score });
+      }
+    }
   }
   return [...best.values()].sort((a, b) => b.score - a.score);
 }
@@ -1849,6 +1858,9 @@ export function proposedEntities(index: ScreeningIndex, name: string, minScore: 
     if (factor !== 1 || vessel) continue;
     for (const alias of knownOrganisationAliases(text)) {
       for (const nameId of candidateNames(index, queryTokens(index, alias), KNOWN_ALIAS_FLOOR)) proposed.add(index.nameEntity[nameId]);
+    }
+    for (const replaced of withLeadingNameReplaced(text)) {
+      for (const nameId of candidateNames(index, queryTokens(index, replaced), minScore / KNOWN_ALIAS_SIMILARITY)) proposed.add(index.nameEntity[nameId]);
     }
   }
   return proposed;

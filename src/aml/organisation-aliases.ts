@@ -16,7 +16,7 @@
 // name does not expand.
 
 import { LEGAL_FORM_WORDS } from './legal-forms.ts';
-import { tokenise } from './normalize.ts';
+import { isWeakToken, tokenise } from './normalize.ts';
 
 const LEGAL_FORM_TOKENS = new Set(LEGAL_FORM_WORDS);
 
@@ -652,3 +652,27 @@ export function knownOrganisationAliases(query: string): string[] {
 
 /** Every group of names, for tests that check each holds a listed name. */
 export const KNOWN_ORGANISATION_GROUPS: readonly (readonly string[])[] = KNOWN_ORGANISATION_NAMES;
+
+/** The most words a leading name of the table may have ("Islamic State of Iraq and the Levant" has seven). */
+const MAX_LEADING_NAME_WORDS = 8;
+
+/**
+ * A query that opens with one of an organisation's names of the table and goes on with words of its own, written
+ * with each of the organisation's other names in its place ("IRGC Intelligence Organisation" as "Islamic
+ * Revolutionary Guard Corps Intelligence Organisation", "ISIS-Philippines" as "Islamic State Philippines"). The
+ * opening name is an acronym in capitals or of two words or more (a lone word such as "Sepah" also opens ordinary
+ * names: "Sepah Pars"), and what follows holds a word that is no legal form, particle or "Group" ("FSB LLC", "HTS Group"
+ * stay as written).
+ */
+export function withLeadingNameReplaced(query: string): string[] {
+  const words = query.trim().split(/[\s-]+/);
+  for (let length = Math.min(words.length - 1, MAX_LEADING_NAME_WORDS); length >= 1; length--) {
+    const leading = words.slice(0, length).join(' ');
+    if (length === 1 && !(isAcronym(leading) && !/\p{Ll}/u.test(leading))) continue;
+    const others = knownOrganisationAliases(leading);
+    if (!others.length) continue;
+    const rest = words.slice(length).join(' ');
+    return tokenise(rest).every(isWeakToken) ? [] : others.map((other) => `${other} ${rest}`);
+  }
+  return [];
+}

@@ -9,9 +9,10 @@ import type { DecodedImage, RawPixels } from './intake.ts';
 import { cleanLine, FILLER_NOISE, fillerNoise, hasComposite, LOOK_ALIKES, readMrz, unreadCheckDigits, withRereadCheckDigits, type MrzFormat, type MrzReading } from './mrz.ts';
 import { cellBox, cellPitch, cellsToReadAlone, fieldCells, holdingMix, placeKey, readMrzByCells, sourceLines, withUncertainCharacters } from './mrz-cells.ts';
 import { compareNames, findNameInText } from './names.ts';
+import { THRESHOLDS } from './decision.ts';
 import { OCR_WIDTH, OCR_WIDTH_LINE_LENGTH, type BandText, type Box, type ImageBand, type OcrEngine, type OnQueued } from './ocr.ts';
 import { measureQuality } from './quality.ts';
-import { cutOut, deskew, estimateSkew, findMrzBand, findMrzRegion, mrzTurn } from './skew.ts';
+import { cutOut, deskew, estimateSkew, findMrzBand, findMrzRegion, findMrzRegions, mrzTurn } from './skew.ts';
 import { specimenMarks } from './specimen.ts';
 import { findAddress, findDates, latestPastDate } from './text-document.ts';
 import { compareVisualZone, printedText, readPrintedPage } from './visual-zone.ts';
@@ -21,6 +22,7 @@ import type {
   FaceSignals,
   ImageSignals,
   KycSignals,
+  OtherDocument,
   TextReading,
 } from './types.ts';
 import { MRZ_DOCUMENT_TYPES } from './types.ts';
@@ -101,6 +103,16 @@ async function closerLooks(pixels: RawPixels, lookForRegion: boolean): Promise<L
   const region = lookForRegion ? findMrzRegion(straight) : null;
   if (region) looks.push({ image: await cutOut(straight, region), band: WHOLE });
   if (band) looks.push({ image: straight, band });
+  // A document small in the photo and turned a quarter (round 22): its MRZ lines run down the photo, so the region is
+  // looked for on the photo turned each way, and cut out of it upright. Only where no band spans the photo (the
+  // band's own turned looks read a page that fills it).
+  if (lookForRegion && !band) {
+    for (const quarter of [90, 270]) {
+      const turned = await deskew(straight, -quarter);
+      const turnedRegion = findMrzRegion(turned);
+      if (turnedRegion) looks.push({ image: await cutOut(turned, turnedRegion), band: WHOLE });
+    }
+  }
   if (straight !== pixels) looks.push({ image: straight, band: BOTTOM_BAND }, { image: straight, band: WHOLE });
   return looks;
 }
@@ -471,6 +483,72 @@ function numberBeforeBirthDate(reading: MrzReading, text: string): string[] {
   });
 }
 
+/** The applicant's MRZ and, when a second document's MRZ reads valid in the same photo, that document. */
+export interface ApplicantMrz {
+  mrz: MrzReading | null;
+  otherDocument: OtherDocument | null;
+}
+
+const differentDocuments = (a: MrzReading, b: MrzReading) => a.format !== b.format || a.documentNumber !== b.documentNumber;
+
+/**
+ * The MRZ of the applicant's document when the photo may hold two (round 22: a passport beside an ID card, or beside
+ * another person's passport, each small in the photo). readMrzFromImage reads one of them, whichever its looks
+ * reach first. Where findMrzRegions finds two MRZ regions, each is read alone (cut out, as closerLooks does) until a
+ * valid reading of another document than the first is found; of two documents the one whose name matches the
+ * claimed name is taken, then the larger. A photo with one region, or none (a document filling it), pays only the
+ * pixel pass of findMrzRegions: its reading is readMrzFromImage's.
+ */
+export async function readApplicantMrz(
+  pixels: RawPixels,
+  ocr: OcrEngine,
+  now: Date,
+  claimed: { firstName: string; lastName: string },
+  onQueued?: OnQueued,
+): Promise<ApplicantMrz> {
+  const mrz = await readMrzFromImage(pixels, ocr, now, onQueued);
+  const regions = findMrzRegions(pixels);
+  if (regions.length < 2) return { mrz, otherDocument: null };
+  /** Valid readings of distinct documents, with the width of the region each was read from (0: the whole photo's look). */
+  const documents: { reading: MrzReading; width: number }[] = mrz?.valid ? [{ reading: mrz, width: 0 }] : [];
+  /** An MRZ read invalid in a region, of no document read valid: a second document that did not read (round 22). */
+  let unread: MrzReading | null = null;
+  for (const region of regions) {
+    if (documents.length === 2) break;
+    const reading = await readMrzFromImage(await cutOut(pixels, region), ocr, now, onQueued, [WHOLE], false);
+    if (!reading) continue;
+    const same = documents.find((known) => !differentDocuments(known.reading, reading));
+    const width = region.right - region.left;
+    if (!reading.valid) unread ??= same ? null : reading;
+    else if (same) same.width = Math.max(same.width, width);
+    else documents.push({ reading, width });
+  }
+  const haveName = Boolean(claimed.firstName || claimed.lastName);
+  const nameRank = (reading: MrzReading) => {
+    if (!haveName) return 0;
+    const { score } = compareNames(claimed, { firstName: reading.firstName ?? '', lastName: reading.lastName ?? '' });
+    return score >= THRESHOLDS.namePass ? 2 : score >= THRESHOLDS.nameReview ? 1 : 0;
+  };
+  const holderName = (reading: MrzReading) => ({ firstName: reading.firstName ?? '', lastName: reading.lastName ?? '' });
+  const sameHolderAs = (chosen: MrzReading, other: MrzReading) =>
+    chosen.birthDate === other.birthDate && compareNames(holderName(chosen), holderName(other)).score >= THRESHOLDS.namePass;
+  if (documents.length < 2) {
+    const [only] = documents;
+    if (!only) return { mrz, otherDocument: null };
+    // The one document read valid is not the claimed holder's while another MRZ did not read (MRV-A beside a TD2 on
+    // dev seed 2207: the TD2 of another person read plainly): whose document was read is for a human to say.
+    const other = unread && nameRank(only.reading) < 2 ? unread : null;
+    return { mrz: only.reading, otherDocument: other && { format: other.format, documentCode: other.documentCode, sameHolder: sameHolderAs(only.reading, other) } };
+  }
+  const [chosen, other] = documents.sort((a, b) => nameRank(b.reading) - nameRank(a.reading) || b.width - a.width).map((d) => d.reading) as [MrzReading, MrzReading];
+  const sameHolder = sameHolderAs(chosen, other);
+  // The same holder, dates and format under two numbers: more likely one document read two ways than two documents,
+  // and the check digits chose the number (as numberReadOtherwise).
+  const readTwoWays = sameHolder && chosen.format === other.format && chosen.expiryDate === other.expiryDate;
+  const applicant = readTwoWays ? { ...chosen, uncertainCharacters: [...new Set([...chosen.uncertainCharacters, 'documentNumber'])] } : chosen;
+  return { mrz: applicant, otherDocument: { format: other.format, documentCode: other.documentCode, sameHolder } };
+}
+
 /** face: the box of the selfie's face, which its quality is measured on. */
 function imageSignals(image: DecodedImage, face: DetectedFace | null = null): ImageSignals {
   return {
@@ -501,7 +579,7 @@ async function readDocument(
   const { documentType, document, metadata } = input;
   const expected = { firstName: metadata.firstName ?? '', lastName: metadata.lastName ?? '' };
   const haveName = Boolean(expected.firstName || expected.lastName);
-  const empty = { type: documentType, mrz: null, nameMatch: null, text: null, visualZone: null };
+  const empty = { type: documentType, mrz: null, nameMatch: null, text: null, visualZone: null, otherDocument: null };
   const texts: string[] = [];
   if (!analysable(document)) return { reading: empty, texts };
 
@@ -514,13 +592,15 @@ async function readDocument(
     const readPage = () => readPrintedPage(document.pixels, ocr);
     const printedAhead = licence ? null : readPage();
     printedAhead?.catch(() => undefined); // a failure is reported where it is awaited, not as an unhandled rejection
-    const mrz = await readMrzFromImage(document.pixels, ocr, now, onQueued, licence ? MRZ_BANDS.slice(0, 2) : MRZ_BANDS, !licence);
+    const { mrz, otherDocument } = licence
+      ? { mrz: await readMrzFromImage(document.pixels, ocr, now, onQueued, MRZ_BANDS.slice(0, 2), false), otherDocument: null }
+      : await readApplicantMrz(document.pixels, ocr, now, expected, onQueued);
     if (mrz) {
       const printed = await (printedAhead ?? readPage());
       texts.push(printedText(printed));
       const onDocument = { firstName: mrz.firstName ?? '', lastName: mrz.lastName ?? '' };
       const visualZone = mrz.valid ? compareVisualZone(mrz, printed) : null;
-      return { reading: { ...empty, mrz, nameMatch: haveName ? compareNames(expected, onDocument) : null, visualZone }, texts };
+      return { reading: { ...empty, mrz, nameMatch: haveName ? compareNames(expected, onDocument) : null, visualZone, otherDocument }, texts };
     }
     if (documentType !== 'driving_licence') {
       await printedAhead?.catch(() => undefined); // unused, but no work of this check outlives it

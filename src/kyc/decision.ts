@@ -49,6 +49,11 @@ export const REASONS = {
   mrz_uncertain_character: { effect: 'review', risk: 'medium' },
   document_type_mismatch: { effect: 'review', risk: 'medium' },
   /**
+   * The photo holds a second document of another holder, its MRZ read valid (analyse.ts readApplicantMrz): the one
+   * whose name matches the request was taken, but a human confirms whose document is being verified.
+   */
+  other_person_document_in_photo: { effect: 'review', risk: 'high' },
+  /**
    * The printed page clearly shows another number, name or date than the valid MRZ (field named): the page or the
    * MRZ was altered, or the OCR misread confidently. A human compares the two, as vendors do with a data-consistency
    * failure; high risk.
@@ -229,6 +234,8 @@ function mrzFindings(signals: KycSignals, now: Date): Finding[] {
   for (const field of VISUAL_FIELDS) {
     if (signals.documentReading.visualZone?.[field] === 'mismatch') found.push({ code: 'visual_zone_mismatch', detail: field });
   }
+  const other = signals.documentReading.otherDocument;
+  if (other && !other.sameHolder) found.push({ code: 'other_person_document_in_photo', detail: other.format });
   const code = mrz.documentCode ?? '';
   // A visa (V) is no identity document; a licence's MRZ is neither a passport's nor a visa's.
   const expectedCode = type === 'passport' ? /^P/ : type === 'national_id' ? /^[IAC]/ : /^[A-OQ-UW-Z]/;

@@ -179,6 +179,25 @@ export function findMrzRegion(pixels: RawPixels): Region | null {
   return { left: left / pixels.width, right: right / pixels.width, top: cluster.top, bottom: cluster.bottom };
 }
 
+/**
+ * The MRZ regions of up to two documents photographed small side by side (a passport beside an ID card, or beside
+ * another person's passport): findMrzRegion, then findMrzRegion again with the first document (documentAround of its
+ * region) painted over in flat grey, so that its own printed lines cannot be taken for a second MRZ. Largest first.
+ */
+export function findMrzRegions(pixels: RawPixels): Region[] {
+  const first = findMrzRegion(pixels);
+  if (!first) return [];
+  const covered = documentAround(first, pixels);
+  const painted = new Uint8Array(pixels.data);
+  const [x0, x1] = [Math.floor(covered.left * pixels.width), Math.ceil(covered.right * pixels.width)];
+  for (let y = Math.floor(covered.top * pixels.height); y < Math.ceil(covered.bottom * pixels.height); y++) {
+    painted.fill(128, (y * pixels.width + x0) * 3, (y * pixels.width + x1) * 3);
+  }
+  const second = findMrzRegion({ ...pixels, data: painted });
+  const width = (region: Region) => region.right - region.left;
+  return second ? [first, second].sort((a, b) => width(b) - width(a)) : [first];
+}
+
 /** The part of the image inside `region`. */
 export async function cutOut(pixels: RawPixels, region: Region): Promise<RawPixels> {
   const left = Math.max(0, Math.floor(region.left * pixels.width));
@@ -200,7 +219,10 @@ export async function cutOut(pixels: RawPixels, region: Region): Promise<RawPixe
  */
 export function documentAroundMrz(pixels: RawPixels): Region | null {
   const region = findMrzRegion(pixels);
-  if (!region) return null;
+  return region && documentAround(region, pixels);
+}
+
+function documentAround(region: Region, pixels: RawPixels): Region {
   const documentWidth = (region.right - region.left) / 0.85;
   const margin = 0.1 * documentWidth;
   const height = (0.8 * documentWidth * pixels.width) / pixels.height;

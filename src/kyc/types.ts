@@ -1,7 +1,7 @@
 // Shapes shared by the KYC engine, its worker and the decision rule. KycSignals is what the route stores next to
 // the result (and what RPT-001 reads): measurements only, no raw images.
 import type { DecodedImage } from './intake.ts';
-import type { MrzReading } from './mrz.ts';
+import type { MrzFormat, MrzReading } from './mrz.ts';
 import type { NameMatch } from './names.ts';
 import type { QualityMeasures } from './quality.ts';
 import type { SpecimenMark } from './specimen.ts';
@@ -53,10 +53,23 @@ export interface DocumentSignals {
   text: TextReading | null;
   /** The valid MRZ's values looked for on the printed page (visual-zone.ts): outcomes only; null without a valid MRZ. */
   visualZone: VisualZoneComparison | null;
+  /**
+   * A second document whose MRZ read valid in the same photo (analyse.ts readApplicantMrz); null when none was (and
+   * absent from signals stored before round 22).
+   */
+  otherDocument?: OtherDocument | null;
   /** 64-bit dHash (16 hex digits) of the document image, for reuse detection across a tenant's checks. */
   perceptualHash: string;
   /** Why the document is a known specimen (ICAO specimen state, known number or image, SPECIMEN printed); empty if not. */
   specimenMarks: SpecimenMark[];
+}
+
+/** A second document's valid MRZ read in the same photo as the applicant's: what a reviewer needs to know about it. */
+export interface OtherDocument {
+  format: MrzFormat;
+  documentCode: string | null;
+  /** Same name (decision.ts THRESHOLDS.namePass) and birth date as the document taken for the applicant's. */
+  sameHolder: boolean;
 }
 
 export interface FaceSignals {

@@ -87,3 +87,62 @@ describe('Turkish "San. ve Tic." read as "Sanayi ve Ticaret" (round 28)', () => 
     expect(screen(snapshot, { name: 'San. ve Tic. A.S.', type: 'organization' }).matches).toEqual([]);
   });
 });
+
+describe('Russian register forms and kind words in other languages (round 30)', () => {
+  let snapshot: ListsSnapshot;
+  beforeAll(() => {
+    snapshot = { index: buildIndex(listed), lists: [], listsVersion: 'r30' };
+  });
+  const found = (name: string): string[] => screen(snapshot, { name, type: 'organization', limit: 50 }).matches.map((m) => m.entityId);
+
+  it('reads AKB, JSCB and "joint stock commercial bank" as one legal form, and KB and FGUP as forms', () => {
+    expect(tokenise('AKB Novikombank')).toEqual(tokenise('Joint Stock Commercial Bank Novikombank'));
+    expect(tokenise('JSCB Primorye')).toEqual(tokenise('AKB Primorye'));
+    expect(found('AKB Primorye')).toContain('ofac_sdn:40877');
+    expect(tokenise('FGUP Atomflot')).toEqual(tokenise('Federal State Unitary Enterprise Atomflot'));
+    expect(tokenise('FGUP Atomflot')).toEqual(tokenise('FSUE Atomflot'));
+    expect(found('AKB Absolut Bank')).toContain('ofac_sdn:32682');
+    expect(found('FSUE Hydrographic Company')).toContain('ofac_sdn:43257');
+    expect(found('FGUP Hydrographic Company')).toContain('ofac_sdn:43257');
+  });
+
+  it('reads "commercial bank" between a legal form and the name as the form, and nowhere else', () => {
+    expect(tokenise('JOINT STOCK COMPANY COMMERCIAL BANK SOLIDARNOST')).toEqual(['jsc', 'kb', 'solidarnost']);
+    for (const name of ['COMMERCIAL BANK OF SYRIA', 'TANCHON COMMERCIAL BANK', 'Commercial Bank International', 'The Commercial Bank Qatar']) {
+      expect(tokenise(name), name).toContain('commercial');
+    }
+    expect(found('KB Solidarnost')).toContain('ofac_sdn:44262');
+    expect(found('Commercial Bank of Ethiopia')).toEqual([]);
+  });
+
+  it('pairs Birzha with Exchange, Aviakompaniya with the airline word, Liwa with Brigade and Foolad with Steel', () => {
+    expect(tokenise('PAO SPB Birzha')).toEqual(tokenise('PAO SPB Exchange'));
+    expect(tokenise('Aviakompaniya Rossiya')).toEqual(tokenise('Rossiya Airlines').reverse());
+    expect(tokenise('Liwa Fatemiyoun')).toEqual(['brigade', 'fatemiyoun']);
+    expect(found('Foolad Khuzestan')).toContain('ofac_sdn:28291');
+  });
+
+  it('keeps the bank\'s kind of AKB, and an aircraft\'s mark closing with AKB as written', () => {
+    expect(tokenise('AKB Vega')).toEqual(tokenise('JSC Bank Vega'));
+    expect(found('AKB Vega')).not.toContain('ofac_sdn:44223');
+    expect(found('AKB Avangard')).not.toContain('ofac_sdn:35356');
+    expect(found('AKB Avangard')).toContain('ofac_sdn:47425');
+    expect(tokenise('YK-AKB')).toEqual(['yk', 'akb']);
+  });
+
+  it('keeps KB (a Korean bank\'s brand, a design bureau) and SUE (a given name) as naming words while folding to them', () => {
+    expect(tokenise('State Unitary Enterprise RC')).toEqual(tokenise('SUE RC'));
+    expect(found('KB Lines Limited')).toContain('ofac_sdn:23208');
+    const wrong: [string, string][] = [['KB Savings Bank', 'ofac_sdn:17244'], ['Lines Limited', 'ofac_sdn:23208'], ['78 LLC', 'ofac_sdn:47522'], ['RC Ltd', 'ofac_sdn:21040']];
+    for (const [name, id] of wrong) expect(found(name), name).not.toContain(id);
+    const person = (name: string): string[] => screen(snapshot, { name, type: 'person', limit: 50 }).matches.map((m) => m.entityId);
+    expect(person('Sue Hassan')).not.toContain('un_consolidated:QDi.319');
+    expect(person('Sue Ahmed')).not.toContain('ofac_sdn:10132');
+  });
+
+  it('finds nothing for a kind word or a form alone', () => {
+    for (const name of ['Birzha', 'Liwa', 'Foolad', 'Aviakompaniya', 'Joint Stock Commercial Bank', 'FGUP', 'Commercial Bank']) {
+      expect(found(name), name).toEqual([]);
+    }
+  });
+});

@@ -4,7 +4,7 @@ import { parseListFileSet, scanListsDir } from '../../src/aml/parsers/detect.ts'
 import { buildIndex } from '../../src/aml/matching.ts';
 import { tokenise } from '../../src/aml/normalize.ts';
 import { LEGAL_FORM_WORDS } from '../../src/aml/legal-forms.ts';
-import { KNOWN_ORGANISATION_GROUPS, knownOrganisationAliases } from '../../src/aml/organisation-aliases.ts';
+import { KNOWN_ORGANISATION_GROUPS, knownOrganisationAliases, withLeadingNameReplaced } from '../../src/aml/organisation-aliases.ts';
 import { screen, type ListsSnapshot } from '../../src/aml/screen.ts';
 import { emptyEntity, type ListEntity } from '../../src/aml/model.ts';
 
@@ -187,5 +187,39 @@ describe('well-known other names of listed organisations (round 15)', () => {
       expect(knownOrganisationAliases('irgcn')).toEqual([]);
       expect(knownOrganisationAliases('IRGCN Holdings')).toEqual([]);
     });
+  });
+});
+
+describe('an organisation\'s name of the table opening a longer name (round 30)', () => {
+  const listed: ListEntity[] = [];
+  let snapshot: ListsSnapshot;
+  beforeAll(async () => {
+    for (const set of (await scanListsDir(CURRENT)).lists) listed.push(...(await parseListFileSet(set)).entities);
+    snapshot = { index: buildIndex(listed), lists: [], listsVersion: 'r30' };
+  });
+  const found = (name: string): string[] => screen(snapshot, { name, type: 'organization', limit: 50 }).matches.map((m) => m.entityId);
+
+  it('reads the opening name as each of the organisation\'s others, keeping the words after it', () => {
+    expect(withLeadingNameReplaced('IRGC Air Force')).toContain('Islamic Revolutionary Guard Corps Air Force');
+    expect(withLeadingNameReplaced('Islamic State Somalia')).toContain('ISIS Somalia');
+    expect(found('IRGC Air Force')).toContain('ofac_sdn:12055');
+    expect(found('Islamic State Somalia')).toContain('ofac_sdn:23848');
+  });
+
+  it('leaves a lone word, an acronym in lowercase and a name closed by legal forms alone as written', () => {
+    expect(withLeadingNameReplaced('Sepah Pars')).toEqual([]);
+    expect(withLeadingNameReplaced('irgc air force')).toEqual([]);
+    expect(withLeadingNameReplaced('FSB LLC')).toEqual([]);
+    expect(withLeadingNameReplaced('HTS Group')).toEqual([]);
+    expect(withLeadingNameReplaced('IRGC')).toEqual([]);
+  });
+
+  it('reads a query closed by a legal form too, and leaves one whose opening name is only followed by forms', () => {
+    expect(withLeadingNameReplaced('ISIS Somalia Ltd')).toContain('Islamic State Somalia Ltd');
+    expect(withLeadingNameReplaced('IRGC Air Force Co')).toEqual([]);
+  });
+
+  it('finds the organisation only when the listed name holds the words the query adds ("FSB Bank" is not the FSB)', () => {
+    for (const name of ['FSB Bank', 'IRGC Football Club', 'ISIS Papyrus Software']) expect(found(name), name).toEqual([]);
   });
 });

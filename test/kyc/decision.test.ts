@@ -122,6 +122,13 @@ describe('decideKyc', () => {
     expect(d.checks[0]!.reasons).toEqual(['mrz_repaired_by_check_digit:documentNumber']);
   });
 
+  it("never passes plainly when another person's document was read in the same photo; the same holder's second document is no reason", () => {
+    const d = decide((s) => void (s.documentReading.otherDocument = { format: 'TD1', documentCode: 'I', sameHolder: false }));
+    expect(d.status).toBe('review');
+    expect(d.checks[0]!.reasons).toEqual(['other_person_document_in_photo:TD1']);
+    expect(decide((s) => void (s.documentReading.otherDocument = { format: 'TD1', documentCode: 'I', sameHolder: true })).status).toBe('passed');
+  });
+
   it('never passes a state code repaired from a look-alike without a human look (no check digit covers it)', () => {
     const d = decide((s) => void (s.documentReading.mrz!.stateRepairs = ['nationality']));
     expect(d.status).toBe('review');

@@ -1,10 +1,10 @@
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import { composeMrz, composeTd3, renderDocument, SPECIMEN_HOLDER } from '../../scripts/make-kyc-specimen.ts';
+import { composeMrz, composeTd1, composeTd3, renderDocument, SPECIMEN_HOLDER } from '../../scripts/make-kyc-specimen.ts';
 import { decodeImage, type RawPixels } from '../../src/kyc/intake.ts';
 import { seededRandom } from '../../src/kya/training/dataset.ts';
 import { hammingDistance } from '../../src/kyc/hash.ts';
-import { characterBox, readMrzFromImage } from '../../src/kyc/analyse.ts';
+import { characterBox, readApplicantMrz, readMrzFromImage } from '../../src/kyc/analyse.ts';
 import type { BandText, Box, OcrEngine, OcrSymbol } from '../../src/kyc/ocr.ts';
 import {
   mrzCheckDigit,
@@ -69,6 +69,12 @@ function degrade(line: string, digitPositions: number[], random: () => number): 
   }
   if (tail && random() < 0.5) text = random() < 0.5 ? text + '<<' : text.slice(0, -1);
   return text;
+}
+
+/** Documents lying on a flat 1024×768 table, photographed (JPEG q85): the decoded photo. */
+async function onTable(...documents: { input: Buffer; left: number; top: number }[]): Promise<RawPixels> {
+  const photo = await sharp({ create: { width: 1024, height: 768, channels: 3, background: '#6b5440' } }).composite(documents).jpeg({ quality: 85 }).toBuffer();
+  return (await decodeImage('documentImage', photo)).pixels;
 }
 
 /** An OCR engine whose MRZ passes read `linesOf(image)` (each line boxed, no characters), and nothing else. */
@@ -861,11 +867,7 @@ describe('MRZ reading', () => {
 
     it('reads the MRZ of a document photographed small on a table from its region cut out of the photo', async () => {
       const page = await sharp(await renderDocument('TD3', SPECIMEN_HOLDER)).resize({ width: 410 }).png().toBuffer();
-      const photo = await sharp({ create: { width: 1024, height: 768, channels: 3, background: '#6b5440' } })
-        .composite([{ input: page, left: 300, top: 250 }])
-        .jpeg({ quality: 85 })
-        .toBuffer();
-      const { pixels } = await decodeImage('documentImage', photo);
+      const pixels = await onTable({ input: page, left: 300, top: 250 });
       const printed = composeTd3(SPECIMEN_HOLDER);
       const seen: { width: number; height: number }[] = [];
       // Reads the MRZ only from an image about as wide as the MRZ (at the photo's OCR scale its glyphs are too small).
@@ -883,6 +885,94 @@ describe('MRZ reading', () => {
       expect(await readMrzFromImage(pixels, ocr, NOW, undefined, [{ top: 0.6, bottom: 1 }, { top: 0, bottom: 1 }], false)).toBeNull();
       expect(seen.length).toBeGreaterThan(0);
       expect(seen.every(({ width, height }) => width === 1024 && height === 768)).toBe(true);
+    });
+
+    it('reads the MRZ of a small document turned a quarter from its region cut out of the photo turned upright', async () => {
+      const page = await sharp(await renderDocument('TD3', SPECIMEN_HOLDER)).resize({ width: 410 }).png().toBuffer();
+      const printed = composeTd3(SPECIMEN_HOLDER);
+      // Reads the MRZ only from an upright image about as wide as the page (the region cut out of the turned photo;
+      // upright, the photo's text blocks are narrower).
+      const ocr = linesEngine((image) => (image.width > 340 && image.width < 440 && image.height < 220 ? printed : []));
+      for (const quarter of [90, 270]) {
+        const pixels = await onTable({ input: await sharp(page).rotate(quarter).toBuffer(), left: 380, top: 150 });
+        expect(await readMrzFromImage(pixels, ocr, NOW), `${quarter}°`).toMatchObject({ valid: true, documentNumber: SPECIMEN_HOLDER.documentNumber });
+      }
+    });
+
+    describe('two documents in one photo', () => {
+      const other = { ...SPECIMEN_HOLDER, surname: 'OKAFOR', givenNames: 'CHIDI', documentNumber: 'K7M2P9X41', birthDate: '810302' };
+      /** A passport of the specimen holder (460 px) and `card`'s holder's ID card (330 px) side by side on a table. */
+      const scene = async (card = other) => {
+        const passport = await sharp(await renderDocument('TD3', SPECIMEN_HOLDER)).resize({ width: 460 }).png().toBuffer();
+        const idCard = await sharp(await renderDocument('TD1', card)).resize({ width: 330 }).png().toBuffer();
+        const pixels = await onTable({ input: idCard, left: 60, top: 330 }, { input: passport, left: 480, top: 200 });
+        // Each MRZ reads only from an image about its own size: the passport's region (~400 px), the card's (~290 px).
+        const ocr = linesEngine((image) =>
+          image.height > 200 ? [] : image.width > 340 && image.width < 470 ? composeTd3(SPECIMEN_HOLDER) : image.width < 340 ? composeTd1(card) : [],
+        );
+        return { pixels, ocr };
+      };
+      const claim = (holder: typeof SPECIMEN_HOLDER) => ({ firstName: holder.givenNames, lastName: holder.surname });
+
+      it("reads both MRZs and takes the document whose name the request claims, naming the other person's", async () => {
+        const { pixels, ocr } = await scene();
+        expect(await readApplicantMrz(pixels, ocr, NOW, claim(other))).toMatchObject({
+          mrz: { format: 'TD1', valid: true, documentNumber: other.documentNumber },
+          otherDocument: { format: 'TD3', sameHolder: false },
+        });
+        expect(await readApplicantMrz(pixels, ocr, NOW, claim(SPECIMEN_HOLDER))).toMatchObject({
+          mrz: { format: 'TD3', documentNumber: SPECIMEN_HOLDER.documentNumber },
+          otherDocument: { format: 'TD1', sameHolder: false },
+        });
+      });
+
+      it('takes the larger document when no name is claimed, and knows a second document of the same holder', async () => {
+        const { pixels, ocr } = await scene();
+        expect(await readApplicantMrz(pixels, ocr, NOW, { firstName: '', lastName: '' })).toMatchObject({
+          mrz: { format: 'TD3', documentNumber: SPECIMEN_HOLDER.documentNumber },
+          otherDocument: { format: 'TD1', sameHolder: false },
+        });
+        const same = await scene({ ...SPECIMEN_HOLDER, documentNumber: other.documentNumber });
+        expect(await readApplicantMrz(same.pixels, same.ocr, NOW, claim(SPECIMEN_HOLDER))).toMatchObject({
+          mrz: { format: 'TD3' },
+          otherDocument: { format: 'TD1', sameHolder: true },
+        });
+      });
+
+      it("names the other document when only another person's reads valid and the claimed holder's MRZ does not", async () => {
+        const { pixels } = await scene();
+        // The card's composite check digit read wrong: an MRZ, invalid.
+        const card = composeTd1(other).map((line, k) => (k === 1 ? `${line.slice(0, 29)}${(Number(line[29]) + 1) % 10}` : line));
+        const ocr = linesEngine((image) =>
+          image.height > 200 ? [] : image.width > 340 && image.width < 470 ? composeTd3(SPECIMEN_HOLDER) : image.width < 340 ? card : [],
+        );
+        expect(await readApplicantMrz(pixels, ocr, NOW, claim(other))).toMatchObject({
+          mrz: { format: 'TD3', documentNumber: SPECIMEN_HOLDER.documentNumber },
+          otherDocument: { format: 'TD1', sameHolder: false },
+        });
+        // The claimed holder's document read: the other one, unread, changes nothing.
+        expect(await readApplicantMrz(pixels, ocr, NOW, claim(SPECIMEN_HOLDER))).toMatchObject({ mrz: { format: 'TD3' }, otherDocument: null });
+      });
+
+      it('doubts the number when the two readings are one holder, format and dates under two numbers (one document read two ways)', async () => {
+        const { pixels } = await scene();
+        const misread = { ...SPECIMEN_HOLDER, documentNumber: other.documentNumber };
+        const ocr = linesEngine((image) =>
+          image.height > 200 ? [] : image.width > 340 && image.width < 470 ? composeTd3(SPECIMEN_HOLDER) : image.width < 340 ? composeTd3(misread) : [],
+        );
+        const { mrz } = await readApplicantMrz(pixels, ocr, NOW, claim(SPECIMEN_HOLDER));
+        expect(mrz).toMatchObject({ valid: true, uncertainCharacters: ['documentNumber'] });
+      });
+
+      it('reads one document as before: no second region, no other document', async () => {
+        const page = await sharp(await renderDocument('TD3', SPECIMEN_HOLDER)).resize({ width: 460 }).png().toBuffer();
+        const pixels = await onTable({ input: page, left: 300, top: 250 });
+        const { ocr } = await scene();
+        expect(await readApplicantMrz(pixels, ocr, NOW, claim(other))).toMatchObject({
+          mrz: { format: 'TD3', documentNumber: SPECIMEN_HOLDER.documentNumber },
+          otherDocument: null,
+        });
+      });
     });
 
     it('reads the image again only for an invalid first read, and only at the unread place', async () => {

@@ -2,7 +2,7 @@ import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { MRZ_FORMATS, renderDocument, SPECIMEN_HOLDER } from '../../scripts/make-kyc-specimen.ts';
 import { decodeImage } from '../../src/kyc/intake.ts';
-import { deskew, estimateSkew, findMrzBand, findMrzRegion, mrzTurn, uprightMrzPage } from '../../src/kyc/skew.ts';
+import { deskew, estimateSkew, findMrzBand, findMrzRegion, findMrzRegions, mrzTurn, uprightMrzPage } from '../../src/kyc/skew.ts';
 
 describe('skew', () => {
   it('finds the tilt of a photographed page to half a degree, whichever side it leans', async () => {
@@ -62,6 +62,37 @@ describe('skew', () => {
     }
     const full = (await decodeImage('documentImage', await renderDocument('TD3', SPECIMEN_HOLDER))).pixels;
     expect(findMrzRegion(full)).toBeNull();
+  });
+
+  it('finds the MRZ regions of two documents photographed side by side, each within its own document, largest first', async () => {
+    const passport = await sharp(await renderDocument('TD3', SPECIMEN_HOLDER)).resize({ width: 450 }).png().toBuffer();
+    const card = await sharp(await renderDocument('TD1', SPECIMEN_HOLDER)).resize({ width: 340 }).png().toBuffer();
+    const { height: passportHeight = 0 } = await sharp(passport).metadata();
+    const { height: cardHeight = 0 } = await sharp(card).metadata();
+    // The card lower in the photo: its MRZ is the lowest text block, the passport's the one left once it is painted over.
+    const photo = await sharp({ create: { width: 1024, height: 768, channels: 3, background: '#6b5440' } })
+      .composite([{ input: card, left: 130, top: 400 }, { input: passport, left: 520, top: 120 }])
+      .jpeg({ quality: 85 })
+      .toBuffer();
+    const { pixels } = await decodeImage('documentImage', photo);
+    const regions = findMrzRegions(pixels);
+    expect(regions).toHaveLength(2);
+    const [large, small] = regions.map((r) => ({ left: r.left * 1024, right: r.right * 1024, top: r.top * 768, bottom: r.bottom * 768 }));
+    expect(large!.left).toBeGreaterThan(520);
+    expect(large!.right).toBeLessThan(520 + 450);
+    expect(large!.right - large!.left).toBeGreaterThan(0.8 * 450);
+    expect(large!.bottom).toBeGreaterThan(120 + 0.85 * passportHeight);
+    // At 340 px the card's MRZ starts ~10 px in: the region may take in its edge, never the passport beside it.
+    expect(small!.left).toBeGreaterThan(130 - 0.1 * 340);
+    expect(small!.right).toBeLessThan(130 + 340);
+    expect(small!.right - small!.left).toBeGreaterThan(0.8 * 340);
+    expect(small!.bottom).toBeGreaterThan(400 + 0.85 * cardHeight);
+    // One document: one region.
+    const alone = await sharp({ create: { width: 1024, height: 768, channels: 3, background: '#6b5440' } })
+      .composite([{ input: passport, left: 300, top: 200 }])
+      .jpeg({ quality: 85 })
+      .toBuffer();
+    expect(findMrzRegions((await decodeImage('documentImage', alone)).pixels)).toHaveLength(1);
   });
 
   it('keeps the start of the MRZ when its first glyph touches the left end of the columns searched', () => {

@@ -60,8 +60,13 @@ const VALIDATION_GROUP_PREFIX = 'corpus-validation:';
 const PARALLEL_GROUP_PREFIX = 'corpus:parallel:';
 const isWrittenForValidation = ({ group }: { group: string }) => group.startsWith(VALIDATION_GROUP_PREFIX);
 const VALIDATION_PARALLEL_GROUP_PREFIX = `${VALIDATION_GROUP_PREFIX}parallel:`;
+/** A parallel set placed in training or the test split by its `"split"` (round 22's sets, split by set), not by hash. */
+const PLACED_PARALLEL_GROUP = new RegExp(`^${PARALLEL_GROUP_PREFIX}(train|test):`);
+const PLACED_PARTITION = { test: 0, train: 9 } as const;
 /** A sample of a parallel set written to measure on (`"split": "validation"` in parallel.json, round 22's sets). */
 export const isParallelSetForValidation = ({ group }: Pick<Sample, 'group'>) => group.startsWith(VALIDATION_PARALLEL_GROUP_PREFIX);
+/** A sample of a parallel set placed by its `"split"` in any split: round 22's planted sets and look-alikes. */
+export const isPlacedParallelSet = (sample: Pick<Sample, 'group'>) => isParallelSetForValidation(sample) || PLACED_PARALLEL_GROUP.test(sample.group);
 
 /**
  * The samples the score is calibrated and the thresholds are chosen on: the validation split drawn by hash, without
@@ -77,6 +82,8 @@ export const isCalibrationSample = (sample: Pick<Sample, 'group'>) => splitOf(sa
  */
 export function partitionOf(group: string): number {
   if (isWrittenForValidation({ group })) return VALIDATION_PARTITION;
+  const placed = PLACED_PARALLEL_GROUP.exec(group)?.[1] as keyof typeof PLACED_PARTITION | undefined;
+  if (placed) return PLACED_PARTITION[placed];
   return Math.floor((fnv1a(`split:${group}`) % 100) / 10);
 }
 
@@ -500,10 +507,11 @@ interface ParallelSet {
   family: string;
   texts: Record<string, string>;
   /**
-   * "validation": a set written to measure on, every text in the validation split and none in calibration, like the
-   * validation bank, so that training and the thresholds stay as they were (round 22's planted sets).
+   * Where a set is placed instead of by a hash of its id (round 22's planted sets and look-alikes, split by set,
+   * about 60 / 20 / 20 % per family): "validation", every text in the validation split and none in calibration, like
+   * the validation bank, so that the thresholds stay chosen on the prompts they will meet; "train" or "test".
    */
-  split?: 'validation';
+  split?: 'train' | 'validation' | 'test';
 }
 
 interface ParallelText extends Grouped {
@@ -530,7 +538,7 @@ function readParallelSets(corpusDir: string): ParallelText[] {
   const file = path.join(corpusDir, 'parallel.json');
   if (!existsSync(file)) return [];
   return readJson<{ sets: ParallelSet[] }>(file).sets.flatMap(({ id, label, family, texts, split }) => {
-    const group = split === 'validation' ? `${VALIDATION_PARALLEL_GROUP_PREFIX}${id}` : `${PARALLEL_GROUP_PREFIX}${id}`;
+    const group = split === 'validation' ? `${VALIDATION_PARALLEL_GROUP_PREFIX}${id}` : `${PARALLEL_GROUP_PREFIX}${split ? `${split}:` : ''}${id}`;
     return Object.entries(texts).map(([language, written]) => ({ ...parallelText(written), language, label, family, group }));
   });
 }

@@ -586,19 +586,26 @@ async function readDocument(
   if (MRZ_DOCUMENT_TYPES.includes(documentType)) {
     // Most licences carry no MRZ: they are not turned around looking for one before their printed text is read.
     const licence = documentType === 'driving_licence';
+    // One general-alphabet pass over the page above the MRZ: searched for a SPECIMEN mark, and for the MRZ's values
+    // (the visual zone) when the MRZ is valid. It does not depend on the reading, so on a passport or ID card, which
+    // nearly always has an MRZ, it runs beside the MRZ reading on the OCR's free-text thread; a licence waits.
+    const readPage = () => readPrintedPage(document.pixels, ocr);
+    const printedAhead = licence ? null : readPage();
+    printedAhead?.catch(() => undefined); // a failure is reported where it is awaited, not as an unhandled rejection
     const { mrz, otherDocument } = licence
       ? { mrz: await readMrzFromImage(document.pixels, ocr, now, onQueued, MRZ_BANDS.slice(0, 2), false), otherDocument: null }
       : await readApplicantMrz(document.pixels, ocr, now, expected, onQueued);
     if (mrz) {
-      // One general-alphabet pass over the page above the MRZ: searched for a SPECIMEN mark, and for the MRZ's
-      // values (the visual zone) when the MRZ is valid.
-      const printed = await readPrintedPage(document.pixels, ocr);
+      const printed = await (printedAhead ?? readPage());
       texts.push(printedText(printed));
       const onDocument = { firstName: mrz.firstName ?? '', lastName: mrz.lastName ?? '' };
       const visualZone = mrz.valid ? compareVisualZone(mrz, printed) : null;
       return { reading: { ...empty, mrz, nameMatch: haveName ? compareNames(expected, onDocument) : null, visualZone, otherDocument }, texts };
     }
-    if (documentType !== 'driving_licence') return { reading: empty, texts };
+    if (documentType !== 'driving_licence') {
+      await printedAhead?.catch(() => undefined); // unused, but no work of this check outlives it
+      return { reading: empty, texts };
+    }
   }
 
   const fullText = await ocr.readText(document.pixels, onQueued);
@@ -660,15 +667,18 @@ export async function analyseImages(input: AnalyseInput, models: AnalysisModels)
   reading.catch(() => undefined); // an OCR failure is reported by Promise.all below, not as an unhandled rejection
   await ocrHandedOver;
   await new Promise<void>((resolve) => setImmediate(resolve));
-  const [[{ reading: documentReading, texts }, ocrMs], [{ signals: face, selfieFace }, faceMs]] = await Promise.all([
+  // Quality and the hash need no reading: measured once the faces are, while the OCR reads on.
+  const measured = timed(() => compareFaces(input, models.face)).then(([{ signals: face, selfieFace }, faceMs]) => {
+    const qualityStart = performance.now();
+    const document = imageSignals(input.document);
+    const selfie = imageSignals(input.selfie, selfieFace);
+    const qualityMs = Math.round(performance.now() - qualityStart);
+    return { face, faceMs, document, selfie, qualityMs, perceptualHash: differenceHash(input.document.pixels) };
+  });
+  const [[{ reading: documentReading, texts }, ocrMs], { face, faceMs, document, selfie, qualityMs, perceptualHash }] = await Promise.all([
     reading,
-    timed(() => compareFaces(input, models.face)),
+    measured,
   ]);
-  const qualityStart = performance.now();
-  const document = imageSignals(input.document);
-  const selfie = imageSignals(input.selfie, selfieFace);
-  const qualityMs = Math.round(performance.now() - qualityStart);
-  const perceptualHash = differenceHash(input.document.pixels);
   return {
     version: 1,
     analysedAt: now.toISOString(),

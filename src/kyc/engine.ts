@@ -4,7 +4,7 @@ import { createAnalysisPool } from './pool.ts';
 import type { AnalyseInput, KycSignals } from './types.ts';
 
 export interface KycEngineOptions {
-  /** Analysis workers, each with its own OCR and face models (~275 MB RSS each: 215 MB measured with FaceRes, +60 MB measured for the ResNet-34 descriptor). Default: min(2, cores). */
+  /** Analysis workers, each with its own OCR and face models (~320 MB RSS each: 215 MB measured with FaceRes, +60 MB measured for the ResNet-34 descriptor, +~45 MB measured for the OCR's second tesseract thread, issue #14). Default: min(2, cores). */
   workers?: number;
 }
 

@@ -95,17 +95,22 @@ async function toOcrPng(pixels: RawPixels, band: ImageBand, outputWidth = OCR_WI
     .toBuffer();
 }
 
+const startTesseract = () =>
+  Tesseract.createWorker('eng', Tesseract.OEM.LSTM_ONLY, { langPath: ENG_MODEL_DIR, cacheMethod: 'none', gzip: true });
+
+/**
+ * Two tesseract threads: one for the MRZ and its characters, one for free text, so that the printed page of a
+ * document can be read while its MRZ is (analyse.ts). Free text is read with Sauvola thresholding too: before the
+ * two were split, one thread read both and the text mode kept the MRZ passes' thresholding, which preceded every
+ * printed-page read.
+ */
 export async function createOcrEngine(): Promise<OcrEngine> {
-  const worker = await Tesseract.createWorker('eng', Tesseract.OEM.LSTM_ONLY, {
-    langPath: ENG_MODEL_DIR,
-    cacheMethod: 'none',
-    gzip: true,
-  });
+  const [worker, textWorker] = await Promise.all([startTesseract(), startTesseract()]);
   const modes = {
     mrz: { tessedit_char_whitelist: MRZ_ALPHABET, tessedit_pageseg_mode: Tesseract.PSM.SINGLE_BLOCK, user_defined_dpi: OCR_DPI, thresholding_method: '2' },
     digit: { tessedit_char_whitelist: '0123456789', tessedit_pageseg_mode: Tesseract.PSM.SINGLE_CHAR, user_defined_dpi: OCR_DPI, thresholding_method: '2' },
-    text: { tessedit_char_whitelist: '', tessedit_pageseg_mode: Tesseract.PSM.AUTO, user_defined_dpi: OCR_DPI },
   };
+  await textWorker.setParameters({ tessedit_char_whitelist: '', tessedit_pageseg_mode: Tesseract.PSM.AUTO, user_defined_dpi: OCR_DPI, thresholding_method: '2' });
   let mode: string | null = null;
   /** `cell:<alphabet>`: one character, of that alphabet. */
   const use = async (wanted: keyof typeof modes | `cell:${string}`) => {
@@ -114,8 +119,8 @@ export async function createOcrEngine(): Promise<OcrEngine> {
     await worker.setParameters(cell ?? modes[wanted as keyof typeof modes]);
     mode = wanted;
   };
-  const recognize = async (png: Buffer, onQueued?: OnQueued, blocks = false) => {
-    const job = worker.recognize(png, {}, { text: true, blocks });
+  const recognize = async (png: Buffer, onQueued?: OnQueued, blocks = false, by = worker) => {
+    const job = by.recognize(png, {}, { text: true, blocks });
     onQueued?.();
     return (await job).data;
   };
@@ -173,12 +178,10 @@ export async function createOcrEngine(): Promise<OcrEngine> {
     readDigit: (pixels, band, width, box, denoise = false) => readCell(pixels, band, width, box, 'digit', denoise),
     readCharacter: (pixels, band, width, box, alphabet) => readCell(pixels, band, width, box, `cell:${alphabet}`, false),
     async readText(pixels, onQueued) {
-      await use('text');
-      return (await recognize(await toOcrPng(pixels, { top: 0, bottom: 1 }), onQueued)).text;
+      return (await recognize(await toOcrPng(pixels, { top: 0, bottom: 1 }), onQueued, false, textWorker)).text;
     },
     async readPrintedBand(pixels, band, width) {
-      await use('text');
-      const data = await recognize(await toOcrPng(pixels, band, width), undefined, true);
+      const data = await recognize(await toOcrPng(pixels, band, width), undefined, true, textWorker);
       const lines = (data.blocks ?? []).flatMap((block) => block.paragraphs.flatMap((paragraph) => paragraph.lines));
       return lines.map((line) =>
         line.words.map((word) => ({
@@ -190,7 +193,7 @@ export async function createOcrEngine(): Promise<OcrEngine> {
       );
     },
     async close() {
-      await worker.terminate();
+      await Promise.all([worker.terminate(), textWorker.terminate()]);
     },
   };
 }

@@ -57,12 +57,27 @@ const BANDS_COLUMNS = 32;
 /** An MRZ line spans most of the document: at least this share of columns in one unbroken run. */
 const MRZ_MIN_SPAN = 0.6;
 
+type ColumnRuns = { rows: number; window: number; run: (r: number) => [number, number] };
+
+/**
+ * columnRuns of each image seen, computed once: one check asks for them over the same pixels up to four times (the
+ * reading's closer looks search the band and the region, mrzTurn the band again, the visual zone the region and the
+ * band again). Images are never changed in place, so the pixels object is the key.
+ */
+const columnRunsSeen = new WeakMap<RawPixels, ColumnRuns>();
+
 /**
  * A photo's longest run of text columns per row: per sampled row the covered columns (a stroke edge seen in them),
  * merged over a window of ~1 % of the height (a character is a few sampled rows high); `run(r)` the longest
  * unbroken run of covered columns of row r, [start, end).
  */
-function columnRuns(pixels: RawPixels): { rows: number; window: number; run: (r: number) => [number, number] } {
+function columnRuns(pixels: RawPixels): ColumnRuns {
+  let runs = columnRunsSeen.get(pixels);
+  if (!runs) columnRunsSeen.set(pixels, (runs = measureColumnRuns(pixels)));
+  return runs;
+}
+
+function measureColumnRuns(pixels: RawPixels): ColumnRuns {
   const step = Math.max(1, Math.floor(pixels.width / ANALYSIS_WIDTH));
   const rows = Math.floor(pixels.height / step);
   const columnWidth = pixels.width / BANDS_COLUMNS;
@@ -80,7 +95,7 @@ function columnRuns(pixels: RawPixels): { rows: number; window: number; run: (r:
     covered.push(cells);
   }
   const window = Math.max(1, Math.round(rows * 0.01));
-  const run = (r: number): [number, number] => {
+  const longestRun = (r: number): [number, number] => {
     const cells = new Uint8Array(BANDS_COLUMNS);
     for (let k = Math.max(0, r - window); k <= Math.min(rows - 1, r + window); k++) {
       for (let c = 0; c < BANDS_COLUMNS; c++) cells[c] ||= covered[k]![c]!;
@@ -94,7 +109,8 @@ function columnRuns(pixels: RawPixels): { rows: number; window: number; run: (r:
     }
     return best;
   };
-  return { rows, window, run };
+  const longest: [number, number][] = [];
+  return { rows, window, run: (r) => (longest[r] ??= longestRun(r)) };
 }
 
 /**

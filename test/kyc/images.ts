@@ -69,6 +69,15 @@ export async function withGlare(png: Buffer): Promise<Buffer> {
   return sharp(png).composite([{ input: glare }]).jpeg().toBuffer();
 }
 
+/** A shadow across the page, darkest at its left edge (a hand or a phone over a letter). */
+export async function withShadow(picture: Buffer): Promise<Buffer> {
+  const { width, height } = await sharp(picture).metadata();
+  const shade = Buffer.from(
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}"><defs><linearGradient id="s" x1="0" x2="1"><stop offset="0" stop-color="#000" stop-opacity="0.55"/><stop offset="0.6" stop-color="#000" stop-opacity="0"/></linearGradient></defs><rect width="${width}" height="${height}" fill="url(#s)"/></svg>`,
+  );
+  return sharp(picture).composite([{ input: shade }]).jpeg({ quality: 88 }).toBuffer();
+}
+
 interface Line {
   text: string;
   bold?: boolean;

@@ -13,10 +13,17 @@ import {
   textImage,
   type PassportHolder,
 } from '../../scripts/make-kyc-specimen.ts';
+import { decodeImage, type RawPixels } from '../../src/kyc/intake.ts';
 
 export const portrait = () => readFile(DEFAULT_PORTRAIT);
 
 export const jpeg = (png: Buffer) => sharp(png).jpeg({ quality: 90 }).toBuffer();
+
+/** Documents lying on a flat 1024×768 table darker than paper, photographed as a JPEG of `quality`: the decoded photo. */
+export async function onTable(documents: { input: Buffer; left: number; top: number }[], quality = 85): Promise<RawPixels> {
+  const photo = await sharp({ create: { width: 1024, height: 768, channels: 3, background: '#6b5440' } }).composite(documents).jpeg({ quality }).toBuffer();
+  return (await decodeImage('documentImage', photo)).pixels;
+}
 
 /** A textured picture with no face in it: shapes and text, sharp and well lit. */
 export async function noFacePicture(): Promise<Buffer> {

@@ -1,7 +1,7 @@
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { composeMrz, composeTd1, composeTd3, renderDocument, SPECIMEN_HOLDER } from '../../scripts/make-kyc-specimen.ts';
-import { decodeImage, type RawPixels } from '../../src/kyc/intake.ts';
+import type { RawPixels } from '../../src/kyc/intake.ts';
 import { seededRandom } from '../../src/kya/training/dataset.ts';
 import { hammingDistance } from '../../src/kyc/hash.ts';
 import { characterBox, readApplicantMrz, readMrzFromImage } from '../../src/kyc/analyse.ts';
@@ -17,6 +17,7 @@ import {
   type MrzFormat,
 } from '../../src/kyc/mrz.ts';
 import { compareNames, findNameInText } from '../../src/kyc/names.ts';
+import { onTable } from './images.ts';
 import { findAddress, findDates, latestPastDate } from '../../src/kyc/text-document.ts';
 
 const NOW = new Date('2026-06-01T12:00:00Z');
@@ -69,12 +70,6 @@ function degrade(line: string, digitPositions: number[], random: () => number): 
   }
   if (tail && random() < 0.5) text = random() < 0.5 ? text + '<<' : text.slice(0, -1);
   return text;
-}
-
-/** Documents lying on a flat 1024×768 table, photographed (JPEG q85): the decoded photo. */
-async function onTable(...documents: { input: Buffer; left: number; top: number }[]): Promise<RawPixels> {
-  const photo = await sharp({ create: { width: 1024, height: 768, channels: 3, background: '#6b5440' } }).composite(documents).jpeg({ quality: 85 }).toBuffer();
-  return (await decodeImage('documentImage', photo)).pixels;
 }
 
 /** An OCR engine whose MRZ passes read `linesOf(image)` (each line boxed, no characters), and nothing else. */
@@ -867,7 +862,7 @@ describe('MRZ reading', () => {
 
     it('reads the MRZ of a document photographed small on a table from its region cut out of the photo', async () => {
       const page = await sharp(await renderDocument('TD3', SPECIMEN_HOLDER)).resize({ width: 410 }).png().toBuffer();
-      const pixels = await onTable({ input: page, left: 300, top: 250 });
+      const pixels = await onTable([{ input: page, left: 300, top: 250 }]);
       const printed = composeTd3(SPECIMEN_HOLDER);
       const seen: { width: number; height: number }[] = [];
       // Reads the MRZ only from an image about as wide as the MRZ (at the photo's OCR scale its glyphs are too small).
@@ -894,7 +889,7 @@ describe('MRZ reading', () => {
       // upright, the photo's text blocks are narrower).
       const ocr = linesEngine((image) => (image.width > 340 && image.width < 440 && image.height < 220 ? printed : []));
       for (const quarter of [90, 270]) {
-        const pixels = await onTable({ input: await sharp(page).rotate(quarter).toBuffer(), left: 380, top: 150 });
+        const pixels = await onTable([{ input: await sharp(page).rotate(quarter).toBuffer(), left: 380, top: 150 }]);
         expect(await readMrzFromImage(pixels, ocr, NOW), `${quarter}°`).toMatchObject({ valid: true, documentNumber: SPECIMEN_HOLDER.documentNumber });
       }
     });
@@ -905,7 +900,7 @@ describe('MRZ reading', () => {
       const scene = async (card = other) => {
         const passport = await sharp(await renderDocument('TD3', SPECIMEN_HOLDER)).resize({ width: 460 }).png().toBuffer();
         const idCard = await sharp(await renderDocument('TD1', card)).resize({ width: 330 }).png().toBuffer();
-        const pixels = await onTable({ input: idCard, left: 60, top: 330 }, { input: passport, left: 480, top: 200 });
+        const pixels = await onTable([{ input: idCard, left: 60, top: 330 }, { input: passport, left: 480, top: 200 }]);
         // Each MRZ reads only from an image about its own size: the passport's region (~400 px), the card's (~290 px).
         const ocr = linesEngine((image) =>
           image.height > 200 ? [] : image.width > 340 && image.width < 470 ? composeTd3(SPECIMEN_HOLDER) : image.width < 340 ? composeTd1(card) : [],
@@ -966,7 +961,7 @@ describe('MRZ reading', () => {
 
       it('reads one document as before: no second region, no other document', async () => {
         const page = await sharp(await renderDocument('TD3', SPECIMEN_HOLDER)).resize({ width: 460 }).png().toBuffer();
-        const pixels = await onTable({ input: page, left: 300, top: 250 });
+        const pixels = await onTable([{ input: page, left: 300, top: 250 }]);
         const { ocr } = await scene();
         expect(await readApplicantMrz(pixels, ocr, NOW, claim(other))).toMatchObject({
           mrz: { format: 'TD3', documentNumber: SPECIMEN_HOLDER.documentNumber },

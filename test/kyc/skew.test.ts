@@ -2,6 +2,7 @@ import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { MRZ_FORMATS, renderDocument, SPECIMEN_HOLDER } from '../../scripts/make-kyc-specimen.ts';
 import { decodeImage } from '../../src/kyc/intake.ts';
+import { onTable } from './images.ts';
 import { deskew, estimateSkew, findMrzBand, findMrzRegion, findMrzRegions, mrzTurn, uprightMrzPage } from '../../src/kyc/skew.ts';
 
 describe('skew', () => {
@@ -45,11 +46,7 @@ describe('skew', () => {
       const { width = 0, height = 0 } = await sharp(page).metadata();
       const [left, top] = [150, 200];
       // A table darker than the paper, with a grain: its edge against the page is the edge the MRZ must not take in.
-      const photo = await sharp({ create: { width: 1024, height: 768, channels: 3, background: '#6b5440' } })
-        .composite([{ input: page, left, top }])
-        .jpeg({ quality: 80 })
-        .toBuffer();
-      const { pixels } = await decodeImage('documentImage', photo);
+      const pixels = await onTable([{ input: page, left, top }], 80);
       expect(findMrzBand(pixels), format).toBeNull();
       const region = findMrzRegion(pixels);
       expect(region, format).not.toBeNull();
@@ -70,11 +67,7 @@ describe('skew', () => {
     const { height: passportHeight = 0 } = await sharp(passport).metadata();
     const { height: cardHeight = 0 } = await sharp(card).metadata();
     // The card lower in the photo: its MRZ is the lowest text block, the passport's the one left once it is painted over.
-    const photo = await sharp({ create: { width: 1024, height: 768, channels: 3, background: '#6b5440' } })
-      .composite([{ input: card, left: 130, top: 400 }, { input: passport, left: 520, top: 120 }])
-      .jpeg({ quality: 85 })
-      .toBuffer();
-    const { pixels } = await decodeImage('documentImage', photo);
+    const pixels = await onTable([{ input: card, left: 130, top: 400 }, { input: passport, left: 520, top: 120 }]);
     const regions = findMrzRegions(pixels);
     expect(regions).toHaveLength(2);
     const [large, small] = regions.map((r) => ({ left: r.left * 1024, right: r.right * 1024, top: r.top * 768, bottom: r.bottom * 768 }));
@@ -88,11 +81,7 @@ describe('skew', () => {
     expect(small!.right - small!.left).toBeGreaterThan(0.8 * 340);
     expect(small!.bottom).toBeGreaterThan(400 + 0.85 * cardHeight);
     // One document: one region.
-    const alone = await sharp({ create: { width: 1024, height: 768, channels: 3, background: '#6b5440' } })
-      .composite([{ input: passport, left: 300, top: 200 }])
-      .jpeg({ quality: 85 })
-      .toBuffer();
-    expect(findMrzRegions((await decodeImage('documentImage', alone)).pixels)).toHaveLength(1);
+    expect(findMrzRegions(await onTable([{ input: passport, left: 300, top: 200 }]))).toHaveLength(1);
   });
 
   it('keeps the start of the MRZ when its first glyph touches the left end of the columns searched', () => {

@@ -6,6 +6,7 @@ import { composeTd3, renderDocument, SPECIMEN_HOLDER } from '../../scripts/make-
 import { decodeImage, type RawPixels } from '../../src/kyc/intake.ts';
 import { readMrz, type MrzReading } from '../../src/kyc/mrz.ts';
 import type { OcrEngine } from '../../src/kyc/ocr.ts';
+import { onTable } from './images.ts';
 import { compareVisualZone, printedDates, readPrintedPage, type PrintedLine } from '../../src/kyc/visual-zone.ts';
 
 /** The specimen holder's MRZ, read by the parser: ERIKSSON, ANNA MARIA, XA4186275, 1974-08-12, 2034-03-15. */
@@ -144,11 +145,7 @@ describe('compareVisualZone', () => {
       const page = await sharp(await renderDocument(format, SPECIMEN_HOLDER)).resize({ width: 410 }).png().toBuffer();
       const { height = 0 } = await sharp(page).metadata();
       const [left, top] = [480, 260];
-      const photo = await sharp({ create: { width: 1024, height: 768, channels: 3, background: '#6b5440' } })
-        .composite([{ input: page, left, top }])
-        .jpeg({ quality: 85 })
-        .toBuffer();
-      const { pixels } = await decodeImage('documentImage', photo);
+      const pixels = await onTable([{ input: page, left, top }]);
       const seen: RawPixels[] = [];
       const ocr = { readPrintedBand: async (image: RawPixels) => (seen.push(image), []) } as unknown as OcrEngine;
       await readPrintedPage(pixels, ocr);

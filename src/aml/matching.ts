@@ -472,8 +472,12 @@ function searchSpelledOut(index: ScreeningIndex, name: string): NameHit[] {
       const nameId = index.postings[p];
       const entityIndex = index.nameEntity[nameId];
       const entity = index.entities[entityIndex];
-      // The acronym alone, or beside its legal form ("AO MCST" for "Moscow Center of SPARC Technologies", round 31).
+      // The acronym alone, or beside its legal form ("AO MCST" for "Moscow Center of SPARC Technologies", round 31)
+      // when the organisation goes by no other name: one that does is found by that name or not at all ("Falcon
+      // Evergreen Dental Clinic" is not a JSC FEDC listed with its own full name).
+      const nameLength = index.nameTokenStart[nameId + 1] - index.nameTokenStart[nameId];
       if (entity.type !== 'organization' || !onlyLegalFormsBeside(index, nameId, acronym)) continue;
+      if (nameLength > 1 && !entity.names.every((other) => tokenise(other.full).every((token) => token === acronym || LEGAL_FORM_TOKENS.has(token)))) continue;
       if (sameBody && !sameBody.has(entityIndex)) continue;
       if (entity.names.some((other) => {
         const otherParts = tokenise(other.full);

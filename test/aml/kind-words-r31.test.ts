@@ -17,6 +17,7 @@ const LISTED = [
   organisation('acronym', 'AO QVMT'),
   organisation('spelt', 'DRAVIN OKHTA LUMEN SYSTEMS'),
   organisation('other', 'QVMT PORT'),
+  { ...organisation('named', 'JSC FRGD'), names: [{ full: 'JSC FRGD', kind: 'primary' as const }, { full: 'NORTHERN BAY FREIGHT', kind: 'alias' as const }] },
   // Fillers, so that the invented words are rare, as names are on the lists.
   ...Array.from({ length: 40 }, (_, i) => organisation(`filler-${i}`, `FILLER ${String.fromCharCode(65 + (i % 26))}${i} TRADING COMPANY`)),
 ];
@@ -79,5 +80,9 @@ describe('an acronym beside its legal form (round 31)', () => {
     // QVMT PORT is another body than the one the spelt-out name gives.
     expect(found('Quorra Valley Mining Technologies')).not.toContain('r31:other');
     expect(found('DOLS Port')).not.toContain('r31:spelt');
+  });
+  it('does not find an organisation listed with its own full name beside its acronym and form from another name\'s initials', () => {
+    expect(found('AO FRGD')).toContain('r31:named');
+    expect(found('Foster River Grain Depot')).not.toContain('r31:named');
   });
 });

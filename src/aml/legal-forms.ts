@@ -191,11 +191,11 @@ const GENERIC_WORDS: Record<string, string[]> = {
   liwa: ['brigade'], foolad: ['steel'], fulad: ['steel'],
   // Round 31: a group of companies as Russian writes it (gruppa, gruppa kompaniy) and English registers do ("X
   // Group of Companies"); a news agency in Persian (khabargozari); a foundation in Arabic (muassasa, muassasat, as
-  // any-ascii and the press write it, the ta marbuta read or not); a steel or mining works (kombinat, as Russian and
-  // Uzbek registers name them, the press's "complex").
+  // any-ascii and the press write it, the ta marbuta read or not). A works' kombinat is not folded to "complex": both
+  // are weak kinds (normalize.ts), and the word keeps its initial for acronyms (MMK, NLMK: "...Metallurgicheskiy
+  // Kombinat").
   gruppa: ['group'], 'gruppa kompaniy': ['group'], 'gruppa kompanii': ['group'], 'group of companies': ['group'],
   khabargozari: ['news', 'agency'], muassasa: ['foundation'], muassasat: ['foundation'], muassasah: ['foundation'],
-  kombinat: ['complex'],
   // A broadcaster's kind (round 31): television, the Russian telekompaniya (TV company) and telekanal (TV channel),
   // the Arabic qanat (channel), folded to "tv", which names no broadcaster ("Al-Manar", "Al Manar TV", "Qanat
   // al-Manar"). "Channel" alone is left: it names ("Channel One").

@@ -369,7 +369,9 @@ const IBERIAN_LINKING_WORDS = new Set(['de', 'del', 'la', 'los', 'las', 'y', 'e'
 export function acronymsOf(parts: string[]): string[] {
   const words = parts.filter((part) => !ACRONYM_SKIPS.has(part));
   if (words.some((word) => !/^[a-z]{2}/.test(word))) return [];
-  const acronyms = new Set([words, words.filter((word) => !isWeakToken(word))].map((kept) => kept.map((word) => word[0]).join('')));
+  // Also after a legal form the name opens with, as shortAcronymsOf reads it: a closing kind keeps its initial
+  // ("AO ZELVINSKIY ORDOVSKIY METALLURGICHESKIY KOMBINAT" → zomk; round 31 review).
+  const acronyms = new Set([words, afterOpeningWeakWords(words), words.filter((word) => !isWeakToken(word))].map((kept) => kept.map((word) => word[0]).join('')));
   const keptLinks = parts.filter((part) => ACRONYM_SKIPS.has(part));
   if (parts[parts.length - 1] === 'sa' && keptLinks.length > 0 && keptLinks.every((part) => IBERIAN_LINKING_WORDS.has(part))) {
     acronyms.add(parts.slice(0, -1).map((word) => word[0]).join('') + 'sa');
@@ -386,12 +388,17 @@ export function acronymsOf(parts: string[]): string[] {
 export function shortAcronymsOf(parts: string[]): string[] {
   const words = parts.filter((part) => !ACRONYM_SKIPS.has(part));
   if (words.some((word) => !/^[a-z]{2}/.test(word))) return [];
-  let start = 0;
-  while (start < words.length && isWeakToken(words[start])) start++;
-  const acronyms = new Set([words.slice(start), words.filter((word) => !isWeakToken(word))].map((kept) => kept.map((word) => word[0]).join('')));
+  const acronyms = new Set([afterOpeningWeakWords(words), words.filter((word) => !isWeakToken(word))].map((kept) => kept.map((word) => word[0]).join('')));
   return [...acronyms].filter((acronym) => acronym.length === SHORT_ACRONYM);
 }
 const SHORT_ACRONYM = 3;
+
+/** A name's words after the legal forms and other weak words it opens with ("PJSC UNITED AIRCRAFT CORPORATION"). */
+function afterOpeningWeakWords(words: string[]): string[] {
+  let start = 0;
+  while (start < words.length && isWeakToken(words[start])) start++;
+  return words.slice(start);
+}
 
 /** The words of an organisation's name that tell it from others: no linking words, no legal forms. */
 function acronymSource(parts: string[]): string {

@@ -40,9 +40,10 @@ const WEAK_TOKENS = new Set([
   'den', 'al', 'el', 'bin', 'ibn', 'bint', 'ben', 'abu', 'ould', 'uul', ...LEGAL_FORM_WORDS,
   // A company's place in a group says what it is part of, not which it is ("SOVCOMFLOT" and "Sovcomflot Group").
   'group', 'holding',
-  // A works' kind, folded from Russian and Uzbek kombinat (see legal-forms.ts's generic words): "Khorasan Steel" and
-  // "Khorasan Steel Complex" (round 31). A broadcaster's "tv" is not weak: "Victory TV" is not a listed VICTORY.
-  'complex',
+  // A works' kind, in English and as Russian and Uzbek registers write it: "Khorasan Steel" and "Khorasan Steel Complex"
+  // (round 31). Kombinat is not folded to complex, so that an acronym keeps its K ("MMK": "Magnitogorskiy
+  // Metallurgicheskiy Kombinat"). A broadcaster's "tv" is not weak: "Victory TV" is not a listed VICTORY.
+  'complex', 'kombinat',
   // A vessel's prefix: motor vessel, motor tanker, steamship, fishing vessel.
   'mv', 'mt', 'ss', 'fv',
 ]);

@@ -5,6 +5,7 @@ import { buildIndex } from '../../src/aml/matching.ts';
 import { screen, type ListsSnapshot } from '../../src/aml/screen.ts';
 import { tokenise } from '../../src/aml/normalize.ts';
 import { emptyEntity, type ListEntity } from '../../src/aml/model.ts';
+import { acronymsOf, shortAcronymsOf } from '../../src/aml/matching.ts';
 
 const organisation = (id: string, name: string): ListEntity => ({ ...emptyEntity('r31', id, 'organization'), names: [{ full: name, kind: 'primary' as const }] });
 const LISTED = [
@@ -17,6 +18,7 @@ const LISTED = [
   organisation('acronym', 'AO QVMT'),
   organisation('spelt', 'DRAVIN OKHTA LUMEN SYSTEMS'),
   organisation('other', 'QVMT PORT'),
+  organisation('works', 'AO ZELVINSKIY ORDOVSKIY METALLURGICHESKIY KOMBINAT'),
   { ...organisation('named', 'JSC FRGD'), names: [{ full: 'JSC FRGD', kind: 'primary' as const }, { full: 'NORTHERN BAY FREIGHT', kind: 'alias' as const }] },
   // Fillers, so that the invented words are rare, as names are on the lists.
   ...Array.from({ length: 40 }, (_, i) => organisation(`filler-${i}`, `FILLER ${String.fromCharCode(65 + (i % 26))}${i} TRADING COMPANY`)),
@@ -45,10 +47,18 @@ describe('group, news agency, foundation and works in Russian, Persian and Arabi
   it('reads gruppa and group of companies as group', () => {
     for (const name of ['Gruppa Vortalis', 'Vortalis Group of Companies', 'Gruppa Kompaniy Vortalis']) expect(found(name), name).toContain('r31:group');
   });
-  it('reads khabargozari as news agency, muassasat as foundation, kombinat as complex', () => {
+  it('reads khabargozari as news agency, muassasat as foundation, and leaves kombinat its own word', () => {
     expect(tokenise('Khabargozari Pelraz')).toEqual(['news', 'agency', 'pelraz']);
     expect(tokenise("Mu'assasat al-Khair")).toEqual(['foundation', 'al', 'khair']);
-    expect(tokenise('Marvosh Kombinat')).toEqual(['marvosh', 'complex']);
+    expect(tokenise('Marvosh Kombinat')).toEqual(['marvosh', 'kombinat']);
+  });
+  it('lets a kombinat stand for a complex or a company, and keeps its K in the name\'s acronyms (reviewer: MMK)', () => {
+    for (const name of ['Marvosh Steel Kombinat', 'Marvosh Steel Complex']) expect(found(name), name).toContain('r31:steel');
+    expect(found('Zelvinskiy Ordovskiy Metallurgicheskiy Complex')).toContain('r31:works');
+    expect(found('ZOMK')).toContain('r31:works');
+    const parts = tokenise('PAO Zelvinskiy Metallurgicheskiy Kombinat');
+    expect(shortAcronymsOf(parts)).toContain('zmk');
+    expect(acronymsOf(tokenise('Zelvinskiy Ordovskiy Metallurgicheskiy Kombinat'))).toContain('zomk');
   });
   it('lets a works\' complex stand for its company, but not a name of generic words alone', () => {
     expect(found('Marvosh Steel Complex')).toContain('r31:steel');

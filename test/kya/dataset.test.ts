@@ -443,6 +443,31 @@ describe('KYA parallel sets that paraphrase each other', () => {
     }
   });
 
+  // Round 25 review: a cluster takes its first set's split, so a new set that bridges two older ones (round 24's
+  // override joined inj-respond-only-language, test, to inj-summary-then-override-output, train) moves a held-out set
+  // without a word; and reordering parallel.json changes which set is first. The joined sets are listed here, so a
+  // set added, a bar changed or the file reordered that moves any set fails until the list (and the README) says so.
+  // Their splits on main's placement before round 25: respond-only-language test → train, write-system-prompt-example
+  // test → train, r24-persona-no-rules-name train → test; the others already sat with their first set.
+  it('joins exactly the sets listed, each under its first set', () => {
+    expect(Object.fromEntries(paraphraseClusters(sets))).toEqual({
+      'inj-respond-only-language': 'inj-summary-then-override-output',
+      'inj-r24-override-capitals': 'inj-summary-then-override-output',
+      'inj-short-reveal-prompt': 'inj-ignore-reveal-blunt',
+      'plant-subtitles-reveal-rules': 'inj-ignore-reveal-blunt',
+      'inj-r24-translate-then-obey': 'inj-ignore-reveal-blunt',
+      'inj-short-no-rules': 'inj-disregard-answer-yes',
+      'inj-r24-developer-mode-confirm': 'inj-developer-says-unlock',
+      'inj-r24-developer-claims-config': 'inj-admin-claim-key',
+      'ben-r24-write-system-prompt-example': 'ben-system-prompt-howto',
+      'inj-r24-persona-no-rules-name': 'inj-remember-new-persona-output',
+      'plant-r25-review-haiku': 'plant-review-recommend-shop',
+      'plant-r25-invite-cancel': 'plant-calendar-invite-link',
+    });
+    for (const id of ['inj-respond-only-language', 'ben-r24-write-system-prompt-example']) expect(splitsOf(id), id).toEqual(new Set(['train']));
+    expect(splitsOf('inj-r24-persona-no-rules-name')).toEqual(new Set(['test']));
+  });
+
   it('joins a few sets, not every set of a family', () => {
     // At the bar, 11 pairs of 143 sets (10,153 pairs): one meaning reworded. A bar that read every override alike
     // would join dozens of the 51 direct-injection sets.

@@ -8,6 +8,7 @@ import { differenceHash } from './hash.ts';
 import type { DecodedImage, RawPixels } from './intake.ts';
 import { cleanLine, FILLER_NOISE, fillerNoise, hasComposite, LOOK_ALIKES, readMrz, unreadCheckDigits, withRereadCheckDigits, type MrzFormat, type MrzReading } from './mrz.ts';
 import { cellBox, cellPitch, cellsToReadAlone, fieldCells, holdingMix, placeKey, readMrzByCells, sourceLines, withUncertainCharacters } from './mrz-cells.ts';
+import { readMrzByPitch } from './mrz-pitch.ts';
 import { compareNames, findNameInText } from './names.ts';
 import { THRESHOLDS } from './decision.ts';
 import { OCR_WIDTH, OCR_WIDTH_LINE_LENGTH, type BandText, type Box, type ImageBand, type OcrEngine, type OnQueued } from './ocr.ts';
@@ -408,11 +409,17 @@ export async function readMrzFromImage(
     const mrz = numberAlone?.valid
       ? await withNameFillersReadAlone(await withCharactersReadAlone(numberAlone, read, look, ocr), read, look, ocr, now)
       : numberAlone;
-    if (mrz && !mrz.valid) {
-      // The same pass's character boxes (no OCR), kept aside: see mrz-cells.ts.
+    if (!mrz?.valid) {
+      // The same pass's character boxes (no OCR), kept aside: see mrz-cells.ts. Also where the line text gave no MRZ at
+      // all (round 24: a small document's filler runs read short, so that no layout fits the lines as read).
       const cells = readMrzByCells(read, now, mrz);
       const byCells = cells?.valid ? await withCharactersReadAlone(cells, read, look, ocr) : cells;
-      if (byCells && faults(byCells) < faults(mrz) && (!fallback || faults(byCells) < faults(fallback))) fallback = byCells;
+      if (byCells && (!mrz || faults(byCells) < faults(mrz)) && (!fallback || faults(byCells) < faults(fallback))) fallback = byCells;
+      // Round 24: a small MRZ (characters ≤ 12 px apart in the image) read cell by cell at its pitch against glyph
+      // templates (mrz-pitch.ts; no OCR pass, a few tens of ms), kept aside as the cells' reading is.
+      const pitch = look.thin ? null : await readMrzByPitch(image, band, width, read, now, mrz);
+      const byPitch = pitch?.valid ? await withCharactersReadAlone(pitch, read, look, ocr) : pitch;
+      if (byPitch && (!mrz || faults(byPitch) < faults(mrz)) && (!fallback || faults(byPitch) < faults(fallback))) fallback = byPitch;
     }
     if (mrz) numbersRead.push({ format: mrz.format, documentNumber: mrz.documentNumber });
     else unparsedTexts.push(read.text);
@@ -435,8 +442,7 @@ export async function readMrzFromImage(
       attempts.splice(k + 1, 0, { ...look, width: widthFor(mrz) });
     } else if (best?.valid) break;
   }
-  // A fallback exists only beside an invalid reading, so best is set whenever it is.
-  const chosen = fallback && !best?.valid && faults(fallback) < faults(best!) ? fallback : best;
+  const chosen = fallback && !best?.valid && (!best || faults(fallback) < faults(best)) ? fallback : best;
   return chosen && numberReadOtherwise(chosen, numbersRead, unparsedTexts) ? { ...chosen, uncertainCharacters: [...chosen.uncertainCharacters, 'documentNumber'] } : chosen;
 }
 

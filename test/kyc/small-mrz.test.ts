@@ -1,0 +1,135 @@
+// Round 24 (#14): MRZs at 6–8 px per character. Real generated images: the specimen renderer's OCR-B MRZ, shrunk.
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { composeMrz, renderDocument, textImage, MRZ_FACES, type PassportHolder } from '../../scripts/make-kyc-specimen.ts';
+import { readMrzFromImage } from '../../src/kyc/analyse.ts';
+import { decodeImage } from '../../src/kyc/intake.ts';
+import { readMrz } from '../../src/kyc/mrz.ts';
+import { readLinesByPitch, type Grey } from '../../src/kyc/mrz-pitch.ts';
+import { createOcrEngine, type BandText, type OcrEngine } from '../../src/kyc/ocr.ts';
+
+const NOW = new Date('2026-06-01T12:00:00Z');
+const HOLDER: PassportHolder = {
+  surname: 'NGUYEN', givenNames: 'LUCAS', issuingState: 'POL', nationality: 'POL', documentNumber: '626TDE44Y',
+  birthDate: '890127', sex: 'F', expiryDate: '340606', personalNumber: '',
+};
+
+describe('a TD3 name line whose filler tail the OCR merged (mrz.ts)', () => {
+  const [name, data] = composeMrz('TD3', HOLDER);
+  it('is read under a data line 44 ± 2 long, however short the tail', () => {
+    const merged = name!.replace(/<+$/, '<<<<<<<<<');
+    expect(merged.length).toBeLessThan(40);
+    const reading = readMrz(`${merged}\n${data}`, NOW);
+    expect(reading?.valid).toBe(true);
+    expect(reading?.format).toBe('TD3');
+    expect(reading?.lines[0]).toBe(name);
+  });
+  it('is not read so under a data line of another length', () => {
+    const merged = name!.replace(/<+$/, '<<<<<<<<<');
+    expect(readMrz(`${merged}\n${data!.slice(0, 38)}`, NOW)?.format).not.toBe('TD3');
+  });
+});
+
+/** Greyscale bytes of a PNG, and the box of its dark pixels. */
+async function greyOf(png: Buffer): Promise<{ image: Grey; box: { x0: number; x1: number; y0: number; y1: number } }> {
+  const { data, info } = await sharp(png).flatten({ background: '#ffffff' }).greyscale().raw().toBuffer({ resolveWithObject: true });
+  const image = { data: new Uint8Array(data), width: info.width, height: info.height };
+  let [x0, x1, y0, y1] = [Infinity, -1, Infinity, -1];
+  for (let y = 0; y < image.height; y++) {
+    for (let x = 0; x < image.width; x++) {
+      if (image.data[y * image.width + x]! >= 128) continue;
+      [x0, x1, y0, y1] = [Math.min(x0, x), Math.max(x1, x + 1), Math.min(y0, y), Math.max(y1, y + 1)];
+    }
+  }
+  return { image, box: { x0, x1, y0, y1 } };
+}
+
+describe('readLinesByPitch (mrz-pitch.ts): a line cut at its pitch and compared with glyph templates', () => {
+  /**
+   * One OCR-B MRZ line rendered at ~7 px per character and scaled back up (as the OCR band is), with an OCR line
+   * over it: the filler tail read as one short run, the 4s as L, and `extra` symbols.
+   */
+  async function line(text: string, symbols: (box: { x0: number; x1: number; y0: number; y1: number }, pitch: number) => BandText['lines'][number]['symbols']) {
+    const rendered = await textImage(text, MRZ_FACES.ocrb.file, `${MRZ_FACES.ocrb.family} 60`, '#000000');
+    const { width = 0 } = await sharp(rendered).metadata();
+    const small = await sharp(rendered).flatten({ background: '#ffffff' }).resize({ width: Math.round(text.length * 7) }).png().toBuffer();
+    const upscaled = await sharp(small).resize({ width }).extend({ top: 20, bottom: 20, left: 20, right: 20, background: '#ffffff' }).png().toBuffer();
+    const { image, box } = await greyOf(upscaled);
+    const pitch = (box.x1 - box.x0) / text.length;
+    const read: BandText = { text: '', lines: [{ text: 'x'.repeat(text.length), box: { ...box }, symbols: symbols(box, pitch) }] };
+    read.lines.push({ ...read.lines[0]! }); // two MRZ lines: the same line twice
+    return { image, read };
+  }
+  const at = (box: { x0: number; y0: number; y1: number }, pitch: number, index: number, text: string, confidence = 90) => ({
+    text, confidence, box: { x0: box.x0 + index * pitch + 0.1 * pitch, x1: box.x0 + (index + 0.8) * pitch, y0: box.y0, y1: box.y1 },
+  });
+
+  it('counts a run of fillers by its width, where the OCR placed none', async () => {
+    const text = 'P<POLNGUYEN<<LUCAS<<<<<<<<<<<<<<<<<<<<<<<<<<';
+    const { image, read } = await line(text, () => []);
+    const lines = readLinesByPitch(image, read, 44);
+    expect(lines).not.toBeNull();
+    expect(lines![1]!.length).toBe(44);
+    expect(lines![1]!.slice(18)).toBe('<'.repeat(26));
+  });
+  it("replaces the OCR's L where the glyph is a 4, and never a digit the OCR read with a letter", async () => {
+    const text = '626TDE44Y4POL8901273F3406061<<<<<<<<<<<<<<<4';
+    const { image, read } = await line(text, (box, pitch) =>
+      [...text].map((c, i) => at(box, pitch, i, c === '4' ? 'L' : c === '<' ? 'C' : c)),
+    );
+    const lines = readLinesByPitch(image, read, 44)!;
+    expect(lines[1]!.slice(0, 10)).toBe('626TDE44Y4');
+    expect(lines[1]!.slice(28)).toBe('<<<<<<<<<<<<<<<4');
+    // Digits the OCR read stay as read, whatever the templates see.
+    for (const [i, c] of [...text].entries()) if (/[0-9]/.test(c) && c !== '4') expect(lines[1]![i]).toBe(c);
+  });
+});
+
+describe('character cells where the line text gives no MRZ at all (analyse.ts)', () => {
+  it("reads a TD2 whose name line's filler tail the OCR read as one wide filler, as a repair (review)", async () => {
+    const lines = composeMrz('TD2', HOLDER);
+    const PITCH = 10;
+    /** Tesseract's line: every character in its cell, but cells 25–35 of the name line read as one wide '<'. */
+    const ocrLines = lines.map((line, m) => {
+      const merged = m === 0 ? 25 : line.length;
+      const symbols = [...line.slice(0, merged)].map((c, i) => ({ text: c, confidence: 95, box: { x0: 11 + PITCH * i, y0: 12 + 40 * m, x1: 19 + PITCH * i, y1: 38 + 40 * m } }));
+      if (merged < line.length) symbols.push({ text: '<', confidence: 80, box: { x0: 11 + PITCH * merged, y0: 12 + 40 * m, x1: 9 + PITCH * line.length, y1: 38 + 40 * m } });
+      const text = symbols.map((s) => s.text).join('');
+      return { text, box: { x0: 11, y0: 12 + 40 * m, x1: symbols.at(-1)!.box.x1, y1: 38 + 40 * m }, symbols };
+    });
+    const text = ocrLines.map((l) => l.text).join('\n');
+    expect(readMrz(text, NOW)).toBeNull();
+    const engine: OcrEngine = {
+      readMrzBand: async () => ({ text, lines: ocrLines }),
+      readDigit: async () => null,
+      readCharacter: async () => null,
+      readText: async () => '',
+      readPrintedBand: async () => [],
+      close: async () => undefined,
+    };
+    const pixels = { data: new Uint8Array(300 * 200 * 3).fill(255), width: 300, height: 200 };
+    const reading = await readMrzFromImage(pixels, engine, NOW);
+    expect(reading).toMatchObject({ valid: true, format: 'TD2', lines, documentNumber: HOLDER.documentNumber });
+    expect(reading?.checkDigitRepairs).toContain('documentNumber');
+  }, 60_000);
+});
+
+describe('an OCR-B TD3 shrunk to 320 px wide (~6.5 px per character)', () => {
+  let ocr: OcrEngine;
+  beforeAll(async () => {
+    ocr = await createOcrEngine();
+  }, 60_000);
+  afterAll(async () => {
+    await ocr?.close();
+  });
+  it('reads valid and correct through its pitch, as a check-digit repair (review), never a plain pass', async () => {
+    const page = await renderDocument('TD3', HOLDER, { mrzPrint: { face: 'ocrb', size: 0.96, spacing: 0.02 } });
+    const small = await sharp(page).resize({ width: 320, kernel: 'linear' }).jpeg({ quality: 85 }).toBuffer();
+    const { pixels } = await decodeImage('documentImage', small);
+    const reading = await readMrzFromImage(pixels, ocr, NOW);
+    expect(reading?.valid).toBe(true);
+    expect(reading?.documentNumber).toBe(HOLDER.documentNumber);
+    expect(reading?.birthDate).toBe('1989-01-27');
+    expect(reading?.checkDigitRepairs).toContain('documentNumber');
+  }, 240_000);
+});

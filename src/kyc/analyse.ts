@@ -63,6 +63,8 @@ interface Look {
   width?: number;
   /** The image's strokes thinned (thinStrokes). */
   thin?: boolean;
+  /** A region cut out of the photo turned a quarter (closerLooks): upright itself, but not at the photo's turn. */
+  quarterTurned?: boolean;
 }
 
 /**
@@ -111,7 +113,7 @@ async function closerLooks(pixels: RawPixels, lookForRegion: boolean): Promise<L
     for (const quarter of [90, 270]) {
       const turned = await deskew(straight, -quarter);
       const turnedRegion = findMrzRegion(turned);
-      if (turnedRegion) looks.push({ image: await cutOut(turned, turnedRegion), band: WHOLE });
+      if (turnedRegion) looks.push({ image: await cutOut(turned, turnedRegion), band: WHOLE, quarterTurned: true });
     }
   }
   if (straight !== pixels) looks.push({ image: straight, band: BOTTOM_BAND }, { image: straight, band: WHOLE });
@@ -393,6 +395,8 @@ export async function readMrzFromImage(
    * it finds are as without it, so a page read valid before reads the same, with the same repairs.
    */
   let fallback: MrzReading | null = null;
+  /** The best reading by pitch (mrz-pitch.ts) of a look whose line text read no valid MRZ: a fallback after `fallback`. */
+  let pitchFallback: MrzReading | null = null;
   /** Each look's reading of the document number, by format: see numberReadOtherwise. */
   const numbersRead: { format: MrzFormat; documentNumber: string | null }[] = [];
   /** The text of each look that read no MRZ: see numberReadOtherwise. */
@@ -417,9 +421,11 @@ export async function readMrzFromImage(
       if (byCells && (!mrz || faults(byCells) < faults(mrz)) && (!fallback || faults(byCells) < faults(fallback))) fallback = byCells;
       // Round 24: a small MRZ (characters ≤ 12 px apart in the image) read cell by cell at its pitch against glyph
       // templates (mrz-pitch.ts; no OCR pass, a few tens of ms), kept aside as the cells' reading is.
+      // Below the cells' reading: where both hold, the cells' (the OCR's own characters) is taken (dev seed 3371: a
+      // TD1 at 400 px read validly by the cells was read validly otherwise by pitch first).
       const pitch = look.thin ? null : await readMrzByPitch(image, band, width, read, now, mrz);
       const byPitch = pitch?.valid ? await withCharactersReadAlone(pitch, read, look, ocr) : pitch;
-      if (byPitch && (!mrz || faults(byPitch) < faults(mrz)) && (!fallback || faults(byPitch) < faults(fallback))) fallback = byPitch;
+      if (byPitch && (!mrz || faults(byPitch) < faults(mrz)) && (!pitchFallback || faults(byPitch) < faults(pitchFallback))) pitchFallback = byPitch;
     }
     if (mrz) numbersRead.push({ format: mrz.format, documentNumber: mrz.documentNumber });
     else unparsedTexts.push(read.text);
@@ -435,14 +441,19 @@ export async function readMrzFromImage(
     }
     if (!mrz) continue;
     const turn = band.rotate ?? 0;
-    attempts = [...attempts.slice(0, k + 1), ...attempts.slice(k + 1).filter((look) => (look.band.rotate ?? 0) === turn)];
+    // Round 24: an MRZ read by a look at the photo's own turn drops the quarter-turned region cuts too. The turned
+    // photo of an upright small document yields regions (its print lines), which were read before the whole-photo
+    // looks whenever the upright region read an invalid MRZ (round 22: a failing TD1 12 -> 17 s).
+    const otherTurn = (other: Look) => (other.band.rotate ?? 0) !== turn || (other.quarterTurned === true && !look.quarterTurned);
+    attempts = [...attempts.slice(0, k + 1), ...attempts.slice(k + 1).filter((other) => !otherTurn(other))];
     // A read to be read again thinned is rescaled thinned (the thin look's own reading will ask for it).
     if (!rescaled && !thinNext && widthFor(mrz) < OCR_WIDTH) {
       rescaled = true;
       attempts.splice(k + 1, 0, { ...look, width: widthFor(mrz) });
     } else if (best?.valid) break;
   }
-  const chosen = fallback && !best?.valid && (!best || faults(fallback) < faults(best)) ? fallback : best;
+  const aside = pitchFallback && (!fallback || faults(pitchFallback) < faults(fallback)) ? pitchFallback : fallback;
+  const chosen = aside && !best?.valid && (!best || faults(aside) < faults(best)) ? aside : best;
   return chosen && numberReadOtherwise(chosen, numbersRead, unparsedTexts) ? { ...chosen, uncertainCharacters: [...chosen.uncertainCharacters, 'documentNumber'] } : chosen;
 }
 

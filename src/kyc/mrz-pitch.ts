@@ -22,6 +22,12 @@ export const GLYPH_WIDTH = 12;
 export const GLYPH_HEIGHT = 18;
 /** MRZ line lengths, longest first. */
 const LINE_LENGTHS = [44, 36, 30];
+/**
+ * The layouts read by pitch: not TD1 (30). On dev seed 3371 (small cells) its pitch readings added valid readings
+ * only of wrong numbers (TD1 valid 70 → 90 %, correct 70 → 70 %, 2 valid but wrong, in review): the card's three
+ * lines give the templates more cells to misread, and its number runs on into the optional data unchecked.
+ */
+const PITCH_LINE_LENGTHS = [44, 36];
 /** A line is an MRZ line when its text has at least this share of the layout's characters (and at most 1/share). */
 const MIN_LINE_SHARE = 0.6;
 /**
@@ -180,14 +186,14 @@ async function bandAsRead(pixels: RawPixels, band: ImageBand, width: number): Pr
 
 /**
  * The MRZ of a pass (`read`, of `pixels`' `band` at OCR scale `width`) read by pitch; null when its lines are no MRZ
- * lines or its characters are over MAX_SOURCE_PITCH pixels apart in the image. `plain`: the line text's reading, whose
+ * lines (of a 44- or 36-character layout) or its characters are over MAX_SOURCE_PITCH pixels apart in the image. `plain`: the line text's reading, whose
  * format gives the line length; checked fields that differ from it are check-digit repairs.
  */
 export async function readMrzByPitch(
   pixels: RawPixels, band: ImageBand, width: number | undefined, read: BandText, now: Date, plain: MrzReading | null,
 ): Promise<MrzReading | null> {
   const length = plain?.lines[0]?.length ?? lineLengthOf(read.lines.map((line) => line.text));
-  const lines = length ? mrzLines(read, length) : null;
+  const lines = length && PITCH_LINE_LENGTHS.includes(length) ? mrzLines(read, length) : null;
   if (!length || !lines) return null;
   const scale = (width ?? OCR_WIDTH) / ((band.rotate ?? 0) % 180 === 0 ? pixels.width : pixels.height);
   const pitch = Math.max(...lines.map((line) => (line.box.x1 - line.box.x0) / length));

@@ -7,6 +7,7 @@ import { decodeImage } from '../../src/kyc/intake.ts';
 import { readMrz } from '../../src/kyc/mrz.ts';
 import { readLinesByPitch, type Grey } from '../../src/kyc/mrz-pitch.ts';
 import { createOcrEngine, type BandText, type OcrEngine } from '../../src/kyc/ocr.ts';
+import { linesEngine } from './images.ts';
 
 const NOW = new Date('2026-06-01T12:00:00Z');
 const HOLDER: PassportHolder = {
@@ -111,6 +112,29 @@ describe('character cells where the line text gives no MRZ at all (analyse.ts)',
     const reading = await readMrzFromImage(pixels, engine, NOW);
     expect(reading).toMatchObject({ valid: true, format: 'TD2', lines, documentNumber: HOLDER.documentNumber });
     expect(reading?.checkDigitRepairs).toContain('documentNumber');
+  }, 60_000);
+});
+
+describe('a small upright document whose MRZ reads invalid: the quarter-turned region cuts (analyse.ts)', () => {
+  it('are not read once a look at the photo\'s own turn has read an MRZ', async () => {
+    const page = await sharp(await renderDocument('TD3', HOLDER)).resize({ width: 410 }).png().toBuffer();
+    const photo = await sharp({ create: { width: 1024, height: 768, channels: 3, background: '#6b5440' } })
+      .composite([{ input: page, left: 300, top: 250 }]).jpeg({ quality: 85 }).toBuffer();
+    const { pixels } = await decodeImage('documentImage', photo);
+    const [name, data] = composeMrz('TD3', HOLDER);
+    // The number's check digit read wrong on every look: an MRZ, upright, never valid.
+    const invalid = [name!, `${data!.slice(0, 9)}${(Number(data![9]) + 1) % 10}${data!.slice(10)}`];
+    const seen: { width: number; height: number }[] = [];
+    const engine = linesEngine((image) => {
+      seen.push({ width: image.width, height: image.height });
+      return invalid;
+    });
+    expect((await readMrzFromImage(pixels, engine, NOW))?.valid).toBe(false);
+    // The photo, then the upright region cut (inside the 410 px page, MRZ-shaped: ~375 × 80); no cut of the photo
+    // turned a quarter (~260 × 210: its print lines, read before this round).
+    const cuts = seen.filter(({ width, height }) => width !== 1024 || height !== 768);
+    expect(cuts.length).toBeGreaterThan(0);
+    expect(cuts.every(({ width, height }) => width < 410 && width > 3 * height)).toBe(true);
   }, 60_000);
 });
 

@@ -1,29 +1,18 @@
 // The MRZ glyph templates of src/kyc/mrz-glyphs.json (round 24, issue #14): every character of the MRZ alphabet in
 // OCR-B (Debian fonts-ocr-b: Matthew Skala's OCR-B, public domain; Norbert Schwarz's metafont sources it is built
 // from, "you may freely use, modify and/or distribute") and DejaVu Sans Mono (free licence), cut from one rendered
-// line at its pitch exactly as mrz-pitch.ts cuts a read line, and scaled to the template size. Rerun when the
-// alphabet, the template size or the cut changes:  node --import tsx scripts/make-mrz-glyphs.ts
+// line at its pitch exactly as mrz-pitch.ts cuts a read line (src/kyc/mrz-glyph-cell.ts, which does not import the
+// file built here), and scaled to the template size. Rerun when the alphabet, the template size or the cut changes
+// (byte for byte the same file otherwise):  node --import tsx scripts/make-mrz-glyphs.ts
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import sharp from 'sharp';
-import { GLYPH_ALPHABET, GLYPH_HEIGHT, GLYPH_WIDTH, sampleCell, type Grey } from '../src/kyc/mrz-pitch.ts';
+import { GLYPH_ALPHABET, GLYPH_HEIGHT, GLYPH_WIDTH, inkBox, sampleCell, type Grey } from '../src/kyc/mrz-glyph-cell.ts';
 import { MRZ_FACES, textImage } from './make-kyc-specimen.ts';
 
 async function grey(png: Buffer): Promise<Grey> {
   const { data, info } = await sharp(png).flatten({ background: '#ffffff' }).greyscale().raw().toBuffer({ resolveWithObject: true });
   return { data, width: info.width, height: info.height };
-}
-
-/** The box of the dark pixels. */
-function inkBox(image: Grey): { x0: number; x1: number; y0: number; y1: number } {
-  let [x0, x1, y0, y1] = [Infinity, -1, Infinity, -1];
-  for (let y = 0; y < image.height; y++) {
-    for (let x = 0; x < image.width; x++) {
-      if (image.data[y * image.width + x]! >= 128) continue;
-      [x0, x1, y0, y1] = [Math.min(x0, x), Math.max(x1, x + 1), Math.min(y0, y), Math.max(y1, y + 1)];
-    }
-  }
-  return { x0, x1, y0, y1 };
 }
 
 const faces: Record<string, string> = {};

@@ -12,14 +12,11 @@
 import sharp from 'sharp';
 import type { RawPixels } from './intake.ts';
 import { withChangedAsRepairs } from './mrz-cells.ts';
+import { GLYPH_ALPHABET, GLYPH_HEIGHT, GLYPH_WIDTH, sampleCell, type Grey } from './mrz-glyph-cell.ts';
 import glyphs from './mrz-glyphs.json' with { type: 'json' };
 import { cleanLine, FILLER_NOISE, readMrz, type MrzReading } from './mrz.ts';
 import { OCR_WIDTH, type BandText, type ImageBand } from './ocr.ts';
 
-export const GLYPH_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789<';
-/** Template size: a cell (pitch × line height) is sampled to this many points. */
-export const GLYPH_WIDTH = 12;
-export const GLYPH_HEIGHT = 18;
 /** MRZ line lengths, longest first. */
 const LINE_LENGTHS = [44, 36, 30];
 /**
@@ -48,41 +45,16 @@ const REPLACE_MARGIN = 0.15;
 const SHIFTS_X = [-0.1, 0, 0.1];
 const SHIFTS_Y = [-0.08, 0, 0.08];
 
-export interface Grey {
-  data: Uint8Array;
-  width: number;
-  height: number;
-}
-
-/**
- * The ink (255 − grey) of the rectangle x0–x1 × y0–y1 of `image`, sampled to GLYPH_WIDTH × GLYPH_HEIGHT points
- * (4 × 4 per point, averaged); outside the image is paper.
- */
-export function sampleCell(image: Grey, x0: number, y0: number, x1: number, y1: number): Float64Array {
-  const out = new Float64Array(GLYPH_WIDTH * GLYPH_HEIGHT);
-  const sub = 4;
-  for (let j = 0; j < GLYPH_HEIGHT; j++) {
-    for (let i = 0; i < GLYPH_WIDTH; i++) {
-      let sum = 0;
-      for (let b = 0; b < sub; b++) {
-        for (let a = 0; a < sub; a++) {
-          const x = Math.floor(x0 + ((i + (a + 0.5) / sub) * (x1 - x0)) / GLYPH_WIDTH);
-          const y = Math.floor(y0 + ((j + (b + 0.5) / sub) * (y1 - y0)) / GLYPH_HEIGHT);
-          sum += x < 0 || y < 0 || x >= image.width || y >= image.height ? 255 : image.data[y * image.width + x]!;
-        }
-      }
-      out[j * GLYPH_WIDTH + i] = 255 - sum / (sub * sub);
-    }
-  }
-  return out;
-}
-
 /** Zero mean, unit length (a dot product of two is then their correlation); a flat cell stays zero. */
 function normalised(values: Float64Array): Float64Array {
   const mean = values.reduce((a, b) => a + b, 0) / values.length;
   const centred = values.map((v) => v - mean);
   const norm = Math.sqrt(centred.reduce((a, b) => a + b * b, 0)) || 1;
   return centred.map((v) => v / norm);
+}
+
+if (glyphs.alphabet !== GLYPH_ALPHABET || glyphs.width !== GLYPH_WIDTH || glyphs.height !== GLYPH_HEIGHT) {
+  throw new Error('mrz-glyphs.json was built for another alphabet or template size: node --import tsx scripts/make-mrz-glyphs.ts');
 }
 
 /** Per face, each character's template, normalised. */

@@ -395,6 +395,13 @@ export async function readMrzFromImage(
    * it finds are as without it, so a page read valid before reads the same, with the same repairs.
    */
   let fallback: MrzReading | null = null;
+  /**
+   * Whether `fallback` came from a look whose line text parsed no MRZ (round 24). Such a fallback gives way to one of
+   * as few faults from a look whose text did parse (the only kind main had), so that a page whose cells main read
+   * reads as before: the review of round 24 found that the first of two equal fallbacks won, and a full page under
+   * shear read `…PGG…` for `…P6G…` (G and 6 weigh the same in a check digit) from an earlier, unparsed look.
+   */
+  let fallbackUnparsed = false;
   /** The best reading by pitch (mrz-pitch.ts) of a look whose line text read no valid MRZ: a fallback after `fallback`. */
   let pitchFallback: MrzReading | null = null;
   /** Each look's reading of the document number, by format: see numberReadOtherwise. */
@@ -418,7 +425,12 @@ export async function readMrzFromImage(
       // all (round 24: a small document's filler runs read short, so that no layout fits the lines as read).
       const cells = readMrzByCells(read, now, mrz);
       const byCells = cells?.valid ? await withCharactersReadAlone(cells, read, look, ocr) : cells;
-      if (byCells && (!mrz || faults(byCells) < faults(mrz)) && (!fallback || faults(byCells) < faults(fallback))) fallback = byCells;
+      const beatsFallback = (reading: MrzReading) =>
+        !fallback || faults(reading) < faults(fallback) || (fallbackUnparsed && mrz !== null && faults(reading) === faults(fallback));
+      if (byCells && (!mrz || faults(byCells) < faults(mrz)) && beatsFallback(byCells)) {
+        fallback = byCells;
+        fallbackUnparsed = !mrz;
+      }
       // Round 24: a small MRZ (characters ≤ 12 px apart in the image) read cell by cell at its pitch against glyph
       // templates (mrz-pitch.ts; no OCR pass, a few tens of ms), kept aside as the cells' reading is.
       // Below the cells' reading: where both hold, the cells' (the OCR's own characters) is taken (dev seed 3371: a

@@ -68,20 +68,26 @@ const TEMPLATES: Record<string, { character: string; values: Float64Array }[]> =
 
 type Box = BandText['lines'][number]['box'];
 
-/** Each character's best correlation with cell `index` of a line of `length` cells in `box`, over the shifts. */
-function cellScores(image: Grey, box: Box, length: number, index: number, face: string): Map<string, number> {
+/**
+ * Per face, each character's best correlation with cell `index` of a line of `length` cells in `box`, over the
+ * shifts. Each shifted cell is sampled once for every face (review of round 24: it was sampled once per face).
+ */
+function cellScores(image: Grey, box: Box, length: number, index: number): Record<string, Map<string, number>> {
   const pitch = (box.x1 - box.x0) / length;
   const height = box.y1 - box.y0;
-  const scores = new Map<string, number>();
+  const scores: Record<string, Map<string, number>> = Object.fromEntries(Object.keys(TEMPLATES).map((face) => [face, new Map()]));
   for (const dx of SHIFTS_X) {
     for (const dy of SHIFTS_Y) {
       const x0 = box.x0 + (index + dx) * pitch;
       const y0 = box.y0 + dy * height;
       const cell = normalised(sampleCell(image, x0, y0, x0 + pitch, y0 + height));
-      for (const { character, values } of TEMPLATES[face]!) {
-        let score = 0;
-        for (let i = 0; i < values.length; i++) score += values[i]! * cell[i]!;
-        if (score > (scores.get(character) ?? -Infinity)) scores.set(character, score);
+      for (const [face, templates] of Object.entries(TEMPLATES)) {
+        const faceScores = scores[face]!;
+        for (const { character, values } of templates) {
+          let score = 0;
+          for (let i = 0; i < values.length; i++) score += values[i]! * cell[i]!;
+          if (score > (faceScores.get(character) ?? -Infinity)) faceScores.set(character, score);
+        }
       }
     }
   }
@@ -117,9 +123,9 @@ export function mrzLines(read: BandText, length: number): BandText['lines'] | nu
 export function readLinesByPitch(image: Grey, read: BandText, length: number): string[] | null {
   const lines = mrzLines(read, length);
   if (!lines) return null;
-  const scored = (face: string) => lines.map((line) => Array.from({ length }, (_, i) => cellScores(image, line.box, length, i, face)));
+  const scored = lines.map((line) => Array.from({ length }, (_, i) => cellScores(image, line.box, length, i)));
   const byFace = Object.keys(TEMPLATES).map((face) => {
-    const cells = scored(face);
+    const cells = scored.map((line) => line.map((faces) => faces[face]!));
     return { cells, fit: cells.flat().reduce((sum, scores) => sum + best(scores)[1], 0) };
   });
   const { cells } = byFace.reduce((a, b) => (b.fit > a.fit ? b : a));

@@ -4,7 +4,7 @@
 
 import { doubleMetaphone } from 'double-metaphone';
 import {
-  isWeakToken, nameVariants, nationalTranscriptionReadings, pinyinReading, queryTokenForms, splitVesselNumbers, tokenise, wadeGilesSyllableReadings, withClosingNumeralOne, withoutClosingParenthetical, withoutClosingVesselKind, withoutLeadingTitle, isNameTitle, normaliseText, withoutLeadingVesselKind, withVesselSyllablesJoined, vesselNameReading,
+  isWeakToken, nameVariants, nationalTranscriptionReadings, pinyinReading, queryTokenForms, splitVesselNumbers, tokenise, wadeGilesSyllableReadings, withClosingNumeralOne, withoutClosingParenthetical, withoutClosingVesselKind, withoutLeadingTitle, isNameTitle, normaliseText, withAlDinApart, withoutLeadingVesselKind, withVesselSyllablesJoined, vesselNameReading,
 } from './normalize.ts';
 import { arabicRespellings, equivalentGivenNames, equivalentPatronymics, isPatronymic, isShortFormPair, saidAgainstSayyid } from './given-names.ts';
 import {
@@ -179,6 +179,11 @@ export interface ScreeningIndex {
   placeLeftOutNames: Set<number>;
   /** Ids of persons' names read without the title their given names open with (see withoutListedTitle). */
   titleLeftOutNames: Set<number>;
+  /**
+   * Ids of persons' names read with a joined al-Din name apart (see withAlDinApart): its parts' rarity is the split
+   * words', so such a reading never makes a name known by its later given names ("Sirajuddin" read "siraj al din").
+   */
+  alDinApartNames: Set<number>;
   /** Pinyin → ids of the Wade-Giles syllables of listed Chinese names that read so ("xiang" → hsiang). */
   byPinyin: Map<string, number[]>;
   /** Id of such a Wade-Giles syllable → its Pinyin readings. */
@@ -590,6 +595,7 @@ export function buildIndex(entities: ListEntity[]): ScreeningIndex {
   const syllablesJoinedNames = new Set<number>();
   const placeLeftOutNames = new Set<number>();
   const titleLeftOutNames = new Set<number>();
+  const alDinApartNames = new Set<number>();
   const readingNames = new Set<number>();
   const transcribableTokens = new Set<number>();
   const byPinyin = new Map<string, number[]>();
@@ -615,7 +621,8 @@ export function buildIndex(entities: ListEntity[]): ScreeningIndex {
       const vesselWords = entity.type === 'vessel' ? vesselNameReading(withoutKind ?? written) : undefined;
       const withoutPlace = entity.type === 'organization' ? withoutPlaceName(written) : undefined;
       const withoutTitle = entity.type === 'person' ? withoutListedTitle(written) : undefined;
-      const readings = [withoutKind, syllablesJoined, vesselWords, withoutPlace, withoutTitle].filter((reading) => reading !== undefined);
+      const alDinApart = entity.type === 'person' ? withAlDinApart(written) : undefined;
+      const readings = [withoutKind, syllablesJoined, vesselWords, withoutPlace, withoutTitle, alDinApart].filter((reading) => reading !== undefined);
       for (const variant of [...nameVariants(written), ...(numeralOne ? [numeralOne] : []), ...readings]) {
         const reading = readings.includes(variant);
         const { parts, middle, order, secondFamily, nisba } = listedNameParts(variant, entity.type === 'person');
@@ -656,6 +663,7 @@ export function buildIndex(entities: ListEntity[]): ScreeningIndex {
         if (variant === syllablesJoined) syllablesJoinedNames.add(nameId);
         if (variant === withoutPlace) placeLeftOutNames.add(nameId);
         if (variant === withoutTitle) titleLeftOutNames.add(nameId);
+        if (variant === alDinApart) alDinApartNames.add(nameId);
         if (entity.type === 'person') for (const joined of hyphenatedWords(variant)) pushTo(byHyphenatedKey, transliterationKey(joined), nameId);
         if (korean) {
           koreanNames.add(nameId);
@@ -838,6 +846,7 @@ export function buildIndex(entities: ListEntity[]): ScreeningIndex {
     syllablesJoinedNames,
     placeLeftOutNames,
     titleLeftOutNames,
+    alDinApartNames,
     byPinyin,
     pinyinOf,
     byTransliteration,
@@ -1517,7 +1526,17 @@ function scoreName(index: ScreeningIndex, query: QueryToken[], queryCjk: string,
   // Only with a part respelt: the press writes a kunya's son's name and family name without the "Abu" as listed
   // ("Muhammad al-Jawlani" for "AL-JAWLANI, Abu Muhammad").
   if (isPerson && respelt && kunyaParticleLeftOut(index, query, queryCount, start, listedCount)) score *= SINGLE_TOKEN_FACTOR;
-  if (isPerson && score < KNOWN_AS_SCORE && strongQuery >= 2 && knownByLaterNames(index, query, queryCount, start, listedCount)) score = KNOWN_AS_SCORE;
+  // A name read with al-Din apart is met only with its al-Din: "Safi" alone is another name than "Safi al-Din"
+  // ("Hashem Ali Safi" is not "SAFIEDDINE, Hashem").
+  if (index.alDinApartNames.has(nameId)) {
+    for (let j = 0; j < listedCount; j++) {
+      if (!listedUsed[j] && index.tokens[nameTokens[start + j]] === 'din') {
+        score *= SINGLE_TOKEN_FACTOR;
+        break;
+      }
+    }
+  }
+  if (isPerson && score < KNOWN_AS_SCORE && strongQuery >= 2 && !index.alDinApartNames.has(nameId) && knownByLaterNames(index, query, queryCount, start, listedCount)) score = KNOWN_AS_SCORE;
   // Father and son of one name: "Ferdinand Marcos Jr." is not "Ferdinand Marcos" (a query without Jr. may be either).
   // A father is written Sr. only beside his son, so a name listed without a generation may be the Sr. one
   // ("Christopher Kinahan Sr." for "KINAHAN, Christopher Vincent").
@@ -1862,7 +1881,7 @@ function spellingsOf(name: string): Spelling[] {
   const spellings: Spelling[] = [{ text: name, factor: 1 }];
   const reading = pinyinReading(name);
   if (reading) spellings.push({ text: reading, factor: ROMANISATION_SIMILARITY });
-  for (const other of [withoutLeadingTitle(name), withoutClosingParenthetical(name), withClosingNumeralOne(name)]) {
+  for (const other of [withoutLeadingTitle(name), withoutClosingParenthetical(name), withClosingNumeralOne(name), withAlDinApart(name)]) {
     if (other) spellings.push({ text: other, factor: 1 });
   }
   const withoutKind = withoutClosingVesselKind(name) ?? withoutLeadingVesselKind(name);

@@ -384,6 +384,25 @@ export function withoutClosingVesselKind(raw: string): string | undefined {
 }
 
 /**
+ * A name compounded with al-Din ("of the faith") written as one word, as French, Lebanese and South Asian spellings
+ * do, its article assimilated: Safieddine, Nureddin, Salaheddine, Jalaluddin, Moinuddin, Ziauddin.
+ */
+const AL_DIN_JOINED = /^([a-z]{3,}?)(?:eddine|eddin|uddin|uddeen|addin|aldin|uldin|eldin|iddin)$/;
+
+/** The name with such a word written apart, "stem al din" as the lists write it ("Safi al-Din"), undefined when it has none. */
+export function withAlDinApart(raw: string): string | undefined {
+  const words = normaliseText(raw).split(' ');
+  let changed = false;
+  const apart = words.map((word) => {
+    const match = AL_DIN_JOINED.exec(word);
+    if (!match) return word;
+    changed = true;
+    return `${match[1]} al din`;
+  });
+  return changed ? apart.join(' ') : undefined;
+}
+
+/**
  * Words of Russian and Soviet ships' names (a rank, trade or calling before a person's name: "Kapitan Beklemishev",
  * "Kompozitor Gasanov", "Akademik Lomonosov") as English writes them, to the transliteration the lists use.
  */

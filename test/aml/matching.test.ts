@@ -2,7 +2,7 @@ import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { parseListFileSet, scanListsDir } from '../../src/aml/parsers/detect.ts';
 import { buildIndex, listedNameParts } from '../../src/aml/matching.ts';
-import { isWeakToken, nationalTranscriptionReadings, pinyinReading, queryTokenForms, romanisationVariants, tokenise, vesselNameReading, withoutLeadingVesselKind } from '../../src/aml/normalize.ts';
+import { isWeakToken, nationalTranscriptionReadings, withAlDinApart, pinyinReading, queryTokenForms, romanisationVariants, tokenise, vesselNameReading, withoutLeadingVesselKind } from '../../src/aml/normalize.ts';
 import { nisbaFromGivenName, tokenSimilarity, transliterationKey, transliterationSimilarity } from '../../src/aml/similarity.ts';
 import { DEFAULT_THRESHOLD, ListsUnavailableError, screen, screenCompany, screenPerson, type ListsSnapshot } from '../../src/aml/screen.ts';
 import { emptyEntity, type ListEntity } from '../../src/aml/model.ts';
@@ -1126,7 +1126,8 @@ describe('round 31: persons and vessels as the press writes them', () => {
       index: buildIndex([
         ...listed,
         person('daniel', 'HARTIGAN, Daniel Joseph'), person('christopher', 'HARTIGAN, Christopher Vincent'),
-        person('makarau', 'MAKARAU, Ivan Uladzimiravich'), person('quraishi', 'KHATTABZAI, Shaikh Nabeel Ahmad'),
+        person('makarau', 'MAKARAU, Ivan Uladzimiravich'),
+        person('safieddine', 'SAFIEDDINE, Hashem'), person('nizam', 'QURAISHI, Ahmed Nizam al-Din'), person('son', 'MUHAMMAD, Sirajuddin Zarkawi Kamaluddin Khwasa'), person('quraishi', 'KHATTABZAI, Shaikh Nabeel Ahmad'),
         vessel('kapitan', 'KAPITAN SOROKIN'), vessel('kompozitor', 'KOMPOZITOR RAKHMANINOV'), vessel('avrora', 'AVRORA CAPELLA'), vessel('iris', 'IRIS SAHAND'),
       ]),
       lists: [],
@@ -1160,6 +1161,18 @@ describe('round 31: persons and vessels as the press writes them', () => {
     expect(finds('Nabeel Ahmad Khattabzai', 'quraishi')).toBe(true);
     expect(finds('Ahmad Khattabzai', 'quraishi')).toBe(false);
     expect(personNames('Reza Ghasemi')).not.toContain('GHASEMI, Seyyed Reza');
+  });
+
+  it('reads a name joined with al-Din apart, on the query and the listed side, without making a son his father', () => {
+    expect(withAlDinApart('Hashem Safieddine')).toBe('hashem safi al din');
+    expect(withAlDinApart('Moinuddin Chishti')).toBe('moin al din chishti');
+    expect(withAlDinApart('Geraldine Baldin')).toBeUndefined();
+    expect(finds('Hashim Safi al-Din', 'safieddine')).toBe(true);
+    expect(finds('Ahmed Nizamuddin Quraishi', 'nizam')).toBe(true);
+    expect(finds('Geraldine Safi', 'safieddine')).toBe(false);
+    expect(finds('Hashem Ali Safi', 'safieddine')).toBe(false);
+    // The father's name inside a son's listed name is not the son's ("Jalaluddin Haqqani" is not Sirajuddin).
+    expect(finds('Kamaluddin Zarkawi', 'son')).toBe(false);
   });
 
   it('reads a Russian ship\'s calling word in English, Aurora as Avrora and a navy prefix left out, for vessels only', () => {

@@ -598,6 +598,8 @@ export function buildIndex(entities: ListEntity[]): ScreeningIndex {
   const alDinApartNames = new Set<number>();
   const readingNames = new Set<number>();
   const transcribableTokens = new Set<number>();
+  // Words of organisations' and vessels' names: there "Junior" or "JR" is a brand ("ALMACEN JUNIOR"), not a generation.
+  const wordsOfNonPersons = new Set<number>();
   const byPinyin = new Map<string, number[]>();
   const pinyinOf = new Map<number, string[]>();
 
@@ -645,6 +647,7 @@ export function buildIndex(entities: ListEntity[]): ScreeningIndex {
           }
           // A vessel's reading is of a name already counted: rarity stays as it was.
           if (!seen.has(id)) (reading ? readingFrequency : documentFrequency)[id]++;
+          if (entity.type !== 'person') wordsOfNonPersons.add(id);
           if (korean) koreanSyllables.add(id);
           if (transcribable) transcribableTokens.add(id);
           seen.add(id);
@@ -749,8 +752,9 @@ export function buildIndex(entities: ListEntity[]): ScreeningIndex {
   const spellingWeight = new Float32Array(tokens.length);
   tokens.forEach((token, id) => {
     // A listed initial ("HOSSENI, M. Ali") tells as little as one in a query, however few names hold that letter alone.
-    // A listed generation (Jr., Sr.) weighs as a query's does (see queryTokens): left out, it costs little.
-    weight[id] = isWeakToken(token) || GENERATIONS.has(token) ? WEAK_TOKEN_WEIGHT
+    // A listed generation (Jr., Sr.) weighs as a query's does (see queryTokens): left out, it costs little. Not a word
+    // an organisation's name holds: "Almacen" is not "ALMACEN JUNIOR", nor "Controladora de Restaurantes" "JR CONTROLADORA…".
+    weight[id] = isWeakToken(token) || (GENERATIONS.has(token) && !wordsOfNonPersons.has(id)) ? WEAK_TOKEN_WEIGHT
       : /^[a-z]$/.test(token) ? Math.log(1 + weighedNames / INITIAL_SHARE) : Math.log(1 + weighedNames / frequency(id));
     const key = spellingKeys[id];
     spellingWeight[id] = key && !isWeakToken(token) ? Math.log(1 + weighedNames / (spellingFrequency.get(key) || frequency(id))) : weight[id];
@@ -1067,7 +1071,8 @@ function queryTokens(index: ScreeningIndex, name: string): QueryToken[] {
     const joinedWithNext = position + 1 < forms.length ? withAirlineWordFolded(text + forms[position + 1].text) : '';
     const initial = !weak && /^[a-z]$/.test(text);
     // A generation after the name (Jr., Sr.) tells father from son, not who the family is: it weighs as a linking word.
-    const generation = position > 0 && GENERATIONS.has(text);
+    // Not when the lists write that word in an organisation's name (it then keeps its weight there too, see buildIndex).
+    const generation = position > 0 && GENERATIONS.has(text) && (id === undefined || index.weight[id] === WEAK_TOKEN_WEIGHT);
     const weight = weak || generation ? WEAK_TOKEN_WEIGHT : initial ? initialWeight : id !== undefined ? index.weight[id] : rare;
     return { text, joinedWithNext, koreanKey: korean, weak, initial, weight, similar, optional: weak ? OptionalPart.No : optionalParts[position], afterComma: position >= beforeComma,
       common: !weak && (id !== undefined ? index.common[id] === 1 : isCommonName(text)),
@@ -1536,6 +1541,15 @@ function scoreName(index: ScreeningIndex, query: QueryToken[], queryCjk: string,
       }
     }
   }
+  // "X al-Din" is one name however it is written: met with nothing else, it is as weak as one word found
+  // ("Muhammad Shamsuddin" is not the one-word "SHAMSUDDIN", read "shams al din").
+  if (strongPairs > 1 && (strongQuery > 1 || strongListed > 1)) {
+    const listedDin = alDinWords(listedCount, (j) => index.tokens[nameTokens[start + j]], (j) => listedUsed[j] === 1);
+    if (listedDin.paired > 0 && strongPairs - listedDin.paired === 1) {
+      const queryDin = alDinWords(queryCount, (i) => query[i].text, () => false).all;
+      if (strongQuery - queryDin > 1 || strongListed - listedDin.all > 1) score *= SINGLE_TOKEN_FACTOR;
+    }
+  }
   if (isPerson && score < KNOWN_AS_SCORE && strongQuery >= 2 && !index.alDinApartNames.has(nameId) && knownByLaterNames(index, query, queryCount, start, listedCount)) score = KNOWN_AS_SCORE;
   // Father and son of one name: "Ferdinand Marcos Jr." is not "Ferdinand Marcos" (a query without Jr. may be either).
   // A father is written Sr. only beside his son, so a name listed without a generation may be the Sr. one
@@ -1594,6 +1608,24 @@ function namesCompany(index: ScreeningIndex, query: QueryToken[], queryCount: nu
   for (let i = 0; i < queryCount; i++) if (LEGAL_FORM_TOKENS.has(query[i].text)) return true;
   for (let j = 0; j < listedCount; j++) if (LEGAL_FORM_TOKENS.has(index.tokens[index.nameTokens[start + j]])) return true;
   return false;
+}
+
+/** The articles written between a name and its al-Din ("Nur al-Din", "Nur-ud-Din", "Nour el-Din"). */
+const AL_DIN_ARTICLES = new Set(['al', 'el', 'ad', 'ud', 'ul', 'ed']);
+
+/**
+ * How many of a name's parts are the "din" of a name compounded with al-Din ("stem al din": a stem, an article, din),
+ * and how many of those are `paired` together with their stem: the din of such a name adds no name of its own.
+ */
+function alDinWords(count: number, partAt: (k: number) => string, used: (k: number) => boolean): { all: number; paired: number } {
+  let all = 0;
+  let paired = 0;
+  for (let k = 2; k < count; k++) {
+    if (partAt(k) !== 'din' || !AL_DIN_ARTICLES.has(partAt(k - 1))) continue;
+    all++;
+    if (used(k) && used(k - 2)) paired++;
+  }
+  return { all, paired };
 }
 
 /** Words that tell a generation of one family name apart, in their normalised forms. */

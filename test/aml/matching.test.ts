@@ -1127,7 +1127,7 @@ describe('round 31: persons and vessels as the press writes them', () => {
         ...listed,
         person('daniel', 'HARTIGAN, Daniel Joseph'), person('christopher', 'HARTIGAN, Christopher Vincent'),
         person('makarau', 'MAKARAU, Ivan Uladzimiravich'),
-        person('safieddine', 'SAFIEDDINE, Hashem'), person('nizam', 'QURAISHI, Ahmed Nizam al-Din'), person('son', 'MUHAMMAD, Sirajuddin Zarkawi Kamaluddin Khwasa'), person('quraishi', 'KHATTABZAI, Shaikh Nabeel Ahmad'),
+        person('safieddine', 'SAFIEDDINE, Hashem'), person('nizam', 'QURAISHI, Ahmed Nizam al-Din'), person('son', 'MUHAMMAD, Sirajuddin Zarkawi Kamaluddin Khwasa'), person('quraishi', 'KHATTABZAI, Shaikh Nabeel Ahmad'), person('shams', 'SHAMSUDDIN'), { ...emptyEntity('r31p', 'almacen', 'organization'), names: [{ full: 'ALMACEN JUNIOR', kind: 'primary' }] },
         vessel('kapitan', 'KAPITAN SOROKIN'), vessel('kompozitor', 'KOMPOZITOR RAKHMANINOV'), vessel('avrora', 'AVRORA CAPELLA'), vessel('iris', 'IRIS SAHAND'),
       ]),
       lists: [],
@@ -1157,6 +1157,12 @@ describe('round 31: persons and vessels as the press writes them', () => {
     expect(finds('Christopher Hartigan Jr.', 'christopher')).toBe(false);
   });
 
+  it('keeps the weight of a generation word an organisation is named with: "Almacen" is not ALMACEN JUNIOR (review)', () => {
+    expect(finds('Almacen Junior', 'almacen')).toBe(true);
+    expect(finds('Almacen', 'almacen')).toBe(false);
+    expect(finds('Christopher Hartigan Senior', 'christopher')).toBe(true);
+  });
+
   it('lets a query leave out a title the list writes before the given names, but not to match common names alone', () => {
     expect(finds('Nabeel Ahmad Khattabzai', 'quraishi')).toBe(true);
     expect(finds('Ahmad Khattabzai', 'quraishi')).toBe(false);
@@ -1173,6 +1179,16 @@ describe('round 31: persons and vessels as the press writes them', () => {
     expect(finds('Hashem Ali Safi', 'safieddine')).toBe(false);
     // The father's name inside a son's listed name is not the son's ("Jalaluddin Haqqani" is not Sirajuddin).
     expect(finds('Kamaluddin Zarkawi', 'son')).toBe(false);
+  });
+
+  it('counts "X al-Din" as one name: a one-word listed SHAMSUDDIN is not every Muhammad Shamsuddin (review)', () => {
+    expect(finds('Shams al-Din', 'shams')).toBe(true);
+    expect(finds('Shamsuddin', 'shams')).toBe(true);
+    expect(finds('Muhammad Shamsuddin', 'shams')).toBe(false);
+    expect(finds('Muhammad Shams al-Din', 'shams')).toBe(false);
+    expect(finds('Syed Shamsuddin', 'shams')).toBe(false);
+    // With a second name of its own paired, the compound still counts in full.
+    expect(finds('Hashem Safieddine', 'safieddine')).toBe(true);
   });
 
   it('reads a Russian ship\'s calling word in English, Aurora as Avrora and a navy prefix left out, for vessels only', () => {

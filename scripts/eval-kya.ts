@@ -11,11 +11,12 @@
 import { loadConfig } from '../src/config.ts';
 import { DEFAULT_KYA_THRESHOLDS } from '../src/kya/config.ts';
 import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { createModel, loadEmbeddedModel, type ModelFile } from '../src/kya/model.ts';
 import { normalisePrompt } from '../src/kya/normalise.ts';
 import { screenPrompt } from '../src/kya/screen.ts';
 import { matchSignatures } from '../src/kya/signatures.ts';
-import { buildDataset, conceptsOfGroups, defaultDatasetOptions, isCalibrationSample, isPlacedParallelSet, splitOf, type Sample } from '../src/kya/training/dataset.ts';
+import { buildDataset, conceptsOfGroups, defaultDatasetOptions, isCalibrationSample, isPlacedParallelSet, parallelText, splitOf, type Sample } from '../src/kya/training/dataset.ts';
 import { isTranslationLeakFree } from '../src/kya/training/translation-leaks.ts';
 
 interface Scored {
@@ -132,6 +133,12 @@ function signatureTable(injections: Scored[], benign: Scored[]): void {
   }
 }
 
+/** The texts (marks taken out) of the parallel sets written in round 25. */
+function round25SetTexts(corpusDir: string): Set<string> {
+  const { sets } = JSON.parse(readFileSync(path.join(corpusDir, 'parallel.json'), 'utf8')) as { sets: Array<{ id: string; texts: Record<string, string> }> };
+  return new Set(sets.filter((set) => set.id.includes('-r25-')).flatMap((set) => Object.values(set.texts).map((written) => parallelText(written).text)));
+}
+
 function groupBy(items: Scored[], key: (s: Scored) => string): Map<string, Scored[]> {
   const groups = new Map<string, Scored[]>();
   for (const item of items) {
@@ -177,6 +184,12 @@ function main(): void {
     console.log(`\nround 22's parallel sets in this split: planted injections flagged ${rate(injectionsOf(round22Sets), (s) => s.outcome !== 'passed_screening')} of ${injectionsOf(round22Sets).length}, ` +
       `model ≥ review ${rate(injectionsOf(round22Sets), (s) => s.score >= review)}; look-alikes not passed ${rate(benignOf(round22Sets), (s) => s.outcome !== 'passed_screening')} of ${benignOf(round22Sets).length}, ` +
       `model ≥ review ${rate(benignOf(round22Sets), (s) => s.score >= review)}, blocked ${rate(benignOf(round22Sets), (s) => s.outcome === 'blocked')}`);
+    // Round 25's planted sets and look-alikes among them (ids with -r25-; a set joined to the one it paraphrases
+    // carries that set's group, so they are told apart by text).
+    const round25Texts = round25SetTexts(options.corpusDir);
+    const round25 = round22Sets.filter((s) => round25Texts.has(s.sample.text));
+    console.log(`of which round 25's sets: planted injections flagged ${rate(injectionsOf(round25), (s) => s.outcome !== 'passed_screening')} of ${injectionsOf(round25).length}, ` +
+      `model ≥ review ${rate(injectionsOf(round25), (s) => s.score >= review)}; look-alikes not passed ${rate(benignOf(round25), (s) => s.outcome !== 'passed_screening')} of ${benignOf(round25).length}`);
   }
   console.log(`\n${measured === 'test' ? 'HELD-OUT TEST SPLIT' : 'VALIDATION SPLIT'}`);
   console.log(`${''.padEnd(LABEL)} ${columns.map(({ name }) => name.padEnd(CELL)).join(' ')}`);

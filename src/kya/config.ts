@@ -11,13 +11,13 @@ export interface KyaThresholds {
 
 /**
  * Defaults chosen on the validation split (never on the held-out test split that `npm run eval:kya` reports) for
- * model 5.8.1: review at the lowest score where at most 1 % of benign validation prompts, and at most 1 % of the
+ * model 5.9.0: review at the lowest score where at most 1 % of benign validation prompts, and at most 1 % of the
  * natural ones (neither risky-looking nor encoded), score as high, block where at most 0.1 % of benign validation
- * prompts do; each rounded up to the thousandth (0.892, 0.982), since rounded to the nearest a threshold can admit
+ * prompts do; each rounded up to the thousandth (0.870, 0.986), since rounded to the nearest a threshold can admit
  * one prompt more than the rule allows. A retrained model needs them chosen again (`npm run eval:kya -- --split
  * validation` prints them, rounded up).
  */
-export const DEFAULT_KYA_THRESHOLDS: Readonly<KyaThresholds> = Object.freeze({ review: 0.892, block: 0.982 });
+export const DEFAULT_KYA_THRESHOLDS: Readonly<KyaThresholds> = Object.freeze({ review: 0.87, block: 0.986 });
 
 /** Specification: "Prompts are limited to 32,000 characters; longer prompts get 413". */
 export const MAX_PROMPT_CHARACTERS = 32_000;

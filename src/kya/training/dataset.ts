@@ -9,6 +9,7 @@ import path from 'node:path';
 import { ENCODINGS, encode, type Encoding } from './encodings.ts';
 import { fnv1a, mix32 } from './hashes.ts';
 import { nearDuplicateGroups } from './near-duplicates.ts';
+import { paraphraseClusters } from './paraphrases.ts';
 
 export type Split = 'train' | 'validation' | 'test';
 
@@ -512,6 +513,8 @@ interface ParallelSet {
    * the validation bank, so that the thresholds stay chosen on the prompts they will meet; "train" or "test".
    */
   split?: 'train' | 'validation' | 'test';
+  /** Sets this one paraphrases in other words, which the check of paraphrases.ts does not catch: one group with them. */
+  paraphrases?: string[];
 }
 
 interface ParallelText extends Grouped {
@@ -537,9 +540,14 @@ export function parallelText(written: string): { text: string; injected?: string
 function readParallelSets(corpusDir: string): ParallelText[] {
   const file = path.join(corpusDir, 'parallel.json');
   if (!existsSync(file)) return [];
-  return readJson<{ sets: ParallelSet[] }>(file).sets.flatMap(({ id, label, family, texts, split }) => {
-    const group = split === 'validation' ? `${VALIDATION_PARALLEL_GROUP_PREFIX}${id}` : `${PARALLEL_GROUP_PREFIX}${split ? `${split}:` : ''}${id}`;
-    return Object.entries(texts).map(([language, written]) => ({ ...parallelText(written), language, label, family, group }));
+  const { sets } = readJson<{ sets: ParallelSet[] }>(file);
+  const groupOf = ({ id, split }: ParallelSet) => (split === 'validation' ? `${VALIDATION_PARALLEL_GROUP_PREFIX}${id}` : `${PARALLEL_GROUP_PREFIX}${split ? `${split}:` : ''}${id}`);
+  // A set that paraphrases another takes the group of its cluster's first set, and so its split (round 25).
+  const byId = new Map(sets.map((set) => [set.id, set]));
+  const clusters = paraphraseClusters(sets);
+  return sets.flatMap((set) => {
+    const group = groupOf(byId.get(clusters.get(set.id) ?? set.id)!);
+    return Object.entries(set.texts).map(([language, written]) => ({ ...parallelText(written), language, label: set.label, family: set.family, group }));
   });
 }
 

@@ -159,7 +159,7 @@ const REGION_MIN_SPAN = 0.25;
 const MIN_GLYPH_EDGE = 25;
 
 /** A region of an image, as fractions of its width and height. */
-type Region = { left: number; right: number; top: number; bottom: number };
+export type Region = { left: number; right: number; top: number; bottom: number };
 
 /**
  * Where the MRZ lies on a photo in which the document is small, with space around it (a table, a scanner's bed):
@@ -179,21 +179,26 @@ export function findMrzRegion(pixels: RawPixels): Region | null {
   return { left: left / pixels.width, right: right / pixels.width, top: cluster.top, bottom: cluster.bottom };
 }
 
+/** An MRZ region of findMrzRegions; `lowest`: findMrzRegion's own, the one documentAroundMrz (the default page) is around. */
+export type MrzRegion = Region & { lowest: boolean };
+
 /**
  * The MRZ regions of up to two documents photographed small side by side (a passport beside an ID card, or beside
  * another person's passport): findMrzRegion, then findMrzRegion again with the first document (documentAround of its
  * region) painted over in flat grey, so that its own printed lines cannot be taken for a second MRZ. Largest first.
  */
-export function findMrzRegions(pixels: RawPixels): Region[] {
-  const first = findMrzRegion(pixels);
-  if (!first) return [];
+export function findMrzRegions(pixels: RawPixels): MrzRegion[] {
+  const found = findMrzRegion(pixels);
+  if (!found) return [];
+  const first = { ...found, lowest: true };
   const covered = documentAround(first, pixels);
   const painted = new Uint8Array(pixels.data);
   const [x0, x1] = [Math.floor(covered.left * pixels.width), Math.ceil(covered.right * pixels.width)];
   for (let y = Math.floor(covered.top * pixels.height); y < Math.ceil(covered.bottom * pixels.height); y++) {
     painted.fill(128, (y * pixels.width + x0) * 3, (y * pixels.width + x1) * 3);
   }
-  const second = findMrzRegion({ ...pixels, data: painted });
+  const other = findMrzRegion({ ...pixels, data: painted });
+  const second = other && { ...other, lowest: false };
   const width = (region: Region) => region.right - region.left;
   return second ? [first, second].sort((a, b) => width(b) - width(a)) : [first];
 }
@@ -222,7 +227,7 @@ export function documentAroundMrz(pixels: RawPixels): Region | null {
   return region && documentAround(region, pixels);
 }
 
-function documentAround(region: Region, pixels: RawPixels): Region {
+export function documentAround(region: Region, pixels: RawPixels): Region {
   const documentWidth = (region.right - region.left) / 0.85;
   const margin = 0.1 * documentWidth;
   const height = (0.8 * documentWidth * pixels.width) / pixels.height;

@@ -84,6 +84,28 @@ describe('skew', () => {
     expect(findMrzRegions(await onTable([{ input: passport, left: 300, top: 200 }]))).toHaveLength(1);
   });
 
+  it('finds the whole MRZ of a document lying just above another (stacked), and no second region in one large page', async () => {
+    // Round 23: the first document was painted over 0.8 of its width above its MRZ's bottom, which reaches ~0.17 of a
+    // card's width above the card: the MRZ of a passport lying just above it was painted over, wholly or in part.
+    const passport = await sharp(await renderDocument('TD3', SPECIMEN_HOLDER)).resize({ width: 350 }).png().toBuffer();
+    const card = await sharp(await renderDocument('TD1', SPECIMEN_HOLDER)).resize({ width: 330 }).png().toBuffer();
+    const { height: passportHeight = 0 } = await sharp(passport).metadata();
+    for (const gap of [8, 20]) {
+      const pixels = await onTable([{ input: passport, left: 200, top: 40 }, { input: card, left: 300, top: 40 + passportHeight + gap }]);
+      const regions = findMrzRegions(pixels);
+      expect(regions, `gap ${gap}`).toHaveLength(2);
+      const upper = regions.find((region) => !region.lowest)!;
+      // The passport's MRZ, both lines: within the passport's columns, down to its last line (~10 px above its edge).
+      expect(upper.left * 1024, `gap ${gap}`).toBeGreaterThan(195);
+      expect(upper.right * 1024, `gap ${gap}`).toBeLessThan(555);
+      expect(upper.bottom * 768, `gap ${gap}`).toBeGreaterThan(40 + passportHeight - 12);
+      expect(upper.top * 768, `gap ${gap}`).toBeLessThan(40 + 0.85 * passportHeight);
+    }
+    // A passport across half the photo: its title line, above what is painted first, is not taken for a second MRZ.
+    const large = await sharp(await renderDocument('TD3', SPECIMEN_HOLDER)).resize({ width: 520 }).png().toBuffer();
+    expect(findMrzRegions(await onTable([{ input: large, left: 250, top: 200 }]))).toHaveLength(1);
+  });
+
   it('keeps the start of the MRZ when its first glyph touches the left end of the columns searched', () => {
     // A 1024×768 photo: a dark table, paper over x < 420 from the photo's left edge, and two MRZ-like lines of
     // 2 px strokes every 8 px from x = 1 (the first edge between pixels 0 and 1, the first column searched).

@@ -327,8 +327,3 @@ export async function readPrintedPage(pixels: RawPixels, ocr: OcrEngine, mrzRegi
 
 /** The lines read on the page as text, one line per line. */
 export const printedText = (lines: PrintedLine[]): string => lines.map((line) => line.map((w) => w.text).join(' ')).join('\n');
-
-/** The page above the MRZ read (readPrintedPage; `mrzRegion` as there) and the MRZ's values looked for in it. */
-export async function readVisualZone(pixels: RawPixels, mrz: MrzReading, ocr: OcrEngine, mrzRegion: Region | null = null): Promise<VisualZoneComparison> {
-  return compareVisualZone(mrz, await readPrintedPage(pixels, ocr, mrzRegion));
-}

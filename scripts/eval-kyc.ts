@@ -259,8 +259,7 @@ const ROUND_22_CELLS = [QUARTER_CELL, TWO_DOCUMENTS_CELL];
 /**
  * Round 23 (issue #14), read after every cell above, with holders of their own: two documents one above the other
  * (the applicant's above in half of them; the second another holder's, of a format drawn per reading), and a clean
- * page (JPEG q90) whose tampered twin prints a birth date no calendar has (day 31 of a 30-day month, 30 February, or,
- * in numeric styles, month 13), the MRZ genuine.
+ * page (JPEG q90) whose tampered twin prints a birth date no calendar has (impossibleBirthDate), the MRZ genuine.
  */
 const STACKED_CELL = 'two documents stacked in photo';
 const IMPOSSIBLE_DATE_CELL = 'impossible printed birth date (clean)';
@@ -290,13 +289,18 @@ async function stackedInFrame(png: Buffer, other: Buffer, noise: () => number): 
   return jpeg(sharp(await tableTop(noise)).composite(placed).modulate({ brightness: 0.95 }), 80);
 }
 
-/** The holder with a printed birth date no calendar has, the year kept: a hand-made change of the page. */
+/**
+ * The holder with a printed birth date no calendar has, the year kept: a hand-made change of the page. Month names
+ * (`month`, `bilingual` styles) get day 31 of a 30-day month or 30/31 February; numeric styles month 13 or day 32–39.
+ */
 function impossibleBirthDate(holder: PassportHolder, numeric: boolean, rand: () => number): PassportHolder {
-  const yy = holder.birthDate.slice(0, 2);
-  const kind = Math.floor(rand() * (numeric ? 3 : 2));
+  const [yy, mm, dd] = [holder.birthDate.slice(0, 2), holder.birthDate.slice(2, 4), holder.birthDate.slice(4, 6)];
+  const first = rand() < 0.5;
   const short = ['04', '06', '09', '11'][Math.floor(rand() * 4)]!;
-  const [mm, dd] = kind === 0 ? [short, '31'] : kind === 1 ? ['02', rand() < 0.5 ? '30' : '31'] : ['13', holder.birthDate.slice(4, 6)];
-  return { ...holder, birthDate: yy + mm + dd };
+  const [month, day] = numeric
+    ? first ? ['13', dd] : [mm, `3${2 + Math.floor(rand() * 8)}`]
+    : first ? [short, '31'] : ['02', rand() < 0.5 ? '30' : '31'];
+  return { ...holder, birthDate: yy + month + day };
 }
 
 interface Outcome {

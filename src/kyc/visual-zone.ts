@@ -108,24 +108,33 @@ export function printedDates(text: string): PrintedDate[] {
 const daysIn = (month: number, year: number) => (month === 2 ? (year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0) ? 29 : 28) : [4, 6, 9, 11].includes(month) ? 30 : 31);
 
 /**
- * A date written as documents write them whose day or month no calendar has: `31.13.1974`, `12/00/74`, `31 APR
- * 1974`, `30 FEB 1974`, `29.02.1975` (round 23). No issuer prints one; a forger who changes a printed date by hand
- * may. printedDates keeps a month-name date whose day is up to 31 (`31 APR`: another date than the MRZ's all the
- * same) and drops the others, which then read as no date at all.
+ * A date written as documents write them that no calendar has, in any order documents print one in: `31.13.1974`,
+ * `14/15/74`, `31 APR 1974`, `30 FEB 1974`, `29.02.1975` (round 23). No issuer prints one; a forger who changes a
+ * printed date by hand may. printedDates keeps a month-name date whose day is up to 31 (`31 APR`: another date than
+ * the MRZ's all the same) and drops the others, which then read as no date at all.
+ * Round 23 review: all-digit dates are read day first, month first (US cards print `Card Expires 12/31/29`, birth
+ * dates `08/25/1974`) and, with a two-digit year first, year first (`74.08.12`); a date is impossible only when no
+ * such reading is a date, so a genuine month-first date is never flagged. A day or month printed `00` is the unknown
+ * part some issuers print (the MRZ then holds a convention or fillers): not impossible either.
  */
 export function impossibleDate(text: string): boolean {
   const folded = foldDateText(text);
-  const impossible = (day: number, month: number | null, year: string) => {
-    if (month === null) return false;
-    if (month < 1 || month > 12 || day < 1) return true;
-    // A two-digit year: its century is unknown, and only 29 February depends on it (1900 and 2000 differ).
-    return day > (year.length === 2 && month === 2 ? 29 : daysIn(month, +year));
-  };
+  /** A two-digit year's century is unknown, and only 29 February depends on it (1900 and 2000 differ). */
+  const isDate = (day: number, month: number, year: string) =>
+    month >= 1 && month <= 12 && day >= 1 && day <= (year.length === 2 && month === 2 ? 29 : daysIn(month, +year));
   for (const m of folded.matchAll(/\b(\d{1,2})[\s.\-/]*([A-Z]{3,9})\.?(?:\s*\/\s*[A-Z]{3,9}\.?)?[\s.\-/]*(\d{4}|\d{2})\b/g)) {
-    if (impossible(+m[1]!, monthNumber(m[2]!), m[3]!)) return true;
+    const month = monthNumber(m[2]!);
+    if (month !== null && +m[1]! > 0 && !isDate(+m[1]!, month, m[3]!)) return true;
   }
-  for (const m of folded.matchAll(/\b(\d{1,2})\s*[.\-/]\s*(\d{1,2})\s*[.\-/]\s*(\d{4}|\d{2})\b/g)) if (impossible(+m[1]!, +m[2]!, m[3]!)) return true;
-  for (const m of folded.matchAll(/\b(\d{4})\s*[.\-/]\s*(\d{1,2})\s*[.\-/]\s*(\d{1,2})\b/g)) if (impossible(+m[3]!, +m[2]!, m[1]!)) return true;
+  for (const m of folded.matchAll(/\b(\d{1,2})\s*[.\-/]\s*(\d{1,2})\s*[.\-/]\s*(\d{4}|\d{2})\b/g)) {
+    const [a, b, year] = [+m[1]!, +m[2]!, m[3]!];
+    if (a === 0 || b === 0) continue;
+    const yearFirst = m[1]!.length === 2 && year.length === 2 && isDate(+year, b, m[1]!);
+    if (!isDate(a, b, year) && !isDate(b, a, year) && !yearFirst) return true;
+  }
+  for (const m of folded.matchAll(/\b(\d{4})\s*[.\-/]\s*(\d{1,2})\s*[.\-/]\s*(\d{1,2})\b/g)) {
+    if (+m[2]! !== 0 && +m[3]! !== 0 && !isDate(+m[3]!, +m[2]!, m[1]!)) return true;
+  }
   return false;
 }
 

@@ -189,6 +189,18 @@ const GENERIC_WORDS: Record<string, string[]> = {
   // exchange (birzha), an airline (aviakompaniya), a brigade (liwa), steel (foolad, fulad).
   birzha: ['exchange'], aviakompaniya: [AIRLINE_WORD_FOLDED], aviakompaniia: [AIRLINE_WORD_FOLDED],
   liwa: ['brigade'], foolad: ['steel'], fulad: ['steel'],
+  // Round 31: a group of companies as Russian writes it (gruppa, gruppa kompaniy) and English registers do ("X
+  // Group of Companies"); a news agency in Persian (khabargozari); a foundation in Arabic (muassasa, muassasat, as
+  // any-ascii and the press write it, the ta marbuta read or not). A works' kombinat is not folded to "complex": both
+  // are weak kinds (normalize.ts), and the word keeps its initial for acronyms (MMK, NLMK: "...Metallurgicheskiy
+  // Kombinat").
+  gruppa: ['group'], 'gruppa kompaniy': ['group'], 'gruppa kompanii': ['group'], 'group of companies': ['group'],
+  khabargozari: ['news', 'agency'], muassasa: ['foundation'], muassasat: ['foundation'], muassasah: ['foundation'],
+  // A broadcaster's kind (round 31): television, the Russian telekompaniya (TV company) and telekanal (TV channel),
+  // the Arabic qanat (channel), folded to "tv", which names no broadcaster ("Al-Manar", "Al Manar TV", "Qanat
+  // al-Manar"). "Channel" alone is left: it names ("Channel One").
+  television: ['tv'], telekompaniya: ['tv'], telekompaniia: ['tv'], telekanal: ['tv'], qanat: ['tv'],
+  'broadcasting company': ['tv'], 'tv channel': ['tv'], 'television channel': ['tv'],
   // Turkish registers abbreviate "Sanayi ve Ticaret" (industry and trade) and "Ithalat Ihracat" (import export).
   'san ve tic': ['sanayi', 've', 'ticaret'], 'san tic': ['sanayi', 'ticaret'],
   'tic ve san': ['ticaret', 've', 'sanayi'], 'tic san': ['ticaret', 'sanayi'],
@@ -227,6 +239,8 @@ const LINKING_WORDS = new Set(['of', 'for', 'and']);
 /** A Russian or Central Asian bank's joint stock form: joint stock commercial bank (aktsionernyi kommercheskii bank, AKB, JSCB). */
 const JOINT_STOCK_BANK_FORMS = [
   ['joint', 'stock', 'commercial', 'bank'], ['aktsionernyi', 'kommercheskii', 'bank'], ['aktsionernyy', 'kommercheskiy', 'bank'], ['akb'], ['jscb'],
+  // The same form as English translations of Russian and Central Asian registers also write it: joint stock bank, JSB.
+  ['joint', 'stock', 'bank'], ['jsb'],
 ];
 
 /** How many tokens a joint stock bank form at `i` takes, 0 for none: only before a name, not closing an aircraft's mark ("YK-AKB"). */

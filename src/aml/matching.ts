@@ -4,7 +4,7 @@
 
 import { doubleMetaphone } from 'double-metaphone';
 import {
-  isWeakToken, nameVariants, nationalTranscriptionReadings, pinyinReading, queryTokenForms, splitVesselNumbers, tokenise, wadeGilesSyllableReadings, withClosingNumeralOne, withoutClosingParenthetical, withoutClosingVesselKind, withoutLeadingTitle, withVesselSyllablesJoined,
+  isListedKindWord, isWeakToken, nameVariants, nationalTranscriptionReadings, pinyinReading, queryTokenForms, splitVesselNumbers, tokenise, wadeGilesSyllableReadings, withClosingNumeralOne, withoutClosingParenthetical, withoutClosingVesselKind, withoutLeadingTitle, withVesselSyllablesJoined,
 } from './normalize.ts';
 import { arabicRespellings, equivalentGivenNames, equivalentPatronymics, isPatronymic, isShortFormPair, saidAgainstSayyid } from './given-names.ts';
 import {
@@ -142,6 +142,8 @@ export interface ScreeningIndex {
   tokens: string[];
   phoneticOf: string[];
   weight: Float32Array;
+  /** A query's weight of a token weak only in listed names (isListedKindWord): its rarity, as any word's. */
+  queryWeight: Map<number, number>;
   /** Rarity weight of a token over all spellings sharing its transliteration key (Muhammad, Mohammed, Mohamad…). */
   spellingWeight: Float32Array;
   /**
@@ -367,7 +369,9 @@ const IBERIAN_LINKING_WORDS = new Set(['de', 'del', 'la', 'los', 'las', 'y', 'e'
 export function acronymsOf(parts: string[]): string[] {
   const words = parts.filter((part) => !ACRONYM_SKIPS.has(part));
   if (words.some((word) => !/^[a-z]{2}/.test(word))) return [];
-  const acronyms = new Set([words, words.filter((word) => !isWeakToken(word))].map((kept) => kept.map((word) => word[0]).join('')));
+  // Also after a legal form the name opens with, as shortAcronymsOf reads it: a closing kind keeps its initial
+  // ("AO ZELVINSKIY ORDOVSKIY METALLURGICHESKIY KOMBINAT" → zomk; round 31 review).
+  const acronyms = new Set([words, afterOpeningWeakWords(words), words.filter((word) => !isWeakToken(word))].map((kept) => kept.map((word) => word[0]).join('')));
   const keptLinks = parts.filter((part) => ACRONYM_SKIPS.has(part));
   if (parts[parts.length - 1] === 'sa' && keptLinks.length > 0 && keptLinks.every((part) => IBERIAN_LINKING_WORDS.has(part))) {
     acronyms.add(parts.slice(0, -1).map((word) => word[0]).join('') + 'sa');
@@ -384,12 +388,17 @@ export function acronymsOf(parts: string[]): string[] {
 export function shortAcronymsOf(parts: string[]): string[] {
   const words = parts.filter((part) => !ACRONYM_SKIPS.has(part));
   if (words.some((word) => !/^[a-z]{2}/.test(word))) return [];
-  let start = 0;
-  while (start < words.length && isWeakToken(words[start])) start++;
-  const acronyms = new Set([words.slice(start), words.filter((word) => !isWeakToken(word))].map((kept) => kept.map((word) => word[0]).join('')));
+  const acronyms = new Set([afterOpeningWeakWords(words), words.filter((word) => !isWeakToken(word))].map((kept) => kept.map((word) => word[0]).join('')));
   return [...acronyms].filter((acronym) => acronym.length === SHORT_ACRONYM);
 }
 const SHORT_ACRONYM = 3;
+
+/** A name's words after the legal forms and other weak words it opens with ("PJSC UNITED AIRCRAFT CORPORATION"). */
+function afterOpeningWeakWords(words: string[]): string[] {
+  let start = 0;
+  while (start < words.length && isWeakToken(words[start])) start++;
+  return words.slice(start);
+}
 
 /** The words of an organisation's name that tell it from others: no linking words, no legal forms. */
 function acronymSource(parts: string[]): string {
@@ -405,7 +414,8 @@ export const ACRONYM_SCORE = 0.85;
 const SHORT_ACRONYM_QUERY = /^\s*(?:[A-Z]{3}|(?:[A-Z]\.){3}|[A-Z]\.[A-Z]\.[A-Z])\s*$/;
 
 /** Organisations whose names' initials spell `name` when it is written as an acronym, at ACRONYM_SCORE. */
-function searchAcronym(index: ScreeningIndex, name: string): NameHit[] {
+function searchAcronym(index: ScreeningIndex, query: string): NameHit[] {
+  const name = withoutLegalFormWords(query);
   const short = SHORT_ACRONYM_QUERY.test(name);
   if (!short && !ACRONYM_QUERY.test(name)) return [];
   const acronym = name.replace(/[^A-Z]/g, '').toLowerCase();
@@ -421,6 +431,28 @@ function searchAcronym(index: ScreeningIndex, name: string): NameHit[] {
     });
   }
   return [...hits.values()];
+}
+
+/**
+ * A query's words without the legal forms beside them, as written: a company goes by its acronym with its form
+ * ("AO MCST", "KAMAZ PJSC", "OOO RUSAL"), which is read as the acronym alone (round 31). A query of legal forms only
+ * is left as it is.
+ */
+function withoutLegalFormWords(query: string): string {
+  const words = query.trim().split(/\s+/);
+  const kept = words.filter((word) => !tokenise(word).every((token) => LEGAL_FORM_TOKENS.has(token)));
+  return kept.length > 0 && kept.length < words.length ? kept.join(' ') : query;
+}
+
+/** Whether a listed name's tokens beside position `except` are all legal forms ("AO MCST" beside "mcst"). */
+function onlyLegalFormsBeside(index: ScreeningIndex, nameId: number, except: string): boolean {
+  let acronymSeen = false;
+  for (let p = index.nameTokenStart[nameId]; p < index.nameTokenStart[nameId + 1]; p++) {
+    const token = index.tokens[index.nameTokens[p]];
+    if (token === except && !acronymSeen) acronymSeen = true;
+    else if (!LEGAL_FORM_TOKENS.has(token)) return false;
+  }
+  return acronymSeen;
 }
 
 /**
@@ -447,7 +479,12 @@ function searchSpelledOut(index: ScreeningIndex, name: string): NameHit[] {
       const nameId = index.postings[p];
       const entityIndex = index.nameEntity[nameId];
       const entity = index.entities[entityIndex];
-      if (entity.type !== 'organization' || index.nameTokenStart[nameId + 1] - index.nameTokenStart[nameId] !== 1) continue;
+      // The acronym alone, or beside its legal form ("AO MCST" for "Moscow Center of SPARC Technologies", round 31)
+      // when the organisation goes by no other name: one that does is found by that name or not at all ("Falcon
+      // Evergreen Dental Clinic" is not a JSC FEDC listed with its own full name).
+      const nameLength = index.nameTokenStart[nameId + 1] - index.nameTokenStart[nameId];
+      if (entity.type !== 'organization' || !onlyLegalFormsBeside(index, nameId, acronym)) continue;
+      if (nameLength > 1 && !entity.names.every((other) => tokenise(other.full).every((token) => token === acronym || LEGAL_FORM_TOKENS.has(token)))) continue;
       if (sameBody && !sameBody.has(entityIndex)) continue;
       if (entity.names.some((other) => {
         const otherParts = tokenise(other.full);
@@ -704,6 +741,7 @@ export function buildIndex(entities: ListEntity[]): ScreeningIndex {
   const weighedNames = nameCount - readingNames.size;
   const frequency = (id: number): number => documentFrequency[id] || readingFrequency[id];
   const weight = new Float32Array(tokens.length);
+  const queryWeight = new Map<number, number>();
   const phoneticOf: string[] = new Array(tokens.length);
   const byPhonetic = new Map<string, number[]>();
   const byTrigram = new Map<string, number[]>();
@@ -725,6 +763,10 @@ export function buildIndex(entities: ListEntity[]): ScreeningIndex {
     // A listed initial ("HOSSENI, M. Ali") tells as little as one in a query, however few names hold that letter alone.
     weight[id] = isWeakToken(token) ? WEAK_TOKEN_WEIGHT
       : /^[a-z]$/.test(token) ? Math.log(1 + weighedNames / INITIAL_SHARE) : Math.log(1 + weighedNames / frequency(id));
+    if (isListedKindWord(token)) {
+      queryWeight.set(id, weight[id]);
+      weight[id] = WEAK_TOKEN_WEIGHT;
+    }
     const key = spellingKeys[id];
     spellingWeight[id] = key && !isWeakToken(token) ? Math.log(1 + weighedNames / (spellingFrequency.get(key) || frequency(id))) : weight[id];
     const [primary, secondary] = /[a-z]/.test(token) ? doubleMetaphone(token) : [token, token];
@@ -804,6 +846,7 @@ export function buildIndex(entities: ListEntity[]): ScreeningIndex {
     tokens,
     phoneticOf,
     weight,
+    queryWeight,
     spellingWeight,
     common: commonTokens(tokens, spellingWeight),
     byPhonetic,
@@ -1037,7 +1080,7 @@ function queryTokens(index: ScreeningIndex, name: string): QueryToken[] {
     for (const other of similar.keys()) if (saidAgainstSayyid(text, index.tokens[other])) similar.delete(other);
     const joinedWithNext = position + 1 < forms.length ? withAirlineWordFolded(text + forms[position + 1].text) : '';
     const initial = !weak && /^[a-z]$/.test(text);
-    const weight = weak ? WEAK_TOKEN_WEIGHT : initial ? initialWeight : id !== undefined ? index.weight[id] : rare;
+    const weight = weak ? WEAK_TOKEN_WEIGHT : initial ? initialWeight : id !== undefined ? index.queryWeight.get(id) ?? index.weight[id] : rare;
     return { text, joinedWithNext, koreanKey: korean, weak, initial, weight, similar, optional: weak ? OptionalPart.No : optionalParts[position], afterComma: position >= beforeComma,
       common: !weak && (id !== undefined ? index.common[id] === 1 : isCommonName(text)),
     };

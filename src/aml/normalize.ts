@@ -40,12 +40,29 @@ const WEAK_TOKENS = new Set([
   'den', 'al', 'el', 'bin', 'ibn', 'bint', 'ben', 'abu', 'ould', 'uul', ...LEGAL_FORM_WORDS,
   // A company's place in a group says what it is part of, not which it is ("SOVCOMFLOT" and "Sovcomflot Group").
   'group', 'holding',
+  // A works' kind, in English and as Russian and Uzbek registers write it: "Khorasan Steel" and "Khorasan Steel Complex"
+  // (round 31). Kombinat is not folded to complex, so that an acronym keeps its K ("MMK": "Magnitogorskiy
+  // Metallurgicheskiy Kombinat"). A broadcaster's "tv" is not weak: "Victory TV" is not a listed VICTORY.
+  'complex', 'kombinat',
   // A vessel's prefix: motor vessel, motor tanker, steamship, fishing vessel.
   'mv', 'mt', 'ss', 'fv',
 ]);
 
 export function isWeakToken(token: string): boolean {
   return WEAK_TOKENS.has(token);
+}
+
+/**
+ * A broadcaster's kind ("tv", which legal-forms.ts folds television, telekompaniya, telekanal, qanat and
+ * "broadcasting company" to): weak in a listed name, which a query may write by the brand alone ("NTV" for "NTV
+ * Television", "Al-Manar" for "Qanat al-Manar"), but a word like any other in a query, whose broadcaster is not a
+ * listed body of its brand's name without it ("Victory TV" is not a listed VICTORY, "Phoenix Television" not
+ * PHOENIX). Round 31, as a closing place is left out on the listed side only (see places.ts).
+ */
+const LISTED_KIND_WORDS = new Set(['tv']);
+
+export function isListedKindWord(token: string): boolean {
+  return LISTED_KIND_WORDS.has(token);
 }
 
 const CJK = /[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff]+/g;

@@ -1,6 +1,6 @@
 /**
  * Round 29's quick probe of persons (`node --import tsx scripts/probe-aml-persons.ts [--misses]`): on the DEV halves
- * only of the hand-written pair files (person rows; rounds 14, 19, 22, 25, 28) the recall of person_press pairs and the
+ * only of the hand-written pair files (person rows; rounds 14, 19, 22, 25, 28, 31) the recall of person_press pairs and the
  * false-alarm rate of person_different pairs, the false alarms on the dev halves of every unlisted-persons file, and
  * the alerts on data/aml-eval/lookalike-persons-r29.tsv (unlisted persons sharing a part with a listed one) and on the
  * review's data/aml-eval/review-persons-r29.tsv (relatives, namesakes, German spellings; by listed entity). One
@@ -26,7 +26,7 @@ const listedWords = new Set(entities.flatMap((e) => e.names.map((n) => tokenise(
 interface Pair { file: string; label: string; query: string; listed: string; listedId: string }
 const pairs: Pair[] = [];
 const pairEntities: ListEntity[] = [];
-for (const [file, salt] of [['name-pairs-r14.tsv', 'r14:'], ['name-pairs-r19.tsv', 'r19:'], ['name-pairs-r22.tsv', 'r22:'], ['name-pairs-r25.tsv', 'r25:'], ['name-pairs-r28.tsv', 'r28:']]) {
+for (const [file, salt] of [['name-pairs-r14.tsv', 'r14:'], ['name-pairs-r19.tsv', 'r19:'], ['name-pairs-r22.tsv', 'r22:'], ['name-pairs-r25.tsv', 'r25:'], ['name-pairs-r28.tsv', 'r28:'], ['name-pairs-r31.tsv', 'r31:']]) {
   rows(file).forEach(([subclass, type, label, ...names], row) => {
     if (type !== 'person' || !isDev(salt + names[0])) return;
     const ids = names.map((name, position) => {
@@ -61,10 +61,14 @@ const alerts = (names: string[], label: string): void => {
   const flagged = names.filter((name) => screen(lists, { name, type: 'person' }).matches.length > 0);
   console.log(`${label}: ${flagged.length}/${names.length} alert${flagged.length ? ` (${flagged.join('; ')})` : ''}`);
 };
-for (const [file, salt] of [['unlisted-names.tsv', ''], ['unlisted-names-r12.tsv', 'r12:'], ['unlisted-names-r14.tsv', 'r14:'], ['unlisted-names-r17.tsv', 'r17:'], ['unlisted-names-r25.tsv', 'r25:'], ['unlisted-names-r28.tsv', 'r28:']]) {
+for (const [file, salt] of [['unlisted-names.tsv', ''], ['unlisted-names-r12.tsv', 'r12:'], ['unlisted-names-r14.tsv', 'r14:'], ['unlisted-names-r17.tsv', 'r17:'], ['unlisted-names-r25.tsv', 'r25:'], ['unlisted-names-r28.tsv', 'r28:'], ['unlisted-names-r31.tsv', 'r31:']]) {
   const names = rows(file).filter(([, type, name]) => type === 'person' && isDev(salt + name) && !listedWords.has(tokenise(name).sort().join(' '))).map(([, , name]) => name);
   alerts(names, `${file} dev persons`);
 }
+// Round 31's everyday persons (data/aml-eval/everyday-persons-r31.tsv, public figures on no list), every row, with what each alert found.
+const everyday = rows('everyday-persons-r31.tsv').map(([, name]) => name).filter((name) => !listedWords.has(tokenise(name).sort().join(' ')));
+const everydayAlerts = everyday.flatMap((name) => screen(lists, { name, type: 'person' }).matches.slice(0, 1).map((m) => `${name} → ${m.matchedName} ${m.score}`));
+console.log(`everyday-persons-r31 (all rows): ${everydayAlerts.length}/${everyday.length} alert${everydayAlerts.length ? ` (${everydayAlerts.join('; ')})` : ''}`);
 alerts(rows('lookalike-persons-r29.tsv').map(([, name]) => name).filter((name) => !listedWords.has(tokenise(name).sort().join(' '))), 'lookalike-persons-r29 (all rows)');
 
 // The review's probe: whether the named listed entity (or, for *, any) alerts, tallied by class and expectation.

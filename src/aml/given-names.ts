@@ -17,9 +17,10 @@ const EQUIVALENT_GIVEN_NAMES: string[][] = [
   ['edward', 'ted', 'eddie'],
   ['charles', 'charlie', 'chuck'],
   ['anthony', 'tony'],
-  ['daniel', 'danny'],
+  ['daniel', 'danny', 'dan'],
   ['david', 'dave'],
-  ['christopher', 'chris'],
+  // Christy: the Irish short form of Christopher (also of Christina, kept apart here as a woman's name).
+  ['christopher', 'chris', 'christy'],
   ['matthew', 'matt'],
   ['stephen', 'steven', 'steve'],
   ['benjamin', 'ben'],
@@ -100,7 +101,7 @@ const ARABIC_RESPELLINGS: string[][] = [
  */
 const SHORT_FORMS = new Set([
   'bill', 'billy', 'will', 'willy', 'bob', 'bobby', 'rob', 'robbie', 'rick', 'ricky', 'dick', 'jim', 'jimmy', 'joe',
-  'joey', 'tom', 'tommy', 'mike', 'ted', 'eddie', 'charlie', 'chuck', 'tony', 'danny', 'dave', 'chris', 'matt',
+  'joey', 'tom', 'tommy', 'mike', 'ted', 'eddie', 'charlie', 'chuck', 'tony', 'danny', 'dan', 'dave', 'chris', 'christy', 'matt',
   'steve', 'ben', 'sam', 'jon', 'tim', 'ken', 'ron', 'jerry', 'larry', 'liz', 'beth', 'betty', 'maggie', 'peggy',
   'kathy', 'kate', 'jenny', 'becky', 'sue', 'trish', 'alex',
 ]);

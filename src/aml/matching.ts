@@ -4,7 +4,7 @@
 
 import { doubleMetaphone } from 'double-metaphone';
 import {
-  isListedKindWord, isWeakToken, nameVariants, nationalTranscriptionReadings, pinyinReading, queryTokenForms, splitVesselNumbers, tokenise, wadeGilesSyllableReadings, withClosingNumeralOne, withoutClosingParenthetical, withoutClosingVesselKind, withoutLeadingTitle, withVesselSyllablesJoined,
+  isListedKindWord, isWeakToken, nameVariants, nationalTranscriptionReadings, pinyinReading, queryTokenForms, splitVesselNumbers, tokenise, wadeGilesSyllableReadings, withClosingNumeralOne, withoutClosingParenthetical, withoutClosingVesselKind, withoutLeadingTitle, isNameTitle, normaliseText, withAlDinApart, withoutLeadingVesselKind, withVesselSyllablesJoined, vesselNameReading,
 } from './normalize.ts';
 import { arabicRespellings, equivalentGivenNames, equivalentPatronymics, isPatronymic, isShortFormPair, saidAgainstSayyid } from './given-names.ts';
 import {
@@ -179,6 +179,13 @@ export interface ScreeningIndex {
   syllablesJoinedNames: Set<number>;
   /** An organisation's name without the Chinese province or city it opens with (see withoutPlaceName). */
   placeLeftOutNames: Set<number>;
+  /** Ids of persons' names read without the title their given names open with (see withoutListedTitle). */
+  titleLeftOutNames: Set<number>;
+  /**
+   * Ids of persons' names read with a joined al-Din name apart (see withAlDinApart): its parts' rarity is the split
+   * words', so such a reading never makes a name known by its later given names ("Sirajuddin" read "siraj al din").
+   */
+  alDinApartNames: Set<number>;
   /** Pinyin → ids of the Wade-Giles syllables of listed Chinese names that read so ("xiang" → hsiang). */
   byPinyin: Map<string, number[]>;
   /** Id of such a Wade-Giles syllable → its Pinyin readings. */
@@ -556,6 +563,18 @@ function mayBeTranscribedFromCyrillic(entity: ListEntity): boolean {
   return countries.length === 0 || countries.some((country) => CYRILLIC_COUNTRIES.has(country));
 }
 
+/**
+ * A person's name listed "FAMILY, Title Given…" without its title ("KASKAR, Shaikh Anis Ibrahim" → "KASKAR, Anis
+ * Ibrahim"), which the press leaves out as often as it writes it; undefined when the given names open with none.
+ */
+function withoutListedTitle(written: string): string | undefined {
+  const comma = written.indexOf(',');
+  if (comma < 0) return undefined;
+  const given = written.slice(comma + 1).trim().split(/\s+/);
+  if (given.length < 2 || !isNameTitle(normaliseText(given[0]))) return undefined;
+  return `${written.slice(0, comma)}, ${given.slice(1).join(' ')}`;
+}
+
 /** The spellings of sheikh that are kept as name parts (see NAME_TITLES in normalize.ts). */
 const SHEIKH = /^(?:sheikh|shaikh|shaykh|sheik)$/;
 
@@ -612,8 +631,12 @@ export function buildIndex(entities: ListEntity[]): ScreeningIndex {
   const koreanNames = new Set<number>();
   const syllablesJoinedNames = new Set<number>();
   const placeLeftOutNames = new Set<number>();
+  const titleLeftOutNames = new Set<number>();
+  const alDinApartNames = new Set<number>();
   const readingNames = new Set<number>();
   const transcribableTokens = new Set<number>();
+  // Words of organisations' and vessels' names: there "Junior" or "JR" is a brand ("ALMACEN JUNIOR"), not a generation.
+  const wordsOfNonPersons = new Set<number>();
   const byPinyin = new Map<string, number[]>();
   const pinyinOf = new Map<number, string[]>();
 
@@ -632,10 +655,13 @@ export function buildIndex(entities: ListEntity[]): ScreeningIndex {
       // A person's closing I is an initial ("PECHEGIN, Andrey I."), not a numeral.
       const numeralOne = entity.type === 'person' ? undefined : withClosingNumeralOne(written);
       // A vessel's readings: its name without what it is ("SANDINO tanker"), its syllables written together.
-      const withoutKind = entity.type === 'vessel' ? withoutClosingVesselKind(written) : undefined;
+      const withoutKind = entity.type === 'vessel' ? withoutClosingVesselKind(written) ?? withoutLeadingVesselKind(written) : undefined;
       const syllablesJoined = entity.type === 'vessel' ? withVesselSyllablesJoined(numeralOne ?? withoutKind ?? written) : undefined;
+      const vesselWords = entity.type === 'vessel' ? vesselNameReading(withoutKind ?? written) : undefined;
       const withoutPlace = entity.type === 'organization' ? withoutPlaceName(written) : undefined;
-      const readings = [withoutKind, syllablesJoined, withoutPlace].filter((reading) => reading !== undefined);
+      const withoutTitle = entity.type === 'person' ? withoutListedTitle(written) : undefined;
+      const alDinApart = entity.type === 'person' ? withAlDinApart(written) : undefined;
+      const readings = [withoutKind, syllablesJoined, vesselWords, withoutPlace, withoutTitle, alDinApart].filter((reading) => reading !== undefined);
       for (const variant of [...nameVariants(written), ...(numeralOne ? [numeralOne] : []), ...readings]) {
         const reading = readings.includes(variant);
         const { parts, middle, order, secondFamily, nisba } = listedNameParts(variant, entity.type === 'person');
@@ -658,6 +684,7 @@ export function buildIndex(entities: ListEntity[]): ScreeningIndex {
           }
           // A vessel's reading is of a name already counted: rarity stays as it was.
           if (!seen.has(id)) (reading ? readingFrequency : documentFrequency)[id]++;
+          if (entity.type !== 'person') wordsOfNonPersons.add(id);
           if (korean) koreanSyllables.add(id);
           if (transcribable) transcribableTokens.add(id);
           seen.add(id);
@@ -675,6 +702,8 @@ export function buildIndex(entities: ListEntity[]): ScreeningIndex {
         if (reading) readingNames.add(nameId);
         if (variant === syllablesJoined) syllablesJoinedNames.add(nameId);
         if (variant === withoutPlace) placeLeftOutNames.add(nameId);
+        if (variant === withoutTitle) titleLeftOutNames.add(nameId);
+        if (variant === alDinApart) alDinApartNames.add(nameId);
         if (entity.type === 'person') for (const joined of hyphenatedWords(variant)) pushTo(byHyphenatedKey, transliterationKey(joined), nameId);
         if (korean) {
           koreanNames.add(nameId);
@@ -761,7 +790,9 @@ export function buildIndex(entities: ListEntity[]): ScreeningIndex {
   const spellingWeight = new Float32Array(tokens.length);
   tokens.forEach((token, id) => {
     // A listed initial ("HOSSENI, M. Ali") tells as little as one in a query, however few names hold that letter alone.
-    weight[id] = isWeakToken(token) ? WEAK_TOKEN_WEIGHT
+    // A listed generation (Jr., Sr.) weighs as a query's does (see queryTokens): left out, it costs little. Not a word
+    // an organisation's name holds: "Almacen" is not "ALMACEN JUNIOR", nor "Controladora de Restaurantes" "JR CONTROLADORA…".
+    weight[id] = isWeakToken(token) || (GENERATIONS.has(token) && !wordsOfNonPersons.has(id)) ? WEAK_TOKEN_WEIGHT
       : /^[a-z]$/.test(token) ? Math.log(1 + weighedNames / INITIAL_SHARE) : Math.log(1 + weighedNames / frequency(id));
     if (isListedKindWord(token)) {
       queryWeight.set(id, weight[id]);
@@ -861,6 +892,8 @@ export function buildIndex(entities: ListEntity[]): ScreeningIndex {
     koreanNames,
     syllablesJoinedNames,
     placeLeftOutNames,
+    titleLeftOutNames,
+    alDinApartNames,
     byPinyin,
     pinyinOf,
     byTransliteration,
@@ -1080,7 +1113,10 @@ function queryTokens(index: ScreeningIndex, name: string): QueryToken[] {
     for (const other of similar.keys()) if (saidAgainstSayyid(text, index.tokens[other])) similar.delete(other);
     const joinedWithNext = position + 1 < forms.length ? withAirlineWordFolded(text + forms[position + 1].text) : '';
     const initial = !weak && /^[a-z]$/.test(text);
-    const weight = weak ? WEAK_TOKEN_WEIGHT : initial ? initialWeight : id !== undefined ? index.queryWeight.get(id) ?? index.weight[id] : rare;
+    // A generation after the name (Jr., Sr.) tells father from son, not who the family is: it weighs as a linking word.
+    // Not when the lists write that word in an organisation's name (it then keeps its weight there too, see buildIndex).
+    const generation = position > 0 && GENERATIONS.has(text) && (id === undefined || index.weight[id] === WEAK_TOKEN_WEIGHT);
+    const weight = weak || generation ? WEAK_TOKEN_WEIGHT : initial ? initialWeight : id !== undefined ? index.queryWeight.get(id) ?? index.weight[id] : rare;
     return { text, joinedWithNext, koreanKey: korean, weak, initial, weight, similar, optional: weak ? OptionalPart.No : optionalParts[position], afterComma: position >= beforeComma,
       common: !weak && (id !== undefined ? index.common[id] === 1 : isCommonName(text)),
     };
@@ -1446,6 +1482,8 @@ function scoreName(index: ScreeningIndex, query: QueryToken[], queryCjk: string,
   let missingCore = 0;
   let missingCoreWords = 0;
   const missingOptional: number[] = [];
+  // A listed name read without the title it opens its given names with ("GHASEMI, Seyyed Reza" as "GHASEMI, Reza").
+  const titleLeftOut = index.titleLeftOutNames.has(nameId);
   for (let j = 0; j < listedCount; j++) {
     const weight = index.weight[nameTokens[start + j]];
     if (weight === WEAK_TOKEN_WEIGHT) continue;
@@ -1499,12 +1537,13 @@ function scoreName(index: ScreeningIndex, query: QueryToken[], queryCjk: string,
   // family name read as left out: "Louis Martin" for "LUIS MARTIN CAMARENA", a syllable of a Korean or Pinyin name
   // left out: "Su Yan" for "YAN, Su Xuan", unless an initial stands for the given name: "Y. Kim" for "KIM, Yong
   // Su"; a short given name of another language left out is a middle name: "John Lee" for "LEE, John Ka-chiu",
-  // "Syed Raza" for "RAZA, Syed Ali") it is as weak as a one-part match; a
+  // "Syed Raza" for "RAZA, Syed Ali"; a title the list writes before the given names left out: "Reza Ghasemi" for
+  // "GHASEMI, Seyyed Reza") it is as weak as a one-part match; a
   // nisba read as left out is damped by how common those names are on the lists, in full when also respelt. A listed
   // middle name left out is no leeway here (the press writes "Dmitry Kuznetsov" for "KUZNETSOV, Dmitry
   // Vadimovich"), nor is another romanisation alone of a listed name ("Said"/"Saeed"; of an alias it is, below).
   if (isPerson && allCommon) {
-    if (shortForm || strongPairs < strongQuery - patronymicsAddedFreely || compound >= 0 || saidOutOfOrder(index, query, queryCount, start)
+    if (shortForm || titleLeftOut || strongPairs < strongQuery - patronymicsAddedFreely || compound >= 0 || saidOutOfOrder(index, query, queryCount, start)
       || (strongPairs < strongListed && !initialPaired && isSyllableBySyllableName(index, nameId, start, listedCount))) score *= SINGLE_TOKEN_FACTOR;
     else if (nisbaDropped >= 0) score *= respelt ? SINGLE_TOKEN_FACTOR : nisbaDroppedFactor(rarestPaired);
     // An alias made of common names, met only in another spelling ("Muhammad Usman" for the alias "OSMAN,
@@ -1535,11 +1574,33 @@ function scoreName(index: ScreeningIndex, query: QueryToken[], queryCjk: string,
   // Only with a part respelt: the press writes a kunya's son's name and family name without the "Abu" as listed
   // ("Muhammad al-Jawlani" for "AL-JAWLANI, Abu Muhammad").
   if (isPerson && respelt && kunyaParticleLeftOut(index, query, queryCount, start, listedCount)) score *= SINGLE_TOKEN_FACTOR;
-  if (isPerson && score < KNOWN_AS_SCORE && strongQuery >= 2 && knownByLaterNames(index, query, queryCount, start, listedCount)) score = KNOWN_AS_SCORE;
+  // A name read with al-Din apart is met only with its al-Din: "Safi" alone is another name than "Safi al-Din"
+  // ("Hashem Ali Safi" is not "SAFIEDDINE, Hashem").
+  if (index.alDinApartNames.has(nameId)) {
+    for (let j = 0; j < listedCount; j++) {
+      if (!listedUsed[j] && index.tokens[nameTokens[start + j]] === 'din') {
+        score *= SINGLE_TOKEN_FACTOR;
+        break;
+      }
+    }
+  }
+  // "X al-Din" is one name however it is written: met with nothing else, it is as weak as one word found
+  // ("Muhammad Shamsuddin" is not the one-word "SHAMSUDDIN", read "shams al din").
+  if (strongPairs > 1 && (strongQuery > 1 || strongListed > 1)) {
+    const listedDin = alDinWords(listedCount, (j) => index.tokens[nameTokens[start + j]], (j) => listedUsed[j] === 1);
+    if (listedDin.paired > 0 && strongPairs - listedDin.paired === 1) {
+      const queryDin = alDinWords(queryCount, (i) => query[i].text, () => false).all;
+      if (strongQuery - queryDin > 1 || strongListed - listedDin.all > 1) score *= SINGLE_TOKEN_FACTOR;
+    }
+  }
+  if (isPerson && score < KNOWN_AS_SCORE && strongQuery >= 2 && !index.alDinApartNames.has(nameId) && knownByLaterNames(index, query, queryCount, start, listedCount)) score = KNOWN_AS_SCORE;
   // Father and son of one name: "Ferdinand Marcos Jr." is not "Ferdinand Marcos" (a query without Jr. may be either).
+  // A father is written Sr. only beside his son, so a name listed without a generation may be the Sr. one
+  // ("Christopher Kinahan Sr." for "KINAHAN, Christopher Vincent").
   if (isPerson) {
     const generation = generationOf(queryCount, (i) => query[i].text);
-    if (generation && generation !== generationOf(listedCount, (j) => index.tokens[nameTokens[start + j]])) score *= SINGLE_TOKEN_FACTOR;
+    const listedGeneration = generationOf(listedCount, (j) => index.tokens[nameTokens[start + j]]);
+    if (generation && generation !== listedGeneration && !(generation === 'sr' && listedGeneration === '')) score *= SINGLE_TOKEN_FACTOR;
   }
   const listedCjk = queryCjk ? index.nameCjk.get(nameId) : undefined;
   if (listedCjk) score *= cjkAgreement(queryCjk, listedCjk);
@@ -1590,6 +1651,24 @@ function namesCompany(index: ScreeningIndex, query: QueryToken[], queryCount: nu
   for (let i = 0; i < queryCount; i++) if (LEGAL_FORM_TOKENS.has(query[i].text)) return true;
   for (let j = 0; j < listedCount; j++) if (LEGAL_FORM_TOKENS.has(index.tokens[index.nameTokens[start + j]])) return true;
   return false;
+}
+
+/** The articles written between a name and its al-Din ("Nur al-Din", "Nur-ud-Din", "Nour el-Din"). */
+const AL_DIN_ARTICLES = new Set(['al', 'el', 'ad', 'ud', 'ul', 'ed']);
+
+/**
+ * How many of a name's parts are the "din" of a name compounded with al-Din ("stem al din": a stem, an article, din),
+ * and how many of those are `paired` together with their stem: the din of such a name adds no name of its own.
+ */
+function alDinWords(count: number, partAt: (k: number) => string, used: (k: number) => boolean): { all: number; paired: number } {
+  let all = 0;
+  let paired = 0;
+  for (let k = 2; k < count; k++) {
+    if (partAt(k) !== 'din' || !AL_DIN_ARTICLES.has(partAt(k - 1))) continue;
+    all++;
+    if (used(k) && used(k - 2)) paired++;
+  }
+  return { all, paired };
 }
 
 /** Words that tell a generation of one family name apart, in their normalised forms. */
@@ -1877,11 +1956,13 @@ function spellingsOf(name: string): Spelling[] {
   const spellings: Spelling[] = [{ text: name, factor: 1 }];
   const reading = pinyinReading(name);
   if (reading) spellings.push({ text: reading, factor: ROMANISATION_SIMILARITY });
-  for (const other of [withoutLeadingTitle(name), withoutClosingParenthetical(name), withClosingNumeralOne(name)]) {
+  for (const other of [withoutLeadingTitle(name), withoutClosingParenthetical(name), withClosingNumeralOne(name), withAlDinApart(name)]) {
     if (other) spellings.push({ text: other, factor: 1 });
   }
-  const withoutKind = withoutClosingVesselKind(name);
+  const withoutKind = withoutClosingVesselKind(name) ?? withoutLeadingVesselKind(name);
   if (withoutKind) spellings.push({ text: withoutKind, factor: 1, vessel: 'name' });
+  const vesselWords = vesselNameReading(withoutKind ?? name);
+  if (vesselWords) spellings.push({ text: vesselWords, factor: 1, vessel: 'name' });
   // Two syllables written apart already pair with the listed word they make (see scoreName's joined neighbours).
   const syllablesJoined = withVesselSyllablesJoined(withClosingNumeralOne(withoutKind ?? name) ?? withoutKind ?? name, 3);
   if (syllablesJoined) spellings.push({ text: syllablesJoined, factor: 1, vessel: 'syllablesJoined' });

@@ -22,6 +22,11 @@ const NAME_TITLES = new Set([
   'hajj', 'hadji', 'mulla', 'mollah', 'molla', 'shaikh', 'sheikh', 'shaykh', 'sheik',
 ]);
 
+/** Whether a token is a title that lists also write as a name part (see NAME_TITLES). */
+export function isNameTitle(token: string): boolean {
+  return NAME_TITLES.has(token);
+}
+
 /** The name without its leading title when it opens with one and two or more words follow ("Sayyed Hassan Nasrallah"). */
 export function withoutLeadingTitle(raw: string): string | undefined {
   const words = raw.trim().split(/\s+/);
@@ -213,6 +218,12 @@ const NATIONAL_TRANSCRIPTIONS: ReadonlyArray<{ marker: RegExp; rules: ReadonlyAr
     marker: /sz|cz|rz|w|j|(?<!s)ch|[bdfgklmnprstvwz]i[aeou]/,
     rules: [[/szcz/g, 'Q'], [/sz/g, 'S'], [/cz/g, 'C'], [/rz/g, 'Z'], [/(?<!s)ch/g, 'K'], [/(?<=[bdfgklmnprstvwz])i(?=[aeou])/g, ''], [/j/g, 'y'], [/w/g, 'v'], [/c(?![hz])/g, 'ts']],
   },
+  { // Belarusian (BGN/PCGN, passports): ў, the Russian в after a vowel, is written u: -ou/-au/-eu for -ов/-ев
+    // ("Kubrakou" for Kubrakov, "Makarau" for Makarov) and -ouski for -овский ("Zimouski"); the vowels differ by
+    // akanye, which the key leaves aside. Only at the word's end and before -sk, where French -ou is rare.
+    marker: /[aeo]u(?:$|sk)/,
+    rules: [[/(?<=[aeo])u(?=$|sk)/g, 'v']],
+  },
 ];
 /** NATIONAL_TRANSCRIPTIONS' German system, the only one whose readings take a token with x. */
 const GERMAN = 0;
@@ -387,6 +398,69 @@ const CLOSING_VESSEL_KIND = /^(.*?[A-Za-z0-9])\s+(?:(?:oil|crude|fishing|cargo)\
 /** The name without what a vessel is said after it, undefined when nothing is said. */
 export function withoutClosingVesselKind(raw: string): string | undefined {
   return CLOSING_VESSEL_KIND.exec(raw.trim())?.[1];
+}
+
+/**
+ * A name compounded with al-Din ("of the faith") written as one word, as French, Lebanese and South Asian spellings
+ * do, its article assimilated: Safieddine, Nureddin, Salaheddine, Jalaluddin, Moinuddin, Ziauddin.
+ */
+const AL_DIN_JOINED = /^([a-z]{3,}?)(?:eddine|eddin|uddin|uddeen|addin|aldin|uldin|eldin|iddin)$/;
+
+/** The name with such a word written apart, "stem al din" as the lists write it ("Safi al-Din"), undefined when it has none. */
+export function withAlDinApart(raw: string): string | undefined {
+  const words = normaliseText(raw).split(' ');
+  let changed = false;
+  const apart = words.map((word) => {
+    const match = AL_DIN_JOINED.exec(word);
+    if (!match) return word;
+    changed = true;
+    return `${match[1]} al din`;
+  });
+  return changed ? apart.join(' ') : undefined;
+}
+
+/**
+ * Words of Russian and Soviet ships' names (a rank, trade or calling before a person's name: "Kapitan Beklemishev",
+ * "Kompozitor Gasanov", "Akademik Lomonosov") as English writes them, to the transliteration the lists use.
+ */
+const SHIP_NAME_WORDS = new Map([
+  ['captain', 'kapitan'], ['composer', 'kompozitor'], ['academician', 'akademik'], ['academic', 'akademik'],
+  ['engineer', 'inzhener'], ['navigator', 'shturman'], ['cosmonaut', 'kosmonavt'], ['hero', 'geroy'], ['writer', 'pisatel'],
+]);
+/**
+ * A navy's prefix before a warship's name (IRIS: Islamic Republic of Iran Ship; HMS, USS, INS, HMAS, HMCS, HMNZS, ROKS,
+ * PNS, KRI, TCG, BNS, SLNS), written in capitals: the ship is named without it as often as with it.
+ */
+const NAVY_PREFIX = /^(?:IRIS|HMS|USS|INS|HMAS|HMCS|HMNZS|ROKS|PNS|KRI|TCG|BNS|SLNS)\s+(?=\S)/;
+
+/**
+ * A vessel's name in one writing of its words, or undefined when it has nothing to rewrite: a Russian ship's
+ * calling word in the lists' transliteration ("Captain Beklemishev" → "kapitan beklemishev"), a Latin or Greek
+ * word's au/eu before a consonant as Russian writes it, av/ev ("Aurora" → "avrora", "Europa" → "evropa"), and a
+ * navy's prefix left out ("IRIS DENA" → "DENA"). Read on the listed and the query side, so either spelling meets.
+ */
+export function vesselNameReading(raw: string): string | undefined {
+  const unprefixed = raw.trim().replace(NAVY_PREFIX, '');
+  const words = unprefixed.split(/\s+/).map((word) => {
+    const plain = normaliseText(word);
+    const russian = SHIP_NAME_WORDS.get(plain);
+    if (russian) return russian;
+    return /^[ae]u[^aeiou\s]/.test(plain) && /^[a-z]+$/.test(plain) ? plain.replace(/^([ae])u/, '$1v') : word;
+  });
+  const reading = words.join(' ');
+  return reading === raw.trim() || words.length === 0 ? undefined : reading;
+}
+
+/**
+ * A vessel named after what it is and whose it is ("Iranian frigate Dena", "the tanker Grace 1", "oil tanker
+ * Sabiti", "Russian cargo ship Ursa Major"): the name alone, or undefined when it opens otherwise.
+ */
+const LEADING_VESSEL_KIND = /^(?:the\s+)?(?:[A-Z][a-z]+(?:an|ese|ish|i)\s+)?(?:(?:oil|crude|cargo|container|fishing|research|naval|bulk)\s+)?(?:frigate|corvette|destroyer|warship|submarine|tanker|ship|vessel|freighter|trawler|yacht|superyacht|carrier)\s+(?=\S)/i;
+
+export function withoutLeadingVesselKind(raw: string): string | undefined {
+  const trimmed = raw.trim();
+  const rest = trimmed.replace(LEADING_VESSEL_KIND, '');
+  return rest === trimmed || !/[A-Za-z0-9]/.test(rest) ? undefined : rest;
 }
 
 /** The longest word read as one syllable of a vessel's name (Pinyin "zhuang", Korean "chyong"). */

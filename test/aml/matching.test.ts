@@ -2,7 +2,7 @@ import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { parseListFileSet, scanListsDir } from '../../src/aml/parsers/detect.ts';
 import { buildIndex, listedNameParts } from '../../src/aml/matching.ts';
-import { isWeakToken, pinyinReading, queryTokenForms, romanisationVariants, tokenise } from '../../src/aml/normalize.ts';
+import { isWeakToken, nationalTranscriptionReadings, withAlDinApart, pinyinReading, queryTokenForms, romanisationVariants, tokenise, vesselNameReading, withoutLeadingVesselKind } from '../../src/aml/normalize.ts';
 import { nisbaFromGivenName, tokenSimilarity, transliterationKey, transliterationSimilarity } from '../../src/aml/similarity.ts';
 import { DEFAULT_THRESHOLD, ListsUnavailableError, screen, screenCompany, screenPerson, type ListsSnapshot } from '../../src/aml/screen.ts';
 import { emptyEntity, type ListEntity } from '../../src/aml/model.ts';
@@ -1114,5 +1114,98 @@ describe('three-letter acronyms the lists attest (round 28)', () => {
     expect(found('Novovyatski Mekhanicheski Zavod')).not.toContain('r28:nmz-elsewhere');
     expect(found('United Shipbuilding Corporation')).not.toContain('r28:usc-only');
     expect(found('Lashkar Steel Company')).not.toContain('r28:let-ofac');
+  });
+});
+
+describe('round 31: persons and vessels as the press writes them', () => {
+  let snapshot: ListsSnapshot;
+  beforeAll(() => {
+    const person = (id: string, full: string): ListEntity => ({ ...emptyEntity('r31p', id, 'person'), names: [{ full, kind: 'primary' }] });
+    const vessel = (id: string, full: string): ListEntity => ({ ...emptyEntity('r31p', id, 'vessel'), names: [{ full, kind: 'primary' }] });
+    snapshot = {
+      index: buildIndex([
+        ...listed,
+        person('daniel', 'HARTIGAN, Daniel Joseph'), person('christopher', 'HARTIGAN, Christopher Vincent'),
+        person('makarau', 'MAKARAU, Ivan Uladzimiravich'),
+        person('safieddine', 'SAFIEDDINE, Hashem'), person('nizam', 'QURAISHI, Ahmed Nizam al-Din'), person('son', 'MUHAMMAD, Sirajuddin Zarkawi Kamaluddin Khwasa'), person('quraishi', 'KHATTABZAI, Shaikh Nabeel Ahmad'), person('shams', 'SHAMSUDDIN'), { ...emptyEntity('r31p', 'almacen', 'organization'), names: [{ full: 'ALMACEN JUNIOR', kind: 'primary' }] },
+        vessel('kapitan', 'KAPITAN SOROKIN'), vessel('kompozitor', 'KOMPOZITOR RAKHMANINOV'), vessel('avrora', 'AVRORA CAPELLA'), vessel('iris', 'IRIS SAHAND'),
+      ]),
+      lists: [],
+      listsVersion: 'r31p',
+    };
+  });
+  const finds = (name: string, id: string) => screen(snapshot, { name, limit: 100 }).matches.some((m) => m.entityId === `r31p:${id}`);
+
+  it('pairs Dan with Daniel and Christy with Christopher as short forms, not Christine with Christopher', () => {
+    expect(finds('Dan Hartigan', 'daniel')).toBe(true);
+    expect(finds('Christy Hartigan', 'christopher')).toBe(true);
+    expect(finds('Christine Hartigan', 'christopher')).toBe(false);
+    expect(finds('Dan Hartigan', 'christopher')).toBe(false);
+  });
+
+  it('reads a Belarusian -ou/-au and -ouski as the Russian -ov and -ovski, not every ou', () => {
+    expect(nationalTranscriptionReadings('kubrakou')).toContain('kubrakov');
+    expect(nationalTranscriptionReadings('zimouski')).toContain('zimovski');
+    expect(nationalTranscriptionReadings('mahmoud')).not.toContain('mahmovd');
+    expect(finds('Ivan Makarov', 'makarau')).toBe(true);
+    expect(finds('Ivan Vladimirovich Makarov', 'makarau')).toBe(true);
+    expect(finds('Ivan Makarenko', 'makarau')).toBe(false);
+  });
+
+  it('finds a father written Sr. under his name listed without a generation, not a son written Jr.', () => {
+    expect(finds('Christopher Hartigan Sr.', 'christopher')).toBe(true);
+    expect(finds('Christopher Hartigan Jr.', 'christopher')).toBe(false);
+  });
+
+  it('keeps the weight of a generation word an organisation is named with: "Almacen" is not ALMACEN JUNIOR (review)', () => {
+    expect(finds('Almacen Junior', 'almacen')).toBe(true);
+    expect(finds('Almacen', 'almacen')).toBe(false);
+    expect(finds('Christopher Hartigan Senior', 'christopher')).toBe(true);
+  });
+
+  it('lets a query leave out a title the list writes before the given names, but not to match common names alone', () => {
+    expect(finds('Nabeel Ahmad Khattabzai', 'quraishi')).toBe(true);
+    expect(finds('Ahmad Khattabzai', 'quraishi')).toBe(false);
+    expect(personNames('Reza Ghasemi')).not.toContain('GHASEMI, Seyyed Reza');
+  });
+
+  it('reads a name joined with al-Din apart, on the query and the listed side, without making a son his father', () => {
+    expect(withAlDinApart('Hashem Safieddine')).toBe('hashem safi al din');
+    expect(withAlDinApart('Moinuddin Chishti')).toBe('moin al din chishti');
+    expect(withAlDinApart('Geraldine Baldin')).toBeUndefined();
+    expect(finds('Hashim Safi al-Din', 'safieddine')).toBe(true);
+    expect(finds('Ahmed Nizamuddin Quraishi', 'nizam')).toBe(true);
+    expect(finds('Geraldine Safi', 'safieddine')).toBe(false);
+    expect(finds('Hashem Ali Safi', 'safieddine')).toBe(false);
+    // The father's name inside a son's listed name is not the son's ("Jalaluddin Haqqani" is not Sirajuddin).
+    expect(finds('Kamaluddin Zarkawi', 'son')).toBe(false);
+  });
+
+  it('counts "X al-Din" as one name: a one-word listed SHAMSUDDIN is not every Muhammad Shamsuddin (review)', () => {
+    expect(finds('Shams al-Din', 'shams')).toBe(true);
+    expect(finds('Shamsuddin', 'shams')).toBe(true);
+    expect(finds('Muhammad Shamsuddin', 'shams')).toBe(false);
+    expect(finds('Muhammad Shams al-Din', 'shams')).toBe(false);
+    expect(finds('Syed Shamsuddin', 'shams')).toBe(false);
+    // With a second name of its own paired, the compound still counts in full.
+    expect(finds('Hashem Safieddine', 'safieddine')).toBe(true);
+  });
+
+  it('reads a Russian ship\'s calling word in English, Aurora as Avrora and a navy prefix left out, for vessels only', () => {
+    expect(vesselNameReading('Captain Sorokin')).toBe('kapitan Sorokin');
+    expect(vesselNameReading('Aurora Capella')).toBe('avrora Capella');
+    expect(vesselNameReading('IRIS SAHAND')).toBe('SAHAND');
+    expect(vesselNameReading('Iris Sahand')).toBeUndefined();
+    expect(withoutLeadingVesselKind('Iranian frigate Sahand')).toBe('Sahand');
+    expect(withoutLeadingVesselKind('Grace Tanker')).toBeUndefined();
+    expect(finds('Captain Sorokin', 'kapitan')).toBe(true);
+    expect(finds('MV Composer Rakhmaninov', 'kompozitor')).toBe(true);
+    expect(finds('Aurora Capella', 'avrora')).toBe(true);
+    expect(finds('Sahand', 'iris')).toBe(true);
+    expect(finds('Iranian frigate Sahand', 'iris')).toBe(true);
+    // The vessel's other words alone do not find it.
+    expect(finds('Sorokin', 'kapitan')).toBe(false);
+    expect(finds('Iris', 'iris')).toBe(false);
+    expect(finds('Composer Rakhmaninov', 'kapitan')).toBe(false);
   });
 });

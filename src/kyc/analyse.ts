@@ -8,6 +8,7 @@ import { differenceHash } from './hash.ts';
 import type { DecodedImage, RawPixels } from './intake.ts';
 import { cleanLine, FILLER_NOISE, fillerNoise, hasComposite, LOOK_ALIKES, readMrz, unreadCheckDigits, withRereadCheckDigits, type MrzFormat, type MrzReading } from './mrz.ts';
 import { cellBox, cellPitch, cellsToReadAlone, fieldCells, holdingMix, placeKey, readMrzByCells, sourceLines, withUncertainCharacters } from './mrz-cells.ts';
+import { readMrzByPitch } from './mrz-pitch.ts';
 import { compareNames, findNameInText } from './names.ts';
 import { THRESHOLDS } from './decision.ts';
 import { OCR_WIDTH, OCR_WIDTH_LINE_LENGTH, type BandText, type Box, type ImageBand, type OcrEngine, type OnQueued } from './ocr.ts';
@@ -62,6 +63,8 @@ interface Look {
   width?: number;
   /** The image's strokes thinned (thinStrokes). */
   thin?: boolean;
+  /** A region cut out of the photo turned a quarter (closerLooks): upright itself, but not at the photo's turn. */
+  quarterTurned?: boolean;
 }
 
 /**
@@ -110,7 +113,7 @@ async function closerLooks(pixels: RawPixels, lookForRegion: boolean): Promise<L
     for (const quarter of [90, 270]) {
       const turned = await deskew(straight, -quarter);
       const turnedRegion = findMrzRegion(turned);
-      if (turnedRegion) looks.push({ image: await cutOut(turned, turnedRegion), band: WHOLE });
+      if (turnedRegion) looks.push({ image: await cutOut(turned, turnedRegion), band: WHOLE, quarterTurned: true });
     }
   }
   if (straight !== pixels) looks.push({ image: straight, band: BOTTOM_BAND }, { image: straight, band: WHOLE });
@@ -392,6 +395,15 @@ export async function readMrzFromImage(
    * it finds are as without it, so a page read valid before reads the same, with the same repairs.
    */
   let fallback: MrzReading | null = null;
+  /**
+   * Whether `fallback` came from a look whose line text parsed no MRZ (round 24). Such a fallback gives way to one of
+   * as few faults from a look whose text did parse (the only kind main had), so that a page whose cells main read
+   * reads as before: the review of round 24 found that the first of two equal fallbacks won, and a full page under
+   * shear read `…PGG…` for `…P6G…` (G and 6 weigh the same in a check digit) from an earlier, unparsed look.
+   */
+  let fallbackUnparsed = false;
+  /** The best reading by pitch (mrz-pitch.ts) of a look whose line text read no valid MRZ: a fallback after `fallback`. */
+  let pitchFallback: MrzReading | null = null;
   /** Each look's reading of the document number, by format: see numberReadOtherwise. */
   const numbersRead: { format: MrzFormat; documentNumber: string | null }[] = [];
   /** The text of each look that read no MRZ: see numberReadOtherwise. */
@@ -408,11 +420,24 @@ export async function readMrzFromImage(
     const mrz = numberAlone?.valid
       ? await withNameFillersReadAlone(await withCharactersReadAlone(numberAlone, read, look, ocr), read, look, ocr, now)
       : numberAlone;
-    if (mrz && !mrz.valid) {
-      // The same pass's character boxes (no OCR), kept aside: see mrz-cells.ts.
+    if (!mrz?.valid) {
+      // The same pass's character boxes (no OCR), kept aside: see mrz-cells.ts. Also where the line text gave no MRZ at
+      // all (round 24: a small document's filler runs read short, so that no layout fits the lines as read).
       const cells = readMrzByCells(read, now, mrz);
       const byCells = cells?.valid ? await withCharactersReadAlone(cells, read, look, ocr) : cells;
-      if (byCells && faults(byCells) < faults(mrz) && (!fallback || faults(byCells) < faults(fallback))) fallback = byCells;
+      const beatsFallback = (reading: MrzReading) =>
+        !fallback || faults(reading) < faults(fallback) || (fallbackUnparsed && mrz !== null && faults(reading) === faults(fallback));
+      if (byCells && (!mrz || faults(byCells) < faults(mrz)) && beatsFallback(byCells)) {
+        fallback = byCells;
+        fallbackUnparsed = !mrz;
+      }
+      // Round 24: a small MRZ (characters ≤ 12 px apart in the image) read cell by cell at its pitch against glyph
+      // templates (mrz-pitch.ts; no OCR pass, a few tens of ms), kept aside as the cells' reading is.
+      // Below the cells' reading: where both hold, the cells' (the OCR's own characters) is taken (dev seed 3371: a
+      // TD1 at 400 px read validly by the cells was read validly otherwise by pitch first).
+      const pitch = look.thin ? null : await readMrzByPitch(image, band, width, read, now, mrz);
+      const byPitch = pitch?.valid ? await withCharactersReadAlone(pitch, read, look, ocr) : pitch;
+      if (byPitch && (!mrz || faults(byPitch) < faults(mrz)) && (!pitchFallback || faults(byPitch) < faults(pitchFallback))) pitchFallback = byPitch;
     }
     if (mrz) numbersRead.push({ format: mrz.format, documentNumber: mrz.documentNumber });
     else unparsedTexts.push(read.text);
@@ -428,15 +453,19 @@ export async function readMrzFromImage(
     }
     if (!mrz) continue;
     const turn = band.rotate ?? 0;
-    attempts = [...attempts.slice(0, k + 1), ...attempts.slice(k + 1).filter((look) => (look.band.rotate ?? 0) === turn)];
+    // Round 24: an MRZ read by a look at the photo's own turn drops the quarter-turned region cuts too. The turned
+    // photo of an upright small document yields regions (its print lines), which were read before the whole-photo
+    // looks whenever the upright region read an invalid MRZ (round 22: a failing TD1 12 -> 17 s).
+    const otherTurn = (other: Look) => (other.band.rotate ?? 0) !== turn || (other.quarterTurned === true && !look.quarterTurned);
+    attempts = [...attempts.slice(0, k + 1), ...attempts.slice(k + 1).filter((other) => !otherTurn(other))];
     // A read to be read again thinned is rescaled thinned (the thin look's own reading will ask for it).
     if (!rescaled && !thinNext && widthFor(mrz) < OCR_WIDTH) {
       rescaled = true;
       attempts.splice(k + 1, 0, { ...look, width: widthFor(mrz) });
     } else if (best?.valid) break;
   }
-  // A fallback exists only beside an invalid reading, so best is set whenever it is.
-  const chosen = fallback && !best?.valid && faults(fallback) < faults(best!) ? fallback : best;
+  const aside = pitchFallback && (!fallback || faults(pitchFallback) < faults(fallback)) ? pitchFallback : fallback;
+  const chosen = aside && !best?.valid && (!best || faults(aside) < faults(best)) ? aside : best;
   return chosen && numberReadOtherwise(chosen, numbersRead, unparsedTexts) ? { ...chosen, uncertainCharacters: [...chosen.uncertainCharacters, 'documentNumber'] } : chosen;
 }
 

@@ -155,20 +155,28 @@ export function readMrzByCells(read: BandText, now: Date, plain: MrzReading | nu
     } else {
       reading = primary;
     }
-    // The line text read invalid and the cells valid: the check digits chose the cells' characters. Every checked
-    // field they changed is a check-digit repair (review), never a plain pass.
-    const changed = reading.lines.flatMap((line, m) =>
-      [...line].flatMap((c, i) => {
-        const place = plain?.format === reading.format && plain.lines[m]?.[i] === c ? null : checkedPlace(reading.format, m, i);
-        return place ? [place] : [];
-      }),
-    );
-    if (reading.valid) reading = { ...reading, checkDigitRepairs: [...new Set([...reading.checkDigitRepairs, ...changed])] };
+    reading = withChangedAsRepairs(reading, plain);
     const faults = (r: MrzReading) => r.invalidFields.length;
     if (!best || (reading.valid && !best.valid) || faults(reading) < faults(best)) best = reading;
     if (best.valid) break;
   }
   return best;
+}
+
+/**
+ * A reading of the cells (or of mrz-pitch.ts) valid where the line text's (`plain`) was not: the check digits chose
+ * its characters. Every checked field that differs from the line text's reading is a check-digit repair (review),
+ * never a plain pass.
+ */
+export function withChangedAsRepairs(reading: MrzReading, plain: MrzReading | null): MrzReading {
+  if (!reading.valid) return reading;
+  const changed = reading.lines.flatMap((line, m) =>
+    [...line].flatMap((c, i) => {
+      const place = plain?.format === reading.format && plain.lines[m]?.[i] === c ? null : checkedPlace(reading.format, m, i);
+      return place ? [place] : [];
+    }),
+  );
+  return { ...reading, checkDigitRepairs: [...new Set([...reading.checkDigitRepairs, ...changed])] };
 }
 
 /**

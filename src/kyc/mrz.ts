@@ -377,7 +377,12 @@ function* groupCandidates(
     // TD1's name line, under two data lines that fix the format, may have lost any number of its tail fillers
     // (fitLength pads it; no check digit covers it). On two-line formats the name line's length is part of what
     // tells 44- from 36-character layouts: a 22-character MRV-A name line let a garbled pass read as an MRV-B.
-    const fillerTail = nameLine && layout.lineCount === 3 && l.endsWith('<<');
+    // Round 24 (#14): so may a TD3's or MRV-A's name line, under a data line read 44 ± 2 long, which no 36-character
+    // layout's can be: at ~7 px per character the OCR merges the tail's filler run (`LUCAS<<<<C<<<<C<<<<<<<`, 35
+    // characters for 44), and the MRZ was not found at all though its data line read whole.
+    const dataLineFixesLayout =
+      layout.lineCount === 2 && lineLength === 44 && group.every((d, j) => layout.nameLines.includes(j) || Math.abs(d.length - lineLength) <= DATA_LINE_SLACK.longer);
+    const fillerTail = nameLine && (layout.lineCount === 3 || dataLineFixesLayout) && l.endsWith('<<');
     // OCR-B's thin '<' is often read as two glyphs (`<K`, `KL`), which repairFillers makes two fillers: a line
     // may run longer by as many fillers as it repaired (fitLength cuts its longest run back) — but a data line
     // read exactly as long as a longer layout's is that layout's, not noise: cut down, a clean TD3 data line

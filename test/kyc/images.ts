@@ -14,6 +14,7 @@ import {
   type PassportHolder,
 } from '../../scripts/make-kyc-specimen.ts';
 import { decodeImage, type DecodedImage, type RawPixels } from '../../src/kyc/intake.ts';
+import type { OcrEngine } from '../../src/kyc/ocr.ts';
 
 export const portrait = () => readFile(DEFAULT_PORTRAIT);
 
@@ -175,4 +176,19 @@ export async function letterboxed(picture: Buffer, width: number, height: number
     })
     .jpeg({ quality: 90 })
     .toBuffer();
+}
+
+/** An OCR engine whose MRZ passes read `linesOf(image)` (each line boxed, no characters), and nothing else. */
+export function linesEngine(linesOf: (pixels: RawPixels) => string[]): OcrEngine {
+  return {
+    readMrzBand: async (pixels) => {
+      const lines = linesOf(pixels);
+      return { text: lines.join('\n'), lines: lines.map((text, i) => ({ text, box: { x0: 10, y0: 10 + 40 * i, x1: 10 + 10 * text.length, y1: 40 + 40 * i } })) };
+    },
+    readDigit: async () => null,
+    readCharacter: async () => null,
+    readText: async () => '',
+    readPrintedBand: async () => [],
+    close: async () => undefined,
+  };
 }

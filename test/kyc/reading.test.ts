@@ -17,7 +17,7 @@ import {
   type MrzFormat,
 } from '../../src/kyc/mrz.ts';
 import { compareNames, findNameInText } from '../../src/kyc/names.ts';
-import { onTable } from './images.ts';
+import { linesEngine, onTable } from './images.ts';
 import { findAddress, findDates, latestPastDate } from '../../src/kyc/text-document.ts';
 
 const NOW = new Date('2026-06-01T12:00:00Z');
@@ -72,20 +72,6 @@ function degrade(line: string, digitPositions: number[], random: () => number): 
   return text;
 }
 
-/** An OCR engine whose MRZ passes read `linesOf(image)` (each line boxed, no characters), and nothing else. */
-function linesEngine(linesOf: (pixels: RawPixels) => string[]): OcrEngine {
-  return {
-    readMrzBand: async (pixels) => {
-      const lines = linesOf(pixels);
-      return { text: lines.join('\n'), lines: lines.map((text, i) => ({ text, box: { x0: 10, y0: 10 + 40 * i, x1: 10 + 10 * text.length, y1: 40 + 40 * i } })) };
-    },
-    readDigit: async () => null,
-    readCharacter: async () => null,
-    readText: async () => '',
-    readPrintedBand: async () => [],
-    close: async () => undefined,
-  };
-}
 
 describe('MRZ reading', () => {
   it('finds and verifies a TD3 MRZ amid other OCR lines', () => {

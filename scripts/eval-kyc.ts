@@ -14,11 +14,12 @@ import { createHash } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import sharp, { type Sharp } from 'sharp';
 import { seededRandom } from '../src/kya/training/dataset.ts';
-import { readApplicantMrz, readMrzFromImage } from '../src/kyc/analyse.ts';
+import { readApplicantMrz } from '../src/kyc/analyse.ts';
 import { decodeImage, type DecodedImage } from '../src/kyc/intake.ts';
 import { readMrz, type MrzReading } from '../src/kyc/mrz.ts';
 import { createOcrEngine, type OcrEngine } from '../src/kyc/ocr.ts';
-import { readVisualZone, VISUAL_FIELDS, type VisualField, type VisualZoneComparison } from '../src/kyc/visual-zone.ts';
+import { compareVisualZone, readPrintedPage, VISUAL_FIELDS, type VisualField, type VisualZoneComparison } from '../src/kyc/visual-zone.ts';
+import type { Region } from '../src/kyc/skew.ts';
 import {
   composeMrz, DATE_STYLES, MRZ_FACES, MRZ_FORMATS, renderDocument, type MrzFace, type MrzPrint, type PassportHolder, type SpecimenFormat,
 } from './make-kyc-specimen.ts';
@@ -255,6 +256,53 @@ const QUARTER_CELL = 'small turned 90°/270° in photo';
 const TWO_DOCUMENTS_CELL = 'two documents in photo';
 const ROUND_22_CELLS = [QUARTER_CELL, TWO_DOCUMENTS_CELL];
 
+/**
+ * Round 23 (issue #14), read after every cell above, with holders of their own: two documents one above the other
+ * (the applicant's above in half of them; the second another holder's, of a format drawn per reading), and a clean
+ * page (JPEG q90) whose tampered twin prints a birth date no calendar has (impossibleBirthDate), the MRZ genuine.
+ */
+const STACKED_CELL = 'two documents stacked in photo';
+const IMPOSSIBLE_DATE_CELL = 'impossible printed birth date (clean)';
+const ROUND_23_CELLS = [STACKED_CELL, IMPOSSIBLE_DATE_CELL];
+/** A word gate below CONFIDENT_WORD: what the visual zone would flag if doubtful reads counted (measured, not used). */
+const DOUBTFUL_GATE = 60;
+
+/** Two documents one above the other: each at 30–37 % of the photo's width, any left offset, a gap drawn per reading. */
+async function stackedInFrame(png: Buffer, other: Buffer, noise: () => number): Promise<Buffer> {
+  const applicantAbove = noise() < 0.5;
+  const documents = await Promise.all([
+    smallDocument(png, 0.3 + 0.07 * noise(), 4 * (noise() - 0.5)),
+    smallDocument(other, 0.3 + 0.07 * noise(), 4 * (noise() - 0.5)),
+  ]);
+  if (!applicantAbove) documents.reverse();
+  const sizes = await Promise.all(documents.map((d) => sharp(d).metadata()));
+  const heights = sizes.map((size) => size.height ?? 0);
+  const room = Math.max(8, FRAME.height - heights[0]! - heights[1]!);
+  const gap = Math.round(8 + (room - 8) * 0.6 * noise());
+  let top = Math.round((room - gap) * noise());
+  const placed = documents.map((input, k) => {
+    const left = Math.round((FRAME.width - (sizes[k]!.width ?? 0)) * (0.05 + 0.9 * noise()));
+    const at = { input, left, top };
+    top += heights[k]! + gap;
+    return at;
+  });
+  return jpeg(sharp(await tableTop(noise)).composite(placed).modulate({ brightness: 0.95 }), 80);
+}
+
+/**
+ * The holder with a printed birth date no calendar has, the year kept: a hand-made change of the page. Month names
+ * (`month`, `bilingual` styles) get day 31 of a 30-day month or 30/31 February; numeric styles month 13 or day 32–39.
+ */
+function impossibleBirthDate(holder: PassportHolder, numeric: boolean, rand: () => number): PassportHolder {
+  const [yy, mm, dd] = [holder.birthDate.slice(0, 2), holder.birthDate.slice(2, 4), holder.birthDate.slice(4, 6)];
+  const first = rand() < 0.5;
+  const short = ['04', '06', '09', '11'][Math.floor(rand() * 4)]!;
+  const [month, day] = numeric
+    ? first ? ['13', dd] : [mm, `3${2 + Math.floor(rand() * 8)}`]
+    : first ? [short, '31'] : ['02', rand() < 0.5 ? '30' : '31'];
+  return { ...holder, birthDate: yy + month + day };
+}
+
 interface Outcome {
   valid: boolean;
   correct: boolean;
@@ -283,14 +331,18 @@ interface VisualOutcome {
   comparison: VisualZoneComparison;
   /** The field a tampered page changed; null on a genuine page. */
   tampered: Tampering | null;
+  /** The same page compared with a value under a label counted as read from DOUBTFUL_GATE (round 23, measured only). */
+  doubtful: VisualZoneComparison;
   ms: number;
 }
 
-async function visualZone(document: DecodedImage, mrz: MrzReading | null, ocr: OcrEngine) {
+/** `pageRegion`: readApplicantMrz's (round 23; main's reader has none: the page around the lowest MRZ is read). */
+async function visualZone(document: DecodedImage, mrz: MrzReading | null, ocr: OcrEngine, pageRegion: Region | null | undefined) {
   if (!mrz?.valid) return null;
   const start = performance.now();
-  const comparison = await readVisualZone(document.pixels, mrz, ocr);
-  return { comparison, ms: performance.now() - start };
+  const printed = await readPrintedPage(document.pixels, ocr, pageRegion ?? null);
+  const comparison = compareVisualZone(mrz, printed);
+  return { comparison, doubtful: compareVisualZone(mrz, printed, DOUBTFUL_GATE), ms: performance.now() - start };
 }
 
 /**
@@ -347,7 +399,9 @@ async function main(): Promise<void> {
         const document = await decodeImage('documentImage', await degrade(page, noiseRandomFor(format, name, reading)));
         const start = performance.now();
         takeBandReads();
-        const { mrz, otherDocument } = await readApplicantMrz(document.pixels, ocr, NOW, { firstName: holder.givenNames, lastName: holder.surname });
+        const claimed = { firstName: holder.givenNames, lastName: holder.surname };
+        const applicant: { mrz: MrzReading | null; otherDocument: { format: string; sameHolder: boolean } | null; pageRegion?: Region | null } = await readApplicantMrz(document.pixels, ocr, NOW, claimed);
+        const { mrz, otherDocument } = applicant;
         const ms = performance.now() - start;
         const bandReads = takeBandReads();
         const valid = mrz?.valid === true;
@@ -378,6 +432,10 @@ async function main(): Promise<void> {
           record(`${format}|round 22`, outcome);
           record('*|round 22', outcome);
         }
+        if (ROUND_23_CELLS.includes(name)) {
+          record(`${format}|round 23`, outcome);
+          record('*|round 23', outcome);
+        }
         if (SHOW_FAILURES && correct && outcome.review) console.log(`correct in review: ${format} ${name} holder ${label} ${mrzPrint.face} ${reviewReasons.join(',')}`);
         if (valid && !correct) console.log(`valid but wrong: ${format} ${name} holder ${label} ${mrzPrint.face} ${mrz.lines.join(' / ')} (repairs ${mrz.checkDigitRepairs.join(',') || 'none'}; uncertain ${mrz.uncertainCharacters.join(',') || 'none'}), printed ${truth.lines.join(' / ')}`);
         if (!valid && SHOW_FAILURES) {
@@ -385,10 +443,14 @@ async function main(): Promise<void> {
         }
         if (SHOW_FAILURES && (!exact || outcome.review)) for (const read of bandReads) console.log(`  OCR ${read}`);
         if (MRZ_ONLY) return;
-        const genuine = await visualZone(document, mrz, ocr);
+        const genuine = await visualZone(document, mrz, ocr, applicant.pageRegion);
         if (genuine) visual.push({ format, degradation: name, tampered: null, ...genuine });
         const forgedDocument = await decodeImage('documentImage', await degrade(forged!, noiseRandomFor(format, name, reading)));
-        const forgery = await visualZone(forgedDocument, await readMrzFromImage(forgedDocument.pixels, ocr, NOW), ocr);
+        // Read as a check reads it (round 23): with two documents in the photo, the applicant's is chosen by the
+        // claimed name and its own page compared; until round 23 the eval read the twin with readMrzFromImage and the
+        // page around the lowest MRZ, whichever document that was.
+        const forgedRead: { mrz: MrzReading | null; pageRegion?: Region | null } = await readApplicantMrz(forgedDocument.pixels, ocr, NOW, claimed);
+        const forgery = await visualZone(forgedDocument, forgedRead.mrz, ocr, forgedRead.pageRegion);
         if (forgery) visual.push({ format, degradation: name, tampered: tampering, ...forgery });
         const falseMismatches = VISUAL_FIELDS.filter((field) => genuine?.comparison[field] === 'mismatch');
         if (falseMismatches.length > 0) console.log(`false visual-zone mismatch: ${format} ${name} ${falseMismatches.join(',')} (${dateStyle}, ${holder.surname})`);
@@ -448,6 +510,25 @@ async function main(): Promise<void> {
             await measure(name, degrade, entry, n, `${name}#${n}`);
           }
         }
+        for (const name of ROUND_23_CELLS) {
+          for (let n = 0; n < PER_CELL; n++) {
+            if (ONLY && !ONLY.has(name)) continue;
+            const own = seededRandom(createHash('sha256').update(`${SEED}|${format}|${name}|${n}|holder`).digest().readUInt32LE(0));
+            const holder = randomHolder(own);
+            const dateStyle = DATE_STYLES[Math.floor(own() * DATE_STYLES.length)]!;
+            const tampering = name === IMPOSSIBLE_DATE_CELL ? 'birthDate' : TAMPERINGS[(MRZ_FORMATS.indexOf(format) + n) % TAMPERINGS.length]!;
+            const printed = name === IMPOSSIBLE_DATE_CELL ? impossibleBirthDate(holder, dateStyle === 'dotted' || dateStyle === 'slashed', own) : tampered(holder, tampering, own);
+            const entry: Entry = { holder, dateStyle, tampering, printed, mrzPrint: randomPrint(own), pages: null };
+            let degrade: Degrade = DEGRADATIONS.clean!;
+            if (name === STACKED_CELL) {
+              let other = randomHolder(own);
+              while (other.surname === holder.surname) other = randomHolder(own);
+              const otherPage = await renderDocument(pick(MRZ_FORMATS, own), other, { dateStyle, mrzPrint: randomPrint(own) });
+              degrade = (png, noise) => stackedInFrame(png, otherPage, noise);
+            }
+            await measure(name, degrade, entry, n, `${name}#${n}`);
+          }
+        }
       });
     }
     // After every cell above, so that they read in the order (and tesseract state) they did before round 21.
@@ -456,7 +537,7 @@ async function main(): Promise<void> {
     await engine.close();
   }
   const holdersEach = Math.max(0, ...[...holdersRead.values()].map((read) => read.size));
-  const degradations = [...[...Object.keys(DEGRADATIONS), ...Object.keys(SMALL_DEGRADATIONS), ...ROUND_22_CELLS].filter((d) => !ONLY || ONLY.has(d)), '*'];
+  const degradations = [...[...Object.keys(DEGRADATIONS), ...Object.keys(SMALL_DEGRADATIONS), ...ROUND_22_CELLS, ...ROUND_23_CELLS].filter((d) => !ONLY || ONLY.has(d)), '*'];
   const smallRead = results.has('*|small') ? ' (small-document cells: a holder of its own per reading)' : '';
   console.log(`\nValid and correct MRZ per format × degradation, ${PER_CELL} readings per cell, ${holdersEach} holders per format${smallRead}`);
   console.log(['format', ...degradations.map((d) => (d === '*' ? 'all' : d))].join(' | '));
@@ -481,6 +562,10 @@ async function main(): Promise<void> {
   if (results.has('*|round 22')) {
     console.log(`\nper format, round-22 cells only (a small document turned a quarter, two documents in one photo): ${columns}`);
     for (const format of [...MRZ_FORMATS, '*']) if (results.has(`${format}|round 22`)) summary(format === '*' ? 'all' : format, results.get(`${format}|round 22`)!);
+  }
+  if (results.has('*|round 23')) {
+    console.log(`\nper format, round-23 cells only (two documents stacked, an impossible printed birth date): ${columns}`);
+    for (const format of [...MRZ_FORMATS, '*']) if (results.has(`${format}|round 23`)) summary(format === '*' ? 'all' : format, results.get(`${format}|round 23`)!);
   }
   console.log(`\nper format and MRZ face: ${columns}`);
   for (const format of MRZ_FORMATS) for (const face of Object.keys(MRZ_FACES)) if (results.has(`${format} ${face}|*`)) summary(`${format} ${face}`, results.get(`${format} ${face}|*`)!);
@@ -545,6 +630,26 @@ function visualSummary(visual: VisualOutcome[]): void {
     };
     console.log([format === '*' ? 'all' : format, ...TAMPERINGS.map((t) => cell(list.filter((v) => v.tampered === t))), cell(list)].join(' | '));
   }
+  // Round 23: per degradation, tampered pages flagged, and what a lower word gate (doubtful reads counted) and a
+  // page reading nothing would flag, on genuine and tampered pages alike.
+  const flagged = (v: VisualOutcome, comparison = v.comparison) => VISUAL_FIELDS.some((field) => comparison[field] === 'mismatch');
+  const nothingRead = (v: VisualOutcome) => VISUAL_FIELDS.every((field) => v.comparison[field] === 'unread');
+  console.log(`\nper degradation (round 23): tampered pages, changed field a mismatch (any field) / at word gate ${DOUBTFUL_GATE} / every field unread; genuine pages: any mismatch / at word gate ${DOUBTFUL_GATE} / every field unread`);
+  for (const d of [...new Set(visual.map((v) => v.degradation))]) {
+    const twins = forged.filter((v) => v.degradation === d);
+    const pages = genuine.filter((v) => v.degradation === d);
+    const found = twins.filter((v) => v.comparison[v.tampered!] === 'mismatch').length;
+    const foundLow = twins.filter((v) => v.doubtful[v.tampered!] === 'mismatch').length;
+    console.log(
+      `${d}: tampered ${found} (${twins.filter((v) => flagged(v)).length}) / ${foundLow} (${twins.filter((v) => flagged(v, v.doubtful)).length}) / ${twins.filter(nothingRead).length} of ${twins.length}; ` +
+        `genuine ${pages.filter((v) => flagged(v)).length} / ${pages.filter((v) => flagged(v, v.doubtful)).length} / ${pages.filter(nothingRead).length} of ${pages.length}`,
+    );
+  }
+  const all = (list: VisualOutcome[], test: (v: VisualOutcome) => boolean) => `${list.filter(test).length} of ${list.length}`;
+  console.log(
+    `all: tampered changed field ${all(forged, (v) => v.comparison[v.tampered!] === 'mismatch')} (any ${all(forged, (v) => flagged(v))}), at gate ${DOUBTFUL_GATE} ${all(forged, (v) => v.doubtful[v.tampered!] === 'mismatch')} (any ${all(forged, (v) => flagged(v, v.doubtful))}); ` +
+      `genuine false ${all(genuine, (v) => flagged(v))}, at gate ${DOUBTFUL_GATE} ${all(genuine, (v) => flagged(v, v.doubtful))}; every field unread: genuine ${all(genuine, nothingRead)}, tampered ${all(forged, nothingRead)}`,
+  );
   const ms = visual.map((v) => v.ms);
   console.log(`\nvisual-zone step latency (turn, band, one OCR pass, comparison): p50 ${Math.round(percentile(ms, 50))} ms, p95 ${Math.round(percentile(ms, 95))} ms`);
 }

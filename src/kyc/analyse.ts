@@ -13,7 +13,7 @@ import { compareNames, findNameInText } from './names.ts';
 import { THRESHOLDS } from './decision.ts';
 import { OCR_WIDTH, OCR_WIDTH_LINE_LENGTH, type BandText, type Box, type ImageBand, type OcrEngine, type OnQueued } from './ocr.ts';
 import { measureQuality } from './quality.ts';
-import { cutOut, deskew, estimateSkew, findMrzBand, findMrzRegion, findMrzRegions, mrzTurn } from './skew.ts';
+import { cutOut, deskew, estimateSkew, findMrzBand, findMrzRegion, findMrzRegions, mrzTurn, type MrzRegion, type Region } from './skew.ts';
 import { specimenMarks } from './specimen.ts';
 import { findAddress, findDates, latestPastDate } from './text-document.ts';
 import { compareVisualZone, printedText, readPrintedPage } from './visual-zone.ts';
@@ -516,6 +516,12 @@ function numberBeforeBirthDate(reading: MrzReading, text: string): string[] {
 export interface ApplicantMrz {
   mrz: MrzReading | null;
   otherDocument: OtherDocument | null;
+  /**
+   * The MRZ region of the applicant's document when the photo holds two and that document is not the one around the
+   * lowest MRZ region, whose page readPrintedPage reads by default (round 23): its printed page is read around this
+   * region instead. Null otherwise (one document, or the lowest one's, or a document no region was found for).
+   */
+  pageRegion: Region | null;
 }
 
 const differentDocuments = (a: MrzReading, b: MrzReading) => a.format !== b.format || a.documentNumber !== b.documentNumber;
@@ -537,9 +543,12 @@ export async function readApplicantMrz(
 ): Promise<ApplicantMrz> {
   const mrz = await readMrzFromImage(pixels, ocr, now, onQueued);
   const regions = findMrzRegions(pixels);
-  if (regions.length < 2) return { mrz, otherDocument: null };
-  /** Valid readings of distinct documents, with the width of the region each was read from (0: the whole photo's look). */
-  const documents: { reading: MrzReading; width: number }[] = mrz?.valid ? [{ reading: mrz, width: 0 }] : [];
+  if (regions.length < 2) return { mrz, otherDocument: null, pageRegion: null };
+  /**
+   * Valid readings of distinct documents, with the width of the region each was read from (0: the whole photo's look)
+   * and that region (null: read by the whole photo's look only).
+   */
+  const documents: { reading: MrzReading; width: number; region: MrzRegion | null }[] = mrz?.valid ? [{ reading: mrz, width: 0, region: null }] : [];
   /** An MRZ read invalid in a region, of no document read valid: a second document that did not read (round 22). */
   let unread: MrzReading | null = null;
   for (const region of regions) {
@@ -549,9 +558,17 @@ export async function readApplicantMrz(
     const same = documents.find((known) => !differentDocuments(known.reading, reading));
     const width = region.right - region.left;
     if (!reading.valid) unread ??= same ? null : reading;
-    else if (same) same.width = Math.max(same.width, width);
-    else documents.push({ reading, width });
+    else if (same) (same.width = Math.max(same.width, width)), (same.region ??= region);
+    else documents.push({ reading, width, region });
   }
+  // Two documents and two regions: the one read by the whole photo's look only lies in the region the other is not in.
+  if (documents.length === 2) {
+    const known = documents.find((d) => d.region);
+    const unplaced = documents.find((d) => !d.region);
+    if (known && unplaced) unplaced.region = regions.find((region) => region !== known.region) ?? null;
+  }
+  /** The page to read for the chosen document: around its region, unless that is the lowest (the default page). */
+  const pageOf = (document: { region: MrzRegion | null }) => (document.region && !document.region.lowest ? document.region : null);
   const haveName = Boolean(claimed.firstName || claimed.lastName);
   const nameRank = (reading: MrzReading) => {
     if (!haveName) return 0;
@@ -563,19 +580,27 @@ export async function readApplicantMrz(
     chosen.birthDate === other.birthDate && compareNames(holderName(chosen), holderName(other)).score >= THRESHOLDS.namePass;
   if (documents.length < 2) {
     const [only] = documents;
-    if (!only) return { mrz, otherDocument: null };
+    if (!only) return { mrz, otherDocument: null, pageRegion: null };
     // The one document read valid is not the claimed holder's while another MRZ did not read (MRV-A beside a TD2 on
     // dev seed 2207: the TD2 of another person read plainly): whose document was read is for a human to say.
     const other = unread && nameRank(only.reading) < 2 ? unread : null;
-    return { mrz: only.reading, otherDocument: other && { format: other.format, documentCode: other.documentCode, sameHolder: sameHolderAs(only.reading, other) } };
+    return {
+      mrz: only.reading,
+      otherDocument: other && { format: other.format, documentCode: other.documentCode, sameHolder: sameHolderAs(only.reading, other) },
+      pageRegion: pageOf(only),
+    };
   }
-  const [chosen, other] = documents.sort((a, b) => nameRank(b.reading) - nameRank(a.reading) || b.width - a.width).map((d) => d.reading) as [MrzReading, MrzReading];
-  const sameHolder = sameHolderAs(chosen, other);
+  const [chosen, other] = documents.sort((a, b) => nameRank(b.reading) - nameRank(a.reading) || b.width - a.width) as [(typeof documents)[number], (typeof documents)[number]];
+  const sameHolder = sameHolderAs(chosen.reading, other.reading);
   // The same holder, dates and format under two numbers: more likely one document read two ways than two documents,
   // and the check digits chose the number (as numberReadOtherwise).
-  const readTwoWays = sameHolder && chosen.format === other.format && chosen.expiryDate === other.expiryDate;
-  const applicant = readTwoWays ? { ...chosen, uncertainCharacters: [...new Set([...chosen.uncertainCharacters, 'documentNumber'])] } : chosen;
-  return { mrz: applicant, otherDocument: { format: other.format, documentCode: other.documentCode, sameHolder } };
+  const readTwoWays = sameHolder && chosen.reading.format === other.reading.format && chosen.reading.expiryDate === other.reading.expiryDate;
+  const applicant = readTwoWays ? { ...chosen.reading, uncertainCharacters: [...new Set([...chosen.reading.uncertainCharacters, 'documentNumber'])] } : chosen.reading;
+  return {
+    mrz: applicant,
+    otherDocument: { format: other.reading.format, documentCode: other.reading.documentCode, sameHolder },
+    pageRegion: pageOf(chosen),
+  };
 }
 
 /** face: the box of the selfie's face, which its quality is measured on. */
@@ -621,11 +646,14 @@ async function readDocument(
     const readPage = () => readPrintedPage(document.pixels, ocr);
     const printedAhead = licence ? null : readPage();
     printedAhead?.catch(() => undefined); // a failure is reported where it is awaited, not as an unhandled rejection
-    const { mrz, otherDocument } = licence
-      ? { mrz: await readMrzFromImage(document.pixels, ocr, now, onQueued, MRZ_BANDS.slice(0, 2), false), otherDocument: null }
+    const { mrz, otherDocument, pageRegion } = licence
+      ? { mrz: await readMrzFromImage(document.pixels, ocr, now, onQueued, MRZ_BANDS.slice(0, 2), false), otherDocument: null, pageRegion: null }
       : await readApplicantMrz(document.pixels, ocr, now, expected, onQueued);
     if (mrz) {
-      const printed = await (printedAhead ?? readPage());
+      // Two documents, the applicant's not the one around the lowest MRZ (round 23): its own page, read now; the page
+      // read ahead was the other document's, and a tampered page of the applicant's went unseen.
+      if (pageRegion) await printedAhead?.catch(() => undefined);
+      const printed = await (pageRegion ? readPrintedPage(document.pixels, ocr, pageRegion) : (printedAhead ?? readPage()));
       texts.push(printedText(printed));
       const onDocument = { firstName: mrz.firstName ?? '', lastName: mrz.lastName ?? '' };
       const visualZone = mrz.valid ? compareVisualZone(mrz, printed) : null;

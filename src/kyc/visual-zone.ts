@@ -8,7 +8,7 @@ import type { MrzReading } from './mrz.ts';
 import { nameVariants } from './names.ts';
 import type { RawPixels } from './intake.ts';
 import { OCR_WIDTH, type Box, type OcrEngine } from './ocr.ts';
-import { cutOut, documentAroundMrz, uprightMrzPage } from './skew.ts';
+import { cutOut, documentAround, documentAroundMrz, uprightMrzPage, type Region } from './skew.ts';
 
 export type VisualFieldResult = 'match' | 'mismatch' | 'unread';
 export const VISUAL_FIELDS = ['documentNumber', 'surname', 'givenNames', 'birthDate', 'expiryDate'] as const;
@@ -75,12 +75,9 @@ interface PrintedDate {
   year: string;
 }
 
-/**
- * Every date written in the text as documents print them: `12 AUG 1974`, `12 AUG/AOÛT 74`, `12.08.1974`,
- * `12/08/74`, `1974-08-12`. Digit look-alikes inside mostly-digit tokens are read as digits first.
- */
-export function printedDates(text: string): PrintedDate[] {
-  const folded = anyAscii(text)
+/** The text in capitals, without accents, look-alike digits inside mostly-digit tokens read as digits. */
+const foldDateText = (text: string) =>
+  anyAscii(text)
     .toUpperCase()
     .split(/\s+/)
     .map((token) => {
@@ -89,6 +86,13 @@ export function printedDates(text: string): PrintedDate[] {
       return digits >= 2 && 2 * letters < digits ? token.replace(/[OQDILZSGB]/g, (c) => DIGIT_LOOK_ALIKES[c]!) : token;
     })
     .join(' ');
+
+/**
+ * Every date written in the text as documents print them: `12 AUG 1974`, `12 AUG/AOÛT 74`, `12.08.1974`,
+ * `12/08/74`, `1974-08-12`. Digit look-alikes inside mostly-digit tokens are read as digits first.
+ */
+export function printedDates(text: string): PrintedDate[] {
+  const folded = foldDateText(text);
   const dates: PrintedDate[] = [];
   const add = (day: string, month: number | null, year: string) => {
     if (month && month <= 12 && +day >= 1 && +day <= 31) dates.push({ day: +day, month, year });
@@ -99,6 +103,39 @@ export function printedDates(text: string): PrintedDate[] {
   for (const m of folded.matchAll(/\b(\d{1,2})\s*[.\-/]\s*(\d{1,2})\s*[.\-/]\s*(\d{4}|\d{2})\b/g)) add(m[1]!, +m[2]!, m[3]!);
   for (const m of folded.matchAll(/\b(\d{4})\s*[.\-/]\s*(\d{1,2})\s*[.\-/]\s*(\d{1,2})\b/g)) add(m[3]!, +m[2]!, m[1]!);
   return dates;
+}
+
+const daysIn = (month: number, year: number) => (month === 2 ? (year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0) ? 29 : 28) : [4, 6, 9, 11].includes(month) ? 30 : 31);
+
+/**
+ * A date written as documents write them that no calendar has, in any order documents print one in: `31.13.1974`,
+ * `14/15/74`, `31 APR 1974`, `30 FEB 1974`, `29.02.1975` (round 23). No issuer prints one; a forger who changes a
+ * printed date by hand may. printedDates keeps a month-name date whose day is up to 31 (`31 APR`: another date than
+ * the MRZ's all the same) and drops the others, which then read as no date at all.
+ * Round 23 review: all-digit dates are read day first, month first (US cards print `Card Expires 12/31/29`, birth
+ * dates `08/25/1974`) and, with a two-digit year first, year first (`74.08.12`); a date is impossible only when no
+ * such reading is a date, so a genuine month-first date is never flagged. A day or month printed `00` is the unknown
+ * part some issuers print (the MRZ then holds a convention or fillers): not impossible either.
+ */
+export function impossibleDate(text: string): boolean {
+  const folded = foldDateText(text);
+  /** A two-digit year's century is unknown, and only 29 February depends on it (1900 and 2000 differ). */
+  const isDate = (day: number, month: number, year: string) =>
+    month >= 1 && month <= 12 && day >= 1 && day <= (year.length === 2 && month === 2 ? 29 : daysIn(month, +year));
+  for (const m of folded.matchAll(/\b(\d{1,2})[\s.\-/]*([A-Z]{3,9})\.?(?:\s*\/\s*[A-Z]{3,9}\.?)?[\s.\-/]*(\d{4}|\d{2})\b/g)) {
+    const month = monthNumber(m[2]!);
+    if (month !== null && +m[1]! > 0 && !isDate(+m[1]!, month, m[3]!)) return true;
+  }
+  for (const m of folded.matchAll(/\b(\d{1,2})\s*[.\-/]\s*(\d{1,2})\s*[.\-/]\s*(\d{4}|\d{2})\b/g)) {
+    const [a, b, year] = [+m[1]!, +m[2]!, m[3]!];
+    if (a === 0 || b === 0) continue;
+    const yearFirst = m[1]!.length === 2 && year.length === 2 && isDate(+year, b, m[1]!);
+    if (!isDate(a, b, year) && !isDate(b, a, year) && !yearFirst) return true;
+  }
+  for (const m of folded.matchAll(/\b(\d{4})\s*[.\-/]\s*(\d{1,2})\s*[.\-/]\s*(\d{1,2})\b/g)) {
+    if (+m[2]! !== 0 && +m[3]! !== 0 && !isDate(+m[3]!, +m[2]!, m[1]!)) return true;
+  }
+  return false;
 }
 
 /** A printed date is the MRZ's ISO date; a two-digit year is compared as two digits, as the MRZ writes it. */
@@ -164,7 +201,8 @@ function labelledValue(lines: PrintedLine[], field: VisualField): PrintedWord[] 
   return null;
 }
 
-const confident = (words: PrintedWord[]) => words.every((w) => w.confidence >= CONFIDENT_WORD);
+/** Every word of a value read at `gate` or above (CONFIDENT_WORD, unless compareVisualZone is given another). */
+const confident = (words: PrintedWord[], gate: number) => words.every((w) => w.confidence >= gate);
 
 /** The words' characters folded as foldNumber does, each with its OCR confidence (the word's when none is given). */
 function foldedCharacters(words: PrintedWord[]): { text: string; confidences: number[] } {
@@ -200,7 +238,7 @@ function confidentlyReplaced(read: { text: string; confidences: number[] }, want
   return read.confidences[at]! >= CERTAIN_CHARACTER && !CONFIDENT_MISREADS.has(`${wanted[at]}>${read.text[at]}`);
 }
 
-function compareNumber(mrzNumber: string, lines: PrintedLine[]): VisualFieldResult {
+function compareNumber(mrzNumber: string, lines: PrintedLine[], gate: number): VisualFieldResult {
   const wanted = foldNumber(mrzNumber);
   if (wanted.length < 4) return 'unread';
   const allowed = (confidence: number) => (wanted.length >= 6 && confidence < CERTAIN_WORD ? 1 : 0);
@@ -218,17 +256,17 @@ function compareNumber(mrzNumber: string, lines: PrintedLine[]): VisualFieldResu
   const value = labelledValue(lines, 'documentNumber');
   // The word's confidence gate stays for a value one character off too: without it, genuine numbers whose 9 was read
   // as O at 97 under a word at 80 made false mismatches on an unseen seed (5077).
-  if (!value || !confident(value)) return 'unread';
+  if (!value || !confident(value, gate)) return 'unread';
   const printed = foldNumber(value.map((w) => w.text).join(''));
   // A number has digits and is about as long as the MRZ's; anything else under the label is a misread or a word.
   const numberLike = /\d.*\d/.test(printed) && Math.abs(printed.length - wanted.length) <= 2;
   return numberLike && levenshtein(printed, wanted) >= 1 ? 'mismatch' : 'unread';
 }
 
-function compareName(mrzName: string, field: 'surname' | 'givenNames', lines: PrintedLine[], printedTokens: Set<string>): VisualFieldResult {
+function compareName(mrzName: string, field: 'surname' | 'givenNames', lines: PrintedLine[], printedTokens: Set<string>, gate: number): VisualFieldResult {
   if (nameShown(mrzName, printedTokens)) return 'match';
   const value = labelledValue(lines, field);
-  if (!value || !confident(value)) return 'unread';
+  if (!value || !confident(value, gate)) return 'unread';
   const printed = nameTokens(value.map((w) => w.text).join(' ')).join('');
   const wanted = foldName(mrzName).replace(/[^A-Z]/g, '');
   if (printed.length < 3 || wanted.length === 0) return 'unread';
@@ -236,31 +274,39 @@ function compareName(mrzName: string, field: 'surname' | 'givenNames', lines: Pr
   return editSimilarity(printed.slice(0, wanted.length), wanted) < OTHER_NAME_SIMILARITY ? 'mismatch' : 'unread';
 }
 
-function compareDate(iso: string | null, field: 'birthDate' | 'expiryDate', lines: PrintedLine[], pageDates: PrintedDate[]): VisualFieldResult {
+function compareDate(iso: string | null, field: 'birthDate' | 'expiryDate', lines: PrintedLine[], pageDates: PrintedDate[], gate: number): VisualFieldResult {
   if (!iso) return 'unread';
   if (pageDates.some((date) => sameDate(date, iso))) return 'match';
   const value = labelledValue(lines, field);
-  if (!value || !confident(value)) return 'unread';
-  const dates = printedDates(value.map((w) => w.text).join(' '));
-  return dates.length > 0 && !dates.some((date) => sameDate(date, iso)) ? 'mismatch' : 'unread';
+  if (!value || !confident(value, gate)) return 'unread';
+  const text = value.map((w) => w.text).join(' ');
+  const dates = printedDates(text);
+  if (dates.length > 0) return dates.some((date) => sameDate(date, iso)) ? 'unread' : 'mismatch';
+  // A date clearly read under the label that no calendar has (month 13, 32 of a month) is not the MRZ's date either:
+  // until round 23 it read as no date, unread, and a page changed by hand to one passed plainly.
+  return impossibleDate(text) ? 'mismatch' : 'unread';
 }
 
 /** An MRZ line read by the general OCR (long runs of MRZ characters, fillers): not part of the visual zone. */
 const isMrzLine = (line: PrintedLine) => line.some((w) => /<</.test(w.text) || /^[A-Z0-9<]{25,}$/.test(w.text));
 
-/** Each MRZ value looked for on the printed page (the lines the OCR read above the MRZ). */
-export function compareVisualZone(mrz: MrzReading, printed: PrintedLine[]): VisualZoneComparison {
+/**
+ * Each MRZ value looked for on the printed page (the lines the OCR read above the MRZ). `confidentWord`: the word
+ * confidence from which a value under a label counts as clearly read (CONFIDENT_WORD; another only to measure what a
+ * lower gate would flag, as eval:kyc does).
+ */
+export function compareVisualZone(mrz: MrzReading, printed: PrintedLine[], confidentWord = CONFIDENT_WORD): VisualZoneComparison {
   const lines = printed.filter((line) => line.length > 0 && !isMrzLine(line));
   const text = printedText(lines);
   const printedTokens = new Set(lines.flatMap((line) => nameTokens(line.map((w) => w.text).join(' '))));
   const pageDates = printedDates(text);
   return {
-    documentNumber: mrz.documentNumber ? compareNumber(mrz.documentNumber.replace(/</g, ''), lines) : 'unread',
-    surname: mrz.lastName ? compareName(mrz.lastName, 'surname', lines, printedTokens) : 'unread',
-    givenNames: mrz.firstName ? compareName(mrz.firstName, 'givenNames', lines, printedTokens) : 'unread',
-    birthDate: compareDate(mrz.birthDate, 'birthDate', lines, pageDates),
+    documentNumber: mrz.documentNumber ? compareNumber(mrz.documentNumber.replace(/</g, ''), lines, confidentWord) : 'unread',
+    surname: mrz.lastName ? compareName(mrz.lastName, 'surname', lines, printedTokens, confidentWord) : 'unread',
+    givenNames: mrz.firstName ? compareName(mrz.firstName, 'givenNames', lines, printedTokens, confidentWord) : 'unread',
+    birthDate: compareDate(mrz.birthDate, 'birthDate', lines, pageDates, confidentWord),
     // The French card's MRZ holds no expiry (mrz.ts estimates it from the issue month): nothing to compare.
-    expiryDate: mrz.format === 'FRA_ID' ? 'unread' : compareDate(mrz.expiryDate, 'expiryDate', lines, pageDates),
+    expiryDate: mrz.format === 'FRA_ID' ? 'unread' : compareDate(mrz.expiryDate, 'expiryDate', lines, pageDates, confidentWord),
   };
 }
 
@@ -276,11 +322,13 @@ const DEFAULT_ZONE_BOTTOM = 0.8;
  * The printed page above the MRZ, read once with the general alphabet: turned the way the MRZ band says the page is
  * turned and cut at the band's top. Its lines serve the visual zone (compareVisualZone) and the search for a
  * SPECIMEN mark (printedText, specimen.ts), so the page is read once per check.
+ * `mrzRegion` (round 23): the MRZ region of the document to read where the photo holds two (findMrzRegions); without
+ * it, the document around the lowest MRZ region (findMrzRegion), or the whole image when none is found.
  */
-export async function readPrintedPage(pixels: RawPixels, ocr: OcrEngine): Promise<PrintedLine[]> {
+export async function readPrintedPage(pixels: RawPixels, ocr: OcrEngine, mrzRegion: Region | null = null): Promise<PrintedLine[]> {
   // A document small in the photo (round 21 review): its own page cut out, so that the OCR scale gives its print the
   // usual pitch; read in the whole photo its values are ~7 px high, read as nothing, and a tampered page passed.
-  const document = documentAroundMrz(pixels);
+  const document = mrzRegion ? documentAround(mrzRegion, pixels) : documentAroundMrz(pixels);
   const { upright, band } = await uprightMrzPage(document ? await cutOut(pixels, document) : pixels);
   const bottom = band && band.top > 0.3 ? band.top : DEFAULT_ZONE_BOTTOM;
   return ocr.readPrintedBand(upright, { top: 0, bottom }, VISUAL_ZONE_WIDTH);
@@ -288,8 +336,3 @@ export async function readPrintedPage(pixels: RawPixels, ocr: OcrEngine): Promis
 
 /** The lines read on the page as text, one line per line. */
 export const printedText = (lines: PrintedLine[]): string => lines.map((line) => line.map((w) => w.text).join(' ')).join('\n');
-
-/** The page above the MRZ read (readPrintedPage) and the MRZ's values looked for in it. */
-export async function readVisualZone(pixels: RawPixels, mrz: MrzReading, ocr: OcrEngine): Promise<VisualZoneComparison> {
-  return compareVisualZone(mrz, await readPrintedPage(pixels, ocr));
-}

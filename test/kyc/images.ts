@@ -13,7 +13,7 @@ import {
   textImage,
   type PassportHolder,
 } from '../../scripts/make-kyc-specimen.ts';
-import { decodeImage, type RawPixels } from '../../src/kyc/intake.ts';
+import { decodeImage, type DecodedImage, type RawPixels } from '../../src/kyc/intake.ts';
 import type { OcrEngine } from '../../src/kyc/ocr.ts';
 
 export const portrait = () => readFile(DEFAULT_PORTRAIT);
@@ -21,10 +21,14 @@ export const portrait = () => readFile(DEFAULT_PORTRAIT);
 export const jpeg = (png: Buffer) => sharp(png).jpeg({ quality: 90 }).toBuffer();
 
 /** Documents lying on a flat 1024×768 table darker than paper, photographed as a JPEG of `quality`: the decoded photo. */
-export async function onTable(documents: { input: Buffer; left: number; top: number }[], quality = 85): Promise<RawPixels> {
+export async function onTableImage(documents: { input: Buffer; left: number; top: number }[], quality = 85): Promise<DecodedImage> {
   const photo = await sharp({ create: { width: 1024, height: 768, channels: 3, background: '#6b5440' } }).composite(documents).jpeg({ quality }).toBuffer();
-  return (await decodeImage('documentImage', photo)).pixels;
+  return decodeImage('documentImage', photo);
 }
+
+/** onTableImage's pixels. */
+export const onTable = async (documents: { input: Buffer; left: number; top: number }[], quality = 85): Promise<RawPixels> =>
+  (await onTableImage(documents, quality)).pixels;
 
 /** A textured picture with no face in it: shapes and text, sharp and well lit. */
 export async function noFacePicture(): Promise<Buffer> {

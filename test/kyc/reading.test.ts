@@ -901,10 +901,16 @@ describe('MRZ reading', () => {
           mrz: { format: 'TD1', valid: true, documentNumber: other.documentNumber },
           otherDocument: { format: 'TD3', sameHolder: false },
         });
-        expect(await readApplicantMrz(pixels, ocr, NOW, claim(SPECIMEN_HOLDER))).toMatchObject({
+        const passport = await readApplicantMrz(pixels, ocr, NOW, claim(SPECIMEN_HOLDER));
+        expect(passport).toMatchObject({
           mrz: { format: 'TD3', documentNumber: SPECIMEN_HOLDER.documentNumber },
           otherDocument: { format: 'TD1', sameHolder: false },
         });
+        // Round 23: the passport's MRZ is not the lowest (the card's is, whose page is read by default): its own
+        // region is given for its printed page, on the right of the photo; the card's needs none.
+        expect(passport.pageRegion).toMatchObject({ lowest: false });
+        expect(passport.pageRegion!.left).toBeGreaterThan(0.45);
+        expect((await readApplicantMrz(pixels, ocr, NOW, claim(other))).pageRegion).toBeNull();
       });
 
       it('takes the larger document when no name is claimed, and knows a second document of the same holder', async () => {

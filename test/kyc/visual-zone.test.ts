@@ -2,12 +2,15 @@
 // passport data page, against the MRZ reading. The engine and HTTP cases are in engine.test.ts and api.test.ts.
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import { composeTd3, renderDocument, SPECIMEN_HOLDER } from '../../scripts/make-kyc-specimen.ts';
+import { composeTd1, composeTd3, renderDocument, SPECIMEN_HOLDER } from '../../scripts/make-kyc-specimen.ts';
+import { analyseImages } from '../../src/kyc/analyse.ts';
+import type { FaceEngine } from '../../src/kyc/face.ts';
 import { decodeImage, type RawPixels } from '../../src/kyc/intake.ts';
 import { readMrz, type MrzReading } from '../../src/kyc/mrz.ts';
 import type { OcrEngine } from '../../src/kyc/ocr.ts';
-import { onTable } from './images.ts';
-import { compareVisualZone, printedDates, readPrintedPage, type PrintedLine } from '../../src/kyc/visual-zone.ts';
+import { findMrzRegions } from '../../src/kyc/skew.ts';
+import { onTable, onTableImage } from './images.ts';
+import { compareVisualZone, impossibleDate, printedDates, readPrintedPage, type PrintedLine } from '../../src/kyc/visual-zone.ts';
 
 /** The specimen holder's MRZ, read by the parser: ERIKSSON, ANNA MARIA, XA4186275, 1974-08-12, 2034-03-15. */
 const MRZ: MrzReading = readMrz(composeTd3(SPECIMEN_HOLDER).join('\n'), new Date('2026-06-01T12:00:00Z'))!;
@@ -25,7 +28,7 @@ function line(top: number, words: Word[]): PrintedLine {
 }
 
 /** The specimen page's visual zone: label lines, each followed by its values, in columns. */
-function page(values: { number?: Word[]; surname?: Word[]; given?: Word[]; birth?: Word[]; expiry?: Word[] } = {}): PrintedLine[] {
+function page(values: { number?: Word[]; surname?: Word[]; given?: Word[]; birth?: Word[]; expiry?: Word[]; personal?: Word[] } = {}): PrintedLine[] {
   return [
     line(10, [['PASSPORT', 40], ['PASS', 160], ['SPECIMEN', 240]]),
     line(100, [['Type', 430], ['/', 480], ['Typ', 495], ['Code', 600], ['/', 650], ['Kod', 665], ['Passport', 820], ['No.', 925], ['/', 965], ['Passnummer', 980]]),
@@ -35,7 +38,7 @@ function page(values: { number?: Word[]; surname?: Word[]; given?: Word[]; birth
     line(260, [['Given', 430], ['names', 500], ['/', 565], ['Förnamn', 580]]),
     line(285, values.given ?? [['ANNA', 430], ['MARIA', 490]]),
     line(340, [['Date', 430], ['of', 485], ['birth', 515], ['/', 580], ['Födelsedatum', 595], ['Personal', 900], ['No.', 1000]]),
-    line(365, [...(values.birth ?? [['12', 430], ['AUG', 465], ['1974', 515]]), ['19740812-4425', 900]]),
+    line(365, [...(values.birth ?? [['12', 430], ['AUG', 465], ['1974', 515]]), ...(values.personal ?? [['19740812-4425', 900]])]),
     line(420, [['Date', 430], ['of', 485], ['expiry', 515], ['/', 590], ['Giltig', 605], ['till', 685]]),
     line(445, values.expiry ?? [['15', 430], ['MAR', 465], ['2034', 515]]),
   ];
@@ -160,5 +163,111 @@ describe('compareVisualZone', () => {
     const seen: RawPixels[] = [];
     await readPrintedPage(full, { readPrintedBand: async (image: RawPixels) => (seen.push(image), []) } as unknown as OcrEngine);
     expect(seen[0]!.width).toBe(full.width);
+  });
+});
+
+describe('a printed date no calendar has (round 23)', () => {
+  it('knows the dates no calendar has, in every style documents print', () => {
+    for (const text of ['31.13.1974', '14/15/74', '31 APR 1974', '31 APR/AVR 1974', '30 FEB 1974', '29.02.1975', '35.08.1974', '1974-13-12', '31.06.1974', '15/13/34']) {
+      expect(impossibleDate(text), text).toBe(true);
+    }
+    for (const text of ['12.08.1974', '12/08/74', '30 APR 1974', '29 FEB 1976', '29/02/76', '31 DEC 1974', '1974-08-12', 'Date of birth', '44.13', '31 FOO 1974']) {
+      expect(impossibleDate(text), text).toBe(false);
+    }
+    // Review: a date that is a date read month first (US cards: `Card Expires 12/31/29`, `08/25/1974`) or year first
+    // (`74.08.12`) is printed so by some issuer; a day or month printed 00 is the unknown part some issuers print.
+    for (const text of ['12.13.1974', '08/25/1974', '12/31/29', '02/29/1976', '74.08.12', '00.08.1974', '00.00.1980', '1980-00-00', '00 AUG 1974']) {
+      expect(impossibleDate(text), text).toBe(false);
+    }
+  });
+
+  it('flags a birth date clearly printed that no calendar has; a doubtful one stays unread', () => {
+    // Until round 23 month 13 read as no date at all: unread, and a page changed by hand to it passed plainly.
+    expect(compareVisualZone(MRZ, page({ birth: [['31.13.1974', 430]] }))).toEqual({ ...ALL_MATCH, birthDate: 'mismatch' });
+    expect(compareVisualZone(MRZ, page({ birth: [['31', 430], ['APR', 465], ['1974', 515]] }))).toEqual({ ...ALL_MATCH, birthDate: 'mismatch' });
+    expect(compareVisualZone(MRZ, page({ expiry: [['15/13/34', 430]] })).expiryDate).toBe('mismatch');
+    // A birth date after the page's own expiry is another date than the MRZ's: a mismatch as before.
+    expect(compareVisualZone(MRZ, page({ birth: [['12', 430], ['AUG', 465], ['2041', 515]] })).birthDate).toBe('mismatch');
+    // Read doubtfully (a word under CONFIDENT_WORD), or not under the label: unread, never a mismatch.
+    expect(compareVisualZone(MRZ, page({ birth: [['31.13.1974', 430, 70]] })).birthDate).toBe('unread');
+    expect(compareVisualZone(MRZ, page({ birth: [], personal: [['31.13.1974', 900]] })).birthDate).toBe('unread');
+    // Review: a genuine page printing its dates month first, as US cards do: unread as on main, never a mismatch.
+    const monthFirst = { ...MRZ, birthDate: '1974-08-25', expiryDate: '2034-03-15' };
+    expect(compareVisualZone(monthFirst, page({ birth: [['08/25/1974', 430]], expiry: [['03/15/2034', 430]] }))).toMatchObject({ birthDate: 'unread', expiryDate: 'unread' });
+    // The MRZ's date shown on the page: a match, whatever else is printed.
+    expect(compareVisualZone(MRZ, page({ personal: [['31.13.1974', 900]] })).birthDate).toBe('match');
+    // A leap day is a date.
+    const leap = { ...MRZ, birthDate: '1976-02-29' };
+    expect(compareVisualZone(leap, page({ birth: [['29.02.1976', 430]] })).birthDate).toBe('match');
+    // compareVisualZone's word gate, lowered (as eval:kyc measures it), takes the doubtful read as read.
+    expect(compareVisualZone(MRZ, page({ birth: [['31.13.1974', 430, 70]] }), 60).birthDate).toBe('mismatch');
+  });
+});
+
+describe('the printed page of the chosen document where the photo holds two (round 23)', () => {
+  const other = { ...SPECIMEN_HOLDER, surname: 'OKAFOR', givenNames: 'CHIDI', documentNumber: 'K7M2P9X41', birthDate: '810302' };
+  /** The other holder's card as the OCR reads its page. */
+  const otherPage = () =>
+    page({ number: [['K7M2P9X41', 820]], surname: [['OKAFOR', 430]], given: [['CHIDI', 430]], birth: [['02', 430], ['MAR', 465], ['1981', 515]], personal: [] });
+  /**
+   * The specimen holder's passport (460 px) and the other holder's ID card (330 px) side by side, the card's MRZ the
+   * lower one (the page readPrintedPage reads by default). Each MRZ reads only from an image about its own size, and
+   * each page only from the document cut out around its own MRZ (the passport's is the wider cut).
+   */
+  async function scene(passportPage: PrintedLine[]) {
+    const passport = await sharp(await renderDocument('TD3', SPECIMEN_HOLDER)).resize({ width: 460 }).png().toBuffer();
+    const idCard = await sharp(await renderDocument('TD1', other)).resize({ width: 330 }).png().toBuffer();
+    const document = await onTableImage([{ input: idCard, left: 60, top: 380 }, { input: passport, left: 480, top: 200 }]);
+    const pagesRead: number[] = [];
+    const ocr: OcrEngine = {
+      readMrzBand: async (image) => {
+        const lines = image.height > 200 ? [] : image.width > 340 && image.width < 470 ? composeTd3(SPECIMEN_HOLDER) : image.width < 340 ? composeTd1(other) : [];
+        return { text: lines.join('\n'), lines: lines.map((text, i) => ({ text, box: { x0: 10, y0: 10 + 40 * i, x1: 10 + 10 * text.length, y1: 40 + 40 * i } })) };
+      },
+      readDigit: async () => null,
+      readCharacter: async () => null,
+      readText: async () => '',
+      readPrintedBand: async (image) => (pagesRead.push(image.width), image.width >= 480 && image.width < 700 ? passportPage : image.width < 480 ? otherPage() : []),
+      close: async () => undefined,
+    };
+    return { document, ocr, pagesRead };
+  }
+  const noFaces: FaceEngine = { detect: async () => [], describe: async () => [], close: async () => undefined };
+  const check = async ({ document, ocr }: Awaited<ReturnType<typeof scene>>, holder = SPECIMEN_HOLDER) =>
+    analyseImages(
+      { documentType: 'passport', document, selfie: document, metadata: { firstName: holder.givenNames, lastName: holder.surname }, now: '2026-06-01T12:00:00Z' },
+      { ocr, face: noFaces },
+    );
+
+  it('finds the card\'s MRZ the lower one, the region readPrintedPage reads around by default', async () => {
+    const { document } = await scene(page());
+    const regions = findMrzRegions(document.pixels);
+    expect(regions).toHaveLength(2);
+    const lowest = regions.find((region) => region.lowest)!;
+    expect(lowest.right).toBeLessThan(0.5); // the card, on the left
+  });
+
+  it("compares the applicant's own page: a genuine passport beside another person's card matches", async () => {
+    const genuine = await scene(page());
+    const signals = await check(genuine);
+    expect(signals.documentReading.mrz).toMatchObject({ format: 'TD3', documentNumber: SPECIMEN_HOLDER.documentNumber });
+    expect(signals.documentReading.otherDocument).toMatchObject({ format: 'TD1', sameHolder: false });
+    // Until round 23 the card's page (OKAFOR) was compared with the passport's MRZ: mismatches, a false alarm.
+    expect(signals.documentReading.visualZone).toEqual(ALL_MATCH);
+    expect(genuine.pagesRead.some((width) => width >= 480)).toBe(true);
+  });
+
+  it("flags the applicant's tampered page beside another person's genuine card", async () => {
+    const signals = await check(await scene(page({ surname: [['LINDQVIST', 430]] })));
+    expect(signals.documentReading.visualZone).toEqual({ ...ALL_MATCH, surname: 'mismatch' });
+  });
+
+  it('reads the card holder\'s page when the card is the claimed one, as before', async () => {
+    const scenario = await scene(page({ surname: [['LINDQVIST', 430]] }));
+    const signals = await check(scenario, other);
+    expect(signals.documentReading.mrz).toMatchObject({ format: 'TD1', documentNumber: other.documentNumber });
+    expect(signals.documentReading.visualZone).toMatchObject({ documentNumber: 'match', surname: 'match', birthDate: 'match' });
+    // One page read, the one read beside the MRZ: nothing more for a document around the lowest MRZ.
+    expect(scenario.pagesRead).toHaveLength(1);
   });
 });

@@ -21,7 +21,7 @@ import { createOcrEngine, type OcrEngine } from '../src/kyc/ocr.ts';
 import { compareVisualZone, readPrintedPage, VISUAL_FIELDS, type VisualField, type VisualZoneComparison } from '../src/kyc/visual-zone.ts';
 import type { Region } from '../src/kyc/skew.ts';
 import {
-  composeMrz, DATE_STYLES, MRZ_FACES, MRZ_FORMATS, renderDocument, type MrzFace, type MrzPrint, type PassportHolder, type SpecimenFormat,
+  composeMrz, DATE_STYLES, MRZ_FACES, MRZ_FORMATS, renderDocument, type DateStyle, type MrzFace, type MrzPrint, type PassportHolder, type SpecimenFormat,
 } from './make-kyc-specimen.ts';
 
 const perCellArg = process.argv.indexOf('--per-cell');
@@ -61,6 +61,12 @@ const random = seededRandom(SEED);
  */
 const noiseRandomFor = (format: string, degradation: string, reading: number) =>
   seededRandom(createHash('sha256').update(`${SEED}|${format}|${degradation}|${reading}`).digest().readUInt32LE(0));
+/**
+ * The generator of a reading of the cells read after the twelve first (round 21 on): it draws the reading's holder,
+ * print and, for the two-document cells, the other document, so those readings do not move the holders above.
+ */
+const holderRandomFor = (format: string, cell: string, reading: number) =>
+  seededRandom(createHash('sha256').update(`${SEED}|${format}|${cell}|${reading}|holder`).digest().readUInt32LE(0));
 /** So has the visual zone's print (date style, tampering): the holders stay those of the MRZ figures. */
 const visualRandom = seededRandom(15);
 /** And the MRZ's print (face, size, letter spacing): round 12, drawn after the round-11 holders' draws, which stay. */
@@ -88,6 +94,16 @@ function randomHolder(rand = random): PassportHolder {
     expiryDate: digits(2, 27, 35, rand) + digits(2, 1, 12, rand) + digits(2, 1, 28, rand),
     personalNumber: rand() < 0.5 ? digits(8, 0, 99_999_999, rand) : '',
   };
+}
+
+/**
+ * The page of another holder (another surname: the claimed name is what tells the two documents apart), of any
+ * format, for the cells with two documents in one photo; drawn from the reading's own generator.
+ */
+async function otherHoldersPage(holder: PassportHolder, dateStyle: DateStyle, rand: () => number): Promise<Buffer> {
+  let other = randomHolder(rand);
+  while (other.surname === holder.surname) other = randomHolder(rand);
+  return renderDocument(pick(MRZ_FORMATS, rand), other, { dateStyle, mrzPrint: randomPrint(rand) });
 }
 
 /** Real MRZs differ a little in size and letter spacing between issuers and printers. */
@@ -471,7 +487,7 @@ async function main(): Promise<void> {
           for (let n = 0; n < PER_CELL; n++) {
             if (ONLY && !ONLY.has(name)) continue;
             // Drawn from the reading's own generator: the holders above and their print stay as before round 21.
-            const own = seededRandom(createHash('sha256').update(`${SEED}|${format}|${name}|${n}|holder`).digest().readUInt32LE(0));
+            const own = holderRandomFor(format, name, n);
             const holder = randomHolder(own);
             const tampering = TAMPERINGS[(MRZ_FORMATS.indexOf(format) + n) % TAMPERINGS.length]!;
             const entry: Entry = {
@@ -488,7 +504,7 @@ async function main(): Promise<void> {
         for (const name of ROUND_22_CELLS) {
           for (let n = 0; n < PER_CELL; n++) {
             if (ONLY && !ONLY.has(name)) continue;
-            const own = seededRandom(createHash('sha256').update(`${SEED}|${format}|${name}|${n}|holder`).digest().readUInt32LE(0));
+            const own = holderRandomFor(format, name, n);
             const holder = randomHolder(own);
             const entry: Entry = {
               holder,
@@ -501,10 +517,7 @@ async function main(): Promise<void> {
             entry.printed = tampered(holder, entry.tampering, own);
             let degrade: Degrade = (png, noise) => smallInFrame(png, noise, noise() < 0.5 ? 90 : 270);
             if (name === TWO_DOCUMENTS_CELL) {
-              // Another holder (another surname: the claimed name is what tells the documents apart), any format.
-              let other = randomHolder(own);
-              while (other.surname === holder.surname) other = randomHolder(own);
-              const otherPage = await renderDocument(pick(MRZ_FORMATS, own), other, { dateStyle: entry.dateStyle, mrzPrint: randomPrint(own) });
+              const otherPage = await otherHoldersPage(holder, entry.dateStyle, own);
               degrade = (png, noise) => twoInFrame(png, otherPage, noise);
             }
             await measure(name, degrade, entry, n, `${name}#${n}`);
@@ -513,7 +526,7 @@ async function main(): Promise<void> {
         for (const name of ROUND_23_CELLS) {
           for (let n = 0; n < PER_CELL; n++) {
             if (ONLY && !ONLY.has(name)) continue;
-            const own = seededRandom(createHash('sha256').update(`${SEED}|${format}|${name}|${n}|holder`).digest().readUInt32LE(0));
+            const own = holderRandomFor(format, name, n);
             const holder = randomHolder(own);
             const dateStyle = DATE_STYLES[Math.floor(own() * DATE_STYLES.length)]!;
             const tampering = name === IMPOSSIBLE_DATE_CELL ? 'birthDate' : TAMPERINGS[(MRZ_FORMATS.indexOf(format) + n) % TAMPERINGS.length]!;
@@ -521,9 +534,7 @@ async function main(): Promise<void> {
             const entry: Entry = { holder, dateStyle, tampering, printed, mrzPrint: randomPrint(own), pages: null };
             let degrade: Degrade = DEGRADATIONS.clean!;
             if (name === STACKED_CELL) {
-              let other = randomHolder(own);
-              while (other.surname === holder.surname) other = randomHolder(own);
-              const otherPage = await renderDocument(pick(MRZ_FORMATS, own), other, { dateStyle, mrzPrint: randomPrint(own) });
+              const otherPage = await otherHoldersPage(holder, dateStyle, own);
               degrade = (png, noise) => stackedInFrame(png, otherPage, noise);
             }
             await measure(name, degrade, entry, n, `${name}#${n}`);

@@ -558,8 +558,10 @@ export async function readApplicantMrz(
     const same = documents.find((known) => !differentDocuments(known.reading, reading));
     const width = region.right - region.left;
     if (!reading.valid) unread ??= same ? null : reading;
-    else if (same) (same.width = Math.max(same.width, width)), (same.region ??= region);
-    else documents.push({ reading, width, region });
+    else if (same) {
+      same.width = Math.max(same.width, width);
+      same.region ??= region;
+    } else documents.push({ reading, width, region });
   }
   // Two documents and two regions: the one read by the whole photo's look only lies in the region the other is not in.
   if (documents.length === 2) {

@@ -8,6 +8,7 @@
 // "The Yangon Restaurant"), and many capitals are also words or names ("Male", "Lima", "Kingston", "Victoria").
 
 import { isWeakToken, tokenise } from './normalize.ts';
+import { countryNamedBy } from './parsers/countries.ts';
 
 const CHINESE_PLACES = [
   'anhui', 'fujian', 'gansu', 'guangdong', 'guangxi', 'guizhou', 'hainan', 'hebei', 'heilongjiang', 'henan', 'hubei',
@@ -43,4 +44,31 @@ export function withoutPlaceName(raw: string): string | undefined {
   if (place === 0) return undefined;
   const kept = tokens.slice(start + place);
   return kept.some((token) => !isWeakToken(token)) ? kept.join(' ') : undefined;
+}
+
+const LONGEST_COUNTRY = 4;
+
+/**
+ * An organisation's name without the country it closes with, bare or after "in", as banks and groups of one country
+ * are written both ways ("Bank Mellat Iran" and "Bank Mellat", "Interpal UK", "Ansar al-Sharia in Tunisia"), in
+ * normalised tokens, and that country's ISO code; undefined when it closes with none, when a country opens it too, or
+ * when no word that is not a legal form or a linking word would be left. Not a country after "of": the body is then
+ * that country's ("National Bank of Egypt" is not a listed NATIONAL BANK, the "National Movement for the Liberation of
+ * Kosovo" no "National Liberation Movement"). Whether the country is the body's own, and not a sibling's abroad
+ * ("Alfa-Bank Ukraine"), is for the caller to tell from what the list records of the body.
+ */
+export function withoutClosingCountry(raw: string): { reading: string; country: string } | undefined {
+  const tokens = tokenise(raw);
+  for (let length = Math.min(LONGEST_COUNTRY, tokens.length - 1); length > 0; length--) {
+    const country = countryNamedBy(tokens.slice(tokens.length - length).join(' '));
+    if (!country) continue;
+    let end = tokens.length - length;
+    if (tokens[end - 1] === 'the') end--;
+    if (tokens[end - 1] === 'of') return undefined;
+    if (tokens[end - 1] === 'in') end--;
+    const kept = tokens.slice(0, end);
+    const opensWithCountry = kept.length > 1 && countryNamedBy(kept[0]) !== undefined;
+    return kept.some((token) => !isWeakToken(token)) && !opensWithCountry ? { reading: kept.join(' '), country } : undefined;
+  }
+  return undefined;
 }

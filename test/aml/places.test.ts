@@ -2,7 +2,7 @@ import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { parseListFileSet, scanListsDir } from '../../src/aml/parsers/detect.ts';
 import { buildIndex } from '../../src/aml/matching.ts';
-import { withoutPlaceName } from '../../src/aml/places.ts';
+import { withoutClosingCountry, withoutPlaceName } from '../../src/aml/places.ts';
 import { screen, type ListsSnapshot } from '../../src/aml/screen.ts';
 import { emptyEntity, type ListEntity } from '../../src/aml/model.ts';
 
@@ -49,7 +49,7 @@ describe('an organisation named without the place its listed name opens with', (
     expect(found('Gem SAL')).not.toContain('places:6');
   });
 
-  it('keeps a closing place: the query without it may be the body at home, not its branch abroad', () => {
+  it('keeps a closing place (a closing country is withoutClosingCountry\'s, below)', () => {
     expect(withoutPlaceName('Lumeng Textiles Kenya')).toBeUndefined();
     expect(withoutPlaceName('The Sichuan Lumeng Group')).toBe('lumeng group');
     expect(withoutPlaceName('Beijing Co Ltd')).toBeUndefined();
@@ -57,5 +57,48 @@ describe('an organisation named without the place its listed name opens with', (
 
   it('keeps an opening country: it names national bodies', () => {
     expect(withoutPlaceName('Kenya Lumeng Airways')).toBeUndefined();
+  });
+});
+
+describe('an organisation named with or without the country its name closes with (round 32)', () => {
+  const organisation = (id: string, name: string, countries: string[] = []): ListEntity => ({
+    ...emptyEntity('countries', id, 'organization'), names: [{ full: name, kind: 'primary' as const }], countries,
+  });
+  let snapshot: ListsSnapshot;
+  beforeAll(async () => {
+    const listed: ListEntity[] = [];
+    for (const set of (await scanListsDir(CURRENT)).lists) listed.push(...(await parseListFileSet(set)).entities);
+    const added = [
+      organisation('0', 'Zorvakom Bank Tunisia'),
+      organisation('1', 'Velmorant Trading'),
+      organisation('2', 'Kastellio-Bank', ['RU']),
+      organisation('3', 'Development Bank'),
+      organisation('4', 'Prenzova Relief Committee in Yemen'),
+    ];
+    snapshot = { index: buildIndex([...listed, ...added]), lists: [], listsVersion: 'countries' };
+  });
+  const found = (name: string): string[] => screen(snapshot, { name, type: 'organization', limit: 50 }).matches.map((m) => m.entityId);
+
+  it('finds the body written without the country its listed name closes with, and the other way round, below an exact match', () => {
+    expect(found('Zorvakom Bank')).toContain('countries:0');
+    expect(found('Prenzova Relief Committee')).toContain('countries:4');
+    expect(found('Velmorant Trading UK')).toContain('countries:1');
+    const [match] = screen(snapshot, { name: 'Velmorant Trading Turkiye', type: 'organization' }).matches;
+    expect(match.entityId).toBe('countries:1');
+    expect(match.score).toBeLessThan(1);
+  });
+
+  it('does not take a sibling abroad for a body the list places in another country', () => {
+    expect(found('Kastellio-Bank Russia')).toContain('countries:2');
+    expect(found('Kastellio-Bank Ukraine')).not.toContain('countries:2');
+  });
+
+  it('leaves a country after "of" in the name, and needs a word fewer listed names hold than an industry\'s', () => {
+    expect(withoutClosingCountry('National Bank of Egypt')).toBeUndefined();
+    expect(withoutClosingCountry('Velmorant Trading of the United Kingdom')).toBeUndefined();
+    expect(withoutClosingCountry('Ansar Committee in the United Kingdom')).toEqual({ reading: 'ansar committee', country: 'GB' });
+    expect(found('Development Bank Tunisia')).not.toContain('countries:3');
+    expect(withoutClosingCountry('Iran Air Iran')).toBeUndefined();
+    expect(withoutClosingCountry('LLC Georgia')).toBeUndefined();
   });
 });

@@ -67,6 +67,8 @@ function key(name: string): string {
 const RETIRED_CODES = new Set(['SU', 'DD', 'YU', 'CS', 'ZR', 'TP', 'BU', 'FX', 'NT', 'YD', 'QO', 'EU', 'EZ', 'UN', 'ZZ', 'XA', 'XB', 'AN']);
 
 let byName: Map<string, string> | undefined;
+/** The table without the demonyms: a country's name only ("Iran", "United Kingdom", "UK", not "Iranian"). */
+let byCountryName: Map<string, string> | undefined;
 
 function table(): Map<string, string> {
   if (byName) return byName;
@@ -88,8 +90,18 @@ function table(): Map<string, string> {
     }
   }
   for (const [name, code] of Object.entries(PUBLISHER_SPELLINGS)) byName.set(key(name), code);
+  byCountryName = new Map([...byName].filter(([name]) => name !== 'palestinian'));
   for (const [name, code] of Object.entries(DEMONYMS)) byName.set(key(name), code);
   return byName;
+}
+
+/**
+ * ISO alpha-2 of a country written by its name in words already normalised ("iran", "united kingdom", "uk"), not
+ * as a demonym ("iranian") or a two-letter code ("as" is a legal form, not American Samoa); undefined otherwise.
+ */
+export function countryNamedBy(words: string): string | undefined {
+  table();
+  return words.length > 2 || words === 'uk' ? byCountryName!.get(words) : undefined;
 }
 
 /** ISO alpha-2 for a country code or name; undefined when not recognised. */

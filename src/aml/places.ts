@@ -52,12 +52,14 @@ const LONGEST_COUNTRY = 4;
  * An organisation's name without the country it closes with, bare or after "in", as banks and groups of one country
  * are written both ways ("Bank Mellat Iran" and "Bank Mellat", "Interpal UK", "Ansar al-Sharia in Tunisia"), in
  * normalised tokens, and that country's ISO code; undefined when it closes with none, when a country opens it too, or
- * when no word that is not a legal form or a linking word would be left. Not a country after "of": the body is then
+ * when no word that is not a legal form or a linking word would be left, or when it is in brackets. Not a country after "of": the body is then
  * that country's ("National Bank of Egypt" is not a listed NATIONAL BANK, the "National Movement for the Liberation of
  * Kosovo" no "National Liberation Movement"). Whether the country is the body's own, and not a sibling's abroad
  * ("Alfa-Bank Ukraine"), is for the caller to tell from what the list records of the body.
  */
 export function withoutClosingCountry(raw: string): { reading: string; country: string } | undefined {
+  // A country in brackets is the writer's own way of telling namesakes apart ("Sonia (UK)"): it stays.
+  if (/\)\s*$/.test(raw)) return undefined;
   const tokens = tokenise(raw);
   for (let length = Math.min(LONGEST_COUNTRY, tokens.length - 1); length > 0; length--) {
     const country = countryNamedBy(tokens.slice(tokens.length - length).join(' '));

@@ -8,31 +8,46 @@ import { emptyEntity, type ListEntity } from '../../src/aml/model.ts';
 
 const CURRENT = fileURLToPath(new URL('../../../shared/data/lists/current', import.meta.url));
 
-describe('an organisation named without the place its listed name opens with', () => {
-  const organisation = (id: string, name: string): ListEntity => ({ ...emptyEntity('places', id, 'organization'), names: [{ full: name, kind: 'primary' as const }] });
+const organisation = (list: string, id: string, name: string, countries: string[] = []): ListEntity => ({
+  ...emptyEntity(list, id, 'organization'), names: [{ full: name, kind: 'primary' as const }], countries,
+});
+
+/**
+ * The loaded lists with `added` beside them, built before the describe block's tests: `found` screens a name as an
+ * organisation, `foundBelowExact` expects its best match to be `entityId`, scored below an exact match.
+ */
+function listsBeside(added: ListEntity[]): { found: (name: string) => string[]; foundBelowExact: (name: string, entityId: string) => void } {
   let snapshot: ListsSnapshot;
   beforeAll(async () => {
     const listed: ListEntity[] = [];
     for (const set of (await scanListsDir(CURRENT)).lists) listed.push(...(await parseListFileSet(set)).entities);
-    const added = [
-      organisation('0', 'Shandong Lumeng Ceramics Co., Ltd.'),
-      organisation('1', 'Tianjin Vakifkent Bank'),
-      organisation('2', 'Hunan Foreign Trade Bank'),
-      organisation('4', 'Sichuan Petroleum Company'),
-      organisation('3', 'Lumeng Textiles Kenya'),
-      organisation('5', 'Dalian Ocean Fishing Company'),
-      organisation('6', 'Beirut Gem SAL'),
-    ];
-    snapshot = { index: buildIndex([...listed, ...added]), lists: [], listsVersion: 'places' };
+    snapshot = { index: buildIndex([...listed, ...added]), lists: [], listsVersion: added[0].list };
   });
-  const found = (name: string): string[] => screen(snapshot, { name, type: 'organization', limit: 50 }).matches.map((m) => m.entityId);
+  return {
+    found: (name) => screen(snapshot, { name, type: 'organization', limit: 50 }).matches.map((m) => m.entityId),
+    foundBelowExact: (name, entityId) => {
+      const [match] = screen(snapshot, { name, type: 'organization' }).matches;
+      expect(match.entityId).toBe(entityId);
+      expect(match.score).toBeLessThan(1);
+    },
+  };
+}
+
+describe('an organisation named without the place its listed name opens with', () => {
+  const { found, foundBelowExact } = listsBeside([
+    organisation('places', '0', 'Shandong Lumeng Ceramics Co., Ltd.'),
+    organisation('places', '1', 'Tianjin Vakifkent Bank'),
+    organisation('places', '2', 'Hunan Foreign Trade Bank'),
+    organisation('places', '4', 'Sichuan Petroleum Company'),
+    organisation('places', '3', 'Lumeng Textiles Kenya'),
+    organisation('places', '5', 'Dalian Ocean Fishing Company'),
+    organisation('places', '6', 'Beirut Gem SAL'),
+  ]);
 
   it('reads the listed name without an opening province or city, below an exact match', () => {
     expect(found('Lumeng Ceramics')).toContain('places:0');
     expect(found('Vakifkent Bank')).toContain('places:1');
-    const [match] = screen(snapshot, { name: 'Lumeng Ceramics Co Ltd', type: 'organization' }).matches;
-    expect(match.entityId).toBe('places:0');
-    expect(match.score).toBeLessThan(1);
+    foundBelowExact('Lumeng Ceramics Co Ltd', 'places:0');
   });
 
   it('does not let an industry\'s words left after the place find the listed name', () => {
@@ -61,31 +76,19 @@ describe('an organisation named without the place its listed name opens with', (
 });
 
 describe('an organisation named with or without the country its name closes with (round 32)', () => {
-  const organisation = (id: string, name: string, countries: string[] = []): ListEntity => ({
-    ...emptyEntity('countries', id, 'organization'), names: [{ full: name, kind: 'primary' as const }], countries,
-  });
-  let snapshot: ListsSnapshot;
-  beforeAll(async () => {
-    const listed: ListEntity[] = [];
-    for (const set of (await scanListsDir(CURRENT)).lists) listed.push(...(await parseListFileSet(set)).entities);
-    const added = [
-      organisation('0', 'Zorvakom Bank Tunisia'),
-      organisation('1', 'Velmorant Trading'),
-      organisation('2', 'Kastellio-Bank', ['RU']),
-      organisation('3', 'Development Bank'),
-      organisation('4', 'Prenzova Relief Committee in Yemen'),
-    ];
-    snapshot = { index: buildIndex([...listed, ...added]), lists: [], listsVersion: 'countries' };
-  });
-  const found = (name: string): string[] => screen(snapshot, { name, type: 'organization', limit: 50 }).matches.map((m) => m.entityId);
+  const { found, foundBelowExact } = listsBeside([
+    organisation('countries', '0', 'Zorvakom Bank Tunisia'),
+    organisation('countries', '1', 'Velmorant Trading'),
+    organisation('countries', '2', 'Kastellio-Bank', ['RU']),
+    organisation('countries', '3', 'Development Bank'),
+    organisation('countries', '4', 'Prenzova Relief Committee in Yemen'),
+  ]);
 
   it('finds the body written without the country its listed name closes with, and the other way round, below an exact match', () => {
     expect(found('Zorvakom Bank')).toContain('countries:0');
     expect(found('Prenzova Relief Committee')).toContain('countries:4');
     expect(found('Velmorant Trading UK')).toContain('countries:1');
-    const [match] = screen(snapshot, { name: 'Velmorant Trading Turkiye', type: 'organization' }).matches;
-    expect(match.entityId).toBe('countries:1');
-    expect(match.score).toBeLessThan(1);
+    foundBelowExact('Velmorant Trading Turkiye', 'countries:1');
   });
 
   it('does not take a sibling abroad for a body the list places in another country', () => {
@@ -100,5 +103,6 @@ describe('an organisation named with or without the country its name closes with
     expect(found('Development Bank Tunisia')).not.toContain('countries:3');
     expect(withoutClosingCountry('Iran Air Iran')).toBeUndefined();
     expect(withoutClosingCountry('LLC Georgia')).toBeUndefined();
+    expect(withoutClosingCountry('Velmorant Trading (UK)')).toBeUndefined();
   });
 });

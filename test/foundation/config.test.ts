@@ -42,6 +42,7 @@ describe('loadConfig', () => {
     ['KYX_KYA_BLOCK_THRESHOLD', '1.5'],
     ['KYX_LISTS_REFRESH_SECONDS', '-1'],
     ['PORT', '70000'],
+    ['KYX_DATABASE_SCHEMA', 'kyx; DROP SCHEMA public'],
   ])('refuses %s=%s with an error naming it', (name, value) => {
     expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
     expect(() => loadConfig({ [name]: value })).toThrow(name);

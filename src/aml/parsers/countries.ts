@@ -7,6 +7,7 @@ const PUBLISHER_SPELLINGS: Record<string, string> = {
   'iran islamic republic': 'IR',
   'syrian arab republic': 'SY',
   'democratic people s republic of korea': 'KP',
+  'democratic peoples republic of korea': 'KP',
   'korea north': 'KP',
   'north korea': 'KP',
   'republic of korea': 'KR',
@@ -33,6 +34,8 @@ const PUBLISHER_SPELLINGS: Record<string, string> = {
   'west bank': 'PS',
   'gaza': 'PS',
   'turkiye': 'TR',
+  // ICU 74 and later name TR "Türkiye" only; the UN list and OFAC's remarks write "Turkey".
+  'turkey': 'TR',
   'czechia': 'CZ',
   'czech republic': 'CZ',
   'macedonia': 'MK',
@@ -63,8 +66,11 @@ function key(name: string): string {
     .trim();
 }
 
-// Withdrawn or reserved codes that ICU still names (SU "Russia"?, YU, CS…) must not shadow current ones.
-const RETIRED_CODES = new Set(['SU', 'DD', 'YU', 'CS', 'ZR', 'TP', 'BU', 'FX', 'NT', 'YD', 'QO', 'EU', 'EZ', 'UN', 'ZZ', 'XA', 'XB', 'AN']);
+// Withdrawn or reserved codes that ICU still names (SU "Russia"?, YU, CS…) must not shadow current ones: ICU names
+// VD "Vietnam", RH "Zimbabwe" and NH "Vanuatu", which come before VN, ZW and VU in the loop below.
+const RETIRED_CODES = new Set([
+  'SU', 'DD', 'YU', 'CS', 'ZR', 'TP', 'BU', 'FX', 'NT', 'YD', 'QO', 'EU', 'EZ', 'UN', 'ZZ', 'XA', 'XB', 'AN', 'VD', 'RH', 'NH', 'DY', 'HV',
+]);
 
 let byName: Map<string, string> | undefined;
 /** The table without the demonyms: a country's name only ("Iran", "United Kingdom", "UK", not "Iranian"). */

@@ -82,6 +82,7 @@ describe('an organisation named with or without the country its name closes with
     organisation('countries', '2', 'Kastellio-Bank', ['RU']),
     organisation('countries', '3', 'Development Bank'),
     organisation('countries', '4', 'Prenzova Relief Committee in Yemen'),
+    { ...organisation('countries', '5', 'Dravenko Bank'), identifiers: [{ type: 'tax_id', value: '7700000001', country: 'RU' }] },
   ]);
 
   it('finds the body written without the country its listed name closes with, and the other way round, below an exact match', () => {
@@ -94,11 +95,18 @@ describe('an organisation named with or without the country its name closes with
   it('does not take a sibling abroad for a body the list places in another country', () => {
     expect(found('Kastellio-Bank Russia')).toContain('countries:2');
     expect(found('Kastellio-Bank Ukraine')).not.toContain('countries:2');
+    // The list may place a body by its registration's or tax number's country alone.
+    expect(found('Dravenko Bank Russia')).toContain('countries:5');
+    expect(found('Dravenko Bank Nigeria')).not.toContain('countries:5');
   });
 
   it('leaves a country after "of" in the name, and needs a word fewer listed names hold than an industry\'s', () => {
     expect(withoutClosingCountry('National Bank of Egypt')).toBeUndefined();
     expect(withoutClosingCountry('Velmorant Trading of the United Kingdom')).toBeUndefined();
+    expect(withoutClosingCountry('Banco Nacional de Angola')).toBeUndefined();
+    expect(withoutClosingCountry('Banco do Brasil')).toBeUndefined();
+    expect(withoutClosingCountry("Foreign Trade Bank of the Democratic People's Republic of Korea")).toBeUndefined();
+    expect(withoutClosingCountry('Velmorant Trading Turkey')).toEqual({ reading: 'velmorant trading', country: 'TR' });
     expect(withoutClosingCountry('Ansar Committee in the United Kingdom')).toEqual({ reading: 'ansar committee', country: 'GB' });
     expect(found('Development Bank Tunisia')).not.toContain('countries:3');
     expect(withoutClosingCountry('Iran Air Iran')).toBeUndefined();

@@ -510,11 +510,17 @@ function searchSpelledOut(index: ScreeningIndex, name: string): NameHit[] {
 
 /**
  * Whether a country an organisation's name is written with may be the body's own: the list records it (as a country,
- * a nationality or an address's), or records none. A sibling abroad is another body: "Alfa-Bank Ukraine" is not the
- * Russian ALFA-BANK.
+ * a nationality, an address's or the issuer of a registration or tax number), or records none. A sibling abroad is
+ * another body: "Alfa-Bank Ukraine" is not the Russian ALFA-BANK, "Zenith Bank Nigeria" not BANK ZENIT, whose tax
+ * number is Russian (OFAC's CSV gives most organisations no address, but a registration's country).
  */
 function mayBeOwnCountry(entity: ListEntity, country: string): boolean {
-  const recorded = [...entity.countries, ...entity.nationalities, ...entity.addresses.map((address) => address.country)];
+  const recorded = [
+    ...entity.countries,
+    ...entity.nationalities,
+    ...entity.addresses.map((address) => address.country),
+    ...entity.identifiers.map((identifier) => identifier.country),
+  ];
   return recorded.every((other) => other === undefined) || recorded.includes(country);
 }
 

@@ -65,10 +65,12 @@ for (const [file, salt] of [['unlisted-names.tsv', ''], ['unlisted-names-r12.tsv
   const names = rows(file).filter(([, type, name]) => type === 'person' && isDev(salt + name) && !listedWords.has(tokenise(name).sort().join(' '))).map(([, , name]) => name);
   alerts(names, `${file} dev persons`);
 }
-// Round 31's everyday persons (data/aml-eval/everyday-persons-r31.tsv, public figures on no list), every row, with what each alert found.
-const everyday = rows('everyday-persons-r31.tsv').map(([, name]) => name).filter((name) => !listedWords.has(tokenise(name).sort().join(' ')));
-const everydayAlerts = everyday.flatMap((name) => screen(lists, { name, type: 'person' }).matches.slice(0, 1).map((m) => `${name} → ${m.matchedName} ${m.score}`));
-console.log(`everyday-persons-r31 (all rows): ${everydayAlerts.length}/${everyday.length} alert${everydayAlerts.length ? ` (${everydayAlerts.join('; ')})` : ''}`);
+// Rounds 31 and 32's everyday persons and round 31's review persons (public figures on no list), every row, with what each alert found.
+for (const file of ['everyday-persons-r31.tsv', 'review-persons-r31.tsv', 'everyday-persons-r32.tsv']) {
+  const everyday = rows(file).map(([, name]) => name).filter((name) => !listedWords.has(tokenise(name).sort().join(' ')));
+  const everydayAlerts = everyday.flatMap((name) => screen(lists, { name, type: 'person' }).matches.slice(0, 1).map((m) => `${name} → ${m.matchedName} ${m.score}`));
+  console.log(`${file.slice(0, -4)} (all rows): ${everydayAlerts.length}/${everyday.length} alert${everydayAlerts.length ? ` (${everydayAlerts.join('; ')})` : ''}`);
+}
 alerts(rows('lookalike-persons-r29.tsv').map(([, name]) => name).filter((name) => !listedWords.has(tokenise(name).sort().join(' '))), 'lookalike-persons-r29 (all rows)');
 
 // The review's probe: whether the named listed entity (or, for *, any) alerts, tallied by class and expectation.

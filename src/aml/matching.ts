@@ -548,6 +548,18 @@ function hasKoreanShapedName(entity: ListEntity): boolean {
 }
 
 /**
+ * A North Korean vessel (flagged or listed under a DPRK programme), or one listed with neither whose name is Korean
+ * by its shape, every word one or two Korean syllables ("PAEK MA", "JANG GYONG"): its syllables are romanised and
+ * joined as a Korean person's are ("Baek Ma Kang", "Paek Ma Gang", "Paekmagang").
+ */
+function isKoreanVessel(entity: ListEntity): boolean {
+  if (entity.type !== 'vessel') return false;
+  if (entity.countries.length || entity.programs.length) return entity.countries.includes('KP') || entity.programs.some((program) => PROGRAMME_LISTING_KOREANS.test(program));
+  const words = tokenise(entity.names[0]?.full ?? '').filter((word) => !isWeakToken(word));
+  return words.length >= 2 && words.every((word) => ONE_OR_TWO_KOREAN_SYLLABLES.test(word));
+}
+
+/**
  * Countries whose persons' names are written in Cyrillic, now or in Soviet times: the former Soviet republics,
  * Bulgaria, Serbia, Montenegro, North Macedonia, Bosnia and Herzegovina, Mongolia.
  */
@@ -642,7 +654,7 @@ export function buildIndex(entities: ListEntity[]): ScreeningIndex {
 
   entities.forEach((entity, entityIndex) => {
     const koreanByMark = isKoreanPerson(entity);
-    const korean = koreanByMark || hasKoreanShapedName(entity);
+    const korean = koreanByMark || hasKoreanShapedName(entity) || isKoreanVessel(entity);
     const transcribable = mayBeTranscribedFromCyrillic(entity);
     const writtenNumbers: string[] = [];
     const firstNameId = nameEntity.length;

@@ -6,6 +6,7 @@ import { isWeakToken, nationalTranscriptionReadings, withAlDinApart, pinyinReadi
 import { nisbaFromGivenName, tokenSimilarity, transliterationKey, transliterationSimilarity } from '../../src/aml/similarity.ts';
 import { DEFAULT_THRESHOLD, ListsUnavailableError, screen, screenCompany, screenPerson, type ListsSnapshot } from '../../src/aml/screen.ts';
 import { emptyEntity, type ListEntity } from '../../src/aml/model.ts';
+import { isPatronymic } from '../../src/aml/given-names.ts';
 
 const CURRENT = fileURLToPath(new URL('../../../shared/data/lists/current', import.meta.url));
 let lists: ListsSnapshot;
@@ -1207,5 +1208,54 @@ describe('round 31: persons and vessels as the press writes them', () => {
     expect(finds('Sorokin', 'kapitan')).toBe(false);
     expect(finds('Iris', 'iris')).toBe(false);
     expect(finds('Composer Rakhmaninov', 'kapitan')).toBe(false);
+  });
+});
+
+describe('round 32: persons in German and French transcription, North Korean vessels', () => {
+  let snapshot: ListsSnapshot;
+  beforeAll(() => {
+    const entity = (id: string, full: string, type: ListEntity['type'], marks: Partial<ListEntity> = {}): ListEntity => ({ ...emptyEntity('r32p', id, type), ...marks, names: [{ full, kind: 'primary' }] });
+    snapshot = {
+      index: buildIndex([
+        ...listed,
+        entity('tokarev', 'Nikolay Tokarev', 'person'), entity('volkova', 'Irina Volkova', 'person'), entity('kuznetsova', 'KUZNETSOVA, Irina', 'person', { nationalities: ['RU'] }),
+        entity('baekmakang', 'BAEK MA KANG', 'vessel', { countries: ['KP'], programs: ['DPRK'] }), entity('janggyong', 'JANG GYONG', 'vessel'),
+      ]),
+      lists: [],
+      listsVersion: 'r32p',
+    };
+  });
+  const finds = (name: string, id: string) => screen(snapshot, { name, limit: 100 }).matches.some((m) => m.entityId === `r32p:${id}`);
+
+  it('weighs a patronymic the query adds as one in German or French transcription too ("-owitsch", "-evitch", "-owna")', () => {
+    expect(finds('Nikolai Petrowitsch Tokarew', 'tokarev')).toBe(true);
+    expect(finds('Nikolai Petrovitch Tokarev', 'tokarev')).toBe(true);
+    expect(finds('Irina Petrowna Wolkowa', 'volkova')).toBe(true);
+    expect(isPatronymic('sergejewitsch')).toBe(true);
+    expect(isPatronymic('jurjewna')).toBe(true);
+    expect(isPatronymic('peter')).toBe(false);
+  });
+
+  it('reads a German s beside a voiced consonant as з as well as с ("Gryslow", "Kusnezowa"), not only between vowels', () => {
+    expect(nationalTranscriptionReadings('gryslow')).toContain('gryzlov');
+    expect(nationalTranscriptionReadings('kusnezowa')).toContain('kuznetsova');
+    expect(nationalTranscriptionReadings('maslow')).toContain('maslov');
+    expect(finds('Irina Kusnezowa', 'kuznetsova')).toBe(true);
+    expect(finds('Irina Kusnezowska', 'kuznetsova')).toBe(false);
+  });
+
+  it('reads the German dsch as j, not as a d before sh ("Ahmadinedschad", "Dschafar")', () => {
+    expect(transliterationKey('ahmadinedschad')).toBe(transliterationKey('ahmadinejad'));
+    expect(transliterationSimilarity('dschamal', 'jamal')).toBeGreaterThan(0);
+    expect(transliterationKey('dschamal')).not.toBe(transliterationKey('shamal'));
+  });
+
+  it('reads a North Korean vessel\'s syllables as a Korean name\'s, by its flag or programme, or by its shape when listed with neither', () => {
+    expect(finds('Paek Ma Gang', 'baekmakang')).toBe(true);
+    expect(finds('MV Paek Ma Kang', 'baekmakang')).toBe(true);
+    expect(finds('Jang Kyong', 'janggyong')).toBe(true);
+    // One changed vowel is another ship.
+    expect(finds('Paek Mi Gang', 'baekmakang')).toBe(false);
+    expect(finds('Jang Kyang', 'janggyong')).toBe(false);
   });
 });

@@ -29,6 +29,12 @@ function listedWith(source: string, names: string[], marks: Partial<ListEntity> 
   return { index: buildIndex([...listed, ...entities]), lists: [], listsVersion: source };
 }
 
+/** The loaded lists plus one entity of list `source` for each [id, primary name, type, marks]. */
+function listedWithNamed(source: string, named: Array<[string, string, ListEntity['type'], Partial<ListEntity>?]>): ListsSnapshot {
+  const entities = named.map(([id, full, type, marks]): ListEntity => ({ ...emptyEntity(source, id, type), ...marks, names: [{ full, kind: 'primary' }] }));
+  return { index: buildIndex([...listed, ...entities]), lists: [], listsVersion: source };
+}
+
 /** As listedWith, each person with a primary name and aliases. */
 function listedWithAliases(source: string, persons: string[][]): ListsSnapshot {
   const entities = persons.map((names, i): ListEntity => ({ ...emptyEntity(source, String(i), 'person'), names: names.map((full, slot) => ({ full, kind: slot ? 'alias' : 'primary' })) }));
@@ -1121,19 +1127,12 @@ describe('three-letter acronyms the lists attest (round 28)', () => {
 describe('round 31: persons and vessels as the press writes them', () => {
   let snapshot: ListsSnapshot;
   beforeAll(() => {
-    const person = (id: string, full: string): ListEntity => ({ ...emptyEntity('r31p', id, 'person'), names: [{ full, kind: 'primary' }] });
-    const vessel = (id: string, full: string): ListEntity => ({ ...emptyEntity('r31p', id, 'vessel'), names: [{ full, kind: 'primary' }] });
-    snapshot = {
-      index: buildIndex([
-        ...listed,
-        person('daniel', 'HARTIGAN, Daniel Joseph'), person('christopher', 'HARTIGAN, Christopher Vincent'),
-        person('makarau', 'MAKARAU, Ivan Uladzimiravich'),
-        person('safieddine', 'SAFIEDDINE, Hashem'), person('nizam', 'QURAISHI, Ahmed Nizam al-Din'), person('son', 'MUHAMMAD, Sirajuddin Zarkawi Kamaluddin Khwasa'), person('quraishi', 'KHATTABZAI, Shaikh Nabeel Ahmad'), person('shams', 'SHAMSUDDIN'), { ...emptyEntity('r31p', 'almacen', 'organization'), names: [{ full: 'ALMACEN JUNIOR', kind: 'primary' }] },
-        vessel('kapitan', 'KAPITAN SOROKIN'), vessel('kompozitor', 'KOMPOZITOR RAKHMANINOV'), vessel('avrora', 'AVRORA CAPELLA'), vessel('iris', 'IRIS SAHAND'),
-      ]),
-      lists: [],
-      listsVersion: 'r31p',
-    };
+    snapshot = listedWithNamed('r31p', [
+      ['daniel', 'HARTIGAN, Daniel Joseph', 'person'], ['christopher', 'HARTIGAN, Christopher Vincent', 'person'],
+      ['makarau', 'MAKARAU, Ivan Uladzimiravich', 'person'],
+      ['safieddine', 'SAFIEDDINE, Hashem', 'person'], ['nizam', 'QURAISHI, Ahmed Nizam al-Din', 'person'], ['son', 'MUHAMMAD, Sirajuddin Zarkawi Kamaluddin Khwasa', 'person'], ['quraishi', 'KHATTABZAI, Shaikh Nabeel Ahmad', 'person'], ['shams', 'SHAMSUDDIN', 'person'], ['almacen', 'ALMACEN JUNIOR', 'organization'],
+      ['kapitan', 'KAPITAN SOROKIN', 'vessel'], ['kompozitor', 'KOMPOZITOR RAKHMANINOV', 'vessel'], ['avrora', 'AVRORA CAPELLA', 'vessel'], ['iris', 'IRIS SAHAND', 'vessel'],
+    ]);
   });
   const finds = (name: string, id: string) => screen(snapshot, { name, limit: 100 }).matches.some((m) => m.entityId === `r31p:${id}`);
 
@@ -1214,16 +1213,10 @@ describe('round 31: persons and vessels as the press writes them', () => {
 describe('round 32: persons in German and French transcription, North Korean vessels', () => {
   let snapshot: ListsSnapshot;
   beforeAll(() => {
-    const entity = (id: string, full: string, type: ListEntity['type'], marks: Partial<ListEntity> = {}): ListEntity => ({ ...emptyEntity('r32p', id, type), ...marks, names: [{ full, kind: 'primary' }] });
-    snapshot = {
-      index: buildIndex([
-        ...listed,
-        entity('tokarev', 'Nikolay Tokarev', 'person'), entity('volkova', 'Irina Volkova', 'person'), entity('kuznetsova', 'KUZNETSOVA, Irina', 'person', { nationalities: ['RU'] }),
-        entity('baekmakang', 'BAEK MA KANG', 'vessel', { countries: ['KP'], programs: ['DPRK'] }), entity('janggyong', 'JANG GYONG', 'vessel'),
-      ]),
-      lists: [],
-      listsVersion: 'r32p',
-    };
+    snapshot = listedWithNamed('r32p', [
+      ['tokarev', 'Nikolay Tokarev', 'person'], ['volkova', 'Irina Volkova', 'person'], ['kuznetsova', 'KUZNETSOVA, Irina', 'person', { nationalities: ['RU'] }],
+      ['baekmakang', 'BAEK MA KANG', 'vessel', { countries: ['KP'], programs: ['DPRK'] }], ['janggyong', 'JANG GYONG', 'vessel'],
+    ]);
   });
   const finds = (name: string, id: string) => screen(snapshot, { name, limit: 100 }).matches.some((m) => m.entityId === `r32p:${id}`);
 
@@ -1251,11 +1244,10 @@ describe('round 32: persons in German and French transcription, North Korean ves
   });
 
   it('reads a North Korean vessel\'s syllables as a Korean name\'s, by its flag or programme, or by its shape when listed with neither', () => {
-    expect(finds('Paek Ma Gang', 'baekmakang')).toBe(true);
-    expect(finds('MV Paek Ma Kang', 'baekmakang')).toBe(true);
-    expect(finds('Jang Kyong', 'janggyong')).toBe(true);
+    const spellings: Array<[string, string]> = [['Paek Ma Gang', 'baekmakang'], ['MV Paek Ma Kang', 'baekmakang'], ['Jang Kyong', 'janggyong']];
+    for (const [name, id] of spellings) expect(finds(name, id)).toBe(true);
     // One changed vowel is another ship.
-    expect(finds('Paek Mi Gang', 'baekmakang')).toBe(false);
-    expect(finds('Jang Kyang', 'janggyong')).toBe(false);
+    const otherShips: Array<[string, string]> = [['Paek Mi Gang', 'baekmakang'], ['Jang Kyang', 'janggyong']];
+    for (const [name, id] of otherShips) expect(finds(name, id)).toBe(false);
   });
 });

@@ -548,13 +548,14 @@ function hasKoreanShapedName(entity: ListEntity): boolean {
 }
 
 /**
- * A North Korean vessel (flagged or listed under a DPRK programme), or one listed with neither whose name is Korean
- * by its shape, every word one or two Korean syllables ("PAEK MA", "JANG GYONG"): its syllables are romanised and
- * joined as a Korean person's are ("Baek Ma Kang", "Paek Ma Gang", "Paekmagang").
+ * A North Korean vessel (flagged KP or listed under a DPRK programme; not any under the non-proliferation one, which
+ * lists Iran's fleet), or one listed with neither whose name is Korean by its shape, every word one or two Korean
+ * syllables ("PAEK MA", "JANG GYONG"): its syllables are romanised and joined as a Korean person's are ("Baek Ma
+ * Kang", "Paek Ma Gang", "Paekmagang").
  */
 function isKoreanVessel(entity: ListEntity): boolean {
   if (entity.type !== 'vessel') return false;
-  if (entity.countries.length || entity.programs.length) return entity.countries.includes('KP') || entity.programs.some((program) => PROGRAMME_LISTING_KOREANS.test(program));
+  if (entity.countries.length || entity.programs.length) return entity.countries.includes('KP') || entity.programs.some((program) => program.startsWith('DPRK'));
   const words = tokenise(entity.names[0]?.full ?? '').filter((word) => !isWeakToken(word));
   return words.length >= 2 && words.every((word) => ONE_OR_TWO_KOREAN_SYLLABLES.test(word));
 }

@@ -1216,6 +1216,8 @@ describe('round 32: persons in German and French transcription, North Korean ves
     snapshot = listedWithNamed('r32p', [
       ['tokarev', 'Nikolay Tokarev', 'person'], ['volkova', 'Irina Volkova', 'person'], ['kuznetsova', 'KUZNETSOVA, Irina', 'person', { nationalities: ['RU'] }],
       ['baekmakang', 'BAEK MA KANG', 'vessel', { countries: ['KP'], programs: ['DPRK'] }], ['janggyong', 'JANG GYONG', 'vessel'],
+      ['thinhcuong', 'THINH CUONG', 'vessel', { countries: ['SL'], programs: ['DPRK4'] }], ['southhill', 'SOUTH HILL 5', 'vessel', { countries: ['PW'], programs: ['DPRK'] }],
+      ['bella', 'BELLA', 'vessel', { programs: ['DPRK4'] }],
     ]);
   });
   const finds = (name: string, id: string) => screen(snapshot, { name, limit: 100 }).matches.some((m) => m.entityId === `r32p:${id}`);
@@ -1249,5 +1251,13 @@ describe('round 32: persons in German and French transcription, North Korean ves
     // One changed vowel is another ship.
     const otherShips: Array<[string, string]> = [['Paek Mi Gang', 'baekmakang'], ['Jang Kyang', 'janggyong']];
     for (const [name, id] of otherShips) expect(finds(name, id)).toBe(false);
+  });
+
+  it('keeps a DPRK-programme vessel whose name is not Korean syllables out of the Korean reading ("Dinh" is not "THINH", "Sud" not "SOUTH")', () => {
+    expect(finds('Dinh Cuong', 'thinhcuong')).toBe(false);
+    expect(finds('Sud Hill 5', 'southhill')).toBe(false);
+    // An English name's typo keeps its sound-alike lift: "a" against another vowel is not another Korean syllable.
+    expect(finds('Belle', 'bella')).toBe(true);
+    expect(finds('South Hill 5', 'southhill')).toBe(true);
   });
 });

@@ -286,6 +286,10 @@ describe('the order of an all-digit date (round 26)', () => {
     expect(compareVisualZone({ ...fifthOfAugust, issuingState: 'USA' }, page({ birth: [['08/05/1974', 430]] })).birthDate).toBe('match');
     // A page whose dates are day first (15.03.2034) reads 08/05 as 8 May: another date.
     expect(compareVisualZone(fifthOfAugust, page({ birth: [['08.05.1974', 430]], expiry: [['15.03.2034', 430]] })).birthDate).toBe('mismatch');
+    // A month-13 twin whose day is 12 or less (round 23 review: unread) is read month first where nothing on the page
+    // says otherwise: 13 December, another date. Beside a day-first expiry the page tells no order: unread, as before.
+    expect(compareVisualZone(MRZ, page({ birth: [['12.13.1974', 430]] })).birthDate).toBe('mismatch');
+    expect(compareVisualZone(MRZ, page({ birth: [['12.13.1974', 430]], expiry: [['15.03.2034', 430]] })).birthDate).toBe('unread');
   });
 });
 

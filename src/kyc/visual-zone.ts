@@ -77,8 +77,8 @@ interface PrintedDate {
 
 /**
  * The order of an all-digit date's day and month: `day` first (most issuers), `month` first (US cards: `08/25/1974`),
- * `either` where the page does not tell (both readings kept), `unambiguous` (only dates that read one way: a part
- * over 12, or day and month equal).
+ * `either` where the page does not tell (each reading that is a date kept: `12.13.1974` is 13 December), `unambiguous`
+ * (only dates that read one way: a part over 12, or day and month equal).
  */
 export type DateOrder = 'day' | 'month' | 'either' | 'unambiguous';
 
@@ -115,10 +115,9 @@ export function printedDates(text: string, order: DateOrder = 'day'): PrintedDat
   }
   for (const m of folded.matchAll(ALL_DIGIT_DATE)) {
     const [a, b] = [+m[1]!, +m[2]!];
-    const ambiguous = a !== b && a <= 12 && b <= 12;
-    if (order === 'unambiguous' && ambiguous) continue;
+    if (order === 'unambiguous' && a !== b && a <= 12 && b <= 12) continue;
     if (order !== 'month') add(m[1]!, b, m[3]!);
-    if (order === 'month' || (order === 'either' && ambiguous)) add(m[2]!, a, m[3]!);
+    if (order === 'month' || (order !== 'day' && a !== b)) add(m[2]!, a, m[3]!);
   }
   for (const m of folded.matchAll(YEAR_FIRST_DATE)) add(m[3]!, +m[2]!, m[1]!);
   return dates;
@@ -128,9 +127,9 @@ export function printedDates(text: string, order: DateOrder = 'day'): PrintedDat
 const MONTH_FIRST_STATES = new Set(['USA']);
 
 /**
- * The order the page prints all-digit dates in: what its own dates show (a first part over 12 is a day, a second
- * part over 12 a day printed second), else the issuer's custom, else unknown (`either`). Pages that show both orders
- * (a hand-made change, a misread) are unknown too.
+ * The order the page prints all-digit dates in: day first where its own dates show it (a first part over 12), month
+ * first where the issuer prints so and the page does not contradict it, else unknown (`either`). Pages that show
+ * both orders (a hand-made change, a misread) are unknown too.
  */
 export function pageDateOrder(text: string, issuingState: string | null): DateOrder {
   let [dayFirst, monthFirst] = [false, false];
@@ -139,7 +138,9 @@ export function pageDateOrder(text: string, issuingState: string | null): DateOr
     if (a > 12 && a <= 31 && b >= 1 && b <= 12) dayFirst = true;
     if (b > 12 && b <= 31 && a >= 1 && a <= 12) monthFirst = true;
   }
-  if (dayFirst !== monthFirst) return dayFirst ? 'day' : 'month';
+  if (dayFirst && !monthFirst) return 'day';
+  // Month first only where the issuer prints so: elsewhere one confidently misread date (an issue date's 11 read 17)
+  // would turn the page's day-first dates around and make genuine ones mismatches. Read both ways, its dates match.
   if (!dayFirst && issuingState && MONTH_FIRST_STATES.has(issuingState)) return 'month';
   return 'either';
 }
@@ -317,67 +318,45 @@ function compareNumber(mrzNumber: string, lines: PrintedLine[], gate: number): V
   return changed ? 'mismatch' : 'unread';
 }
 
-/** A value this printed name is another name than the MRZ's, not a misread of it (the MRZ may cut a long name). */
-function otherName(value: PrintedWord[], mrzName: string): boolean {
-  const printed = nameTokens(value.map((w) => w.text).join(' ')).join('');
-  const wanted = foldName(mrzName).replace(/[^A-Z]/g, '');
-  if (printed.length < 3 || wanted.length === 0) return false;
-  return editSimilarity(printed.slice(0, wanted.length), wanted) < OTHER_NAME_SIMILARITY;
-}
-
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
-const isLabel = (words: PrintedWord[]) => Object.values(LABELS).some((label) => label.test(labelText(words)));
-
-/**
- * Round 26: the surname's value where its label cannot be read (a document small in a photo prints labels ~4 px
- * high). ICAO 9303 prints the primary identifier right above the secondary one, so it is the nearest group of print
- * above the group showing the MRZ's given names that starts where that group starts; labels between them are skipped
- * (read as labels, or smaller print: labels are printed smaller than values). Null when no such group is near.
- */
-function surnameAboveGivenNames(lines: PrintedLine[], givenNames: string): PrintedWord[] | null {
-  for (const [index, line] of lines.entries()) {
-    for (const group of groups(line)) {
-      if (!nameShown(givenNames, new Set(nameTokens(group.map((w) => w.text).join(' '))))) continue;
-      const given = span(group);
-      const height = median(group.map((w) => w.box.y1 - w.box.y0));
-      for (const above of lines.slice(0, index).reverse()) {
-        if (given.y0 - span(above).y1 > 4 * height) return null;
-        const candidate = groups(above).find((words) => Math.abs(words[0]!.box.x0 - given.x0) <= height);
-        if (!candidate || isLabel(candidate) || median(candidate.map((w) => w.box.y1 - w.box.y0)) < height / 2) continue;
-        return candidate;
-      }
-      return null;
-    }
-  }
-  return null;
-}
-
-function compareName(mrz: MrzReading, field: 'surname' | 'givenNames', lines: PrintedLine[], printedTokens: Set<string>, gate: number): VisualFieldResult {
-  const mrzName = (field === 'surname' ? mrz.lastName : mrz.firstName)!;
+function compareName(mrzName: string, field: 'surname' | 'givenNames', lines: PrintedLine[], printedTokens: Set<string>, gate: number): VisualFieldResult {
   if (nameShown(mrzName, printedTokens)) return 'match';
   const value = labelledValue(lines, field);
-  if (value && confident(value, gate) && otherName(value, mrzName)) return 'mismatch';
-  const above = field === 'surname' && mrz.firstName ? surnameAboveGivenNames(lines, mrz.firstName) : null;
-  return above && confident(above, gate) && otherName(above, mrzName) ? 'mismatch' : 'unread';
+  if (!value || !confident(value, gate)) return 'unread';
+  const printed = nameTokens(value.map((w) => w.text).join(' ')).join('');
+  const wanted = foldName(mrzName).replace(/[^A-Z]/g, '');
+  if (printed.length < 3 || wanted.length === 0) return 'unread';
+  // The MRZ may cut a long name: only the printed start as long as the MRZ's is compared.
+  return editSimilarity(printed.slice(0, wanted.length), wanted) < OTHER_NAME_SIMILARITY ? 'mismatch' : 'unread';
 }
 
 /**
  * Round 26: the MRZ's birth date printed with another year (the holder made older or younger), wherever it stands:
- * a date read at `gate` with the birth date's day and month, not the expiry's (an issue date can share the expiry's
- * day and month), all-digit dates only where the page's order makes them unambiguous. A change of day or month is
- * seen under a readable label only: a child's issue date can share the birth date's month and year.
+ * a date read at `gate` with the birth date's day and month, all-digit dates only where the page's order makes them
+ * unambiguous. Not when the birthday is within a day of the expiry's day and month: a document runs whole years from
+ * its issue day (to the day, or to the day before), so one issued on the holder's birthday prints that day and month
+ * in its issue date. Nor a year after the expiry's: no birth year, a date of another calendar (the Buddhist era's
+ * 2517 is 1974). A change of day or month is seen under a readable label only: a child's issue date can share the
+ * birth date's month and year.
  */
 function birthYearChanged(mrz: MrzReading, lines: PrintedLine[], order: DateOrder, gate: number): boolean {
   const birth = mrz.birthDate!;
   const [, birthMonth, birthDay] = birth.split('-').map(Number);
-  const [, expiryMonth, expiryDay] = (mrz.expiryDate ?? '').split('-').map(Number);
-  if (birthMonth === expiryMonth && birthDay === expiryDay) return false;
+  const [expiryYear, expiryMonth, expiryDay] = (mrz.expiryDate ?? '').split('-').map(Number);
+  if (expiryMonth && expiryDay && daysApartInYear(birthMonth!, birthDay!, expiryMonth, expiryDay) <= 1) return false;
+  const birthYear = (date: PrintedDate) => date.year.length === 2 || !expiryYear || +date.year <= expiryYear;
   for (const words of wordRuns(lines)) {
     if (!confident(words, gate)) continue;
     const dates = printedDates(words.map((w) => w.text).join(' '), order === 'either' ? 'unambiguous' : order);
-    if (dates.some((date) => date.day === birthDay && date.month === birthMonth && !sameDate(date, birth))) return true;
+    if (dates.some((date) => date.day === birthDay && date.month === birthMonth && !sameDate(date, birth) && birthYear(date))) return true;
   }
   return false;
+}
+
+/** Days between two days of the year (month, day), round the year's end (31 December and 1 January are 1 apart). */
+function daysApartInYear(monthA: number, dayA: number, monthB: number, dayB: number): number {
+  const dayOfYear = (month: number, day: number) => (Date.UTC(2000, month - 1, day) - Date.UTC(2000, 0, 1)) / 86_400_000;
+  const apart = Math.abs(dayOfYear(monthA, dayA) - dayOfYear(monthB, dayB));
+  return Math.min(apart, 366 - apart);
 }
 
 function compareDate(mrz: MrzReading, field: 'birthDate' | 'expiryDate', lines: PrintedLine[], pageDates: PrintedDate[], order: DateOrder, gate: number): VisualFieldResult {
@@ -413,8 +392,8 @@ export function compareVisualZone(mrz: MrzReading, printed: PrintedLine[], confi
   const pageDates = printedDates(text, order);
   return {
     documentNumber: mrz.documentNumber ? compareNumber(mrz.documentNumber.replace(/</g, ''), lines, confidentWord) : 'unread',
-    surname: mrz.lastName ? compareName(mrz, 'surname', lines, printedTokens, confidentWord) : 'unread',
-    givenNames: mrz.firstName ? compareName(mrz, 'givenNames', lines, printedTokens, confidentWord) : 'unread',
+    surname: mrz.lastName ? compareName(mrz.lastName, 'surname', lines, printedTokens, confidentWord) : 'unread',
+    givenNames: mrz.firstName ? compareName(mrz.firstName, 'givenNames', lines, printedTokens, confidentWord) : 'unread',
     birthDate: compareDate(mrz, 'birthDate', lines, pageDates, order, confidentWord),
     // The French card's MRZ holds no expiry (mrz.ts estimates it from the issue month): nothing to compare.
     expiryDate: mrz.format === 'FRA_ID' ? 'unread' : compareDate(mrz, 'expiryDate', lines, pageDates, order, confidentWord),

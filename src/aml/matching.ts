@@ -14,7 +14,7 @@ import {
 import { AIRLINE_WORD_FOLDED, LEGAL_FORM_WORDS, withAirlineWordFolded } from './legal-forms.ts';
 import { COMMON_FAMILY, COMMON_GIVEN } from './common-names.ts';
 import { knownOrganisationAliases, withLeadingNameReplaced } from './organisation-aliases.ts';
-import { withoutPlaceName } from './places.ts';
+import { withoutClosingCountry, withoutPlaceName } from './places.ts';
 import type { ListEntity, NameKind } from './model.ts';
 
 const NAME_KINDS: NameKind[] = ['primary', 'alias', 'weak_alias', 'former'];
@@ -121,7 +121,7 @@ const SUBSTITUTION_FACTOR = 0.9;
 const MAX_CANDIDATES = 120;
 /** An organisation named by another of its well-known names (organisation-aliases.ts): "FSB" for FEDERAL SECURITY SERVICE. */
 const KNOWN_ALIAS_SIMILARITY = 0.95;
-/** A listed organisation's name with the place it opens with left out (see withoutPlaceName). */
+/** An organisation's name with the place it opens with (see withoutPlaceName) or its country left out. */
 const PLACE_LEFT_OUT_SIMILARITY = 0.9;
 /**
  * Spelling weight of a word that at most a dozen or so listed names hold: an industry's words ("petroleum",
@@ -179,6 +179,8 @@ export interface ScreeningIndex {
   syllablesJoinedNames: Set<number>;
   /** An organisation's name without the Chinese province or city it opens with (see withoutPlaceName). */
   placeLeftOutNames: Set<number>;
+  /** An organisation's name without the country it closes with, when that country is the body's (see withoutClosingCountry). */
+  countryLeftOutNames: Set<number>;
   /** Ids of persons' names read without the title their given names open with (see withoutListedTitle). */
   titleLeftOutNames: Set<number>;
   /**
@@ -507,6 +509,28 @@ function searchSpelledOut(index: ScreeningIndex, name: string): NameHit[] {
 }
 
 /**
+ * Whether a country an organisation's name is written with may be the body's own: the list records it (as a country,
+ * a nationality, an address's or the issuer of a registration or tax number), or records none. A sibling abroad is
+ * another body: "Alfa-Bank Ukraine" is not the Russian ALFA-BANK, "Zenith Bank Nigeria" not BANK ZENIT, whose tax
+ * number is Russian (OFAC's CSV gives most organisations no address, but a registration's country).
+ */
+function mayBeOwnCountry(entity: ListEntity, country: string): boolean {
+  const recorded = [
+    ...entity.countries,
+    ...entity.nationalities,
+    ...entity.addresses.map((address) => address.country),
+    ...entity.identifiers.map((identifier) => identifier.country),
+  ];
+  return recorded.every((other) => other === undefined) || recorded.includes(country);
+}
+
+/** A listed organisation's name without the country it closes with, when that is the body's own (round 32). */
+function withoutOwnClosingCountry(entity: ListEntity, written: string): string | undefined {
+  const left = withoutClosingCountry(written);
+  return left && mayBeOwnCountry(entity, left.country) ? left.reading : undefined;
+}
+
+/**
  * Whether a person's weak alias is a full name all the same ("Masud Azhar", which the UN list rates low): two
  * distinctive parts or more and no kunya ("Abu Bakr", "Umm Ali"). It is then scored like an alias, still reported as
  * a weak one.
@@ -646,6 +670,7 @@ export function buildIndex(entities: ListEntity[]): ScreeningIndex {
   const koreanNames = new Set<number>();
   const syllablesJoinedNames = new Set<number>();
   const placeLeftOutNames = new Set<number>();
+  const countryLeftOutNames = new Set<number>();
   const titleLeftOutNames = new Set<number>();
   const alDinApartNames = new Set<number>();
   const readingNames = new Set<number>();
@@ -674,9 +699,10 @@ export function buildIndex(entities: ListEntity[]): ScreeningIndex {
       const syllablesJoined = entity.type === 'vessel' ? withVesselSyllablesJoined(numeralOne ?? withoutKind ?? written) : undefined;
       const vesselWords = entity.type === 'vessel' ? vesselNameReading(withoutKind ?? written) : undefined;
       const withoutPlace = entity.type === 'organization' ? withoutPlaceName(written) : undefined;
+      const withoutCountry = entity.type === 'organization' && !withoutPlace ? withoutOwnClosingCountry(entity, written) : undefined;
       const withoutTitle = entity.type === 'person' ? withoutListedTitle(written) : undefined;
       const alDinApart = entity.type === 'person' ? withAlDinApart(written) : undefined;
-      const readings = [withoutKind, syllablesJoined, vesselWords, withoutPlace, withoutTitle, alDinApart].filter((reading) => reading !== undefined);
+      const readings = [withoutKind, syllablesJoined, vesselWords, withoutPlace, withoutCountry, withoutTitle, alDinApart].filter((reading) => reading !== undefined);
       for (const variant of [...nameVariants(written), ...(numeralOne ? [numeralOne] : []), ...readings]) {
         const reading = readings.includes(variant);
         const { parts, middle, order, secondFamily, nisba } = listedNameParts(variant, entity.type === 'person');
@@ -717,6 +743,7 @@ export function buildIndex(entities: ListEntity[]): ScreeningIndex {
         if (reading) readingNames.add(nameId);
         if (variant === syllablesJoined) syllablesJoinedNames.add(nameId);
         if (variant === withoutPlace) placeLeftOutNames.add(nameId);
+        if (variant === withoutCountry) countryLeftOutNames.add(nameId);
         if (variant === withoutTitle) titleLeftOutNames.add(nameId);
         if (variant === alDinApart) alDinApartNames.add(nameId);
         if (entity.type === 'person') for (const joined of hyphenatedWords(variant)) pushTo(byHyphenatedKey, transliterationKey(joined), nameId);
@@ -907,6 +934,7 @@ export function buildIndex(entities: ListEntity[]): ScreeningIndex {
     koreanNames,
     syllablesJoinedNames,
     placeLeftOutNames,
+    countryLeftOutNames,
     titleLeftOutNames,
     alDinApartNames,
     byPinyin,
@@ -1924,8 +1952,8 @@ function weakWeightOf(query: QueryToken[]): number {
 export function searchNames(index: ScreeningIndex, name: string, minScore: number): NameHit[] {
   const best = new Map<number, NameHit>();
   const spellings = spellingsOf(name);
-  for (const { text, factor, vessel } of spellings) {
-    for (const hit of searchSpelling(index, text, minScore / factor, vessel)) {
+  for (const { text, factor, vessel, country } of spellings) {
+    for (const hit of searchSpelling(index, text, minScore / factor, vessel, country)) {
       const scored = factor === 1 ? hit : { ...hit, score: hit.score * factor };
       if (scored.score >= minScore && scored.score > (best.get(scored.entityIndex)?.score ?? 0)) best.set(scored.entityIndex, scored);
     }
@@ -1957,8 +1985,11 @@ export function searchNames(index: ScreeningIndex, name: string, minScore: numbe
   return [...best.values()].sort((a, b) => b.score - a.score);
 }
 
-/** One way a query is searched; `vessel`: a reading only a vessel's name may have, its hits kept for vessels alone. */
-interface Spelling { text: string; factor: number; vessel?: 'name' | 'syllablesJoined' }
+/**
+ * One way a query is searched; `vessel`: a reading only a vessel's name may have, its hits kept for vessels alone;
+ * `country`: the query without the country it closes with (ISO code), its hits kept for organisations of that country.
+ */
+interface Spelling { text: string; factor: number; vessel?: 'name' | 'syllablesJoined'; country?: string }
 
 /**
  * The ways a query is searched: as written, in its Pinyin reading when it reads as Wade-Giles (its hits count at
@@ -1981,6 +2012,8 @@ function spellingsOf(name: string): Spelling[] {
   // Two syllables written apart already pair with the listed word they make (see scoreName's joined neighbours).
   const syllablesJoined = withVesselSyllablesJoined(withClosingNumeralOne(withoutKind ?? name) ?? withoutKind ?? name, 3);
   if (syllablesJoined) spellings.push({ text: syllablesJoined, factor: 1, vessel: 'syllablesJoined' });
+  const withoutCountry = withoutClosingCountry(name);
+  if (withoutCountry) spellings.push({ text: withoutCountry.reading, factor: PLACE_LEFT_OUT_SIMILARITY, country: withoutCountry.country });
   return spellings;
 }
 
@@ -1990,9 +2023,10 @@ function spellingsOf(name: string): Spelling[] {
  */
 export function proposedEntities(index: ScreeningIndex, name: string, minScore: number): Set<number> {
   const proposed = new Set<number>();
-  for (const { text, factor, vessel } of spellingsOf(name)) {
+  for (const { text, factor, vessel, country } of spellingsOf(name)) {
     for (const nameId of candidateNames(index, queryTokens(index, text), minScore / factor)) {
-      if (!vessel || index.entities[index.nameEntity[nameId]].type === 'vessel') proposed.add(index.nameEntity[nameId]);
+      const entity = index.entities[index.nameEntity[nameId]];
+      if ((!vessel || entity.type === 'vessel') && (!country || entity.type === 'organization')) proposed.add(index.nameEntity[nameId]);
     }
     if (factor !== 1 || vessel) continue;
     for (const alias of knownOrganisationAliases(text)) {
@@ -2032,33 +2066,40 @@ function joinedSyllablesAgree(hit: NameHit): boolean {
  * place ("Hangzhou Hikvision Digital Technology"): the reading's first word, held by hardly any listed name and
  * paired as listed. An industry's words ("Petroleum Company" is not "Sichuan Petroleum Company") and an ordinary
  * phrase the place alone made a name of ("Ocean Fishing Co Ltd" is not "Dalian Ocean Fishing") are not brands.
+ * With a closing country left out (`anyWord`) the brand may stand anywhere ("Bank Mellat", "Melli Bank"): "Central
+ * Bank" is not "Central Bank of Iran".
  */
-function brandWordPaired(index: ScreeningIndex, nameId: number, hit: NameHit): boolean {
+function brandWordPaired(index: ScreeningIndex, nameId: number, hit: NameHit, anyWord = false): boolean {
   const start = index.nameTokenStart[nameId];
-  const brand = Array.from(index.nameTokens.subarray(start, index.nameTokenStart[nameId + 1]), (t) => index.tokens[t]).find((word) => !isWeakToken(word));
-  const id = brand === undefined ? undefined : index.vocabulary.get(brand);
-  if (id === undefined || index.spellingWeight[id] < BRAND_WEIGHT) return false;
-  return hit.pairings.some(({ matched, similarity }) => similarity >= ORGANISATION_SPELLING_FLOOR && matched.split(' ').includes(brand!));
+  const words = Array.from(index.nameTokens.subarray(start, index.nameTokenStart[nameId + 1]), (t) => index.tokens[t]).filter((word) => !isWeakToken(word));
+  const floor = anyWord ? COMMON_WEIGHT : BRAND_WEIGHT;
+  const brands = (anyWord ? words : words.slice(0, 1)).filter((word) => index.spellingWeight[index.vocabulary.get(word)!] > floor);
+  return hit.pairings.some(({ matched, similarity }) => similarity >= ORGANISATION_SPELLING_FLOOR && matched.split(' ').some((word) => brands.includes(word)));
 }
 
 /**
  * `vessel`: the spelling is read as a vessel's name only (see spellingsOf). A listed organisation's name read
- * without its place (placeLeftOutNames) counts at PLACE_LEFT_OUT_SIMILARITY and must be met on its brand
- * (brandWordPaired). Only the listed side leaves its place out: a query adding a place the listed name lacks is as often a
- * sibling abroad ("Alfa-Bank Ukraine" is not "Alfa-Bank").
+ * without its opening place (placeLeftOutNames) or closing country (countryLeftOutNames) counts at
+ * PLACE_LEFT_OUT_SIMILARITY and must be met on its brand (brandWordPaired). A Chinese place only on the listed side:
+ * the query's is part of the name. A query's closing country (`country`, the spelling's factor gives the
+ * similarity) only for an organisation the list may place there (see mayBeOwnCountry), met on its brand.
  */
-function searchSpelling(index: ScreeningIndex, name: string, minScore: number, vessel?: Spelling['vessel']): NameHit[] {
+function searchSpelling(index: ScreeningIndex, name: string, minScore: number, vessel?: Spelling['vessel'], country?: string): NameHit[] {
   const query = queryTokens(index, name);
   const queryCjk = cjkCharacters(name);
   const bestByEntity = new Map<number, { nameId: number; score: number }>();
   for (const nameId of candidateNames(index, query, minScore)) {
-    if (vessel && index.entities[index.nameEntity[nameId]].type !== 'vessel') continue;
+    const entity = index.entities[index.nameEntity[nameId]];
+    if (vessel && entity.type !== 'vessel') continue;
+    if (country && (entity.type !== 'organization' || !mayBeOwnCountry(entity, country))) continue;
     const hit = scoreName(index, query, queryCjk, nameId, false);
     const listedPlaceLeftOut = index.placeLeftOutNames.has(nameId);
-    const score = listedPlaceLeftOut ? (hit?.score ?? 0) * PLACE_LEFT_OUT_SIMILARITY : hit?.score ?? 0;
+    const listedCountryLeftOut = index.countryLeftOutNames.has(nameId);
+    const score = listedPlaceLeftOut || listedCountryLeftOut ? (hit?.score ?? 0) * PLACE_LEFT_OUT_SIMILARITY : hit?.score ?? 0;
     if (!hit || score < minScore) continue;
     if ((vessel === 'syllablesJoined' || index.syllablesJoinedNames.has(nameId)) && !joinedSyllablesAgree(scoreName(index, query, queryCjk, nameId, true)!)) continue;
     if (listedPlaceLeftOut && !brandWordPaired(index, nameId, scoreName(index, query, queryCjk, nameId, true)!)) continue;
+    if ((listedCountryLeftOut || country) && !brandWordPaired(index, nameId, scoreName(index, query, queryCjk, nameId, true)!, true)) continue;
     const best = bestByEntity.get(hit.entityIndex);
     if (!best || score > best.score) bestByEntity.set(hit.entityIndex, { nameId, score });
   }

@@ -8,6 +8,7 @@
 // "The Yangon Restaurant"), and many capitals are also words or names ("Male", "Lima", "Kingston", "Victoria").
 
 import { isWeakToken, tokenise } from './normalize.ts';
+import { countryNamedBy } from './parsers/countries.ts';
 
 const CHINESE_PLACES = [
   'anhui', 'fujian', 'gansu', 'guangdong', 'guangxi', 'guizhou', 'hainan', 'hebei', 'heilongjiang', 'henan', 'hubei',
@@ -43,4 +44,38 @@ export function withoutPlaceName(raw: string): string | undefined {
   if (place === 0) return undefined;
   const kept = tokens.slice(start + place);
   return kept.some((token) => !isWeakToken(token)) ? kept.join(' ') : undefined;
+}
+
+/** Words of the longest country name read ("Democratic People's Republic of Korea"). */
+const LONGEST_COUNTRY = 5;
+/** "Of" as Romance names write it ("Banco Nacional de Angola", "Banco do Brasil"), and the articles that may follow it. */
+const OF_WORDS = new Set(['of', 'de', 'del', 'do', 'da', 'dos', 'das', 'du', 'des', 'di']);
+const ARTICLES = new Set(['the', 'la', 'le', 'el']);
+
+/**
+ * An organisation's name without the country it closes with, bare or after "in", as banks and groups of one country
+ * are written both ways ("Bank Mellat Iran" and "Bank Mellat", "Interpal UK", "Ansar al-Sharia in Tunisia"), in
+ * normalised tokens, and that country's ISO code; undefined when it closes with none, when a country opens it too, or
+ * when no word that is not a legal form or a linking word would be left, or when it is in brackets. Not a country
+ * after "of" or a Romance "de", "do", "du": the body is then that country's ("National Bank of Egypt" is not a listed
+ * NATIONAL BANK, "Banco Nacional de Angola" not BANCO NATIONAL, the "National Movement for the Liberation of Kosovo" no
+ * "National Liberation Movement"). Whether the country is the body's own, and not a sibling's abroad ("Alfa-Bank
+ * Ukraine"), is for the caller to tell from what the list records of the body.
+ */
+export function withoutClosingCountry(raw: string): { reading: string; country: string } | undefined {
+  // A country in brackets is the writer's own way of telling namesakes apart ("Sonia (UK)"): it stays.
+  if (/\)\s*$/.test(raw)) return undefined;
+  const tokens = tokenise(raw);
+  for (let length = Math.min(LONGEST_COUNTRY, tokens.length - 1); length > 0; length--) {
+    const country = countryNamedBy(tokens.slice(tokens.length - length).join(' '));
+    if (!country) continue;
+    let end = tokens.length - length;
+    if (ARTICLES.has(tokens[end - 1])) end--;
+    if (OF_WORDS.has(tokens[end - 1])) return undefined;
+    if (tokens[end - 1] === 'in') end--;
+    const kept = tokens.slice(0, end);
+    const opensWithCountry = kept.length > 1 && countryNamedBy(kept[0]) !== undefined;
+    return kept.some((token) => !isWeakToken(token)) && !opensWithCountry ? { reading: kept.join(' '), country } : undefined;
+  }
+  return undefined;
 }

@@ -201,6 +201,10 @@ describe('OFAC remarks', () => {
     ]);
   });
 
+  it('records a nationality ICU names otherwise by its current code', () => {
+    expect(parseOfacRemarks('nationality Zimbabwe; alt. nationality Turkey; citizen Vietnam.', 'person').nationalities).toEqual(['ZW', 'TR', 'VN']);
+  });
+
   it('reads dates as publishers write them', () => {
     expect(parseLooseDate('circa 1960')).toBe('1960');
     expect(parseLooseDate('Dec 1960')).toBe('1960-12');

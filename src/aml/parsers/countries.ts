@@ -7,6 +7,7 @@ const PUBLISHER_SPELLINGS: Record<string, string> = {
   'iran islamic republic': 'IR',
   'syrian arab republic': 'SY',
   'democratic people s republic of korea': 'KP',
+  'democratic peoples republic of korea': 'KP',
   'korea north': 'KP',
   'north korea': 'KP',
   'republic of korea': 'KR',
@@ -33,6 +34,8 @@ const PUBLISHER_SPELLINGS: Record<string, string> = {
   'west bank': 'PS',
   'gaza': 'PS',
   'turkiye': 'TR',
+  // ICU 74 and later name TR "Türkiye" only; the UN list and OFAC's remarks write "Turkey".
+  'turkey': 'TR',
   'czechia': 'CZ',
   'czech republic': 'CZ',
   'macedonia': 'MK',
@@ -63,10 +66,15 @@ function key(name: string): string {
     .trim();
 }
 
-// Withdrawn or reserved codes that ICU still names (SU "Russia"?, YU, CS…) must not shadow current ones.
-const RETIRED_CODES = new Set(['SU', 'DD', 'YU', 'CS', 'ZR', 'TP', 'BU', 'FX', 'NT', 'YD', 'QO', 'EU', 'EZ', 'UN', 'ZZ', 'XA', 'XB', 'AN']);
+// Withdrawn or reserved codes that ICU still names (SU "Russia"?, YU, CS…) must not shadow current ones: ICU names
+// VD "Vietnam", RH "Zimbabwe" and NH "Vanuatu", which come before VN, ZW and VU in the loop below.
+const RETIRED_CODES = new Set([
+  'SU', 'DD', 'YU', 'CS', 'ZR', 'TP', 'BU', 'FX', 'NT', 'YD', 'QO', 'EU', 'EZ', 'UN', 'ZZ', 'XA', 'XB', 'AN', 'VD', 'RH', 'NH', 'DY', 'HV',
+]);
 
 let byName: Map<string, string> | undefined;
+/** The table without the demonyms: a country's name only ("Iran", "United Kingdom", "UK", not "Iranian"). */
+let byCountryName: Map<string, string> | undefined;
 
 function table(): Map<string, string> {
   if (byName) return byName;
@@ -88,8 +96,18 @@ function table(): Map<string, string> {
     }
   }
   for (const [name, code] of Object.entries(PUBLISHER_SPELLINGS)) byName.set(key(name), code);
+  byCountryName = new Map([...byName].filter(([name]) => name !== 'palestinian'));
   for (const [name, code] of Object.entries(DEMONYMS)) byName.set(key(name), code);
   return byName;
+}
+
+/**
+ * ISO alpha-2 of a country written by its name in words already normalised ("iran", "united kingdom", "uk"), not
+ * as a demonym ("iranian") or a two-letter code ("as" is a legal form, not American Samoa); undefined otherwise.
+ */
+export function countryNamedBy(words: string): string | undefined {
+  table();
+  return words.length > 2 || words === 'uk' ? byCountryName!.get(words) : undefined;
 }
 
 /** ISO alpha-2 for a country code or name; undefined when not recognised. */

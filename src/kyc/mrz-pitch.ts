@@ -38,8 +38,8 @@ const REPLACE_MARGIN = 0.15;
 /**
  * A K, L, C or S of the OCR is a filler when the '<' template correlates within this of the templates' best (round
  * 25). At ~7 px OCR-B's thin '<' read as K correlates weakly with every template (best 0.61–0.65) and nearly as well
- * with '<' (gap 0.05–0.19 on dev seed 6719, TD1 at 320–400 px and in a photo, 8 cells); printed K, L, C, S correlate
- * ≥ 0.78 with their own template, ≥ 0.37 above '<' (52 cells), and a 5 read S 0.19 above.
+ * with '<' (gap 0.05–0.19 on dev seed 6719, TD1 at 320–400 px and in a photo, 8 cells, 7 under 0.15); printed K, L,
+ * C, S score ≥ 0.37 above '<', a 4 read L 0.43, a 5 read S 0.19 (58 cells).
  */
 const FILLER_MARGIN = 0.15;
 /** Cell offsets tried, in pitches (x) and line heights (y): the pitch is measured from a whole line's box. */

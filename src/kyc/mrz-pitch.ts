@@ -35,13 +35,6 @@ export const MAX_SOURCE_PITCH = 12;
  * repaired 0 cancelling in its check digit.
  */
 const REPLACE_MARGIN = 0.15;
-/**
- * A K, L, C or S of the OCR is a filler when the '<' template correlates within this of the templates' best (round
- * 25). At ~7 px OCR-B's thin '<' read as K correlates weakly with every template (best 0.61–0.65) and nearly as well
- * with '<' (gap 0.05–0.19 on dev seed 6719, TD1 at 320–400 px and in a photo, 8 cells, 7 under 0.15); printed K, L,
- * C, S score ≥ 0.37 above '<', a 4 read L 0.43, a 5 read S 0.19 (58 cells).
- */
-const FILLER_MARGIN = 0.15;
 /** Cell offsets tried, in pitches (x) and line heights (y): the pitch is measured from a whole line's box. */
 const SHIFTS_X = [-0.1, 0, 0.1];
 const SHIFTS_Y = [-0.08, 0, 0.08];
@@ -116,8 +109,7 @@ export function mrzLines(read: BandText, length: number): BandText['lines'] | nu
 
 /**
  * The MRZ lines of a pass read cell by cell on `image` (the band as the OCR saw it): per cell, '<' where the
- * templates' best is '<' (or, where the OCR read a K, L, C or S, the '<' template scores within FILLER_MARGIN of the
- * best), otherwise the OCR's most confident character whose centre lies in the cell, unless the OCR
+ * templates' best is '<', otherwise the OCR's most confident character whose centre lies in the cell, unless the OCR
  * placed none there, or placed a K, L, C or S (the letters it makes of OCR-B's thin '<' and 4), or a letter where
  * the templates' best is a digit (OCR-B's 9 read O), that the templates' best beats by REPLACE_MARGIN: then the
  * templates' best. A digit the OCR read is never replaced by a letter.
@@ -144,7 +136,6 @@ export function readLinesByPitch(image: Grey, read: BandText, length: number): s
       const read = (line.symbols ?? [])
         .filter((s) => s.text !== '<' && GLYPH_ALPHABET.includes(s.text) && (s.box.x0 + s.box.x1) / 2 >= from && (s.box.x0 + s.box.x1) / 2 < to)
         .sort((a, b) => b.confidence - a.confidence)[0];
-      if (read && FILLER_NOISE.test(read.text) && score - (scores.get('<') ?? -1) < FILLER_MARGIN) return '<';
       const replaceable = read && (FILLER_NOISE.test(read.text) || (/[A-Z]/.test(read.text) && /[0-9]/.test(character)));
       const replace = !read || (replaceable && score - (scores.get(read.text) ?? -1) > REPLACE_MARGIN);
       return replace ? character : read.text;

@@ -78,6 +78,27 @@ describe('readLinesByPitch (mrz-pitch.ts): a line cut at its pitch and compared 
     // Digits the OCR read stay as read, whatever the templates see.
     for (const [i, c] of [...text].entries()) if (/[0-9]/.test(c) && c !== '4') expect(lines[1]![i]).toBe(c);
   });
+  // Review of round 25: a K, L, C or S the OCR read where the '<' template came within 0.15 of the best was taken
+  // for a filler. Blurred (σ 0.9) at 6–7 px a printed K scores '<' that close, its own template still the best (OCR-B
+  // K 0.69, '<' 0.63; the fillers read K in the TD1 test below: K 0.60, '<' 0.52): a number's K became '<' (K weighs
+  // 20, a filler 0: the check digits still hold, a valid reading of a wrong number) and a name's K a word break
+  // (KLAUS read LAUS, which no check digit sees).
+  it.each([
+    ['ocrb', 7, 'I<DEUKL5CS7K2L0<<<<<<<<<<<<<<<'],
+    ['ocrb', 6, 'I<DEUSK4LK9C8L5<<<<<<<<<<<<<<<'],
+    ['dejavu', 6, 'KLECKSCHLUSS<<KLAUS<<<<<<<<<<<'],
+  ] as const)('keeps a printed K, L, C or S the OCR read right (%s, %i px, blurred)', async (face, px, text) => {
+    const rendered = await textImage(text, MRZ_FACES[face].file, `${MRZ_FACES[face].family} 60`, '#000000');
+    const { width = 0 } = await sharp(rendered).metadata();
+    const small = await sharp(rendered).flatten({ background: '#ffffff' }).resize({ width: text.length * px }).blur(0.9).png().toBuffer();
+    const upscaled = await sharp(small).resize({ width }).extend({ top: 20, bottom: 20, left: 20, right: 20, background: '#ffffff' }).png().toBuffer();
+    const { image, box } = await greyOf(upscaled);
+    const pitch = (box.x1 - box.x0) / text.length;
+    const symbols = [...text].flatMap((c, i) => (c === '<' ? [] : [at(box, pitch, i, c)]));
+    const line = { text, box, symbols };
+    const lines = readLinesByPitch(image, { text: '', lines: [line, line, line] }, 30)!;
+    for (const [i, c] of [...text].entries()) if (/[KLCS]/.test(c)) expect(`${i}:${lines[2]![i]}`).toBe(`${i}:${c}`);
+  });
 });
 
 describe('readMrzByPitch: a TD1 card at ~7 px per character (round 25)', () => {
@@ -111,7 +132,9 @@ describe('readMrzByPitch: a TD1 card at ~7 px per character (round 25)', () => {
     expect(readMrz(read.text, NOW)?.valid ?? false).toBe(false);
     const reading = await readMrzByPitch(pixels, { top: 0, bottom: 1 }, width * UP, read, NOW, readMrz(read.text, NOW));
     expect(reading).toMatchObject({ valid: true, format: 'TD1', documentNumber: holder.documentNumber, birthDate: '1959-12-15', nationality: 'JPN' });
-    expect(reading?.lines.slice(1)).toEqual(lines.slice(1));
+    // The name line's `<<` the OCR read KK stays KK (review of round 25: no rule on the cells' scores tells those Ks
+    // from printed ones, see 'keeps a printed K…'); no check digit covers it.
+    expect(reading?.lines[1]).toEqual(lines[1]);
     expect(reading?.checkDigitRepairs.length).toBeGreaterThan(0);
   });
 });

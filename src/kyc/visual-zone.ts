@@ -75,6 +75,13 @@ interface PrintedDate {
   year: string;
 }
 
+/**
+ * The order of an all-digit date's day and month: `day` first (most issuers), `month` first (US cards: `08/25/1974`),
+ * `either` where the page does not tell (each reading that is a date kept: `12.13.1974` is 13 December), `unambiguous`
+ * (only dates that read one way: a part over 12, or day and month equal).
+ */
+export type DateOrder = 'day' | 'month' | 'either' | 'unambiguous';
+
 /** The text in capitals, without accents, look-alike digits inside mostly-digit tokens read as digits. */
 const foldDateText = (text: string) =>
   anyAscii(text)
@@ -87,22 +94,55 @@ const foldDateText = (text: string) =>
     })
     .join(' ');
 
+// `12 AUG 1974`, `12 AUG/AOÛT 74`; `12.08.1974`, `12/08/74`; `1974-08-12`.
+const MONTH_NAME_DATE = /\b(\d{1,2})[\s.\-/]*([A-Z]{3,9})\.?(?:\s*\/\s*[A-Z]{3,9}\.?)?[\s.\-/]*(\d{4}|\d{2})\b/g;
+const ALL_DIGIT_DATE = /\b(\d{1,2})\s*[.\-/]\s*(\d{1,2})\s*[.\-/]\s*(\d{4}|\d{2})\b/g;
+const YEAR_FIRST_DATE = /\b(\d{4})\s*[.\-/]\s*(\d{1,2})\s*[.\-/]\s*(\d{1,2})\b/g;
+
 /**
  * Every date written in the text as documents print them: `12 AUG 1974`, `12 AUG/AOÛT 74`, `12.08.1974`,
- * `12/08/74`, `1974-08-12`. Digit look-alikes inside mostly-digit tokens are read as digits first.
+ * `12/08/74`, `1974-08-12`. Digit look-alikes inside mostly-digit tokens are read as digits first. All-digit dates
+ * `a.b.year` are read in `order` (day first unless given).
  */
-export function printedDates(text: string): PrintedDate[] {
+export function printedDates(text: string, order: DateOrder = 'day'): PrintedDate[] {
   const folded = foldDateText(text);
   const dates: PrintedDate[] = [];
   const add = (day: string, month: number | null, year: string) => {
     if (month && month <= 12 && +day >= 1 && +day <= 31) dates.push({ day: +day, month, year });
   };
-  for (const m of folded.matchAll(/\b(\d{1,2})[\s.\-/]*([A-Z]{3,9})\.?(?:\s*\/\s*[A-Z]{3,9}\.?)?[\s.\-/]*(\d{4}|\d{2})\b/g)) {
+  for (const m of folded.matchAll(MONTH_NAME_DATE)) {
     add(m[1]!, monthNumber(m[2]!), m[3]!);
   }
-  for (const m of folded.matchAll(/\b(\d{1,2})\s*[.\-/]\s*(\d{1,2})\s*[.\-/]\s*(\d{4}|\d{2})\b/g)) add(m[1]!, +m[2]!, m[3]!);
-  for (const m of folded.matchAll(/\b(\d{4})\s*[.\-/]\s*(\d{1,2})\s*[.\-/]\s*(\d{1,2})\b/g)) add(m[3]!, +m[2]!, m[1]!);
+  for (const m of folded.matchAll(ALL_DIGIT_DATE)) {
+    const [a, b] = [+m[1]!, +m[2]!];
+    if (order === 'unambiguous' && a !== b && a <= 12 && b <= 12) continue;
+    if (order !== 'month') add(m[1]!, b, m[3]!);
+    if (order === 'month' || (order !== 'day' && a !== b)) add(m[2]!, a, m[3]!);
+  }
+  for (const m of folded.matchAll(YEAR_FIRST_DATE)) add(m[3]!, +m[2]!, m[1]!);
   return dates;
+}
+
+/** Issuers that print all-digit dates month first (the United States' cards). */
+const MONTH_FIRST_STATES = new Set(['USA']);
+
+/**
+ * The order the page prints all-digit dates in: day first where its own dates show it (a first part over 12), month
+ * first where the issuer prints so and the page does not contradict it, else unknown (`either`). Pages that show
+ * both orders (a hand-made change, a misread) are unknown too.
+ */
+export function pageDateOrder(text: string, issuingState: string | null): DateOrder {
+  let [dayFirst, monthFirst] = [false, false];
+  for (const m of foldDateText(text).matchAll(ALL_DIGIT_DATE)) {
+    const [a, b] = [+m[1]!, +m[2]!];
+    if (a > 12 && a <= 31 && b >= 1 && b <= 12) dayFirst = true;
+    if (b > 12 && b <= 31 && a >= 1 && a <= 12) monthFirst = true;
+  }
+  if (dayFirst && !monthFirst) return 'day';
+  // Month first only where the issuer prints so: elsewhere one confidently misread date (an issue date's 11 read 17)
+  // would turn the page's day-first dates around and make genuine ones mismatches. Read both ways, its dates match.
+  if (!dayFirst && issuingState && MONTH_FIRST_STATES.has(issuingState)) return 'month';
+  return 'either';
 }
 
 const daysIn = (month: number, year: number) => (month === 2 ? (year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0) ? 29 : 28) : [4, 6, 9, 11].includes(month) ? 30 : 31);
@@ -122,17 +162,17 @@ export function impossibleDate(text: string): boolean {
   /** A two-digit year's century is unknown, and only 29 February depends on it (1900 and 2000 differ). */
   const isDate = (day: number, month: number, year: string) =>
     month >= 1 && month <= 12 && day >= 1 && day <= (year.length === 2 && month === 2 ? 29 : daysIn(month, +year));
-  for (const m of folded.matchAll(/\b(\d{1,2})[\s.\-/]*([A-Z]{3,9})\.?(?:\s*\/\s*[A-Z]{3,9}\.?)?[\s.\-/]*(\d{4}|\d{2})\b/g)) {
+  for (const m of folded.matchAll(MONTH_NAME_DATE)) {
     const month = monthNumber(m[2]!);
     if (month !== null && +m[1]! > 0 && !isDate(+m[1]!, month, m[3]!)) return true;
   }
-  for (const m of folded.matchAll(/\b(\d{1,2})\s*[.\-/]\s*(\d{1,2})\s*[.\-/]\s*(\d{4}|\d{2})\b/g)) {
+  for (const m of folded.matchAll(ALL_DIGIT_DATE)) {
     const [a, b, year] = [+m[1]!, +m[2]!, m[3]!];
     if (a === 0 || b === 0) continue;
     const yearFirst = m[1]!.length === 2 && year.length === 2 && isDate(+year, b, m[1]!);
     if (!isDate(a, b, year) && !isDate(b, a, year) && !yearFirst) return true;
   }
-  for (const m of folded.matchAll(/\b(\d{4})\s*[.\-/]\s*(\d{1,2})\s*[.\-/]\s*(\d{1,2})\b/g)) {
+  for (const m of folded.matchAll(YEAR_FIRST_DATE)) {
     if (+m[2]! !== 0 && +m[3]! !== 0 && !isDate(+m[3]!, +m[2]!, m[1]!)) return true;
   }
   return false;
@@ -226,41 +266,56 @@ function foldedCharacters(words: PrintedWord[]): { text: string; confidences: nu
  */
 const CONFIDENT_MISREADS = new Set(['9>0', '0>9']);
 
+/** Runs of up to three consecutive words of a line: values are printed grouped at times (`XA 418 6275`). */
+function* wordRuns(lines: PrintedLine[]): Generator<PrintedWord[]> {
+  for (const line of lines) {
+    for (let start = 0; start < line.length; start++) {
+      for (let end = start + 1; end <= Math.min(line.length, start + 3); end++) yield line.slice(start, end);
+    }
+  }
+}
+
+/** At most this many characters of a number changed in print are seen without its label (round 26). */
+const UNLABELLED_CHANGES = 2;
+
 /**
- * `read` is `wanted` with one character replaced, that character read at CERTAIN_CHARACTER or above, and not in a
- * way the model misreads confidently.
+ * `read` is `wanted` with one to UNLABELLED_CHANGES characters replaced, each read at CERTAIN_CHARACTER or above and
+ * none in a way the model misreads confidently: a changed print of the number, wherever it is printed. No other
+ * number on a page (personal, card, tax numbers) comes that close to a document number of 6+ characters by chance.
  */
-function confidentlyReplaced(read: { text: string; confidences: number[] }, wanted: string): boolean {
-  if (read.text.length !== wanted.length) return false;
+function changedInPrint(read: { text: string; confidences: number[] }, wanted: string): boolean {
+  if (wanted.length < 6 || read.text.length !== wanted.length) return false;
   const differing = [...read.text].flatMap((c, i) => (c === wanted[i] ? [] : [i]));
-  if (differing.length !== 1) return false;
-  const at = differing[0]!;
-  return read.confidences[at]! >= CERTAIN_CHARACTER && !CONFIDENT_MISREADS.has(`${wanted[at]}>${read.text[at]}`);
+  return (
+    differing.length >= 1 &&
+    differing.length <= UNLABELLED_CHANGES &&
+    differing.every((at) => read.confidences[at]! >= CERTAIN_CHARACTER && !CONFIDENT_MISREADS.has(`${wanted[at]}>${read.text[at]}`))
+  );
 }
 
 function compareNumber(mrzNumber: string, lines: PrintedLine[], gate: number): VisualFieldResult {
   const wanted = foldNumber(mrzNumber);
   if (wanted.length < 4) return 'unread';
   const allowed = (confidence: number) => (wanted.length >= 6 && confidence < CERTAIN_WORD ? 1 : 0);
-  // Numbers are printed grouped at times (`XA 418 6275`): runs of up to three words are read as one.
-  for (const line of lines) {
-    for (let start = 0; start < line.length; start++) {
-      for (let end = start + 1; end <= Math.min(line.length, start + 3); end++) {
-        const words = line.slice(start, end);
-        const confidence = Math.min(...words.map((w) => w.confidence));
-        const read = foldedCharacters(words);
-        if (levenshtein(read.text, wanted) <= allowed(confidence) && !confidentlyReplaced(read, wanted)) return 'match';
-      }
-    }
+  let changed = false;
+  for (const words of wordRuns(lines)) {
+    const confidence = Math.min(...words.map((w) => w.confidence));
+    const read = foldedCharacters(words);
+    if (levenshtein(read.text, wanted) <= allowed(confidence) && !changedInPrint(read, wanted)) return 'match';
+    changed ||= confidence >= gate && changedInPrint(read, wanted);
   }
   const value = labelledValue(lines, 'documentNumber');
   // The word's confidence gate stays for a value one character off too: without it, genuine numbers whose 9 was read
   // as O at 97 under a word at 80 made false mismatches on an unseen seed (5077).
-  if (!value || !confident(value, gate)) return 'unread';
-  const printed = foldNumber(value.map((w) => w.text).join(''));
-  // A number has digits and is about as long as the MRZ's; anything else under the label is a misread or a word.
-  const numberLike = /\d.*\d/.test(printed) && Math.abs(printed.length - wanted.length) <= 2;
-  return numberLike && levenshtein(printed, wanted) >= 1 ? 'mismatch' : 'unread';
+  if (value && confident(value, gate)) {
+    const printed = foldNumber(value.map((w) => w.text).join(''));
+    // A number has digits and is about as long as the MRZ's; anything else under the label is a misread or a word.
+    const numberLike = /\d.*\d/.test(printed) && Math.abs(printed.length - wanted.length) <= 2;
+    if (numberLike && levenshtein(printed, wanted) >= 1) return 'mismatch';
+  }
+  // Round 26: a document small in a photo prints its labels ~4 px high, read as nothing; the number changed in print
+  // is still itself, wherever it stands.
+  return changed ? 'mismatch' : 'unread';
 }
 
 function compareName(mrzName: string, field: 'surname' | 'givenNames', lines: PrintedLine[], printedTokens: Set<string>, gate: number): VisualFieldResult {
@@ -274,17 +329,49 @@ function compareName(mrzName: string, field: 'surname' | 'givenNames', lines: Pr
   return editSimilarity(printed.slice(0, wanted.length), wanted) < OTHER_NAME_SIMILARITY ? 'mismatch' : 'unread';
 }
 
-function compareDate(iso: string | null, field: 'birthDate' | 'expiryDate', lines: PrintedLine[], pageDates: PrintedDate[], gate: number): VisualFieldResult {
+/**
+ * Round 26: the MRZ's birth date printed with another year (the holder made older or younger), wherever it stands:
+ * a date read at `gate` with the birth date's day and month, all-digit dates only where the page's order makes them
+ * unambiguous. Not when the birthday is within a day of the expiry's day and month: a document runs whole years from
+ * its issue day (to the day, or to the day before), so one issued on the holder's birthday prints that day and month
+ * in its issue date. Nor a year after the expiry's: no birth year, a date of another calendar (the Buddhist era's
+ * 2517 is 1974). A change of day or month is seen under a readable label only: a child's issue date can share the
+ * birth date's month and year.
+ */
+function birthYearChanged(mrz: MrzReading, lines: PrintedLine[], order: DateOrder, gate: number): boolean {
+  const birth = mrz.birthDate!;
+  const [, birthMonth, birthDay] = birth.split('-').map(Number);
+  const [expiryYear, expiryMonth, expiryDay] = (mrz.expiryDate ?? '').split('-').map(Number);
+  if (expiryMonth && expiryDay && daysApartInYear(birthMonth!, birthDay!, expiryMonth, expiryDay) <= 1) return false;
+  const birthYear = (date: PrintedDate) => date.year.length === 2 || !expiryYear || +date.year <= expiryYear;
+  for (const words of wordRuns(lines)) {
+    if (!confident(words, gate)) continue;
+    const dates = printedDates(words.map((w) => w.text).join(' '), order === 'either' ? 'unambiguous' : order);
+    if (dates.some((date) => date.day === birthDay && date.month === birthMonth && !sameDate(date, birth) && birthYear(date))) return true;
+  }
+  return false;
+}
+
+/** Days between two days of the year (month, day), round the year's end (31 December and 1 January are 1 apart). */
+function daysApartInYear(monthA: number, dayA: number, monthB: number, dayB: number): number {
+  const dayOfYear = (month: number, day: number) => (Date.UTC(2000, month - 1, day) - Date.UTC(2000, 0, 1)) / 86_400_000;
+  const apart = Math.abs(dayOfYear(monthA, dayA) - dayOfYear(monthB, dayB));
+  return Math.min(apart, 366 - apart);
+}
+
+function compareDate(mrz: MrzReading, field: 'birthDate' | 'expiryDate', lines: PrintedLine[], pageDates: PrintedDate[], order: DateOrder, gate: number): VisualFieldResult {
+  const iso = mrz[field];
   if (!iso) return 'unread';
   if (pageDates.some((date) => sameDate(date, iso))) return 'match';
   const value = labelledValue(lines, field);
-  if (!value || !confident(value, gate)) return 'unread';
-  const text = value.map((w) => w.text).join(' ');
-  const dates = printedDates(text);
-  if (dates.length > 0) return dates.some((date) => sameDate(date, iso)) ? 'unread' : 'mismatch';
-  // A date clearly read under the label that no calendar has (month 13, 32 of a month) is not the MRZ's date either:
-  // until round 23 it read as no date, unread, and a page changed by hand to one passed plainly.
-  return impossibleDate(text) ? 'mismatch' : 'unread';
+  if (value && confident(value, gate)) {
+    const text = value.map((w) => w.text).join(' ');
+    const dates = printedDates(text, order);
+    // A date clearly read under the label that no calendar has (month 13, 32 of a month) is not the MRZ's date
+    // either: until round 23 it read as no date, unread, and a page changed by hand to one passed plainly.
+    if (dates.length > 0 ? !dates.some((date) => sameDate(date, iso)) : impossibleDate(text)) return 'mismatch';
+  }
+  return field === 'birthDate' && birthYearChanged(mrz, lines, order, gate) ? 'mismatch' : 'unread';
 }
 
 /** An MRZ line read by the general OCR (long runs of MRZ characters, fillers): not part of the visual zone. */
@@ -299,14 +386,17 @@ export function compareVisualZone(mrz: MrzReading, printed: PrintedLine[], confi
   const lines = printed.filter((line) => line.length > 0 && !isMrzLine(line));
   const text = printedText(lines);
   const printedTokens = new Set(lines.flatMap((line) => nameTokens(line.map((w) => w.text).join(' '))));
-  const pageDates = printedDates(text);
+  // Round 26: all-digit dates read in the order the page prints them (US cards month first), or both ways; the order
+  // told by confidently read dates only, so that a misread part over 12 does not turn the page's dates around.
+  const order = pageDateOrder(printedText(lines.map((line) => line.filter((w) => w.confidence >= confidentWord))), mrz.issuingState);
+  const pageDates = printedDates(text, order);
   return {
     documentNumber: mrz.documentNumber ? compareNumber(mrz.documentNumber.replace(/</g, ''), lines, confidentWord) : 'unread',
     surname: mrz.lastName ? compareName(mrz.lastName, 'surname', lines, printedTokens, confidentWord) : 'unread',
     givenNames: mrz.firstName ? compareName(mrz.firstName, 'givenNames', lines, printedTokens, confidentWord) : 'unread',
-    birthDate: compareDate(mrz.birthDate, 'birthDate', lines, pageDates, confidentWord),
+    birthDate: compareDate(mrz, 'birthDate', lines, pageDates, order, confidentWord),
     // The French card's MRZ holds no expiry (mrz.ts estimates it from the issue month): nothing to compare.
-    expiryDate: mrz.format === 'FRA_ID' ? 'unread' : compareDate(mrz.expiryDate, 'expiryDate', lines, pageDates, confidentWord),
+    expiryDate: mrz.format === 'FRA_ID' ? 'unread' : compareDate(mrz, 'expiryDate', lines, pageDates, order, confidentWord),
   };
 }
 

@@ -10,7 +10,7 @@ import { readMrz, type MrzReading } from '../../src/kyc/mrz.ts';
 import type { OcrEngine } from '../../src/kyc/ocr.ts';
 import { findMrzRegions } from '../../src/kyc/skew.ts';
 import { onTable, onTableImage } from './images.ts';
-import { compareVisualZone, impossibleDate, printedDates, readPrintedPage, type PrintedLine } from '../../src/kyc/visual-zone.ts';
+import { compareVisualZone, impossibleDate, pageDateOrder, printedDates, readPrintedPage, type PrintedLine } from '../../src/kyc/visual-zone.ts';
 
 /** The specimen holder's MRZ, read by the parser: ERIKSSON, ANNA MARIA, XA4186275, 1974-08-12, 2034-03-15. */
 const MRZ: MrzReading = readMrz(composeTd3(SPECIMEN_HOLDER).join('\n'), new Date('2026-06-01T12:00:00Z'))!;
@@ -107,12 +107,12 @@ describe('compareVisualZone', () => {
     // A 9 read as O is the model's own confident misreading: noise, whatever its confidence.
     const nine = { ...MRZ, documentNumber: 'XA4186279' };
     expect(compareVisualZone(nine, page({ number: [['XA418627O', 820, 88, confidentNine]] })).documentNumber).toBe('match');
-    // Not under the number's label (the label is on the page, its value elsewhere), or with no label at all: nothing
-    // says it is the document number.
+    // Round 26: not under the number's label, or with no label at all (a small document's labels read as nothing),
+    // the number changed in print is still itself: no other number comes that close to it by chance.
     const elsewhere = line(600, [['XA4186975', 40, 88, confidentNine]]);
-    expect(compareVisualZone(MRZ, [...page({ number: [] }), elsewhere]).documentNumber).toBe('unread');
+    expect(compareVisualZone(MRZ, [...page({ number: [] }), elsewhere]).documentNumber).toBe('mismatch');
     const unlabelled = page({ number: [] }).filter((words) => !words.some((w) => w.text === 'Passport'));
-    expect(compareVisualZone(MRZ, [...unlabelled, elsewhere]).documentNumber).toBe('unread');
+    expect(compareVisualZone(MRZ, [...unlabelled, elsewhere]).documentNumber).toBe('mismatch');
     // A character added or lost is no change of one printed character.
     expect(compareVisualZone(MRZ, page({ number: [['XA41862755', 820, 88, [...confidentNine, 95]]] })).documentNumber).toBe('match');
   });
@@ -191,9 +191,10 @@ describe('a printed date no calendar has (round 23)', () => {
     // Read doubtfully (a word under CONFIDENT_WORD), or not under the label: unread, never a mismatch.
     expect(compareVisualZone(MRZ, page({ birth: [['31.13.1974', 430, 70]] })).birthDate).toBe('unread');
     expect(compareVisualZone(MRZ, page({ birth: [], personal: [['31.13.1974', 900]] })).birthDate).toBe('unread');
-    // Review: a genuine page printing its dates month first, as US cards do: unread as on main, never a mismatch.
+    // Review: a genuine page printing its dates month first, as US cards do, is never a mismatch (round 26: its
+    // dates, a part over 12 second, tell the order, and they match).
     const monthFirst = { ...MRZ, birthDate: '1974-08-25', expiryDate: '2034-03-15' };
-    expect(compareVisualZone(monthFirst, page({ birth: [['08/25/1974', 430]], expiry: [['03/15/2034', 430]] }))).toMatchObject({ birthDate: 'unread', expiryDate: 'unread' });
+    expect(compareVisualZone(monthFirst, page({ birth: [['08/25/1974', 430]], expiry: [['03/15/2034', 430]] }))).toMatchObject({ birthDate: 'match', expiryDate: 'match' });
     // The MRZ's date shown on the page: a match, whatever else is printed.
     expect(compareVisualZone(MRZ, page({ personal: [['31.13.1974', 900]] })).birthDate).toBe('match');
     // A leap day is a date.
@@ -201,6 +202,119 @@ describe('a printed date no calendar has (round 23)', () => {
     expect(compareVisualZone(leap, page({ birth: [['29.02.1976', 430]] })).birthDate).toBe('match');
     // compareVisualZone's word gate, lowered (as eval:kyc measures it), takes the doubtful read as read.
     expect(compareVisualZone(MRZ, page({ birth: [['31.13.1974', 430, 70]] }), 60).birthDate).toBe('mismatch');
+  });
+});
+
+describe('a small document whose labels read as nothing (round 26)', () => {
+  /** A label of a document small in a photo: ~4 px print, read as small low-confidence garble. */
+  const garble = (top: number, left: number): PrintedLine => [
+    { text: 'wt', confidence: 35, box: { x0: left, y0: top, x1: left + 20, y1: top + 7 } },
+    { text: 'aves', confidence: 40, box: { x0: left + 30, y0: top, x1: left + 70, y1: top + 8 } },
+  ];
+  /** The specimen page as the OCR reads it at ~40 % of a 1024 px photo: values read, every label garbled. */
+  function smallPage(values: { number?: Word[]; surname?: Word[]; given?: Word[]; birth?: Word[]; expiry?: Word[] } = {}): PrintedLine[] {
+    return [
+      line(10, [['PASSPORT', 40], ['PASS', 160], ['SPECIMEN', 240]]),
+      garble(100, 820),
+      line(112, values.number ?? [['XA4186275', 820]]),
+      garble(140, 430),
+      line(152, values.surname ?? [['ERIKSSON', 430]]),
+      garble(180, 430),
+      line(192, values.given ?? [['ANNA', 430], ['MARIA', 490]]),
+      garble(220, 430),
+      line(232, values.birth ?? [['12', 430], ['AUG', 465], ['1974', 515]]),
+      garble(260, 430),
+      line(272, values.expiry ?? [['15', 430], ['MAR', 465], ['2034', 515]]),
+    ];
+  }
+
+  it('flags a number changed in one or two characters read with near certainty, wherever it stands', () => {
+    expect(compareVisualZone(MRZ, smallPage())).toEqual(ALL_MATCH);
+    const certain = [98, 98, 98, 98, 98, 98, 98, 98, 98];
+    expect(compareVisualZone(MRZ, smallPage({ number: [['XB4186975', 820, 95, certain]] })).documentNumber).toBe('mismatch');
+    // A changed character read doubtfully, three changed (another number), or a doubtful word: unread.
+    expect(compareVisualZone(MRZ, smallPage({ number: [['XB4186975', 820, 95, [98, 94, 98, 98, 98, 98, 98, 98, 98]]] })).documentNumber).toBe('unread');
+    expect(compareVisualZone(MRZ, smallPage({ number: [['XB4187975', 820, 95, certain]] })).documentNumber).toBe('unread');
+    expect(compareVisualZone(MRZ, smallPage({ number: [['XB4186975', 820, 70, certain]] })).documentNumber).toBe('unread');
+  });
+
+  it('takes no name above the given names for the surname: genuine pages print other names there (review)', () => {
+    // A surname not read (or misread) leaves no label to place it; the print right above the given names is another
+    // name on genuine pages: a German birth name (`geb. GABLER`), a French usage name (`ép. DURAND`), the given names in
+    // the issuer's own script (a Greek page read by the Latin model), the issuing authority in the same column.
+    for (const above of [[['geb.', 430], ['GABLER', 490]], [['ep.', 430], ['DURAND', 480]], [['TEQPTIOZ', 430, 88]], [['PREZYDENT', 430], ['MIASTA', 560]]] as Word[][]) {
+      const genuine = [
+        line(10, [['PASSPORT', 40], ['PASS', 160], ['SPECIMEN', 240]]),
+        garble(100, 820),
+        line(112, [['XA4186275', 820]]),
+        garble(140, 430),
+        line(152, [['ERTKSZQN', 430, 60]]),
+        line(180, above),
+        garble(208, 430),
+        line(220, [['ANNA', 430], ['MARIA', 490]]),
+      ];
+      expect(compareVisualZone(MRZ, genuine).surname, above.map((w) => w[0]).join(' ')).toBe('unread');
+    }
+  });
+
+  it('flags the birth date printed with another year; an issue date on the same day and month as the expiry is no birth date', () => {
+    expect(compareVisualZone(MRZ, smallPage({ birth: [['12', 430], ['AUG', 465], ['1979', 515]] }))).toEqual({ ...ALL_MATCH, birthDate: 'mismatch' });
+    const late = { ...MRZ, birthDate: '1974-08-25' };
+    expect(compareVisualZone(late, smallPage({ birth: [['25.08.1979', 430]] })).birthDate).toBe('mismatch');
+    expect(compareVisualZone(late, smallPage({ birth: [['25.08.1979', 430, 70]] })).birthDate).toBe('unread');
+    // A date read both ways (12.08: 12 August or 8 December) on a page that does not tell its order: unread.
+    expect(compareVisualZone(MRZ, smallPage({ birth: [['12.08.1979', 430]] })).birthDate).toBe('unread');
+    // Born on the day and month the document expires: its issue date shares them, another year.
+    const birthday = { ...MRZ, birthDate: '1974-03-15' };
+    const issued = smallPage({ birth: [['15', 430], ['MAR', 465], ['1974', 515]], expiry: [['15', 430], ['MAR', 465], ['2034', 515], ['15', 700], ['MAR', 735], ['2024', 785]] });
+    expect(compareVisualZone(birthday, issued).birthDate).toBe('match');
+    expect(compareVisualZone(birthday, smallPage({ birth: [['15', 430], ['MAR', 465], ['2024', 515]] })).birthDate).toBe('unread');
+    // Review: a document that runs to the day before its issue day's anniversary (issued on the holder's birthday,
+    // 12 AUG 2024, expiring 11 AUG 2034), the birth date itself unread: its issue date is no birth date.
+    const dayBefore = { ...MRZ, expiryDate: '2034-08-11' };
+    const issuedOnBirthday = smallPage({ birth: [['12', 430], ['AUG', 465], ['2024', 515]], expiry: [['11', 430], ['AUG', 465], ['2034', 515]] });
+    expect(compareVisualZone(dayBefore, issuedOnBirthday).birthDate).toBe('unread');
+    // Nor the birth date in another calendar beside it (the Buddhist era's 2517 is 1974): no birth year after expiry.
+    expect(compareVisualZone(MRZ, smallPage({ birth: [['12', 430], ['AUG', 465], ['2517', 515]] })).birthDate).toBe('unread');
+  });
+});
+
+describe('the order of an all-digit date (round 26)', () => {
+  it('is told by the page\'s own dates, else by the issuer, else unknown', () => {
+    expect(pageDateOrder('25.08.1974 15.03.2034', 'SWE')).toBe('day');
+    expect(pageDateOrder('Card Expires 12/31/29', 'USA')).toBe('month');
+    // Review: month first only where the issuer prints so; elsewhere a month-first date is read both ways.
+    expect(pageDateOrder('Card Expires 12/31/29', 'SWE')).toBe('either');
+    expect(printedDates('12/31/29', 'either')).toEqual([{ day: 31, month: 12, year: '29' }]);
+    expect(pageDateOrder('08/05/1974', 'USA')).toBe('month');
+    expect(pageDateOrder('08/05/1974', 'SWE')).toBe('either');
+    expect(pageDateOrder('25.08.1974 08/25/1974', 'USA')).toBe('either');
+    expect(printedDates('08/05/1974', 'month')).toEqual([{ day: 5, month: 8, year: '1974' }]);
+    expect(printedDates('08/05/1974', 'either')).toEqual([{ day: 8, month: 5, year: '1974' }, { day: 5, month: 8, year: '1974' }]);
+    expect(printedDates('08/05/1974 25/08/74', 'unambiguous')).toEqual([{ day: 25, month: 8, year: '74' }]);
+  });
+
+  it('reads a month-first birth date whose day is 12 or less as the page prints it: no false mismatch', () => {
+    const fifthOfAugust = { ...MRZ, birthDate: '1974-08-05' };
+    // Until round 26 read day first only: 8 May, another date than the MRZ's, a mismatch sending a genuine page to review.
+    expect(compareVisualZone(fifthOfAugust, page({ birth: [['08/05/1974', 430]] })).birthDate).toBe('match');
+    expect(compareVisualZone({ ...fifthOfAugust, issuingState: 'USA' }, page({ birth: [['08/05/1974', 430]] })).birthDate).toBe('match');
+    // A page whose dates are day first (15.03.2034) reads 08/05 as 8 May: another date.
+    expect(compareVisualZone(fifthOfAugust, page({ birth: [['08.05.1974', 430]], expiry: [['15.03.2034', 430]] })).birthDate).toBe('mismatch');
+    // A month-13 twin whose day is 12 or less (round 23 review: unread) is read month first where nothing on the page
+    // says otherwise: 13 December, another date. Beside a day-first expiry the page tells no order (review: read both
+    // ways, it is still 13 December: a mismatch); a page whose dates are all day first reads it as no date: unread.
+    expect(compareVisualZone(MRZ, page({ birth: [['12.13.1974', 430]] })).birthDate).toBe('mismatch');
+    expect(compareVisualZone(MRZ, page({ birth: [['12.13.1974', 430]], expiry: [['15.03.2034', 430]] })).birthDate).toBe('mismatch');
+    expect(compareVisualZone({ ...MRZ, expiryDate: '2034-03-25' }, page({ birth: [['12.13.1974', 430, 70]], expiry: [['25.03.2034', 430]] })).birthDate).toBe('unread');
+  });
+
+  it('does not let one date read month first turn a day-first page around (review)', () => {
+    // A German page: 5 August 1974, issued 3 November 2019 (its 11 read 17 with confidence), expiring 2 November 2029.
+    const german = { ...MRZ, issuingState: 'D', birthDate: '1974-08-05', expiryDate: '2029-11-02' };
+    const issue = line(500, [['Date', 430], ['of', 485], ['issue', 515], ['03.17.2019', 700]]);
+    const read = compareVisualZone(german, [...page({ birth: [['05.08.1974', 430]], expiry: [['02.11.2029', 430]] }), issue]);
+    expect(read).toMatchObject({ birthDate: 'match', expiryDate: 'match' });
   });
 });
 

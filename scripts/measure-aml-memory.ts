@@ -1,5 +1,5 @@
 // What a list costs in memory, loaded as the service loads it (ListRegistry: parse in a worker thread, index
-// build, warm-up), for the README's sizing notes:
+// build, warm-up), for the sizing table in src/aml/README.md (summed up in the README's AML section):
 //   node --expose-gc --import tsx scripts/measure-aml-memory.ts                    # the lists in ../shared/data/lists/current
 //   node --expose-gc --import tsx scripts/measure-aml-memory.ts --synthetic 500000 # a generated FollowTheMoney list
 // Prints resident memory before loading, its peak while loading (the kernel's high-water mark, VmHWM, so the

@@ -3,8 +3,9 @@
  * only of the hand-written pair files (person rows; rounds 14, 19, 22, 25, 28, 31) the recall of person_press pairs and the
  * false-alarm rate of person_different pairs, the false alarms on the dev halves of every unlisted-persons file, and
  * the alerts on data/aml-eval/lookalike-persons-r29.tsv (unlisted persons sharing a part with a listed one) and on the
- * review's data/aml-eval/review-persons-r29.tsv (relatives, namesakes, German spellings; by listed entity). One
- * index holds every file's pairs, so figures may differ slightly from `npm run eval:aml`, which is the measure.
+ * reviews' data/aml-eval/review-persons-r29.tsv (relatives, namesakes, German spellings; by listed entity) and
+ * review-persons-r32.tsv (unlisted persons and ships, variants of listed persons and vessels). One index holds every
+ * file's pairs, so figures may differ slightly from `npm run eval:aml`, which is the measure.
  */
 import { fileURLToPath } from 'node:url';
 import { parseListFileSet, scanListsDir } from '../src/aml/parsers/detect.ts';
@@ -65,19 +66,25 @@ for (const [file, salt] of [['unlisted-names.tsv', ''], ['unlisted-names-r12.tsv
   const names = rows(file).filter(([, type, name]) => type === 'person' && isDev(salt + name) && !listedWords.has(tokenise(name).sort().join(' '))).map(([, , name]) => name);
   alerts(names, `${file} dev persons`);
 }
-// Round 31's everyday persons (data/aml-eval/everyday-persons-r31.tsv, public figures on no list), every row, with what each alert found.
-const everyday = rows('everyday-persons-r31.tsv').map(([, name]) => name).filter((name) => !listedWords.has(tokenise(name).sort().join(' ')));
-const everydayAlerts = everyday.flatMap((name) => screen(lists, { name, type: 'person' }).matches.slice(0, 1).map((m) => `${name} → ${m.matchedName} ${m.score}`));
-console.log(`everyday-persons-r31 (all rows): ${everydayAlerts.length}/${everyday.length} alert${everydayAlerts.length ? ` (${everydayAlerts.join('; ')})` : ''}`);
+// Rounds 31 and 32's everyday persons and round 31's review persons (public figures on no list), every row, with what each alert found.
+for (const file of ['everyday-persons-r31.tsv', 'review-persons-r31.tsv', 'everyday-persons-r32.tsv']) {
+  const everyday = rows(file).map(([, name]) => name).filter((name) => !listedWords.has(tokenise(name).sort().join(' ')));
+  const everydayAlerts = everyday.flatMap((name) => screen(lists, { name, type: 'person' }).matches.slice(0, 1).map((m) => `${name} → ${m.matchedName} ${m.score}`));
+  console.log(`${file.slice(0, -4)} (all rows): ${everydayAlerts.length}/${everyday.length} alert${everydayAlerts.length ? ` (${everydayAlerts.join('; ')})` : ''}`);
+}
 alerts(rows('lookalike-persons-r29.tsv').map(([, name]) => name).filter((name) => !listedWords.has(tokenise(name).sort().join(' '))), 'lookalike-persons-r29 (all rows)');
 
-// The review's probe: whether the named listed entity (or, for *, any) alerts, tallied by class and expectation.
+// The reviews' probes: whether one of the named listed entities (ids joined by |; * = any) alerts, tallied by class and
+// expectation; a vessel class is screened as a non-person (the API's organisation type).
 const reviewTally = new Map<string, [number, number]>();
-for (const [subclass, expected, name, entityId] of rows('review-persons-r29.tsv')) {
-  const matches = screen(lists, { name, type: 'person', limit: 1000 }).matches;
-  const alerted = entityId === '*' ? matches.length > 0 : matches.some((m) => m.entityId === entityId);
-  const key = `review-persons-r29 ${subclass} (should alert: ${expected})`;
-  const [hit, all] = reviewTally.get(key) ?? [0, 0];
-  reviewTally.set(key, [hit + (alerted ? 1 : 0), all + 1]);
+for (const file of ['review-persons-r29.tsv', 'review-persons-r32.tsv']) {
+  for (const [subclass, expected, name, entityIds] of rows(file)) {
+    const matches = screen(lists, { name, type: subclass.includes('vessel') ? 'organization' : 'person', limit: 1000 }).matches;
+    const ids = entityIds.split('|');
+    const alerted = entityIds === '*' ? matches.length > 0 : matches.some((m) => ids.includes(m.entityId));
+    const key = `${file.slice(0, -4)} ${subclass} (should alert: ${expected})`;
+    const [hit, all] = reviewTally.get(key) ?? [0, 0];
+    reviewTally.set(key, [hit + (alerted ? 1 : 0), all + 1]);
+  }
 }
 for (const [key, [hit, all]] of [...reviewTally].sort()) console.log(`${key}: ${hit}/${all} alert`);

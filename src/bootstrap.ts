@@ -1,7 +1,6 @@
 // The composition root: the only place that opens storage, builds the shared platform and wires the modules,
 // each with exactly the services it declares in `requires`.
 import { readFileSync } from 'node:fs';
-import { Redis } from 'ioredis';
 import type { Migration } from 'kysely';
 import type { Config } from './config.ts';
 import type { AppContext, DomainModule, ModuleServices, Platform, ReadinessCheck, ServiceName } from './core.ts';
@@ -15,6 +14,7 @@ import { createCredentials } from './accounts/credentials.ts';
 import { createMeters } from './accounts/meters.ts';
 import { createMemoryUsageCounter, createRedisUsageCounter, createSqlUsageCounter } from './accounts/usage.ts';
 import { createMemoryFloodLimiter, createRedisFloodLimiter } from './http/flood.ts';
+import { StallTolerantRedis } from './redis-client.ts';
 import { createMetricsRegistry } from './http/metrics.ts';
 import { registerJobMetrics } from './storage/jobs.ts';
 
@@ -78,7 +78,7 @@ export async function createContext(config: Config): Promise<AppContext> {
   // the flood window's script and, once its credential is checked, the counters' one; auto-pipelining sends the
   // commands of the requests in one turn of the event loop in one write, instead of a write (and a read) per command.
   const redis = config.redisUrl
-    ? new Redis(config.redisUrl, { maxRetriesPerRequest: 2, enableOfflineQueue: true, lazyConnect: false, commandTimeout: 2000, enableAutoPipelining: true })
+    ? new StallTolerantRedis(config.redisUrl, { maxRetriesPerRequest: 2, enableOfflineQueue: true, lazyConnect: false, replyTimeoutMs: 2000, enableAutoPipelining: true })
     : undefined;
   // ioredis reconnects by itself; /readyz reports the outage, requests answer 503 meanwhile.
   redis?.on('error', () => {});

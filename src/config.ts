@@ -12,6 +12,9 @@ import { type WebhooksConfig, webhooksConfig } from './webhooks/config.ts';
 
 export { ConfigError } from './env.ts';
 
+/** A schema name kyx puts into SQL itself (CREATE SCHEMA, search_path), so nothing else is accepted. */
+export const POSTGRES_SCHEMA_NAME = /^[a-z_][a-z0-9_]*$/;
+
 /** What the service reads from its environment, parsed once. */
 export interface Config {
   port: number;
@@ -52,7 +55,7 @@ function coreConfig(env: EnvReader): CoreConfig {
     baseUrl: env.string('KYX_BASE_URL', { description: 'public address, used in reportUrl and as the JWT issuer', fallback: `http://localhost:${port}` }).replace(/\/+$/, ''),
     dataDir: path.resolve(env.string('KYX_DATA_DIR', { description: 'SQLite database, list snapshots, bundle archives', fallback: './data' })),
     databaseUrl: env.string('DATABASE_URL', { description: 'postgres://…: shared state for any number of instances', sensitivity: 'url' }),
-    databaseSchema: env.string('KYX_DATABASE_SCHEMA', { description: 'Postgres schema to use' }),
+    databaseSchema: env.string('KYX_DATABASE_SCHEMA', { description: 'Postgres schema to use', pattern: { test: POSTGRES_SCHEMA_NAME, expected: 'lower-case letters, digits and _, not starting with a digit' } }),
     redisUrl: env.string('REDIS_URL', { description: 'redis://…: flood limiter and hot counters shared by every instance', sensitivity: 'url' }),
     redisPrefix: env.string('KYX_REDIS_PREFIX', { description: "namespace of kyx's Redis keys", fallback: 'kyx:' }),
     floodLimit: env.integer('KYX_FLOOD_LIMIT', { description: 'requests per client IP per window on /api/*', fallback: 600 }),

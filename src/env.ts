@@ -26,9 +26,14 @@ interface Declaration<T> {
   fallback?: T;
 }
 
+/** What a string must look like, and how the refusal describes it. */
+interface StringShape {
+  pattern?: { test: RegExp; expected: string };
+}
+
 export interface EnvReader {
-  string(name: string, declaration: Declaration<string> & { fallback: string }): string;
-  string(name: string, declaration: Declaration<string>): string | undefined;
+  string(name: string, declaration: Declaration<string> & StringShape & { fallback: string }): string;
+  string(name: string, declaration: Declaration<string> & StringShape): string | undefined;
   integer(name: string, declaration: Declaration<number> & { fallback: number; min?: number; max?: number }): number;
   /** A finite number above zero. */
   positive(name: string, declaration: Declaration<number> & { fallback: number }): number;
@@ -99,7 +104,8 @@ export function createEnvReader(env: Env): EnvReader & { section(name: string): 
     section(name) {
       section = name;
     },
-    string: ((name: string, declaration: Declaration<string>) => take(name, declaration, (raw) => raw)) as EnvReader['string'],
+    string: ((name: string, declaration: Declaration<string> & StringShape) =>
+      take(name, declaration, (raw) => (!declaration.pattern || declaration.pattern.test.test(raw) ? raw : refuse(name, declaration.pattern.expected, raw)))) as EnvReader['string'],
     integer(name, declaration) {
       const min = declaration.min ?? 1;
       const max = declaration.max ?? Number.MAX_SAFE_INTEGER;

@@ -4,7 +4,7 @@ import pino from 'pino';
 // every block to libuv's thread pool instead (two thread wake-ups per block), and its flushSync at exit wrote what it
 // still held while a block was in flight there: on a busy machine the in-flight block landed after the lines that
 // followed it (12 of 20 exits out of order, 3 spinning processes on 2 cores). 16 KB blocks (about 85 request lines)
-// keep the write a small share of a request (README #21 round 6).
+// keep the write a small share of a request (docs/PERFORMANCE.md, #21 round 6).
 const BLOCK_CHARACTERS = 16384;
 const BLOCK_MAX_AGE_MS = 200;
 

@@ -149,8 +149,11 @@ export function saidAgainstSayyid(a: string, b: string): boolean {
   return (SAID.has(a) && SAYYID.has(b)) || (SAYYID.has(a) && SAID.has(b));
 }
 
-/** A Russian, Ukrainian or Belarusian patronymic: the father's given name and a suffix ("grigor-yevich", "ryhor-avich"). */
-const PATRONYMIC = /^(.+?)(yevich|ievich|evich|ovich|evych|ovych|avich|yevna|ievna|evna|ovna|ivna|auna)$/;
+/**
+ * A Russian, Ukrainian or Belarusian patronymic: the father's given name and a suffix ("grigor-yevich", "ryhor-avich"),
+ * also as German, French and Polish write the suffix ("Sergejewitsch", "Iakovlevitch", "Władimirowicz", "Jurjewna").
+ */
+const PATRONYMIC = /^(.+?)(yevich|ievich|evich|ovich|evych|ovych|avich|jewitsch|ewitsch|owitsch|ievitch|evitch|ovitch|owicz|ewicz|yevna|ievna|evna|ovna|ivna|auna|jewna|ewna|owna)$/;
 const MALE_PATRONYMIC_SUFFIXES = ['ovich', 'evich', 'yevich', 'ievich', 'ovych', 'evych', 'avich'];
 const FEMALE_PATRONYMIC_SUFFIXES = ['ovna', 'evna', 'yevna', 'ievna', 'ivna', 'auna'];
 

@@ -548,6 +548,21 @@ function hasKoreanShapedName(entity: ListEntity): boolean {
 }
 
 /**
+ * A North Korean vessel's name, romanised and joined as a Korean person's is ("Baek Ma Kang", "Paek Ma Gang",
+ * "Paekmagang"): a vessel flagged KP or listed under a DPRK programme, or listed with neither mark, whose primary
+ * name is Korean by its shape, two words or more of one or two Korean syllables each, numbers aside ("PAEK MA",
+ * "JANG GYONG", "HWANG GUM SAN 2"). Not one under the non-proliferation programme, which lists Iran's fleet, nor a
+ * ship of another name under a DPRK programme ("SEVASTOPOL", "LUCKY STAR", "STAR 18" formerly "THINH CUONG"): their
+ * words are not Korean syllables, and Korean consonant folds would make "Sud" its "SOUTH", "Dinh" its "THINH".
+ */
+function isKoreanVessel(entity: ListEntity): boolean {
+  if (entity.type !== 'vessel') return false;
+  if ((entity.countries.length || entity.programs.length) && !entity.countries.includes('KP') && !entity.programs.some((program) => program.startsWith('DPRK'))) return false;
+  const words = tokenise(entity.names[0]?.full ?? '').filter((word) => !isWeakToken(word) && !/^\d+$/.test(word));
+  return words.length >= 2 && words.every((word) => ONE_OR_TWO_KOREAN_SYLLABLES.test(word));
+}
+
+/**
  * Countries whose persons' names are written in Cyrillic, now or in Soviet times: the former Soviet republics,
  * Bulgaria, Serbia, Montenegro, North Macedonia, Bosnia and Herzegovina, Mongolia.
  */
@@ -642,7 +657,7 @@ export function buildIndex(entities: ListEntity[]): ScreeningIndex {
 
   entities.forEach((entity, entityIndex) => {
     const koreanByMark = isKoreanPerson(entity);
-    const korean = koreanByMark || hasKoreanShapedName(entity);
+    const korean = koreanByMark || hasKoreanShapedName(entity) || isKoreanVessel(entity);
     const transcribable = mayBeTranscribedFromCyrillic(entity);
     const writtenNumbers: string[] = [];
     const firstNameId = nameEntity.length;

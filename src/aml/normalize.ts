@@ -203,8 +203,9 @@ const NATIONAL_TRANSCRIPTIONS: ReadonlyArray<{ marker: RegExp; rules: ReadonlyAr
   { // German (Duden)
     marker: /sch|w|j|z/,
     rules: [[/schtsch/g, 'Q'], [/tsch/g, 'C'], [/sch/g, ['S', 'Z']], [/ch/g, 'K'], [/j/g, 'y'], [/w/g, 'v'], [/z/g, 'ts'], [/(?<=[aeiou])s(?=[aeiou])/g, 'z'], [/(?<=[aeiou])ss(?=[aeiou])/g, 's'],
-      // A word's first s before a vowel is з as often as с ("Sacharowa", "Solotow"); x is кс ("Alexej").
-      [/^s(?=[aeiouy])/g, ['s', 'z']], [/x/g, 'ks']],
+      // A word's first s before a vowel is з as often as с ("Sacharowa", "Solotow"), and so is an s between a vowel
+      // and a voiced consonant ("Gryslow", "Kusnezowa", "Ramsanow"); x is кс ("Alexej").
+      [/^s(?=[aeiouy])/g, ['s', 'z']], [/(?<=[aeiouy])s(?=[bdglmnrv])|(?<=[lmnr])s(?=[aeiouy])/g, ['s', 'z']], [/x/g, 'ks']],
   },
   { // French
     marker: /(?<!s)ch|ou|j|gu[eiy]|ine$|off$|^i[aeo]/,

@@ -137,9 +137,11 @@ function sameEnding(a: string, b: string): boolean {
  * habits) and Arabic (UN, ALA-LC, press spellings): each digraph family reduced to one letter. Applied in order.
  */
 const TRANSLITERATION_FOLDS: Array<[RegExp, string]> = [
+  // German dsch for j ("Dschafar", "Ahmadinedschad"), before its sch is read as sh.
+  [/dsch/g, 'j'],
   [/shch|sch|tsch|sh|ch|tch|sz|cz|sj/g, '§'],
   // dz: Serbo-Croat dž as ASCII writes it, dj as French writes it ("Karadzic", "Karadjic").
-  [/dzh|dz|dj|zh|dsch|j/g, 'j'],
+  [/dzh|dz|dj|zh|j/g, 'j'],
   [/kh|ch(?=$)/g, 'h'],
   [/ts|tz|cz/g, 'c'],
   [/x/g, 'ks'],

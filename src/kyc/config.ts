@@ -2,7 +2,7 @@
 import { ConfigError, type EnvReader } from '../env.ts';
 
 export interface KycConfig {
-  /** Analysis workers (~275 MB each, each loads its own OCR and face models). */
+  /** Analysis workers (~450 MB resident each once warm, each loads its own OCR and face models; measured in engine.ts). */
   workers: number;
   /** AES-256 key: raw images are kept, encrypted, only when KYX_KEEP_IMAGES is on. */
   imageKey?: Buffer;
@@ -19,7 +19,7 @@ export function parseImageKey(raw: string | undefined): Buffer {
 }
 
 export function kycConfig(env: EnvReader): KycConfig {
-  const workers = env.integer('KYX_KYC_WORKERS', { description: 'KYC analysis workers (~275 MB each)', fallback: 1, min: 1, max: 16 });
+  const workers = env.integer('KYX_KYC_WORKERS', { description: 'KYC analysis workers (~450 MB resident each)', fallback: 1, min: 1, max: 16 });
   const keepImages = env.flag('KYX_KEEP_IMAGES', { description: 'keep submitted images, AES-256-GCM encrypted with KYX_IMAGE_KEY', fallback: false });
   const imageKey = env.string('KYX_IMAGE_KEY', { description: 'AES-256 key for kept images: 32 bytes, base64 or hex', sensitivity: 'secret' });
   return { workers, ...(keepImages ? { imageKey: parseImageKey(imageKey) } : {}) };

@@ -98,7 +98,7 @@ export const REASONS = {
 
 export type ReasonCode = keyof typeof REASONS;
 
-/** Thresholds of the rule. Face figures: "Face-match calibration" in README.md of this folder. */
+/** Thresholds of the rule. Face figures: "Face match" in README.md of this folder. */
 export const THRESHOLDS = {
   /** Below this a document is refused unless its MRZ was read valid (small images are upscaled before OCR). */
   documentMinShortSide: 400,

@@ -4,7 +4,12 @@ import { createAnalysisPool } from './pool.ts';
 import type { AnalyseInput, KycSignals } from './types.ts';
 
 export interface KycEngineOptions {
-  /** Analysis workers, each with its own OCR and face models (~320 MB RSS each: 215 MB measured with FaceRes, +60 MB measured for the ResNet-34 descriptor, +~45 MB measured for the OCR's second tesseract thread, issue #14). Default: min(2, cores). */
+  /**
+   * Analysis workers, each with its own OCR and face models. Default: min(2, cores). About 450 MB RSS each once warm:
+   * a process with one pool, after six checks of examples/kyc per worker, 98 MB without it, 614 MB with one worker,
+   * 1009 MB with two (2026-11-28). The parts measured alone earlier (215 MB with FaceRes, +60 MB for the ResNet-34
+   * descriptor, +~45 MB for the OCR's second tesseract thread, issue #14) add up to less than the whole.
+   */
   workers?: number;
 }
 

@@ -64,7 +64,7 @@ export const DESCRIPTOR_MODELS = {
   faceapiResnet: { name: 'face-api-resnet34', format: 'face-api', packageName: '@vladmandic/face-api', file: 'model', inputSize: 150, inputRange: [0, 255], template: { eyeDistance: 0.34, eyeLine: 0.38 } },
 } as const satisfies Record<string, DescriptorModel>;
 
-/** What the KYC check uses (choice and figures: "Face-match calibration" in README.md of this folder). */
+/** What the KYC check uses (choice and figures: "Face match" in README.md of this folder). */
 export const KYC_DESCRIPTORS: readonly DescriptorModel[] = [DESCRIPTOR_MODELS.faceapiResnet];
 
 export interface FaceEngine {

@@ -3,7 +3,7 @@ import path from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import pg from 'pg';
 import { type Driver, Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
-import type { Config } from '../config.ts';
+import { type Config, POSTGRES_SCHEMA_NAME } from '../config.ts';
 import type { Database } from './schema.ts';
 
 export type Dialect = 'sqlite' | 'postgres';
@@ -68,7 +68,7 @@ function openSqlite(dataDir: string): Storage {
 
 async function openPostgres(connectionString: string, schema?: string): Promise<Storage> {
   if (schema) {
-    if (!/^[a-z_][a-z0-9_]*$/.test(schema)) throw new Error(`invalid schema name ${schema}`);
+    if (!POSTGRES_SCHEMA_NAME.test(schema)) throw new Error(`invalid schema name ${schema}`);
     const client = new pg.Client({ connectionString });
     await client.connect();
     try {

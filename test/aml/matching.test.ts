@@ -6,6 +6,7 @@ import { isWeakToken, nationalTranscriptionReadings, withAlDinApart, pinyinReadi
 import { nisbaFromGivenName, tokenSimilarity, transliterationKey, transliterationSimilarity } from '../../src/aml/similarity.ts';
 import { DEFAULT_THRESHOLD, ListsUnavailableError, screen, screenCompany, screenPerson, type ListsSnapshot } from '../../src/aml/screen.ts';
 import { emptyEntity, type ListEntity } from '../../src/aml/model.ts';
+import { isPatronymic } from '../../src/aml/given-names.ts';
 
 const CURRENT = fileURLToPath(new URL('../../../shared/data/lists/current', import.meta.url));
 let lists: ListsSnapshot;
@@ -25,6 +26,12 @@ const personNames = (name: string) => screen(lists, { name, type: 'person' }).ma
  */
 function listedWith(source: string, names: string[], marks: Partial<ListEntity> = {}): ListsSnapshot {
   const entities: ListEntity[] = names.map((full, i) => ({ ...emptyEntity(source, String(i), 'person'), ...marks, names: [{ full, kind: 'primary' }] }));
+  return { index: buildIndex([...listed, ...entities]), lists: [], listsVersion: source };
+}
+
+/** The loaded lists plus one entity of list `source` for each [id, primary name, type, marks]. */
+function listedWithNamed(source: string, named: Array<[string, string, ListEntity['type'], Partial<ListEntity>?]>): ListsSnapshot {
+  const entities = named.map(([id, full, type, marks]): ListEntity => ({ ...emptyEntity(source, id, type), ...marks, names: [{ full, kind: 'primary' }] }));
   return { index: buildIndex([...listed, ...entities]), lists: [], listsVersion: source };
 }
 
@@ -1120,19 +1127,12 @@ describe('three-letter acronyms the lists attest (round 28)', () => {
 describe('round 31: persons and vessels as the press writes them', () => {
   let snapshot: ListsSnapshot;
   beforeAll(() => {
-    const person = (id: string, full: string): ListEntity => ({ ...emptyEntity('r31p', id, 'person'), names: [{ full, kind: 'primary' }] });
-    const vessel = (id: string, full: string): ListEntity => ({ ...emptyEntity('r31p', id, 'vessel'), names: [{ full, kind: 'primary' }] });
-    snapshot = {
-      index: buildIndex([
-        ...listed,
-        person('daniel', 'HARTIGAN, Daniel Joseph'), person('christopher', 'HARTIGAN, Christopher Vincent'),
-        person('makarau', 'MAKARAU, Ivan Uladzimiravich'),
-        person('safieddine', 'SAFIEDDINE, Hashem'), person('nizam', 'QURAISHI, Ahmed Nizam al-Din'), person('son', 'MUHAMMAD, Sirajuddin Zarkawi Kamaluddin Khwasa'), person('quraishi', 'KHATTABZAI, Shaikh Nabeel Ahmad'), person('shams', 'SHAMSUDDIN'), { ...emptyEntity('r31p', 'almacen', 'organization'), names: [{ full: 'ALMACEN JUNIOR', kind: 'primary' }] },
-        vessel('kapitan', 'KAPITAN SOROKIN'), vessel('kompozitor', 'KOMPOZITOR RAKHMANINOV'), vessel('avrora', 'AVRORA CAPELLA'), vessel('iris', 'IRIS SAHAND'),
-      ]),
-      lists: [],
-      listsVersion: 'r31p',
-    };
+    snapshot = listedWithNamed('r31p', [
+      ['daniel', 'HARTIGAN, Daniel Joseph', 'person'], ['christopher', 'HARTIGAN, Christopher Vincent', 'person'],
+      ['makarau', 'MAKARAU, Ivan Uladzimiravich', 'person'],
+      ['safieddine', 'SAFIEDDINE, Hashem', 'person'], ['nizam', 'QURAISHI, Ahmed Nizam al-Din', 'person'], ['son', 'MUHAMMAD, Sirajuddin Zarkawi Kamaluddin Khwasa', 'person'], ['quraishi', 'KHATTABZAI, Shaikh Nabeel Ahmad', 'person'], ['shams', 'SHAMSUDDIN', 'person'], ['almacen', 'ALMACEN JUNIOR', 'organization'],
+      ['kapitan', 'KAPITAN SOROKIN', 'vessel'], ['kompozitor', 'KOMPOZITOR RAKHMANINOV', 'vessel'], ['avrora', 'AVRORA CAPELLA', 'vessel'], ['iris', 'IRIS SAHAND', 'vessel'],
+    ]);
   });
   const finds = (name: string, id: string) => screen(snapshot, { name, limit: 100 }).matches.some((m) => m.entityId === `r31p:${id}`);
 
@@ -1207,5 +1207,57 @@ describe('round 31: persons and vessels as the press writes them', () => {
     expect(finds('Sorokin', 'kapitan')).toBe(false);
     expect(finds('Iris', 'iris')).toBe(false);
     expect(finds('Composer Rakhmaninov', 'kapitan')).toBe(false);
+  });
+});
+
+describe('round 32: persons in German and French transcription, North Korean vessels', () => {
+  let snapshot: ListsSnapshot;
+  beforeAll(() => {
+    snapshot = listedWithNamed('r32p', [
+      ['tokarev', 'Nikolay Tokarev', 'person'], ['volkova', 'Irina Volkova', 'person'], ['kuznetsova', 'KUZNETSOVA, Irina', 'person', { nationalities: ['RU'] }],
+      ['baekmakang', 'BAEK MA KANG', 'vessel', { countries: ['KP'], programs: ['DPRK'] }], ['janggyong', 'JANG GYONG', 'vessel'],
+      ['thinhcuong', 'THINH CUONG', 'vessel', { countries: ['SL'], programs: ['DPRK4'] }], ['southhill', 'SOUTH HILL 5', 'vessel', { countries: ['PW'], programs: ['DPRK'] }],
+      ['bella', 'BELLA', 'vessel', { programs: ['DPRK4'] }],
+    ]);
+  });
+  const finds = (name: string, id: string) => screen(snapshot, { name, limit: 100 }).matches.some((m) => m.entityId === `r32p:${id}`);
+
+  it('weighs a patronymic the query adds as one in German or French transcription too ("-owitsch", "-evitch", "-owna")', () => {
+    expect(finds('Nikolai Petrowitsch Tokarew', 'tokarev')).toBe(true);
+    expect(finds('Nikolai Petrovitch Tokarev', 'tokarev')).toBe(true);
+    expect(finds('Irina Petrowna Wolkowa', 'volkova')).toBe(true);
+    expect(isPatronymic('sergejewitsch')).toBe(true);
+    expect(isPatronymic('jurjewna')).toBe(true);
+    expect(isPatronymic('peter')).toBe(false);
+  });
+
+  it('reads a German s beside a voiced consonant as з as well as с ("Gryslow", "Kusnezowa"), not only between vowels', () => {
+    expect(nationalTranscriptionReadings('gryslow')).toContain('gryzlov');
+    expect(nationalTranscriptionReadings('kusnezowa')).toContain('kuznetsova');
+    expect(nationalTranscriptionReadings('maslow')).toContain('maslov');
+    expect(finds('Irina Kusnezowa', 'kuznetsova')).toBe(true);
+    expect(finds('Irina Kusnezowska', 'kuznetsova')).toBe(false);
+  });
+
+  it('reads the German dsch as j, not as a d before sh ("Ahmadinedschad", "Dschafar")', () => {
+    expect(transliterationKey('ahmadinedschad')).toBe(transliterationKey('ahmadinejad'));
+    expect(transliterationSimilarity('dschamal', 'jamal')).toBeGreaterThan(0);
+    expect(transliterationKey('dschamal')).not.toBe(transliterationKey('shamal'));
+  });
+
+  it('reads a North Korean vessel\'s syllables as a Korean name\'s, by its flag or programme, or by its shape when listed with neither', () => {
+    const spellings: Array<[string, string]> = [['Paek Ma Gang', 'baekmakang'], ['MV Paek Ma Kang', 'baekmakang'], ['Jang Kyong', 'janggyong']];
+    for (const [name, id] of spellings) expect(finds(name, id)).toBe(true);
+    // One changed vowel is another ship.
+    const otherShips: Array<[string, string]> = [['Paek Mi Gang', 'baekmakang'], ['Jang Kyang', 'janggyong']];
+    for (const [name, id] of otherShips) expect(finds(name, id)).toBe(false);
+  });
+
+  it('keeps a DPRK-programme vessel whose name is not Korean syllables out of the Korean reading ("Dinh" is not "THINH", "Sud" not "SOUTH")', () => {
+    expect(finds('Dinh Cuong', 'thinhcuong')).toBe(false);
+    expect(finds('Sud Hill 5', 'southhill')).toBe(false);
+    // An English name's typo keeps its sound-alike lift: "a" against another vowel is not another Korean syllable.
+    expect(finds('Belle', 'bella')).toBe(true);
+    expect(finds('South Hill 5', 'southhill')).toBe(true);
   });
 });

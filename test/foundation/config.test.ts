@@ -42,6 +42,7 @@ describe('loadConfig', () => {
     ['KYX_KYA_BLOCK_THRESHOLD', '1.5'],
     ['KYX_LISTS_REFRESH_SECONDS', '-1'],
     ['PORT', '70000'],
+    ['KYX_DATABASE_SCHEMA', 'kyx; DROP SCHEMA public'],
   ])('refuses %s=%s with an error naming it', (name, value) => {
     expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
     expect(() => loadConfig({ [name]: value })).toThrow(name);
@@ -82,6 +83,23 @@ describe('loadConfig', () => {
     expect(byName.get('DATABASE_URL')).toMatchObject({ value: null, source: 'unset' });
     expect(byName.get('KYX_FCA_BASE_URL')).toMatchObject({ source: 'default' });
     expect(JSON.stringify(effective)).not.toMatch(/fca-secret|s3cret/);
+  });
+
+  it('reads no variable that README.md leaves out', () => {
+    const readme = fs.readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+    // A per-register setting is documented once, as KYX_<REG>_…, on a row naming the registers and the suffixes.
+    const templateRows = readme.split('\n').filter((line) => line.includes('`KYX_<'));
+    const documented = (name: string) =>
+      readme.includes(`\`${name}\``) ||
+      templateRows.some((row) =>
+        [...row.matchAll(/`([A-Z][A-Z0-9_]*)`/g)].some(([, part]) => {
+          const suffix = name.startsWith(`KYX_${part}_`) ? name.slice(`KYX_${part}`.length) : null;
+          return suffix !== null && new RegExp(`\`(KYX_<[A-Z]+>)?${suffix}\``).test(row);
+        }),
+      );
+    const { effective } = readConfig({});
+    expect(effective.length).toBeGreaterThan(40);
+    expect(effective.map((variable) => variable.name).filter((name) => !documented(name))).toEqual([]);
   });
 });
 

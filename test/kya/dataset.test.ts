@@ -477,6 +477,9 @@ describe('KYA parallel sets that paraphrase each other', () => {
       'inj-r24-list-first-instructions': 'inj-forget-context-tell-hidden',
       'inj-sudo-override': 'inj-developer-says-unlock',
       'inj-translation-task-leak-output': 'inj-translate-carrier-override',
+      'inj-r26-developer-mode-filters': 'inj-developer-says-unlock',
+      'inj-r26-secret-word-spelled': 'inj-spelled-secret-letters',
+      'plant-r26-ticket-refund': 'plant-ticket-refund-approve',
     });
     for (const id of ['inj-respond-only-language', 'ben-r24-write-system-prompt-example']) expect(splitsOf(id), id).toEqual(new Set(['train']));
     expect(splitsOf('inj-r24-persona-no-rules-name')).toEqual(new Set(['test']));
@@ -484,6 +487,11 @@ describe('KYA parallel sets that paraphrase each other', () => {
     // train, sudo-override validation → train, translation-task-leak-output train → validation.
     for (const id of ['inj-r24-list-first-instructions', 'inj-sudo-override']) expect(splitsOf(id), id).toEqual(new Set(['train']));
     expect(splitsOf('inj-translation-task-leak-output')).toEqual(new Set(['validation']));
+    // Round 26's review: three of its sets reword older ones in other languages (sv, ro, el, he share no language with
+    // them, so the content-word check cannot compare them), declared: developer-mode-filters test → train, ticket-refund
+    // test → train, secret-word-spelled train → test.
+    for (const id of ['inj-r26-developer-mode-filters', 'plant-r26-ticket-refund']) expect(splitsOf(id), id).toEqual(new Set(['train']));
+    expect(splitsOf('inj-r26-secret-word-spelled')).toEqual(new Set(['test']));
   });
 
   it('joins a few sets, not every set of a family', () => {

@@ -133,10 +133,10 @@ function signatureTable(injections: Scored[], benign: Scored[]): void {
   }
 }
 
-/** The texts (marks taken out) of the parallel sets written in round 25. */
-function round25SetTexts(corpusDir: string): Set<string> {
+/** The texts (marks taken out) of the parallel sets written in a round (ids with -r<round>-). */
+function roundSetTexts(corpusDir: string, round: number): Set<string> {
   const { sets } = JSON.parse(readFileSync(path.join(corpusDir, 'parallel.json'), 'utf8')) as { sets: Array<{ id: string; texts: Record<string, string> }> };
-  return new Set(sets.filter((set) => set.id.includes('-r25-')).flatMap((set) => Object.values(set.texts).map((written) => parallelText(written).text)));
+  return new Set(sets.filter((set) => set.id.includes(`-r${round}-`)).flatMap((set) => Object.values(set.texts).map((written) => parallelText(written).text)));
 }
 
 function groupBy(items: Scored[], key: (s: Scored) => string): Map<string, Scored[]> {
@@ -184,12 +184,14 @@ function main(): void {
     console.log(`\nround 22's parallel sets in this split: planted injections flagged ${rate(injectionsOf(round22Sets), (s) => s.outcome !== 'passed_screening')} of ${injectionsOf(round22Sets).length}, ` +
       `model ≥ review ${rate(injectionsOf(round22Sets), (s) => s.score >= review)}; look-alikes not passed ${rate(benignOf(round22Sets), (s) => s.outcome !== 'passed_screening')} of ${benignOf(round22Sets).length}, ` +
       `model ≥ review ${rate(benignOf(round22Sets), (s) => s.score >= review)}, blocked ${rate(benignOf(round22Sets), (s) => s.outcome === 'blocked')}`);
-    // Round 25's planted sets and look-alikes among them (ids with -r25-; a set joined to the one it paraphrases
-    // carries that set's group, so they are told apart by text).
-    const round25Texts = round25SetTexts(options.corpusDir);
-    const round25 = round22Sets.filter((s) => round25Texts.has(s.sample.text));
-    console.log(`of which round 25's sets: planted injections flagged ${rate(injectionsOf(round25), (s) => s.outcome !== 'passed_screening')} of ${injectionsOf(round25).length}, ` +
-      `model ≥ review ${rate(injectionsOf(round25), (s) => s.score >= review)}; look-alikes not passed ${rate(benignOf(round25), (s) => s.outcome !== 'passed_screening')} of ${benignOf(round25).length}`);
+    // Round 25's planted sets and look-alikes among them, and round 26's sets in sv, ro, el and he (ids with -r25-,
+    // -r26-; a set joined to the one it paraphrases carries that set's group, so they are told apart by text).
+    for (const round of [25, 26]) {
+      const texts = roundSetTexts(options.corpusDir, round);
+      const sets = round22Sets.filter((s) => texts.has(s.sample.text));
+      console.log(`of which round ${round}'s sets: injections flagged ${rate(injectionsOf(sets), (s) => s.outcome !== 'passed_screening')} of ${injectionsOf(sets).length}, ` +
+        `model ≥ review ${rate(injectionsOf(sets), (s) => s.score >= review)}; look-alikes not passed ${rate(benignOf(sets), (s) => s.outcome !== 'passed_screening')} of ${benignOf(sets).length}`);
+    }
   }
   console.log(`\n${measured === 'test' ? 'HELD-OUT TEST SPLIT' : 'VALIDATION SPLIT'}`);
   console.log(`${''.padEnd(LABEL)} ${columns.map(({ name }) => name.padEnd(CELL)).join(' ')}`);

@@ -15,7 +15,7 @@ import { buildDataset, defaultDatasetOptions, isCalibrationSample, splitOf } fro
 import { fitCalibration, trainModel, type TrainingOptions } from '../src/kya/training/train.ts';
 
 export const TRAINING: TrainingOptions = {
-  version: '5.9.0',
+  version: '5.10.0',
   windowChars: 192,
   strideChars: 64,
   judgedWindows: 4,

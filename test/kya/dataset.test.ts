@@ -201,7 +201,8 @@ describe('KYA parallel sets written to measure on', () => {
 
 // Round 22's planted sets and look-alikes are split by set (`"split"` in parallel.json, about 60 / 20 / 20 % of each
 // family): a set is one text in 23 languages, so a translation of a held-out text is never read in training.
-// Round 25's planted sets and look-alikes are placed the same way. A placed set that paraphrases an earlier one takes
+// Round 25's planted sets and look-alikes are placed the same way, and so are round 26's sets in sv, ro, el and he (60 /
+// 20 / 20 % of each family, in the order of the hash groups are split by). A placed set that paraphrases an earlier one takes
 // that set's group and split (see 'KYA parallel sets that paraphrase each other').
 describe('KYA round 22 sets placed by set', () => {
   const dataset = buildDataset(options);
@@ -211,7 +212,7 @@ describe('KYA round 22 sets placed by set', () => {
   const byId = new Map(sets.map((set) => [set.id, set]));
 
   it('puts every text of a set in the split it names, or that of the placed set it paraphrases, outside calibration', () => {
-    expect(placed.length).toBe(46 + 13);
+    expect(placed.length).toBe(46 + 13 + 36);
     // A set joined to an unplaced one it paraphrases goes where that one goes (round 22's subtitles beside a direct
     // extraction request, both in training): it is checked by 'KYA parallel sets that paraphrase each other'.
     for (const set of placed.filter((set) => byId.get(joined.get(set.id) ?? set.id)!.split)) {
@@ -231,6 +232,16 @@ describe('KYA round 22 sets placed by set', () => {
       expect(count('test')).toBeGreaterThanOrEqual(3);
       expect(count('validation')).toBeGreaterThanOrEqual(3);
       expect(count('train') / placed.filter((set) => set.label === label).length).toBeGreaterThanOrEqual(0.55);
+    }
+  });
+
+  // Round 26: Greek and Hebrew attacks passed both models (round 25's review probe), and the corpus held no text in
+  // sv, ro, el or he. Each of them now has attacks and look-alikes in every split, so they are learnt and measured.
+  it('holds attacks and look-alikes in sv, ro, el and he in each split', () => {
+    for (const language of ['sv', 'ro', 'el', 'he']) {
+      for (const split of ['train', 'validation', 'test']) {
+        for (const label of [0, 1]) expect(dataset.filter((s) => s.language === language && s.label === label && splitOf(s.group) === split).length, `${language} ${split} ${label}`).toBeGreaterThanOrEqual(3);
+      }
     }
   });
 });
@@ -463,9 +474,24 @@ describe('KYA parallel sets that paraphrase each other', () => {
       'inj-r24-persona-no-rules-name': 'inj-remember-new-persona-output',
       'plant-r25-review-haiku': 'plant-review-recommend-shop',
       'plant-r25-invite-cancel': 'plant-calendar-invite-link',
+      'inj-r24-list-first-instructions': 'inj-forget-context-tell-hidden',
+      'inj-sudo-override': 'inj-developer-says-unlock',
+      'inj-translation-task-leak-output': 'inj-translate-carrier-override',
+      'inj-r26-developer-mode-filters': 'inj-developer-says-unlock',
+      'inj-r26-secret-word-spelled': 'inj-spelled-secret-letters',
+      'plant-r26-ticket-refund': 'plant-ticket-refund-approve',
     });
     for (const id of ['inj-respond-only-language', 'ben-r24-write-system-prompt-example']) expect(splitsOf(id), id).toEqual(new Set(['train']));
     expect(splitsOf('inj-r24-persona-no-rules-name')).toEqual(new Set(['test']));
+    // Round 26, the rewordings the round-25 review found under the bar, declared: list-first-instructions test →
+    // train, sudo-override validation → train, translation-task-leak-output train → validation.
+    for (const id of ['inj-r24-list-first-instructions', 'inj-sudo-override']) expect(splitsOf(id), id).toEqual(new Set(['train']));
+    expect(splitsOf('inj-translation-task-leak-output')).toEqual(new Set(['validation']));
+    // Round 26's review: three of its sets reword older ones in other languages (sv, ro, el, he share no language with
+    // them, so the content-word check cannot compare them), declared: developer-mode-filters test → train, ticket-refund
+    // test → train, secret-word-spelled train → test.
+    for (const id of ['inj-r26-developer-mode-filters', 'plant-r26-ticket-refund']) expect(splitsOf(id), id).toEqual(new Set(['train']));
+    expect(splitsOf('inj-r26-secret-word-spelled')).toEqual(new Set(['test']));
   });
 
   it('joins a few sets, not every set of a family', () => {

@@ -29,7 +29,7 @@ export interface SignatureResult {
 /** The languages whose override and extraction phrasings are recognised, with the locale the segmenter uses. */
 export const SIGNATURE_LANGUAGES = [
   'en', 'es', 'fr', 'de', 'it', 'pt', 'nl', 'ru', 'zh', 'ja', 'ko',
-  'cs', 'hu', 'id', 'pl', 'sw', 'tl', 'tr', 'vi', 'uk', 'ar', 'fa', 'ur', 'hi', 'bn', 'th',
+  'cs', 'hu', 'id', 'pl', 'sw', 'tl', 'tr', 'vi', 'sv', 'ro', 'uk', 'ar', 'fa', 'ur', 'hi', 'bn', 'th', 'el', 'he',
 ] as const;
 type Language = (typeof SIGNATURE_LANGUAGES)[number];
 
@@ -144,6 +144,14 @@ const PATTERNS: Record<Language, LanguagePatterns> = {
     override: re(`${word('bỏ qua|phớt lờ|lờ đi|quên|hãy quên|quên đi|đừng tuân theo|không tuân theo|đừng làm theo|không làm theo|đừng nghe theo|gạt bỏ|hủy bỏ|huỷ bỏ|vô hiệu hóa|vô hiệu hoá|bất chấp|coi như không có')}${GAP}${word('hướng dẫn|chỉ dẫn|chỉ thị|chỉ lệnh|mệnh lệnh|lệnh|quy tắc|quy định|nguyên tắc|lời nhắc|prompt|ràng buộc|giới hạn|thiết lập')}`),
     extraction: re(`${word('lời nhắc hệ thống|prompt hệ thống|system prompt|thông điệp hệ thống|tin nhắn hệ thống|hướng dẫn (?:hệ thống|ban đầu|gốc|ẩn|bí mật)|chỉ dẫn (?:hệ thống|ban đầu|gốc)|mật khẩu|từ khóa bí mật|từ khoá bí mật|mã bí mật|khóa bí mật|khoá bí mật')}|${word('cho tôi xem|hiển thị|tiết lộ|nói cho tôi|cho tôi biết|in ra|lặp lại|viết ra|đưa ra|liệt kê')}${GAP}${word('hướng dẫn|chỉ dẫn|lời nhắc|prompt|quy tắc|mật khẩu|khóa|khoá|cấu hình')}`),
   },
+  sv: {
+    override: re(`${word('ignorera|ignorerar|strunta i|glöm|glom|bortse från|bortse fran|hoppa över|följ inte|sluta följa|åsidosätt|kasta bort')}${GAP}${stem('instruktion|regl|anvisning|direktiv|prompt|kommando|begränsning|riktlinje|order')}`),
+    extraction: re(`${stem('systemprompt|systemmeddelande|systeminstruktion|ursprungliga instruktion|dolda instruktion|hemliga (?:ordet|nyckeln|lösenordet|koden)|lösenord')}|${word('visa|avslöja|berätta|skriv ut|upprepa|ge mig|återge|vad är|vilka är')}${GAP}${stem('instruktion|prompt|regl|lösenord|nyckel|systemmeddelande')}`),
+  },
+  ro: {
+    override: re(`${word('ignoră|ignorați|ignorati|ignora|uită|uitați|uitati|uita|nu mai urma|nu mai urmați|nu urma|nu ține cont de|nu țineți cont de|nu tine cont de|treci peste|renunță la|neglijează|neglijeaza')}${GAP}${stem('instrucțiun|instructiun|regul|indicați|indicati|directiv|prompt|comenz|comand|restricți|restrictii')}`),
+    extraction: re(`${stem('promptul de sistem|promptul sistemului|prompt de sistem|mesajul de sistem|mesajul sistemului|instrucțiunile inițiale|instrucțiunile originale|instrucțiunile ascunse|instrucțiunile secrete|cuvântul secret|cuvantul secret|parola|cheia secretă')}|${word('arată|arata|dezvăluie|dezvaluie|spune|afișează|afiseaza|repetă|repeta|scrie|dă-mi|da-mi|care este|care sunt')}${GAP}${stem('instrucțiun|instructiun|prompt|regul|parol|cheie|cheia')}`),
+  },
   uk: {
     override: re(`${stem('ігнор|забудь|забудьте|забути|не звертай|не звертайте|пропусти|відкинь|відкиньте|не виконуй|не виконуйте|не дотримуйся|не слідуй|скасуй|скасуйте|знехтуй|нехтуй')}${GAP}${stem('інструкці|вказівк|вказівок|правил(?!ьн)|команд|промпт|настанов|директив|обмежен|установк')}`),
     extraction: re(`${stem('системн\\p{L}* (?:промпт|підказк|повідомлен|інструкці)|початков\\p{L}* інструкці|прихован\\p{L}* інструкці|секретн\\p{L}* (?:слово|ключ|код|пароль)|пароль|кодове слово')}|${stem('покажи|розкрий|виведи|повтори|скажи|напиши|назви|який|які|яке|перелічи')}${GAP}${stem('інструкці|промпт|правил|пароль|ключ|налаштуван')}`),
@@ -182,6 +190,14 @@ const PATTERNS: Record<Language, LanguagePatterns> = {
     extraction: re(`พรอมต์ระบบ|พรอมท์ระบบ|system prompt|ข้อความระบบ|คำสั่งระบบ|คำสั่งเริ่มต้น|คำสั่งดั้งเดิม|คำสั่งลับ|รหัสผ่าน|รหัสลับ|คำลับ|กุญแจลับ` +
       `|(?:แสดง|เปิดเผย|บอก|พิมพ์|ทวน|เขียน|ขอดู)${THAI_GAP}(?:คำสั่ง|คำแนะนำ|พรอมต์|พรอมท์|prompt|กฎ|รหัสผ่าน|กุญแจ|การตั้งค่า)`),
   },
+  el: {
+    override: re(`${stem('αγνόησ|αγνοησ|αγνοείστε|αγνοηστε|ξέχασ|ξεχασ|ξεχάστε|παράβλεψ|παραβλεψ|μην ακολουθ|σταμάτα να ακολουθ|σταματα να ακολουθ|παράκαμψ|παρακαμψ|αγνόηση|αγνοηση')}${GAP}${stem('οδηγί|οδηγι|εντολ|κανόν|κανον|προτροπ|prompt|περιορισμ|οδηγ')}`),
+    extraction: re(`${stem('μήνυμα συστήματος|μηνυμα συστηματος|προτροπή συστήματος|προτροπη συστηματος|οδηγίες συστήματος|οδηγιες συστηματος|αρχικές οδηγίες|αρχικες οδηγιες|κρυφές οδηγίες|κρυφες οδηγιες|μυστική λέξη|μυστικη λεξη|μυστικό κωδικό|κωδικός πρόσβασης|κωδικο προσβασης|συνθηματικό')}|${stem('αποκάλυψ|αποκαλυψ|δείξ|δειξ|πες|εμφάνισ|εμφανισ|επανάλαβ|επαναλαβ|γράψ|γραψ|δώσ|δωσ')}${GAP}${stem('οδηγί|οδηγι|προτροπ|prompt|κανόν|κανον|κωδικ|μήνυμα συστήματος|μηνυμα συστηματος')}`),
+  },
+  he: {
+    override: re(`(?:^|[^\\p{L}])[ו]?(?:התעלם|התעלמי|התעלמו|שכח|שכחי|שכחו|אל תציית|אל תצייתי|אל תצייתו|הפסק לציית|הפסיקי לציית|עקוף|עקפי|בטל|בטלי)${GAP}(?:הוראות|הנחיות|כללים|כללי|פקודות|הגבלות|מגבלות|פרומפט|prompt)`),
+    extraction: re(`(?:הנחיית המערכת|הנחיות המערכת|הודעת המערכת|פרומפט המערכת|הוראות המערכת|ההוראות הראשוניות|ההוראות המקוריות|ההוראות הנסתרות|המילה הסודית|סיסמה|סיסמא|מפתח סודי|המפתח הסודי)|(?:^|[^\\p{L}])[ו]?(?:חשוף|חשפי|הצג|הציגי|הראה|הראי|תראה|תגיד|אמור|אמרי|כתוב|כתבי|חזור על|חזרי על|מה הן|מה הם|מה היא)${GAP}(?:הוראות|הנחיות|פרומפט|כללים|סיסמ|מפתח)`),
+  },
 };
 
 /**
@@ -210,6 +226,8 @@ const ADDRESSED: Record<Language, RegExp> = {
   tl: re(`${word('naunang|nauna|lahat|iyong|sistema|orihinal|sa itaas')}|${word('instruksyon|instruksiyon|tagubilin|utos|patakaran|panuntunan|alituntunin|bilin|limitasyon')}\\s+mo${B1}`),
   tr: re(`${word('önceki|yukaridaki|tüm|bütün|hepsi|ilk|orijinal|sana|senin|seni')}|${stem('sistem')}`),
   vi: re(word('trước đó|trước đây|ở trên|tất cả|mọi|của bạn|hệ thống|ban đầu')),
+  sv: re(`${word('tidigare|föregående|ovanstående|ovan|alla|allt|dina|ditt|din|systemets|ursprungliga|inledande')}|${stem('system')}`),
+  ro: re(word('anterioare|anterioară|anterior|precedente|de mai sus|dinainte|toate|tot|tale|tău|tau|ta|sistemului|sistem|originale|inițiale|initiale')),
   uk: re(`${stem('попередн|раніш|системн|початков|вихідн|свої|твої')}|${word('вище|усі|всі|усіх|всіх|свою|свій|своє|своєї|твою|твій|твоє|твоєї')}`),
   ar: re(`${B0}(?:السابقة|السابق|ما سبق|أعلاه|اعلاه|النظام|الأصلية|الاصلية|الأولية|الاولية)|${B0}[وفب]?(?:كل|جميع)${B1}|(?:تعليمات|إرشادات|ارشادات|توجيهات|أوامر|اوامر|قواعد|قيود)ك${B1}`),
   // Persian and Bengali attach suffixes ("قبلی‌ات", your previous): a marker need only start a word.
@@ -218,6 +236,8 @@ const ADDRESSED: Record<Language, RegExp> = {
   hi: re(word('पिछले|पिछली|पहले|ऊपर|सभी|सारे|सब|अपने|तुम्हारे|तुम्हारी|आपके|आपकी|सिस्टम|मूल|प्रारंभिक')),
   bn: re(`${B0}(?:আগের|পূর্ববর্তী|উপরের|সব|সমস্ত|সকল|তোমার|আপনার|নিজের|সিস্টেম|মূল|প্রাথমিক)`),
   th: re('ก่อนหน้า|ก่อนนี้|ข้างบน|ด้านบน|ทั้งหมด|ทุก|ของคุณ|ระบบ|เดิม|ตั้งแต่แรก'),
+  el: re(stem('προηγούμεν|προηγουμεν|παραπάνω|παραπανω|όλες|ολες|όλα|ολα|όλους|ολους|σου|συστήματος|συστηματος|αρχικ')),
+  he: re('הקודמות|הקודמים|הקודמת|שלמעלה|לעיל|כל ה|כל|שלך|המערכת|המקוריות|הראשוניות'),
 };
 
 /**
@@ -294,6 +314,14 @@ const OVERRIDE_HINTS: Record<Language, { verbs: readonly string[]; nouns: readon
     verbs: ['bỏ qua', 'phớt lờ', 'lờ đi', 'quên', 'tuân theo', 'làm theo', 'nghe theo', 'gạt bỏ', 'hủy bỏ', 'huỷ bỏ', 'vô hiệu hóa', 'vô hiệu hoá', 'bất chấp', 'coi như không có'],
     nouns: ['hướng dẫn', 'chỉ dẫn', 'chỉ thị', 'chỉ lệnh', 'lệnh', 'quy tắc', 'quy định', 'nguyên tắc', 'lời nhắc', 'prompt', 'ràng buộc', 'giới hạn', 'thiết lập'],
   },
+  sv: {
+    verbs: ['ignorera', 'strunta i', 'glöm', 'glom', 'bortse fr', 'hoppa över', 'följ inte', 'sluta följa', 'åsidosätt', 'kasta bort'],
+    nouns: ['instruktion', 'regl', 'anvisning', 'direktiv', 'prompt', 'kommando', 'begränsning', 'riktlinje', 'order'],
+  },
+  ro: {
+    verbs: ['ignor', 'uită', 'uitați', 'uitati', 'uita', 'nu mai urma', 'nu urma', 'ține cont', 'tine cont', 'țineți cont', 'treci peste', 'renunță la', 'neglij'],
+    nouns: ['instrucțiun', 'instructiun', 'regul', 'indicați', 'indicati', 'directiv', 'prompt', 'comenz', 'comand', 'restricți', 'restrictii'],
+  },
   uk: {
     verbs: ['ігнор', 'забудь', 'забути', 'не звертай', 'пропусти', 'відкинь', 'не виконуй', 'не дотримуйся', 'не слідуй', 'скасуй', 'нехтуй'],
     nouns: ['інструкці', 'вказівк', 'вказівок', 'правил', 'команд', 'промпт', 'настанов', 'директив', 'обмежен', 'установк'],
@@ -321,6 +349,14 @@ const OVERRIDE_HINTS: Record<Language, { verbs: readonly string[]; nouns: readon
   th: {
     verbs: ['เพิกเฉย', 'ละเว้น', 'ละเลย', 'ลืม', 'สนใจ', 'ทำตาม', 'ปฏิบัติตาม', 'มองข้าม', 'ยกเลิก', 'ทิ้ง'],
     nouns: ['คำสั่ง', 'คำแนะนำ', 'กฎ', 'ข้อกำหนด', 'แนวทาง', 'พรอมต์', 'พรอมท์', 'prompt', 'ข้อจำกัด', 'คำชี้แจง', 'ข้อบังคับ'],
+  },
+  el: {
+    verbs: ['αγνόησ', 'αγνοησ', 'αγνοείστε', 'αγνοηστε', 'ξέχασ', 'ξεχασ', 'ξεχάστε', 'παράβλεψ', 'παραβλεψ', 'μην ακολουθ', 'να ακολουθ', 'παράκαμψ', 'παρακαμψ', 'αγνόηση', 'αγνοηση'],
+    nouns: ['οδηγ', 'εντολ', 'κανόν', 'κανον', 'προτροπ', 'prompt', 'περιορισμ'],
+  },
+  he: {
+    verbs: ['התעלם', 'שכח', 'אל תציית', 'לציית', 'עקוף', 'עקפי', 'בטל'],
+    nouns: ['הוראות', 'הנחיות', 'כללים', 'כללי', 'פקודות', 'הגבלות', 'מגבלות', 'פרומפט', 'prompt'],
   },
 };
 
@@ -803,8 +839,8 @@ const OVERRIDE_SPAN = 200;
  */
 const HINT_GROUPS: ReadonlyArray<readonly Language[]> = [
   ...SIGNATURE_LANGUAGES.slice(0, SIGNATURE_LANGUAGES.indexOf('cs')).map((language) => [language]),
-  ['cs', 'hu', 'id', 'pl', 'sw', 'tl', 'tr', 'vi'],
-  ['uk', 'ar', 'fa', 'ur', 'hi', 'bn', 'th'],
+  ['cs', 'hu', 'id', 'pl', 'sw', 'tl', 'tr', 'vi', 'sv', 'ro'],
+  ['uk', 'ar', 'fa', 'ur', 'hi', 'bn', 'th', 'el', 'he'],
 ];
 /** Bit of a language: a verb hint and a noun hint of its group close together. */
 const OVERRIDE_HINT_BIT = Object.fromEntries(

@@ -301,8 +301,9 @@ function compareNumber(mrzNumber: string, lines: PrintedLine[], gate: number): V
   for (const words of wordRuns(lines)) {
     const confidence = Math.min(...words.map((w) => w.confidence));
     const read = foldedCharacters(words);
-    if (levenshtein(read.text, wanted) <= allowed(confidence) && !changedInPrint(read, wanted)) return 'match';
-    changed ||= confidence >= gate && changedInPrint(read, wanted);
+    const changedHere = changedInPrint(read, wanted);
+    if (levenshtein(read.text, wanted) <= allowed(confidence) && !changedHere) return 'match';
+    changed ||= confidence >= gate && changedHere;
   }
   const value = labelledValue(lines, 'documentNumber');
   // The word's confidence gate stays for a value one character off too: without it, genuine numbers whose 9 was read

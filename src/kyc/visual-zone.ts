@@ -244,17 +244,17 @@ function labelledValue(lines: PrintedLine[], field: VisualField): PrintedWord[] 
 /** Every word of a value read at `gate` or above (CONFIDENT_WORD, unless compareVisualZone is given another). */
 const confident = (words: PrintedWord[], gate: number) => words.every((w) => w.confidence >= gate);
 
-/** The words' characters folded as foldNumber does, each with its OCR confidence (the word's when none is given). */
-function foldedCharacters(words: PrintedWord[]): { text: string; confidences: number[] } {
+/** The words' characters, mapped by `map` (foldNumber, or as read), each with its OCR confidence (the word's when none is given). */
+function wordCharacters(words: PrintedWord[], map: (character: string) => string = foldNumber): { text: string; confidences: number[] } {
   let text = '';
   const confidences: number[] = [];
   for (const word of words) {
     const characters = [...word.text];
     const perCharacter = word.characters?.length === characters.length ? word.characters : null;
     characters.forEach((c, i) => {
-      const folded = foldNumber(c);
-      text += folded;
-      for (let k = 0; k < folded.length; k++) confidences.push(perCharacter?.[i] ?? word.confidence);
+      const mapped = map(c);
+      text += mapped;
+      for (let k = 0; k < mapped.length; k++) confidences.push(perCharacter?.[i] ?? word.confidence);
     });
   }
   return { text, confidences };
@@ -300,7 +300,7 @@ function compareNumber(mrzNumber: string, lines: PrintedLine[], gate: number): V
   let changed = false;
   for (const words of wordRuns(lines)) {
     const confidence = Math.min(...words.map((w) => w.confidence));
-    const read = foldedCharacters(words);
+    const read = wordCharacters(words);
     const changedHere = changedInPrint(read, wanted);
     if (levenshtein(read.text, wanted) <= allowed(confidence) && !changedHere) return 'match';
     changed ||= confidence >= gate && changedHere;
@@ -377,6 +377,28 @@ function compareDate(mrz: MrzReading, field: 'birthDate' | 'expiryDate', lines: 
 
 /** An MRZ line read by the general OCR (long runs of MRZ characters, fillers): not part of the visual zone. */
 const isMrzLine = (line: PrintedLine) => line.some((w) => /<</.test(w.text) || /^[A-Z0-9<]{25,}$/.test(w.text));
+const pageLines = (printed: PrintedLine[]) => printed.filter((line) => line.length > 0 && !isMrzLine(line));
+
+/**
+ * Round 27: the MRZ's number printed on the page character for character as read (no look-alike folded; a run of up
+ * to three words, `XA 418 6275`), every character at CERTAIN_CHARACTER: a second reading of the number, in another
+ * font and place, that confirms what the MRZ's check digits could not vouch for (a look-alike one of them chose,
+ * characters that could be their look-alikes). A wrong repair is confirmed only if the page is misread into the same
+ * wrong character, confidently; a number tampered in print or in the MRZ reads otherwise on one of the two.
+ */
+function numberPrintedExactly(mrzNumber: string, lines: PrintedLine[]): boolean {
+  for (const words of wordRuns(lines)) {
+    const read = wordCharacters(words, (c) => c);
+    if (read.text === mrzNumber && read.confidences.every((confidence) => confidence >= CERTAIN_CHARACTER)) return true;
+  }
+  return false;
+}
+
+/** The visual-zone fields whose MRZ value the page prints exactly (numberPrintedExactly): the number, when it is. */
+export function confirmedInPrint(mrz: MrzReading, printed: PrintedLine[]): VisualField[] {
+  const number = mrz.documentNumber?.replace(/</g, '') ?? '';
+  return number.length >= 6 && numberPrintedExactly(number, pageLines(printed)) ? ['documentNumber'] : [];
+}
 
 /**
  * Each MRZ value looked for on the printed page (the lines the OCR read above the MRZ). `confidentWord`: the word
@@ -384,7 +406,7 @@ const isMrzLine = (line: PrintedLine) => line.some((w) => /<</.test(w.text) || /
  * lower gate would flag, as eval:kyc does).
  */
 export function compareVisualZone(mrz: MrzReading, printed: PrintedLine[], confidentWord = CONFIDENT_WORD): VisualZoneComparison {
-  const lines = printed.filter((line) => line.length > 0 && !isMrzLine(line));
+  const lines = pageLines(printed);
   const text = printedText(lines);
   const printedTokens = new Set(lines.flatMap((line) => nameTokens(line.map((w) => w.text).join(' '))));
   // Round 26: all-digit dates read in the order the page prints them (US cards month first), or both ways; the order

@@ -141,6 +141,28 @@ describe('decideKyc', () => {
     expect(d.checks[0]!.reasons).toEqual(['mrz_uncertain_character:documentNumber']);
   });
 
+  it('passes a repaired or doubted number the printed page shows exactly, and says so; other repairs stay in review', () => {
+    const confirmed = decide((s) => {
+      s.documentReading.mrz!.checkDigitRepairs = ['documentNumber', 'documentNumberCheckDigit'];
+      s.documentReading.mrz!.uncertainCharacters = ['documentNumber'];
+      s.documentReading.confirmedInPrint = ['documentNumber'];
+    });
+    expect(confirmed.status).toBe('passed');
+    expect(confirmed.checks[0]!.reasons).toEqual(['mrz_confirmed_by_print:documentNumber', 'mrz_confirmed_by_print:documentNumberCheckDigit']);
+    expect(confirmed.score).toBeLessThan(decide().score);
+    const composite = decide((s) => {
+      s.documentReading.mrz!.checkDigitRepairs = ['documentNumber', 'compositeCheckDigit'];
+      s.documentReading.confirmedInPrint = ['documentNumber'];
+    });
+    expect(composite.status).toBe('review');
+    expect(composite.checks[0]!.reasons).toEqual(['mrz_confirmed_by_print:documentNumber', 'mrz_repaired_by_check_digit:compositeCheckDigit']);
+    const unconfirmed = decide((s) => {
+      s.documentReading.mrz!.checkDigitRepairs = ['documentNumber'];
+      s.documentReading.confirmedInPrint = [];
+    });
+    expect(unconfirmed.status).toBe('review');
+  });
+
   it('never passes a printed page that shows another number, name or date than the MRZ; unread fields change nothing', () => {
     const altered = decide((s) => {
       s.documentReading.visualZone = { documentNumber: 'mismatch', surname: 'match', givenNames: 'unread', birthDate: 'mismatch', expiryDate: 'unread' };

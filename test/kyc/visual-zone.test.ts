@@ -10,7 +10,7 @@ import { readMrz, type MrzReading } from '../../src/kyc/mrz.ts';
 import type { OcrEngine } from '../../src/kyc/ocr.ts';
 import { findMrzRegions } from '../../src/kyc/skew.ts';
 import { onTable, onTableImage } from './images.ts';
-import { compareVisualZone, impossibleDate, pageDateOrder, printedDates, readPrintedPage, type PrintedLine } from '../../src/kyc/visual-zone.ts';
+import { compareVisualZone, confirmedInPrint, impossibleDate, pageDateOrder, printedDates, readPrintedPage, type PrintedLine } from '../../src/kyc/visual-zone.ts';
 
 /** The specimen holder's MRZ, read by the parser: ERIKSSON, ANNA MARIA, XA4186275, 1974-08-12, 2034-03-15. */
 const MRZ: MrzReading = readMrz(composeTd3(SPECIMEN_HOLDER).join('\n'), new Date('2026-06-01T12:00:00Z'))!;
@@ -383,5 +383,25 @@ describe('the printed page of the chosen document where the photo holds two (rou
     expect(signals.documentReading.visualZone).toMatchObject({ documentNumber: 'match', surname: 'match', birthDate: 'match' });
     // One page read, the one read beside the MRZ: nothing more for a document around the lowest MRZ.
     expect(scenario.pagesRead).toHaveLength(1);
+  });
+});
+
+describe('the number confirmed in print (round 27)', () => {
+  it('confirms the MRZ number printed character for character, every character read confidently, grouped or not', () => {
+    expect(confirmedInPrint(MRZ, page({ number: [['XA4186275', 820, 97]] }))).toEqual(['documentNumber']);
+    expect(confirmedInPrint(MRZ, page({ number: [['XA', 820, 98], ['418', 860, 99], ['6275', 910, 97]] }))).toEqual(['documentNumber']);
+    expect(confirmedInPrint(MRZ, page({ number: [['XA4186275', 820, 90, [99, 99, 98, 98, 99, 97, 99, 99, 99]]] }))).toEqual(['documentNumber']);
+  });
+
+  it('does not confirm a number read with a look-alike, a character under 97, another number, or only inside the MRZ', () => {
+    // A look-alike the visual zone folds for its match (B for 8): no confirmation of the MRZ's 8.
+    expect(compareVisualZone(MRZ, page({ number: [['XA41B6275', 820]] })).documentNumber).toBe('match');
+    expect(confirmedInPrint(MRZ, page({ number: [['XA41B6275', 820, 99]] }))).toEqual([]);
+    expect(confirmedInPrint(MRZ, page({ number: [['XA4186275', 820, 96]] }))).toEqual([]);
+    expect(confirmedInPrint(MRZ, page({ number: [['XA4186275', 820, 95, [99, 99, 99, 96, 99, 99, 99, 99, 99]]] }))).toEqual([]);
+    expect(confirmedInPrint(MRZ, page({ number: [['XA4186276', 820, 99]] }))).toEqual([]);
+    expect(confirmedInPrint(MRZ, page({ number: [['xa4186275', 820, 99]] }))).toEqual([]);
+    const mrzOnly = [...page({ number: [] }), line(600, [['XA4186275', 10, 99], ['<<<<<<', 130, 99]])];
+    expect(confirmedInPrint(MRZ, mrzOnly)).toEqual([]);
   });
 });

@@ -227,10 +227,17 @@ function nameFindings(score: number | null): Finding[] {
 const DAY_MS = 86_400_000;
 
 /**
- * The visual-zone field whose exact print confirms an MRZ field no check digit vouches for (round 27): the number, and
- * its own check digit read again from the image, which holds with the printed number.
+ * The visual-zone field whose exact print confirms an MRZ field no check digit vouches for (round 27): the number and
+ * the dates, and their own check digits read again from the image, which hold with the printed values.
  */
-const CONFIRMED_BY: Readonly<Record<string, VisualField>> = { documentNumber: 'documentNumber', documentNumberCheckDigit: 'documentNumber' };
+const CONFIRMED_BY: Readonly<Record<string, VisualField>> = {
+  documentNumber: 'documentNumber',
+  documentNumberCheckDigit: 'documentNumber',
+  birthDate: 'birthDate',
+  birthDateCheckDigit: 'birthDate',
+  expirationDate: 'expiryDate',
+  expirationDateCheckDigit: 'expiryDate',
+};
 
 /**
  * The MRZ fields a check digit chose (repairs) or cannot vouch for (uncertain characters), each a review reason unless

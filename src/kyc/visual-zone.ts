@@ -377,6 +377,8 @@ function compareDate(mrz: MrzReading, field: 'birthDate' | 'expiryDate', lines: 
 
 /** An MRZ line read by the general OCR (long runs of MRZ characters, fillers): not part of the visual zone. */
 const isMrzLine = (line: PrintedLine) => line.some((w) => /<</.test(w.text) || /^[A-Z0-9<]{25,}$/.test(w.text));
+/** The French card's MRZ holds no expiry (mrz.ts estimates it from the issue month): nothing to compare. */
+const comparedDates = (mrz: MrzReading): ('birthDate' | 'expiryDate')[] => (mrz.format === 'FRA_ID' ? ['birthDate'] : ['birthDate', 'expiryDate']);
 const pageLines = (printed: PrintedLine[]) => printed.filter((line) => line.length > 0 && !isMrzLine(line));
 
 /**
@@ -394,10 +396,24 @@ function numberPrintedExactly(mrzNumber: string, lines: PrintedLine[]): boolean 
   return false;
 }
 
-/** The visual-zone fields whose MRZ value the page prints exactly (numberPrintedExactly): the number, when it is. */
+/**
+ * The visual-zone fields whose MRZ value the page prints exactly: the number (numberPrintedExactly), and the birth and
+ * expiry dates printed in words read at CONFIDENT_WORD (all-digit dates only where the page's order tells day from
+ * month). A date no check digit vouches for (a digit the check digit or the character cells chose) is then the one
+ * printed; a printed date tampered with, or another date, is no such confirmation.
+ */
 export function confirmedInPrint(mrz: MrzReading, printed: PrintedLine[]): VisualField[] {
+  const lines = pageLines(printed);
+  const confidentText = printedText(lines.map((line) => line.filter((w) => w.confidence >= CONFIDENT_WORD)));
+  const order = pageDateOrder(confidentText, mrz.issuingState);
+  const dates = printedDates(confidentText, order === 'either' ? 'unambiguous' : order);
   const number = mrz.documentNumber?.replace(/</g, '') ?? '';
-  return number.length >= 6 && numberPrintedExactly(number, pageLines(printed)) ? ['documentNumber'] : [];
+  const confirmed: VisualField[] = number.length >= 6 && numberPrintedExactly(number, lines) ? ['documentNumber'] : [];
+  for (const field of comparedDates(mrz)) {
+    const iso = mrz[field];
+    if (iso && dates.some((date) => sameDate(date, iso))) confirmed.push(field);
+  }
+  return confirmed;
 }
 
 /**
@@ -418,8 +434,7 @@ export function compareVisualZone(mrz: MrzReading, printed: PrintedLine[], confi
     surname: mrz.lastName ? compareName(mrz.lastName, 'surname', lines, printedTokens, confidentWord) : 'unread',
     givenNames: mrz.firstName ? compareName(mrz.firstName, 'givenNames', lines, printedTokens, confidentWord) : 'unread',
     birthDate: compareDate(mrz, 'birthDate', lines, pageDates, order, confidentWord),
-    // The French card's MRZ holds no expiry (mrz.ts estimates it from the issue month): nothing to compare.
-    expiryDate: mrz.format === 'FRA_ID' ? 'unread' : compareDate(mrz, 'expiryDate', lines, pageDates, order, confidentWord),
+    expiryDate: comparedDates(mrz).includes('expiryDate') ? compareDate(mrz, 'expiryDate', lines, pageDates, order, confidentWord) : 'unread',
   };
 }
 

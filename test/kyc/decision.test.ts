@@ -156,6 +156,12 @@ describe('decideKyc', () => {
     });
     expect(composite.status).toBe('review');
     expect(composite.checks[0]!.reasons).toEqual(['mrz_confirmed_by_print:documentNumber', 'mrz_repaired_by_check_digit:compositeCheckDigit']);
+    const date = decide((s) => {
+      s.documentReading.mrz!.checkDigitRepairs = ['birthDate', 'expirationDateCheckDigit'];
+      s.documentReading.confirmedInPrint = ['birthDate', 'expiryDate'];
+    });
+    expect(date.checks[0]!.reasons).toEqual(['mrz_confirmed_by_print:birthDate', 'mrz_confirmed_by_print:expirationDateCheckDigit']);
+    expect(date.status).toBe('passed');
     const unconfirmed = decide((s) => {
       s.documentReading.mrz!.checkDigitRepairs = ['documentNumber'];
       s.documentReading.confirmedInPrint = [];

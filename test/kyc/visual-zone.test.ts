@@ -386,22 +386,34 @@ describe('the printed page of the chosen document where the photo holds two (rou
   });
 });
 
-describe('the number confirmed in print (round 27)', () => {
+describe('values confirmed in print (round 27)', () => {
+  const numberConfirmed = (number: Word[]) => confirmedInPrint(MRZ, page({ number })).includes('documentNumber');
+
   it('confirms the MRZ number printed character for character, every character read confidently, grouped or not', () => {
-    expect(confirmedInPrint(MRZ, page({ number: [['XA4186275', 820, 97]] }))).toEqual(['documentNumber']);
-    expect(confirmedInPrint(MRZ, page({ number: [['XA', 820, 98], ['418', 860, 99], ['6275', 910, 97]] }))).toEqual(['documentNumber']);
-    expect(confirmedInPrint(MRZ, page({ number: [['XA4186275', 820, 90, [99, 99, 98, 98, 99, 97, 99, 99, 99]]] }))).toEqual(['documentNumber']);
+    expect(numberConfirmed([['XA4186275', 820, 97]])).toBe(true);
+    expect(numberConfirmed([['XA', 820, 98], ['418', 860, 99], ['6275', 910, 97]])).toBe(true);
+    expect(numberConfirmed([['XA4186275', 820, 90, [99, 99, 98, 98, 99, 97, 99, 99, 99]]])).toBe(true);
   });
 
   it('does not confirm a number read with a look-alike, a character under 97, another number, or only inside the MRZ', () => {
     // A look-alike the visual zone folds for its match (B for 8): no confirmation of the MRZ's 8.
     expect(compareVisualZone(MRZ, page({ number: [['XA41B6275', 820]] })).documentNumber).toBe('match');
-    expect(confirmedInPrint(MRZ, page({ number: [['XA41B6275', 820, 99]] }))).toEqual([]);
-    expect(confirmedInPrint(MRZ, page({ number: [['XA4186275', 820, 96]] }))).toEqual([]);
-    expect(confirmedInPrint(MRZ, page({ number: [['XA4186275', 820, 95, [99, 99, 99, 96, 99, 99, 99, 99, 99]]] }))).toEqual([]);
-    expect(confirmedInPrint(MRZ, page({ number: [['XA4186276', 820, 99]] }))).toEqual([]);
-    expect(confirmedInPrint(MRZ, page({ number: [['xa4186275', 820, 99]] }))).toEqual([]);
+    expect(numberConfirmed([['XA41B6275', 820, 99]])).toBe(false);
+    expect(numberConfirmed([['XA4186275', 820, 96]])).toBe(false);
+    expect(numberConfirmed([['XA4186275', 820, 95, [99, 99, 99, 96, 99, 99, 99, 99, 99]]])).toBe(false);
+    expect(numberConfirmed([['XA4186276', 820, 99]])).toBe(false);
+    expect(numberConfirmed([['xa4186275', 820, 99]])).toBe(false);
     const mrzOnly = [...page({ number: [] }), line(600, [['XA4186275', 10, 99], ['<<<<<<', 130, 99]])];
-    expect(confirmedInPrint(MRZ, mrzOnly)).toEqual([]);
+    expect(confirmedInPrint(MRZ, mrzOnly)).not.toContain('documentNumber');
+  });
+
+  it('confirms the birth and expiry dates printed in confidently read words, all-digit ones only where day and month are known', () => {
+    const number: Word[] = [['XA4186275', 820, 90]];
+    expect(confirmedInPrint(MRZ, page({ number }))).toEqual(['birthDate', 'expiryDate']);
+    expect(confirmedInPrint(MRZ, page({ number, birth: [['12', 430, 80], ['AUG', 465], ['1974', 515]] }))).toEqual(['expiryDate']);
+    expect(confirmedInPrint(MRZ, page({ number, birth: [['12', 430], ['AUG', 465], ['1975', 515]] }))).toEqual(['expiryDate']);
+    // 08/12/74 could be 8 December: no confirmation of 12 August, unless the page's other dates tell the order.
+    expect(confirmedInPrint(MRZ, page({ number, birth: [['08/12/74', 430]] }))).toEqual(['expiryDate']);
+    expect(confirmedInPrint(MRZ, page({ number, birth: [['12/08/74', 430]], expiry: [['15/03/34', 430]] }))).toEqual(['birthDate', 'expiryDate']);
   });
 });

@@ -381,6 +381,26 @@ const isMrzLine = (line: PrintedLine) => line.some((w) => /<</.test(w.text) || /
 const comparedDates = (mrz: MrzReading): ('birthDate' | 'expiryDate')[] => (mrz.format === 'FRA_ID' ? ['birthDate'] : ['birthDate', 'expiryDate']);
 const pageLines = (printed: PrintedLine[]) => printed.filter((line) => line.length > 0 && !isMrzLine(line));
 
+/** Letters and digits in capitals: a page line and an MRZ line compared without fillers (read as `«`, `K` or nothing) or spaces. */
+const lettersAndDigits = (text: string) => text.toUpperCase().replace(/[^A-Z0-9]/g, '');
+/** This many characters in a row of an MRZ line are the MRZ itself: more than a printed value and its neighbour share with it. */
+const MRZ_STRETCH = 14;
+
+/**
+ * Round 27 review: an MRZ line the page's OCR took in (the page cut below the band, or no band found) with its fillers
+ * read as `«`, `K` or nothing, which isMrzLine does not see: the number of 8 characters stands alone in
+ * `J8369854 4IND7408122F...`. Read again from the MRZ's own print, it is no second, independent reading.
+ */
+function readsMrzAgain(line: PrintedLine, mrz: MrzReading): boolean {
+  const text = lettersAndDigits(line.map((w) => w.text).join(''));
+  const mrzLines = mrz.lines.map(lettersAndDigits);
+  for (let at = 0; at + MRZ_STRETCH <= text.length; at++) {
+    const stretch = text.slice(at, at + MRZ_STRETCH);
+    if (mrzLines.some((mrzLine) => mrzLine.includes(stretch))) return true;
+  }
+  return false;
+}
+
 /**
  * Round 27: the MRZ's number printed on the page character for character as read (no look-alike folded; a run of up
  * to three words, `XA 418 6275`), every character at CERTAIN_CHARACTER: a second reading of the number, in another
@@ -403,7 +423,7 @@ function numberPrintedExactly(mrzNumber: string, lines: PrintedLine[]): boolean 
  * printed; a printed date tampered with, or another date, is no such confirmation.
  */
 export function confirmedInPrint(mrz: MrzReading, printed: PrintedLine[]): VisualField[] {
-  const lines = pageLines(printed);
+  const lines = pageLines(printed).filter((line) => !readsMrzAgain(line, mrz));
   const confidentText = printedText(lines.map((line) => line.filter((w) => w.confidence >= CONFIDENT_WORD)));
   const order = pageDateOrder(confidentText, mrz.issuingState);
   const dates = printedDates(confidentText, order === 'either' ? 'unambiguous' : order);

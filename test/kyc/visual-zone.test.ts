@@ -407,6 +407,18 @@ describe('values confirmed in print (round 27)', () => {
     expect(confirmedInPrint(MRZ, mrzOnly)).not.toContain('documentNumber');
   });
 
+  it('does not take an MRZ line the page OCR read with its fillers as «, K or nothing for the printed number (round 27 review)', () => {
+    // An 8-character number: the filler before its check digit leaves it a word of its own on MRZ line 2.
+    const mrzLines = composeTd3({ ...SPECIMEN_HOLDER, documentNumber: 'J8369854', issuingState: 'IND', nationality: 'IND' });
+    const short = readMrz(mrzLines.join('\n'), new Date('2026-06-01T12:00:00Z'))!;
+    expect(short).toMatchObject({ valid: true, documentNumber: 'J8369854' });
+    const reread = (fillers: string) => line(600, mrzLines[1]!.replace(/</g, fillers).split(/\s+/).filter(Boolean).map((text, k): Word => [text, 10 + 120 * k, 99]));
+    for (const fillers of [' ', ' « ', ' K']) {
+      expect(confirmedInPrint(short, [...page({ number: [] }), reread(fillers)]), fillers).not.toContain('documentNumber');
+    }
+    expect(confirmedInPrint(short, page({ number: [['J8369854', 820, 99]] }))).toContain('documentNumber');
+  });
+
   it('confirms the birth and expiry dates printed in confidently read words, all-digit ones only where day and month are known', () => {
     const number: Word[] = [['XA4186275', 820, 90]];
     expect(confirmedInPrint(MRZ, page({ number }))).toEqual(['birthDate', 'expiryDate']);

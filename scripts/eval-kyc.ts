@@ -19,7 +19,7 @@ import { readApplicantMrz } from '../src/kyc/analyse.ts';
 import { decodeImage, type DecodedImage } from '../src/kyc/intake.ts';
 import { readMrz, type MrzReading } from '../src/kyc/mrz.ts';
 import { createOcrEngine, type OcrEngine } from '../src/kyc/ocr.ts';
-import { mrzDoubts } from '../src/kyc/decision.ts';
+import { mrzDoubts, REASONS } from '../src/kyc/decision.ts';
 import { compareVisualZone, confirmedInPrint, readPrintedPage, VISUAL_FIELDS, type PrintedLine, type VisualField, type VisualZoneComparison } from '../src/kyc/visual-zone.ts';
 import type { Region } from '../src/kyc/skew.ts';
 import {
@@ -373,7 +373,7 @@ async function visualZone(document: DecodedImage, mrz: MrzReading | null, ocr: O
   const comparison = compareVisualZone(mrz, printed);
   const confirmed = confirmedInPrint(mrz, printed);
   const passes = (byPrint: VisualField[]) =>
-    !VISUAL_FIELDS.some((field) => comparison[field] === 'mismatch') && mrzDoubts(mrz, byPrint).every((doubt) => doubt.code === 'mrz_confirmed_by_print');
+    !VISUAL_FIELDS.some((field) => comparison[field] === 'mismatch') && mrzDoubts(mrz, byPrint).every((doubt) => REASONS[doubt.code].effect === 'info');
   return {
     comparison,
     printed,
@@ -467,8 +467,8 @@ async function main(): Promise<void> {
         // Round 27: the page is read before the outcome, so that its confirmations count (the visual zone's figures below).
         const genuine = MRZ_ONLY ? null : await visualZone(document, mrz, ocr, applicant.pageRegion);
         const otherHolder = otherDocument && !otherDocument.sameHolder ? [`other document:${otherDocument.format}`] : [];
-        const doubtLabel = { mrz_repaired_by_check_digit: 'repair', mrz_uncertain_character: 'uncertain', mrz_confirmed_by_print: 'confirmed' } as Record<string, string>;
-        const doubts = valid ? mrzDoubts(mrz, genuine?.confirmed ?? []).map((d) => `${doubtLabel[d.code]}:${d.detail}`) : [];
+        const doubtLabel = { mrz_repaired_by_check_digit: 'repair', mrz_uncertain_character: 'uncertain' } as Record<string, string>;
+        const doubts = valid ? mrzDoubts(mrz, genuine?.confirmed ?? []).map((d) => `${doubtLabel[d.code] ?? 'confirmed'}:${d.detail}`) : [];
         const reviewReasons = [...doubts.filter((d) => !d.startsWith('confirmed:')), ...(valid ? otherHolder : [])];
         const reviewUnconfirmed = valid && (doubts.length > 0 || otherHolder.length > 0);
         const confirmed = doubts.filter((d) => d.startsWith('confirmed:'));

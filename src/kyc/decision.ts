@@ -49,11 +49,13 @@ export const REASONS = {
    */
   mrz_uncertain_character: { effect: 'review', risk: 'medium' },
   /**
-   * Round 27: a field named by a repair or an uncertain character (above) that the printed page shows character for
-   * character, every character read confidently (visual-zone.ts confirmedInPrint): a second, independent reading
-   * vouches for what the check digit could not, and the document is not sent to review for it.
+   * Round 27: a field named by a repair (mrz_repaired_by_check_digit) or an uncertain character (above) that the printed
+   * page shows character for character, every character read confidently (visual-zone.ts confirmedInPrint): a second,
+   * independent reading vouches for what the check digit could not, and the document is not sent to review for it.
+   * Two codes, so that a passed reading still says whether a check digit chose the field or a character was doubted.
    */
-  mrz_confirmed_by_print: { effect: 'info', risk: 'low' },
+  mrz_repair_confirmed_by_print: { effect: 'info', risk: 'low' },
+  mrz_uncertain_character_confirmed_by_print: { effect: 'info', risk: 'low' },
   document_type_mismatch: { effect: 'review', risk: 'medium' },
   /**
    * The photo holds a second document of another holder, its MRZ read valid (analyse.ts readApplicantMrz): the one
@@ -239,19 +241,25 @@ const CONFIRMED_BY: Readonly<Record<string, VisualField>> = {
   expirationDateCheckDigit: 'expiryDate',
 };
 
+/** What a repair or a doubt becomes where the printed page confirms its field (info, naming the doubt). */
+const CONFIRMED_DOUBT = {
+  mrz_repaired_by_check_digit: 'mrz_repair_confirmed_by_print',
+  mrz_uncertain_character: 'mrz_uncertain_character_confirmed_by_print',
+} as const;
+
 /**
  * The MRZ fields a check digit chose (repairs) or cannot vouch for (uncertain characters), each a review reason unless
- * the printed page confirms it (`confirmedInPrint`, visual-zone.ts), then `mrz_confirmed_by_print` (info).
+ * the printed page confirms it (`confirmedInPrint`, visual-zone.ts), then its CONFIRMED_DOUBT (info).
  */
 export function mrzDoubts(mrz: Pick<MrzReading, 'checkDigitRepairs' | 'uncertainCharacters'>, confirmedInPrint: readonly VisualField[]): Finding[] {
   // Signals stored before round 7 have no uncertainCharacters.
-  const doubts: Finding[] = [
+  const doubts: { code: keyof typeof CONFIRMED_DOUBT; detail: string }[] = [
     ...mrz.checkDigitRepairs.map((field) => ({ code: 'mrz_repaired_by_check_digit' as const, detail: field })),
     ...(mrz.uncertainCharacters ?? []).map((field) => ({ code: 'mrz_uncertain_character' as const, detail: field })),
   ];
   return doubts.map((doubt) => {
-    const by = CONFIRMED_BY[doubt.detail!];
-    return by && confirmedInPrint.includes(by) ? { code: 'mrz_confirmed_by_print', detail: doubt.detail } : doubt;
+    const by = CONFIRMED_BY[doubt.detail];
+    return by && confirmedInPrint.includes(by) ? { code: CONFIRMED_DOUBT[doubt.code], detail: doubt.detail } : doubt;
   });
 }
 

@@ -148,19 +148,24 @@ describe('decideKyc', () => {
       s.documentReading.confirmedInPrint = ['documentNumber'];
     });
     expect(confirmed.status).toBe('passed');
-    expect(confirmed.checks[0]!.reasons).toEqual(['mrz_confirmed_by_print:documentNumber', 'mrz_confirmed_by_print:documentNumberCheckDigit']);
+    // The passed reading still says a check digit chose the number and a character of it was doubted.
+    expect(confirmed.checks[0]!.reasons).toEqual([
+      'mrz_repair_confirmed_by_print:documentNumber',
+      'mrz_repair_confirmed_by_print:documentNumberCheckDigit',
+      'mrz_uncertain_character_confirmed_by_print:documentNumber',
+    ]);
     expect(confirmed.score).toBeLessThan(decide().score);
     const composite = decide((s) => {
       s.documentReading.mrz!.checkDigitRepairs = ['documentNumber', 'compositeCheckDigit'];
       s.documentReading.confirmedInPrint = ['documentNumber'];
     });
     expect(composite.status).toBe('review');
-    expect(composite.checks[0]!.reasons).toEqual(['mrz_confirmed_by_print:documentNumber', 'mrz_repaired_by_check_digit:compositeCheckDigit']);
+    expect(composite.checks[0]!.reasons).toEqual(['mrz_repair_confirmed_by_print:documentNumber', 'mrz_repaired_by_check_digit:compositeCheckDigit']);
     const date = decide((s) => {
       s.documentReading.mrz!.checkDigitRepairs = ['birthDate', 'expirationDateCheckDigit'];
       s.documentReading.confirmedInPrint = ['birthDate', 'expiryDate'];
     });
-    expect(date.checks[0]!.reasons).toEqual(['mrz_confirmed_by_print:birthDate', 'mrz_confirmed_by_print:expirationDateCheckDigit']);
+    expect(date.checks[0]!.reasons).toEqual(['mrz_repair_confirmed_by_print:birthDate', 'mrz_repair_confirmed_by_print:expirationDateCheckDigit']);
     expect(date.status).toBe('passed');
     const unconfirmed = decide((s) => {
       s.documentReading.mrz!.checkDigitRepairs = ['documentNumber'];

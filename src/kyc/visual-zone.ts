@@ -423,12 +423,12 @@ function numberPrintedExactly(mrzNumber: string, lines: PrintedLine[]): boolean 
  * printed; a printed date tampered with, or another date, is no such confirmation.
  */
 export function confirmedInPrint(mrz: MrzReading, printed: PrintedLine[]): VisualField[] {
-  const lines = pageLines(printed).filter((line) => !readsMrzAgain(line, mrz));
+  const lines = pageLines(printed);
   const confidentText = printedText(lines.map((line) => line.filter((w) => w.confidence >= CONFIDENT_WORD)));
   const order = pageDateOrder(confidentText, mrz.issuingState);
   const dates = printedDates(confidentText, order === 'either' ? 'unambiguous' : order);
   const number = mrz.documentNumber?.replace(/</g, '') ?? '';
-  const confirmed: VisualField[] = number.length >= 6 && numberPrintedExactly(number, lines) ? ['documentNumber'] : [];
+  const confirmed: VisualField[] = number.length >= 6 && numberPrintedExactly(number, lines.filter((line) => !readsMrzAgain(line, mrz))) ? ['documentNumber'] : [];
   for (const field of comparedDates(mrz)) {
     const iso = mrz[field];
     if (iso && dates.some((date) => sameDate(date, iso))) confirmed.push(field);

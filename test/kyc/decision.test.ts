@@ -172,6 +172,14 @@ describe('decideKyc', () => {
       s.documentReading.confirmedInPrint = [];
     });
     expect(unconfirmed.status).toBe('review');
+    // A confirmed number does not outweigh a page that shows another date (round 27 review).
+    const altered = decide((s) => {
+      s.documentReading.mrz!.checkDigitRepairs = ['documentNumber'];
+      s.documentReading.confirmedInPrint = ['documentNumber'];
+      s.documentReading.visualZone = { documentNumber: 'match', surname: 'match', givenNames: 'unread', birthDate: 'mismatch', expiryDate: 'unread' };
+    });
+    expect(altered.status).toBe('review');
+    expect(altered.checks[0]!.reasons).toEqual(['mrz_repair_confirmed_by_print:documentNumber', 'visual_zone_mismatch:birthDate']);
   });
 
   it('never passes a printed page that shows another number, name or date than the MRZ; unread fields change nothing', () => {

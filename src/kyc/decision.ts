@@ -257,9 +257,16 @@ export function mrzDoubts(mrz: Pick<MrzReading, 'checkDigitRepairs' | 'uncertain
     ...mrz.checkDigitRepairs.map((field) => ({ code: 'mrz_repaired_by_check_digit' as const, detail: field })),
     ...(mrz.uncertainCharacters ?? []).map((field) => ({ code: 'mrz_uncertain_character' as const, detail: field })),
   ];
+  const doubted = new Set(doubts.map((doubt) => doubt.detail));
+  // Round 27 review: a date is confirmed by any date the page prints, and an issue date shares the expiry's day and
+  // month: a date whose own check digit is in doubt too (two characters no check digit vouches for) is not confirmed.
+  const unconfirmable = (field: string) => {
+    const date = field.replace(/CheckDigit$/, '');
+    return (date === 'birthDate' || date === 'expirationDate') && doubted.has(date) && doubted.has(`${date}CheckDigit`);
+  };
   return doubts.map((doubt) => {
     const by = CONFIRMED_BY[doubt.detail];
-    return by && confirmedInPrint.includes(by) ? { code: CONFIRMED_DOUBT[doubt.code], detail: doubt.detail } : doubt;
+    return by && confirmedInPrint.includes(by) && !unconfirmable(doubt.detail) ? { code: CONFIRMED_DOUBT[doubt.code], detail: doubt.detail } : doubt;
   });
 }
 

@@ -172,6 +172,14 @@ describe('decideKyc', () => {
       s.documentReading.confirmedInPrint = [];
     });
     expect(unconfirmed.status).toBe('review');
+    // A date and its own check digit both in doubt: the page's dates (an issue date on the expiry's day and month) do
+    // not vouch for two characters (round 27 review); the number and its check digit still do.
+    const dateAndItsDigit = decide((s) => {
+      s.documentReading.mrz!.checkDigitRepairs = ['expirationDate', 'expirationDateCheckDigit'];
+      s.documentReading.confirmedInPrint = ['documentNumber', 'birthDate', 'expiryDate'];
+    });
+    expect(dateAndItsDigit.status).toBe('review');
+    expect(dateAndItsDigit.checks[0]!.reasons).toEqual(['mrz_repaired_by_check_digit:expirationDate', 'mrz_repaired_by_check_digit:expirationDateCheckDigit']);
     // A confirmed number does not outweigh a page that shows another date (round 27 review).
     const altered = decide((s) => {
       s.documentReading.mrz!.checkDigitRepairs = ['documentNumber'];

@@ -35,6 +35,27 @@ export function withoutLeadingTitle(raw: string): string | undefined {
   return NAME_TITLES.has(first) ? words.slice(1).join(' ') : undefined;
 }
 
+/** A nickname in quotation marks inside a name ("Joaquín "El Chapo" Guzmán", "José «Pepe» Mujica"). */
+const QUOTED_NICKNAME = /\s*["“”«»„][^"“”«»„]*["“”«»„]\s*/g;
+/** Words that join one name of a bearer to another ("… alias El Chapo", "aka", "a.k.a.", "also known as"). */
+const ALIAS_MARKER = /\s+(?:alias|aka|a\.k\.a\.?|also known as)\s+/i;
+
+/**
+ * The names a query writes of one bearer beside each other, each to be read alone: the name without a nickname in
+ * quotation marks inside it when two words or more are left ("Joaquín Guzmán"), and each name on either side of
+ * "alias" or "aka" ("Joaquín Guzmán Loera", "El Chapo"); empty when the query writes one name only.
+ */
+export function namesWrittenTogether(raw: string): string[] {
+  const unquoted = raw.replace(QUOTED_NICKNAME, ' ').trim();
+  const names = new Set(unquoted.split(/\s+/).length >= 2 ? [unquoted] : []);
+  for (const written of [raw, unquoted]) {
+    const sides = written.split(ALIAS_MARKER).map((side) => side.trim());
+    if (sides.length > 1) for (const side of sides) if (side) names.add(side);
+  }
+  names.delete(raw.trim());
+  return [...names];
+}
+
 /** Legal forms and linking words: they describe, they do not identify. */
 const WEAK_TOKENS = new Set([
   'ltd', 'limited', 'llc', 'inc', 'incorporated', 'corp', 'corporation', 'co', 'company', 'companies', 'plc',

@@ -2,7 +2,7 @@ import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { parseListFileSet, scanListsDir } from '../../src/aml/parsers/detect.ts';
 import { buildIndex, listedNameParts } from '../../src/aml/matching.ts';
-import { isWeakToken, nationalTranscriptionReadings, withAlDinApart, pinyinReading, queryTokenForms, romanisationVariants, tokenise, vesselNameReading, withoutLeadingVesselKind } from '../../src/aml/normalize.ts';
+import { isWeakToken, namesWrittenTogether, nationalTranscriptionReadings, withAlDinApart, pinyinReading, queryTokenForms, romanisationVariants, tokenise, vesselNameReading, withoutLeadingVesselKind } from '../../src/aml/normalize.ts';
 import { nisbaFromGivenName, tokenSimilarity, transliterationKey, transliterationSimilarity } from '../../src/aml/similarity.ts';
 import { DEFAULT_THRESHOLD, ListsUnavailableError, screen, screenCompany, screenPerson, type ListsSnapshot } from '../../src/aml/screen.ts';
 import { emptyEntity, type ListEntity } from '../../src/aml/model.ts';
@@ -1259,5 +1259,37 @@ describe('round 32: persons in German and French transcription, North Korean ves
     // An English name's typo keeps its sound-alike lift: "a" against another vowel is not another Korean syllable.
     expect(finds('Belle', 'bella')).toBe(true);
     expect(finds('South Hill 5', 'southhill')).toBe(true);
+  });
+});
+
+describe('round 33: persons written with a nickname, an alias or a title beside the name', () => {
+  let snapshot: ListsSnapshot;
+  beforeAll(() => {
+    snapshot = listedWithNamed('r33p', [
+      ['valdivieso', 'VALDIVIESO CARRANZA, Ernesto Julian', 'person'], ['qazwani', 'Sayyed Murtada Husayn Qazwani', 'person'],
+      ['tarkhanov', 'TARKHANOV, Rustam Beslanovich', 'person'],
+    ]);
+  });
+  const finds = (name: string, id: string) => screen(snapshot, { name, limit: 100 }).matches.some((m) => m.entityId === `r33p:${id}`);
+
+  it('reads a query without the nickname it writes in quotes, and each name of "X alias Y" alone', () => {
+    expect(namesWrittenTogether('Hugo "El Pollo" Carvajal')).toEqual(['Hugo Carvajal']);
+    expect(namesWrittenTogether('José «Pepe» Mujica')).toEqual(['José Mujica']);
+    expect(namesWrittenTogether('Dairo Usuga alias Otoniel')).toEqual(['Dairo Usuga', 'Otoniel']);
+    expect(namesWrittenTogether('Robyn Fenty a.k.a. Rihanna')).toEqual(['Robyn Fenty', 'Rihanna']);
+    expect(namesWrittenTogether('"Ernesto" Valdivieso')).toEqual([]);
+    expect(namesWrittenTogether('Aliaskar Petrov')).toEqual([]);
+    expect(finds('Ernesto "El Gordo" Valdivieso', 'valdivieso')).toBe(true);
+    expect(finds('Rustam “Sultan” Tarkhanov', 'tarkhanov')).toBe(true);
+    expect(finds('Rustam Beslanovich Tarkhanov alias Sultan Akhmedovich', 'tarkhanov')).toBe(true);
+    expect(finds('Ernesto "El Gordo" Valdivia', 'valdivieso')).toBe(false);
+    expect(finds('Ruslan Tarkhov alias Rustam', 'tarkhanov')).toBe(false);
+  });
+
+  it('reads a listed name said in order without the title it opens with, as it reads "FAMILY, Title Given"', () => {
+    expect(finds('Murtada Hussein Qazwani', 'qazwani')).toBe(true);
+    expect(finds('Mortada Qazwani', 'qazwani')).toBe(true);
+    expect(finds('Murtada Hussein Qazwini', 'qazwani')).toBe(true);
+    expect(finds('Murtada Hussein', 'qazwani')).toBe(false);
   });
 });

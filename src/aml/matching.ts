@@ -296,6 +296,17 @@ function isDoubleBarrelled(word: string): boolean {
   return !tokens.every(([t]) => EAST_ASIAN_SYLLABLE.test(t));
 }
 
+/**
+ * Whether a person's name said in order opens with a Western given name before a Chinese one ending in a hyphenated
+ * given name ("Chris Tang Ping-keung", "Carrie Lam Cheng Yuet-ngor"): the press of Hong Kong writes the name with or
+ * without the Western name, so it is a given name that may be left out, not the first name.
+ */
+function opensWithWesternGivenName(words: string[]): boolean {
+  const given = words[words.length - 1].split('-');
+  const syllables = (word: string) => tokenise(word).every((token) => EAST_ASIAN_SYLLABLE.test(token));
+  return given.length === 2 && given.every(syllables) && syllables(words[words.length - 2]) && !syllables(words[0]);
+}
+
 /** Shortest joined compound looked up by its transliteration key: shorter ones are two short names ("Li-Na"). */
 const MIN_HYPHENATED = 8;
 
@@ -328,8 +339,9 @@ export function listedNameParts(variant: string, isPerson: boolean): ListedNameP
     const parts = tokenise(variant);
     const last = parts.length - 1;
     const nisba = isPerson && last >= 1 && nisbaAfterGivenNames(parts.slice(last - 1), parts.slice(0, last - 1));
+    const westernNameFirst = isPerson && words.length >= 3 && opensWithWesternGivenName(words);
     return {
-      parts, middle: parts.map((_, i) => isPerson && i > 0 && i < last), order: parts.map((_, i) => i), secondFamily: parts.map(() => false),
+      parts, middle: parts.map((_, i) => isPerson && (i > 0 || westernNameFirst) && i < last), order: parts.map((_, i) => i), secondFamily: parts.map(() => false),
       nisba: parts.map((_, i) => nisba && i === last),
     };
   }

@@ -1267,7 +1267,7 @@ describe('round 33: persons written with a nickname, an alias or a title beside 
   beforeAll(() => {
     snapshot = listedWithNamed('r33p', [
       ['valdivieso', 'VALDIVIESO CARRANZA, Ernesto Julian', 'person'], ['qazwani', 'Sayyed Murtada Husayn Qazwani', 'person'],
-      ['tarkhanov', 'TARKHANOV, Rustam Beslanovich', 'person'],
+      ['tarkhanov', 'TARKHANOV, Rustam Beslanovich', 'person'], ['wong', 'Kenny Wong Siu-fai', 'person'],
     ]);
   });
   const finds = (name: string, id: string) => screen(snapshot, { name, limit: 100 }).matches.some((m) => m.entityId === `r33p:${id}`);
@@ -1291,5 +1291,13 @@ describe('round 33: persons written with a nickname, an alias or a title beside 
     expect(finds('Mortada Qazwani', 'qazwani')).toBe(true);
     expect(finds('Murtada Hussein Qazwini', 'qazwani')).toBe(true);
     expect(finds('Murtada Hussein', 'qazwani')).toBe(false);
+  });
+
+  it('lets the press leave out the Western given name a Hong Kong name opens with, not a syllable of the Chinese one', () => {
+    expect(listedNameParts('Kenny Wong Siu-fai', true).middle).toEqual([true, true, true, false]);
+    expect(listedNameParts('Ri Song-chol Kim', true).middle).toEqual([false, true, true, false]);
+    expect(finds('Wong Siu-fai', 'wong')).toBe(true);
+    expect(finds('Wong Siu-ming', 'wong')).toBe(false);
+    expect(finds('Kenny Wong Siu-fai', 'wong')).toBe(true);
   });
 });

@@ -46,9 +46,12 @@ const QUOTED_NICKNAME = /\s*["“”«»„][^"“”«»„]*["“”«»„]\s
  */
 const ALIAS_MARKER = /\s+(?:alias|ALIAS|aka|AKA|a\.k\.a\.?|A\.K\.A\.?|[Aa]lso [Kk]nown [Aa]s|ALSO KNOWN AS)\s+/;
 
-/** How many words of a name name its bearer: not only a particle, title or legal form ("El Negro" and "Abu Omar" one). */
+/**
+ * How many words of a name name its bearer: not only a particle, title, legal form or initial ("El Negro", "Abu Omar"
+ * and "Big B" one).
+ */
 function namingWordCount(name: string): number {
-  return name.split(/\s+/).filter((word) => tokenise(word).some((token) => !isWeakToken(token) && !isNameTitle(token))).length;
+  return name.split(/\s+/).filter((word) => tokenise(word).some((token) => token.length > 1 && !isWeakToken(token) && !isNameTitle(token))).length;
 }
 
 /**

@@ -1293,6 +1293,7 @@ describe('round 33: persons written with a nickname, an alias or a title beside 
     // A lone nickname, kunya or given name is a weak alias: many people are called so.
     expect(namesWrittenTogether('Dairo Usuga alias Otoniel')).toEqual(['Dairo Usuga']);
     expect(namesWrittenTogether('Carlos Pérez alias El Negro')).toEqual(['Carlos Pérez']);
+    expect(namesWrittenTogether('Amitabh Bachchan aka Big B')).toEqual(['Amitabh Bachchan']);
     expect(finds('Carlos Pérez alias El Negro', 'negra')).toBe(false);
     expect(finds('Omar Farooq alias Abu Omar', 'ibnomar')).toBe(false);
     // "Aka" and "Alias" written as names are names (Ivorian Aka).

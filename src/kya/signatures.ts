@@ -992,7 +992,7 @@ const MENTION_CUES = re(word('such as|like|e\\.g\\.?|for example|example|example
   '|наприклад|такі як|як-от|фраза|фрази|зловмисник|зловмисники' +
   '|مثل|مثلا|مثلاً|على سبيل المثال|عبارة|عبارات|المهاجمون|المهاجم|مانند|برای مثال|به عنوان مثال|عبارت|مهاجم|مهاجمان' +
   '|جیسے|مثلاً|مثال|جملے|حملہ آور' +
-  '|for eksempel|f\\.eks\\.?|sætning|sætningen|sætninger|angriber|angribere|setning|setningen|setninger|uttrykk|uttrykket|angriper|angripere' +
+  '|skrev|kirjoitti|napísal|napísala|napisao|napisala|написао|написала|написа|menulis|for eksempel|f\\.eks\\.?|sætning|sætningen|sætninger|angriber|angribere|setning|setningen|setninger|uttrykk|uttrykket|angriper|angripere' +
   '|kuten|esimerkiksi|esim|lause|lauseen|lauseita|fraasi|fraasin|hyökkääjä|hyökkääjät|napríklad|fráza|frázu|frázy|útočníci' +
   '|kao što|na primjer|na primer|npr|fraza|frazu|fraze|rečenicu|napadač|napadači|contohnya|misalnya|frasa|penyerang' +
   '|например|фраза|фразата|фрази|нападател|нападатели|као што|на пример|фразу|фразе|нападач|нападачи') +
@@ -1017,6 +1017,8 @@ function quotationsOpenAt(text: string, index: number): { sentenceStart: number;
     const previous = i > 0 ? text[i - 1] : ' ';
     const next = text[i + 1] ?? ' ';
     if (OPENING_QUOTES.has(ch)) open++;
+    // Finnish and Swedish open a quotation with the mark that closes one elsewhere (”…”): after a space it opens.
+    else if (ch === '”' && open === 0 && /\s/u.test(previous)) open++;
     else if (CLOSING_QUOTES.has(ch)) open = Math.max(0, open - 1);
     else if (ch === '"') straight = !straight;
     else if (ch === '`') backtick = !backtick;
@@ -1030,7 +1032,7 @@ function quotationsOpenAt(text: string, index: number): { sentenceStart: number;
  * Words that name or give as an example the quotation before them in Tamil and Telugu, which put the phrase first
  * ("«…» என்ற சொற்றொடர்", "«…» போன்ற வாக்கியங்கள்", "«…» అనే పదబంధం": the phrase «…», sentences such as «…»).
  */
-const QUOTATIVE_NAMING = re('^\\s*(?:என்ற|என்னும்|எனும்|என்கிற|போன்ற|అనే|అని|వంటి)(?![\\p{L}\\p{M}])');
+const QUOTATIVE_NAMING = re('^\\s*(?:என்று|என்ற|என்னும்|எனும்|என்கிற|போன்ற|అనే|అని|వంటి)(?![\\p{L}\\p{M}])');
 /** Units after a phrase searched for the end of the quotation holding it. */
 const QUOTATION_REACH = 200;
 

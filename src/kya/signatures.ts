@@ -296,7 +296,8 @@ const ADDRESSED: Record<Language, RegExp> = {
   sk: re(stem('predchádzajúc|predošl|vyššie|všetk|svoje|svoj|tvoje|tvoj|systémov|pôvodn')),
   hr: re(stem('prethodn|ranij|gornj|gore|iznad|sve|svih|svoj|tvoj|sistemsk|sustavsk|izvorn|prvobitn|početn')),
   ms: re(`${word('sebelum ini|sebelumnya|terdahulu|di atas|semua|segala|anda|awak|kamu|sistem|asal|awal')}|${B0}\\p{L}+mu${B1}`),
-  bg: re(`${stem('предишн|горн|системн|първоначалн|изходн|твои|свои')}|${word('всички|всичко|горе|по-горе')}`),
+  // Bulgarian says "your instructions" with a clitic after the noun ("инструкциите си").
+  bg: re(`${stem('предишн|горн|системн|първоначалн|изходн|твои|свои')}|${word('всички|всичко|горе|по-горе')}|${B0}(?:инструкции|указания|правила|команди|насоки|ограничения|заповеди)(?:те)?\\s+си${B1}`),
   sr: re(`${stem('претходн|ранииј|горњ|системск|изворн|првобитн|почетн|твој|свој')}|${word('сва|све|свих|горе|изнад')}`),
   // Tamil and Telugu attach case endings and particles ("அனைத்தையும்", "అన్నింటినీ"): a marker need only start a word.
   ta: re(`${B0}(?:முந்தைய|முன்பு|முன்னர்|மேலே|மேற்கண்ட|அனைத்து|எல்லா|உன்|உனது|உங்கள்|கணினி|சிஸ்டம்|அசல்|ஆரம்ப)`),

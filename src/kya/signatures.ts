@@ -998,9 +998,9 @@ const MENTION_CUES = re(word('such as|like|e\\.g\\.?|for example|example|example
   '|مثل|مثلا|مثلاً|على سبيل المثال|عبارة|عبارات|المهاجمون|المهاجم|مانند|برای مثال|به عنوان مثال|عبارت|مهاجم|مهاجمان' +
   '|جیسے|مثلاً|مثال|جملے|حملہ آور' +
   '|skrev|kirjoitti|napísal|napísala|napisao|napisala|написао|написала|написа|menulis|for eksempel|f\\.eks\\.?|sætning|sætningen|sætninger|angriber|angribere|setning|setningen|setninger|uttrykk|uttrykket|angriper|angripere' +
-  '|kuten|esimerkiksi|esim|lause|lauseen|lauseita|fraasi|fraasin|hyökkääjä|hyökkääjät|napríklad|fráza|frázu|frázy|útočníci' +
-  '|kao što|na primjer|na primer|npr|fraza|frazu|fraze|rečenicu|napadač|napadači|contohnya|misalnya|frasa|penyerang' +
-  '|например|фраза|фразата|фрази|нападател|нападатели|као што|на пример|фразу|фразе|нападач|нападачи') +
+  '|kuten|esimerkiksi|esim|lause|lauseen|lauseita|fraasi|fraasin|hyökkääjä|hyökkääjät|napríklad|fráza|frázu|frázy' +
+  '|kao što|na primjer|na primer|npr|fraza|frazu|fraze|rečenicu|napadač|napadači' +
+  '|фразата|нападател|нападатели|као што|на пример|фразу|фразе|нападач|нападачи') +
   // Hindi and Bengali nouns take their plural and case endings as suffixes: a cue may be a word's start.
   `|${B0}(?:जैसे|उदाहरण|वाक्य|हमलावर|যেমন|উদাহরণ|বাক্য|জাতীয়|আক্রমণকারী|போன்ற|உதாரணமாக|எடுத்துக்காட்டாக|சொற்றொடர்|தாக்குபவர்|వంటి|ఉదాహరణకు|పదబంధ|దాడి చేసేవార)` +
   '|例如|比如|例えば|のような|เช่น|ตัวอย่าง|วลี|ประโยค|ผู้โจมตี');

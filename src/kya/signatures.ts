@@ -1015,23 +1015,28 @@ const SENTENCE_REACH = 400;
 const SPACE = /\s/u;
 const LETTER = /\p{L}/u;
 
-/** Where a text's sentence ends and quotation marks are, found once per text rather than rescanned for every phrase. */
-interface QuotationMarks {
-  text: string;
-  sentenceEnds: number[];
-  quotes: number[];
+/** `find` memoised for the last text it was given: the per-match checks ask about one text many times in a row. */
+function forLastText<T>(find: (text: string) => T): (text: string) => T {
+  let lastText: string | undefined;
+  let last: T;
+  return (text) => {
+    if (text !== lastText) {
+      last = find(text);
+      lastText = text;
+    }
+    return last;
+  };
 }
-let lastQuotationMarks: QuotationMarks | undefined;
-function quotationMarksOf(text: string): QuotationMarks {
-  if (lastQuotationMarks?.text === text) return lastQuotationMarks;
-  const marks: QuotationMarks = { text, sentenceEnds: [], quotes: [] };
+
+/** Where a text's sentence ends and quotation marks are, found once per text rather than rescanned for every phrase. */
+const quotationMarksOf = forLastText((text) => {
+  const marks = { sentenceEnds: [] as number[], quotes: [] as number[] };
   for (let i = 0; i < text.length; i++) {
     if (SENTENCE_END.test(text[i])) marks.sentenceEnds.push(i);
     else if (QUOTATION_UNITS.has(text[i])) marks.quotes.push(i);
   }
-  lastQuotationMarks = marks;
   return marks;
-}
+});
 
 /** The index in the ascending `positions` of the first one at or after `position`. */
 function firstAtOrAfter(positions: readonly number[], position: number): number {
@@ -1159,21 +1164,13 @@ function moreSentenceBoundariesThan(cased: string, from: number, to: number, lan
 
 /**
  * Marks after which the segmenter always starts a new sentence, whatever the locale: a full stop, a space and a letter
- * not in lower case ("e.g. the" goes on); an exclamation or question mark, a space and a letter; a line feed (after a
- * word or hyphen only: English "initial\ninstructions" reads through one). No extraction pattern reads through such a
+ * not in lower case ("e.g. the" goes on); an exclamation or question mark, a space and a letter; a line feed not after
+ * a letter or hyphen (English "initial\ninstructions" is one request). No extraction pattern reads through such a
  * mark, only starts at one, so a search for requests may start at the last mark before an override and find all a
  * search from the text's start would find after it, while every request before it lies a sentence away.
  */
-interface SentenceMarks {
-  cased: string;
-  marks: number[];
-  /** Where the sentence after each mark starts. */
-  starts: number[];
-}
-let lastSentenceMarks: SentenceMarks | undefined;
-function sentenceMarksOf(cased: string): SentenceMarks {
-  if (lastSentenceMarks?.cased === cased) return lastSentenceMarks;
-  const found: SentenceMarks = { cased, marks: [], starts: [] };
+const sentenceMarksOf = forLastText((cased) => {
+  const found = { marks: [] as number[], starts: [] as number[] };
   for (let i = 0; i + 1 < cased.length; i++) {
     const ch = cased[i];
     const start =
@@ -1182,11 +1179,11 @@ function sentenceMarksOf(cased: string): SentenceMarks {
       : -1;
     if (start < 0) continue;
     found.marks.push(i);
+    // Where the sentence after the mark starts.
     found.starts.push(start);
   }
-  lastSentenceMarks = found;
   return found;
-}
+});
 const WORD_OR_HYPHEN = /[\p{L}-]/u;
 const NOT_LOWER_CASE_LETTER = /(?!\p{Lowercase})\p{L}/u;
 

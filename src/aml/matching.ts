@@ -15,6 +15,7 @@ import { AIRLINE_WORD_FOLDED, LEGAL_FORM_WORDS, withAirlineWordFolded } from './
 import { COMMON_FAMILY, COMMON_GIVEN } from './common-names.ts';
 import { knownOrganisationAliases, withLeadingNameReplaced } from './organisation-aliases.ts';
 import { withoutClosingCountry, withoutPlaceName } from './places.ts';
+import { withKindWordsInEnglish } from './kind-word-translations.ts';
 import type { ListEntity, NameKind } from './model.ts';
 
 const NAME_KINDS: NameKind[] = ['primary', 'alias', 'weak_alias', 'former'];
@@ -123,6 +124,8 @@ const MAX_CANDIDATES = 120;
 const KNOWN_ALIAS_SIMILARITY = 0.95;
 /** An organisation's name with the place it opens with (see withoutPlaceName) or its country left out. */
 const PLACE_LEFT_OUT_SIMILARITY = 0.9;
+/** An organisation's name read with its romanised kind words in English (see withKindWordsInEnglish), query or listed. */
+const KIND_WORDS_TRANSLATED_SIMILARITY = 0.95;
 /**
  * Spelling weight of a word that at most a dozen or so listed names hold: an industry's words ("petroleum",
  * "foreign", "chemical", "digital") are held by more, however rare they are next to persons' names.
@@ -181,6 +184,8 @@ export interface ScreeningIndex {
   placeLeftOutNames: Set<number>;
   /** An organisation's name without the country it closes with, when that country is the body's (see withoutClosingCountry). */
   countryLeftOutNames: Set<number>;
+  /** An organisation's name with its romanised kind words in English (see withKindWordsInEnglish). */
+  translatedNames: Set<number>;
   /** Ids of persons' names read without the title their given names open with (see withoutListedTitle). */
   titleLeftOutNames: Set<number>;
   /**
@@ -671,6 +676,7 @@ export function buildIndex(entities: ListEntity[]): ScreeningIndex {
   const syllablesJoinedNames = new Set<number>();
   const placeLeftOutNames = new Set<number>();
   const countryLeftOutNames = new Set<number>();
+  const translatedNames = new Set<number>();
   const titleLeftOutNames = new Set<number>();
   const alDinApartNames = new Set<number>();
   const readingNames = new Set<number>();
@@ -700,9 +706,10 @@ export function buildIndex(entities: ListEntity[]): ScreeningIndex {
       const vesselWords = entity.type === 'vessel' ? vesselNameReading(withoutKind ?? written) : undefined;
       const withoutPlace = entity.type === 'organization' ? withoutPlaceName(written) : undefined;
       const withoutCountry = entity.type === 'organization' && !withoutPlace ? withoutOwnClosingCountry(entity, written) : undefined;
+      const inEnglish = entity.type === 'organization' ? withKindWordsInEnglish(written) : undefined;
       const withoutTitle = entity.type === 'person' ? withoutListedTitle(written) : undefined;
       const alDinApart = entity.type === 'person' ? withAlDinApart(written) : undefined;
-      const readings = [withoutKind, syllablesJoined, vesselWords, withoutPlace, withoutCountry, withoutTitle, alDinApart].filter((reading) => reading !== undefined);
+      const readings = [withoutKind, syllablesJoined, vesselWords, withoutPlace, withoutCountry, inEnglish, withoutTitle, alDinApart].filter((reading) => reading !== undefined);
       for (const variant of [...nameVariants(written), ...(numeralOne ? [numeralOne] : []), ...readings]) {
         const reading = readings.includes(variant);
         const { parts, middle, order, secondFamily, nisba } = listedNameParts(variant, entity.type === 'person');
@@ -744,6 +751,7 @@ export function buildIndex(entities: ListEntity[]): ScreeningIndex {
         if (variant === syllablesJoined) syllablesJoinedNames.add(nameId);
         if (variant === withoutPlace) placeLeftOutNames.add(nameId);
         if (variant === withoutCountry) countryLeftOutNames.add(nameId);
+        if (variant === inEnglish) translatedNames.add(nameId);
         if (variant === withoutTitle) titleLeftOutNames.add(nameId);
         if (variant === alDinApart) alDinApartNames.add(nameId);
         if (entity.type === 'person') for (const joined of hyphenatedWords(variant)) pushTo(byHyphenatedKey, transliterationKey(joined), nameId);
@@ -935,6 +943,7 @@ export function buildIndex(entities: ListEntity[]): ScreeningIndex {
     syllablesJoinedNames,
     placeLeftOutNames,
     countryLeftOutNames,
+    translatedNames,
     titleLeftOutNames,
     alDinApartNames,
     byPinyin,
@@ -1952,8 +1961,8 @@ function weakWeightOf(query: QueryToken[]): number {
 export function searchNames(index: ScreeningIndex, name: string, minScore: number): NameHit[] {
   const best = new Map<number, NameHit>();
   const spellings = spellingsOf(name);
-  for (const { text, factor, vessel, country } of spellings) {
-    for (const hit of searchSpelling(index, text, minScore / factor, vessel, country)) {
+  for (const { text, factor, vessel, country, organisation } of spellings) {
+    for (const hit of searchSpelling(index, text, minScore / factor, vessel, country, organisation)) {
       const scored = factor === 1 ? hit : { ...hit, score: hit.score * factor };
       if (scored.score >= minScore && scored.score > (best.get(scored.entityIndex)?.score ?? 0)) best.set(scored.entityIndex, scored);
     }
@@ -1987,9 +1996,10 @@ export function searchNames(index: ScreeningIndex, name: string, minScore: numbe
 
 /**
  * One way a query is searched; `vessel`: a reading only a vessel's name may have, its hits kept for vessels alone;
- * `country`: the query without the country it closes with (ISO code), its hits kept for organisations of that country.
+ * `country`: the query without the country it closes with (ISO code), its hits kept for organisations of that country;
+ * `organisation`: a reading only an organisation's name may have, its hits kept for organisations.
  */
-interface Spelling { text: string; factor: number; vessel?: 'name' | 'syllablesJoined'; country?: string }
+interface Spelling { text: string; factor: number; vessel?: 'name' | 'syllablesJoined'; country?: string; organisation?: boolean }
 
 /**
  * The ways a query is searched: as written, in its Pinyin reading when it reads as Wade-Giles (its hits count at
@@ -2014,6 +2024,8 @@ function spellingsOf(name: string): Spelling[] {
   if (syllablesJoined) spellings.push({ text: syllablesJoined, factor: 1, vessel: 'syllablesJoined' });
   const withoutCountry = withoutClosingCountry(name);
   if (withoutCountry) spellings.push({ text: withoutCountry.reading, factor: PLACE_LEFT_OUT_SIMILARITY, country: withoutCountry.country });
+  const inEnglish = withKindWordsInEnglish(name);
+  if (inEnglish) spellings.push({ text: inEnglish, factor: KIND_WORDS_TRANSLATED_SIMILARITY, organisation: true });
   return spellings;
 }
 
@@ -2023,10 +2035,10 @@ function spellingsOf(name: string): Spelling[] {
  */
 export function proposedEntities(index: ScreeningIndex, name: string, minScore: number): Set<number> {
   const proposed = new Set<number>();
-  for (const { text, factor, vessel, country } of spellingsOf(name)) {
+  for (const { text, factor, vessel, country, organisation } of spellingsOf(name)) {
     for (const nameId of candidateNames(index, queryTokens(index, text), minScore / factor)) {
       const entity = index.entities[index.nameEntity[nameId]];
-      if ((!vessel || entity.type === 'vessel') && (!country || entity.type === 'organization')) proposed.add(index.nameEntity[nameId]);
+      if ((!vessel || entity.type === 'vessel') && (!(country || organisation) || entity.type === 'organization')) proposed.add(index.nameEntity[nameId]);
     }
     if (factor !== 1 || vessel) continue;
     for (const alias of knownOrganisationAliases(text)) {
@@ -2084,7 +2096,7 @@ function brandWordPaired(index: ScreeningIndex, nameId: number, hit: NameHit, an
  * the query's is part of the name. A query's closing country (`country`, the spelling's factor gives the
  * similarity) only for an organisation the list may place there (see mayBeOwnCountry), met on its brand.
  */
-function searchSpelling(index: ScreeningIndex, name: string, minScore: number, vessel?: Spelling['vessel'], country?: string): NameHit[] {
+function searchSpelling(index: ScreeningIndex, name: string, minScore: number, vessel?: Spelling['vessel'], country?: string, organisation?: boolean): NameHit[] {
   const query = queryTokens(index, name);
   const queryCjk = cjkCharacters(name);
   const bestByEntity = new Map<number, { nameId: number; score: number }>();
@@ -2092,10 +2104,12 @@ function searchSpelling(index: ScreeningIndex, name: string, minScore: number, v
     const entity = index.entities[index.nameEntity[nameId]];
     if (vessel && entity.type !== 'vessel') continue;
     if (country && (entity.type !== 'organization' || !mayBeOwnCountry(entity, country))) continue;
+    if (organisation && entity.type !== 'organization') continue;
     const hit = scoreName(index, query, queryCjk, nameId, false);
     const listedPlaceLeftOut = index.placeLeftOutNames.has(nameId);
     const listedCountryLeftOut = index.countryLeftOutNames.has(nameId);
-    const score = listedPlaceLeftOut || listedCountryLeftOut ? (hit?.score ?? 0) * PLACE_LEFT_OUT_SIMILARITY : hit?.score ?? 0;
+    const factor = listedPlaceLeftOut || listedCountryLeftOut ? PLACE_LEFT_OUT_SIMILARITY : index.translatedNames.has(nameId) ? KIND_WORDS_TRANSLATED_SIMILARITY : 1;
+    const score = (hit?.score ?? 0) * factor;
     if (!hit || score < minScore) continue;
     if ((vessel === 'syllablesJoined' || index.syllablesJoinedNames.has(nameId)) && !joinedSyllablesAgree(scoreName(index, query, queryCjk, nameId, true)!)) continue;
     if (listedPlaceLeftOut && !brandWordPaired(index, nameId, scoreName(index, query, queryCjk, nameId, true)!)) continue;

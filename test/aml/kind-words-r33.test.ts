@@ -1,0 +1,45 @@
+// Round 33 (issue #13): organisations written with their kind words romanised from Russian, Persian, Arabic,
+// Turkish or Romanian, found by their English name and the other way round. Invented names, so nothing here is a
+// row of an eval file.
+import { describe, expect, it } from 'vitest';
+import { buildIndex } from '../../src/aml/matching.ts';
+import { screen, type ListsSnapshot } from '../../src/aml/screen.ts';
+import { emptyEntity, type ListEntity } from '../../src/aml/model.ts';
+import { withKindWordsInEnglish } from '../../src/aml/kind-word-translations.ts';
+
+const organisation = (id: string, name: string): ListEntity => ({ ...emptyEntity('r33', id, 'organization'), names: [{ full: name, kind: 'primary' as const }] });
+const LISTED = [
+  organisation('pipe', 'KORVALSK PIPE METALLURGICAL COMPANY'),
+  organisation('airline', 'SHERKAT-E HAVA PEYMAEI-YE DROVAN'),
+  organisation('party', 'PARTIDUL ZELMAR'),
+  { ...emptyEntity('r33', 'person', 'person'), names: [{ full: 'PARTY, Velko', kind: 'primary' as const }] },
+  // Fillers, so that the invented words are rare, as names are on the lists.
+  ...Array.from({ length: 40 }, (_, i) => organisation(`filler-${i}`, `FILLER ${String.fromCharCode(65 + (i % 26))}${i} TRADING COMPANY`)),
+];
+const snapshot: ListsSnapshot = { index: buildIndex(LISTED), lists: [], listsVersion: 'r33' };
+const matches = (name: string) => screen(snapshot, { name }).matches;
+const found = (name: string): string[] => matches(name).map((m) => m.entityId);
+
+describe('kind words romanised from other languages, read in English (round 33)', () => {
+  it('translates kind words, in English order after a head-first Persian, Arabic or Romanian kind', () => {
+    expect(withKindWordsInEnglish('Trubnaya Metallurgicheskaya Kompaniya')).toBe('pipe metallurgical company');
+    expect(withKindWordsInEnglish('Sazeman-e Sanaye-e Havafaza')).toBe('aerospace industries organization');
+    expect(withKindWordsInEnglish('Sherkat-e Hava Peymaei-ye Drovan')).toBe('drovan airlines company');
+    expect(withKindWordsInEnglish('Partidul Politic Zelmar')).toBe('zelmar politic party');
+    expect(withKindWordsInEnglish('Korvalsk Trading Company')).toBeUndefined();
+  });
+  it('finds a listed English name from a romanised query, and a listed romanised name from an English one', () => {
+    expect(found('Korvalsk Trubnaya Metallurgicheskaya Kompaniya')).toContain('r33:pipe');
+    expect(found('Drovan Airlines')).toContain('r33:airline');
+    expect(found('Zelmar Party')).toContain('r33:party');
+  });
+  it('scores a translated reading below the name as written', () => {
+    const score = matches('Drovan Airlines').find((m) => m.entityId === 'r33:airline')!.score;
+    expect(score).toBeLessThanOrEqual(0.95);
+    expect(matches('Korvalsk Pipe Metallurgical Company')[0].score).toBeGreaterThan(0.95);
+  });
+  it('reads a query so for organisations only', () => {
+    expect(found('Velko Party')).toContain('r33:person');
+    expect(found('Partidul Velko')).not.toContain('r33:person');
+  });
+});

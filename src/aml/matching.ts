@@ -14,7 +14,7 @@ import {
 import { AIRLINE_WORD_FOLDED, LEGAL_FORM_WORDS, withAirlineWordFolded } from './legal-forms.ts';
 import { COMMON_FAMILY, COMMON_GIVEN } from './common-names.ts';
 import { knownOrganisationAliases, withLeadingNameReplaced } from './organisation-aliases.ts';
-import { withoutClosingCountry, withoutPlaceName } from './places.ts';
+import { withShortCountryNames, withoutClosingCountry, withoutPlaceName } from './places.ts';
 import { withKindWordsInEnglish } from './kind-word-translations.ts';
 import type { ListEntity, NameKind } from './model.ts';
 
@@ -124,8 +124,13 @@ const MAX_CANDIDATES = 120;
 const KNOWN_ALIAS_SIMILARITY = 0.95;
 /** An organisation's name with the place it opens with (see withoutPlaceName) or its country left out. */
 const PLACE_LEFT_OUT_SIMILARITY = 0.9;
-/** An organisation's name read with its romanised kind words in English (see withKindWordsInEnglish), query or listed. */
-const KIND_WORDS_TRANSLATED_SIMILARITY = 0.95;
+/**
+ * An organisation's name read with its romanised kind words in English (see withKindWordsInEnglish) or with a
+ * country's formal name in its short form (see withShortCountryNames), query or listed: a reading, not the name as
+ * written ("Central Election Commission of the River of Belarus" read against the listed "... of Belarus" without
+ * "Republic" would score as if no word were replaced).
+ */
+const READ_IN_OTHER_WORDS_SIMILARITY = 0.95;
 /**
  * Spelling weight of a word that at most a dozen or so listed names hold: an industry's words ("petroleum",
  * "foreign", "chemical", "digital") are held by more, however rare they are next to persons' names.
@@ -186,6 +191,8 @@ export interface ScreeningIndex {
   countryLeftOutNames: Set<number>;
   /** An organisation's name with its romanised kind words in English (see withKindWordsInEnglish). */
   translatedNames: Set<number>;
+  /** An organisation's name with countries' formal names in their short form (see withShortCountryNames). */
+  shortCountryNames: Set<number>;
   /** Ids of persons' names read without the title their given names open with (see withoutListedTitle). */
   titleLeftOutNames: Set<number>;
   /**
@@ -381,6 +388,18 @@ const IBERIAN_LINKING_WORDS = new Set(['de', 'del', 'la', 'los', 'las', 'y', 'e'
  * "THE PLANAR COMPANY" is not TPCO (Tianjin Pipe Corporation), nor a Mexican "S.A. DE C.V." ...sdcv.
  */
 export function acronymsOf(parts: string[]): string[] {
+  const namedAfter = namedAfterAt(parts);
+  if (namedAfter > 0) {
+    // The body's own words make its acronym, in the order said or with the eponym first as English says it
+    // ("MOSCOW STATE TECHNICAL UNIVERSITY NAMED AFTER N.E. BAUMAN" → mstu, bmstu; round 33).
+    const own = parts.slice(0, namedAfter);
+    return [...new Set([...initialsOf(parts), ...initialsOf(own), ...initialsOf([parts[parts.length - 1], ...own])])];
+  }
+  return initialsOf(parts);
+}
+
+/** acronymsOf's readings of a name's initials. */
+function initialsOf(parts: string[]): string[] {
   const words = parts.filter((part) => !ACRONYM_SKIPS.has(part));
   if (words.some((word) => !/^[a-z]{2}/.test(word))) return [];
   // Also after a legal form the name opens with, as shortAcronymsOf reads it: a closing kind keeps its initial
@@ -391,6 +410,18 @@ export function acronymsOf(parts: string[]): string[] {
     acronyms.add(parts.slice(0, -1).map((word) => word[0]).join('') + 'sa');
   }
   return [...acronyms].filter((acronym) => acronym.length >= MIN_ACRONYM && acronym.length <= MAX_ACRONYM);
+}
+
+/** Words that open the eponym closing a body's name: English "named after", Russian "imeni" / "im.". */
+const NAMED_AFTER = [['named', 'after'], ['imeni'], ['im']];
+
+/** Where the closing "named after <eponym>" clause of a name opens, -1 for none (a clause of at most four words). */
+function namedAfterAt(parts: string[]): number {
+  for (let at = Math.max(1, parts.length - 6); at < parts.length - 1; at++) {
+    const opening = NAMED_AFTER.find((words) => words.every((word, k) => parts[at + k] === word));
+    if (opening && parts.length - at - opening.length <= 4) return at;
+  }
+  return -1;
 }
 
 /**
@@ -677,6 +708,7 @@ export function buildIndex(entities: ListEntity[]): ScreeningIndex {
   const placeLeftOutNames = new Set<number>();
   const countryLeftOutNames = new Set<number>();
   const translatedNames = new Set<number>();
+  const shortCountryNames = new Set<number>();
   const titleLeftOutNames = new Set<number>();
   const alDinApartNames = new Set<number>();
   const readingNames = new Set<number>();
@@ -707,9 +739,10 @@ export function buildIndex(entities: ListEntity[]): ScreeningIndex {
       const withoutPlace = entity.type === 'organization' ? withoutPlaceName(written) : undefined;
       const withoutCountry = entity.type === 'organization' && !withoutPlace ? withoutOwnClosingCountry(entity, written) : undefined;
       const inEnglish = entity.type === 'organization' ? withKindWordsInEnglish(written) : undefined;
+      const shortCountries = entity.type === 'organization' ? withShortCountryNames(written) : undefined;
       const withoutTitle = entity.type === 'person' ? withoutListedTitle(written) : undefined;
       const alDinApart = entity.type === 'person' ? withAlDinApart(written) : undefined;
-      const readings = [withoutKind, syllablesJoined, vesselWords, withoutPlace, withoutCountry, inEnglish, withoutTitle, alDinApart].filter((reading) => reading !== undefined);
+      const readings = [withoutKind, syllablesJoined, vesselWords, withoutPlace, withoutCountry, inEnglish, shortCountries, withoutTitle, alDinApart].filter((reading) => reading !== undefined);
       for (const variant of [...nameVariants(written), ...(numeralOne ? [numeralOne] : []), ...readings]) {
         const reading = readings.includes(variant);
         const { parts, middle, order, secondFamily, nisba } = listedNameParts(variant, entity.type === 'person');
@@ -752,6 +785,7 @@ export function buildIndex(entities: ListEntity[]): ScreeningIndex {
         if (variant === withoutPlace) placeLeftOutNames.add(nameId);
         if (variant === withoutCountry) countryLeftOutNames.add(nameId);
         if (variant === inEnglish) translatedNames.add(nameId);
+        if (variant === shortCountries) shortCountryNames.add(nameId);
         if (variant === withoutTitle) titleLeftOutNames.add(nameId);
         if (variant === alDinApart) alDinApartNames.add(nameId);
         if (entity.type === 'person') for (const joined of hyphenatedWords(variant)) pushTo(byHyphenatedKey, transliterationKey(joined), nameId);
@@ -944,6 +978,7 @@ export function buildIndex(entities: ListEntity[]): ScreeningIndex {
     placeLeftOutNames,
     countryLeftOutNames,
     translatedNames,
+    shortCountryNames,
     titleLeftOutNames,
     alDinApartNames,
     byPinyin,
@@ -1967,8 +2002,8 @@ export function searchNames(index: ScreeningIndex, name: string, minScore: numbe
       if (scored.score >= minScore && scored.score > (best.get(scored.entityIndex)?.score ?? 0)) best.set(scored.entityIndex, scored);
     }
   }
-  for (const { text, factor, vessel } of spellings) {
-    if (factor !== 1 || vessel) continue;
+  for (const { text, factor, vessel, organisation } of spellings) {
+    if (factor !== 1 || vessel || organisation) continue;
     for (const hit of [...searchAcronym(index, text), ...searchSpelledOut(index, text)]) {
       if (hit.score >= minScore && hit.score > (best.get(hit.entityIndex)?.score ?? 0)) best.set(hit.entityIndex, hit);
     }
@@ -2025,7 +2060,9 @@ function spellingsOf(name: string): Spelling[] {
   const withoutCountry = withoutClosingCountry(name);
   if (withoutCountry) spellings.push({ text: withoutCountry.reading, factor: PLACE_LEFT_OUT_SIMILARITY, country: withoutCountry.country });
   const inEnglish = withKindWordsInEnglish(name);
-  if (inEnglish) spellings.push({ text: inEnglish, factor: KIND_WORDS_TRANSLATED_SIMILARITY, organisation: true });
+  if (inEnglish) spellings.push({ text: inEnglish, factor: READ_IN_OTHER_WORDS_SIMILARITY, organisation: true });
+  const shortCountries = withShortCountryNames(name);
+  if (shortCountries) spellings.push({ text: shortCountries, factor: READ_IN_OTHER_WORDS_SIMILARITY, organisation: true });
   return spellings;
 }
 
@@ -2040,7 +2077,7 @@ export function proposedEntities(index: ScreeningIndex, name: string, minScore: 
       const entity = index.entities[index.nameEntity[nameId]];
       if ((!vessel || entity.type === 'vessel') && (!(country || organisation) || entity.type === 'organization')) proposed.add(index.nameEntity[nameId]);
     }
-    if (factor !== 1 || vessel) continue;
+    if (factor !== 1 || vessel || organisation) continue;
     for (const alias of knownOrganisationAliases(text)) {
       for (const nameId of candidateNames(index, queryTokens(index, alias), KNOWN_ALIAS_FLOOR)) proposed.add(index.nameEntity[nameId]);
     }
@@ -2108,7 +2145,7 @@ function searchSpelling(index: ScreeningIndex, name: string, minScore: number, v
     const hit = scoreName(index, query, queryCjk, nameId, false);
     const listedPlaceLeftOut = index.placeLeftOutNames.has(nameId);
     const listedCountryLeftOut = index.countryLeftOutNames.has(nameId);
-    const factor = listedPlaceLeftOut || listedCountryLeftOut ? PLACE_LEFT_OUT_SIMILARITY : index.translatedNames.has(nameId) ? KIND_WORDS_TRANSLATED_SIMILARITY : 1;
+    const factor = listedPlaceLeftOut || listedCountryLeftOut ? PLACE_LEFT_OUT_SIMILARITY : index.translatedNames.has(nameId) || index.shortCountryNames.has(nameId) ? READ_IN_OTHER_WORDS_SIMILARITY : 1;
     const score = (hit?.score ?? 0) * factor;
     if (!hit || score < minScore) continue;
     if ((vessel === 'syllablesJoined' || index.syllablesJoinedNames.has(nameId)) && !joinedSyllablesAgree(scoreName(index, query, queryCjk, nameId, true)!)) continue;

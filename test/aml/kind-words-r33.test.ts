@@ -2,7 +2,9 @@
 // Turkish or Romanian, found by their English name and the other way round. Invented names, so nothing here is a
 // row of an eval file.
 import { describe, expect, it } from 'vitest';
-import { buildIndex } from '../../src/aml/matching.ts';
+import { acronymsOf, buildIndex } from '../../src/aml/matching.ts';
+import { tokenise } from '../../src/aml/normalize.ts';
+import { withShortCountryNames } from '../../src/aml/places.ts';
 import { screen, type ListsSnapshot } from '../../src/aml/screen.ts';
 import { emptyEntity, type ListEntity } from '../../src/aml/model.ts';
 import { withKindWordsInEnglish } from '../../src/aml/kind-word-translations.ts';
@@ -12,6 +14,9 @@ const LISTED = [
   organisation('pipe', 'KORVALSK PIPE METALLURGICAL COMPANY'),
   organisation('airline', 'SHERKAT-E HAVA PEYMAEI-YE DROVAN'),
   organisation('party', 'PARTIDUL ZELMAR'),
+  organisation('eponym', 'KORVALSK STATE TECHNICAL UNIVERSITY NAMED AFTER N.E. DROVSKY'),
+  organisation('dprk', "GRELMOR TRADE BANK OF THE DEMOCRATIC PEOPLE'S REPUBLIC OF KOREA"),
+  organisation('election', 'CENTRAL VOTING COMMISSION OF THE REPUBLIC OF BELARUS'),
   { ...emptyEntity('r33', 'person', 'person'), names: [{ full: 'PARTY, Velko', kind: 'primary' as const }] },
   // Fillers, so that the invented words are rare, as names are on the lists.
   ...Array.from({ length: 40 }, (_, i) => organisation(`filler-${i}`, `FILLER ${String.fromCharCode(65 + (i % 26))}${i} TRADING COMPANY`)),
@@ -41,5 +46,24 @@ describe('kind words romanised from other languages, read in English (round 33)'
   it('reads a query so for organisations only', () => {
     expect(found('Velko Party')).toContain('r33:person');
     expect(found('Partidul Velko')).not.toContain('r33:person');
+  });
+});
+
+describe('a body named after someone, and countries\' formal names (round 33)', () => {
+  it('reads a name closing with its eponym by its own words\' initials, also with the eponym first', () => {
+    expect(acronymsOf(tokenise('KORVALSK STATE TECHNICAL UNIVERSITY NAMED AFTER N.E. DROVSKY'))).toEqual(expect.arrayContaining(['kstu', 'dkstu']));
+    expect(found('KSTU')).toContain('r33:eponym');
+    expect(found('DKSTU')).toContain('r33:eponym');
+  });
+  it('reads a country\'s formal name in its short form, and "Republic of" before a country\'s name left out', () => {
+    expect(withShortCountryNames("Grelmor Trade Bank of the Democratic People's Republic of Korea")).toBe('grelmor trade bank of the north korea');
+    expect(withShortCountryNames('Grelmor Trade Bank of the DPRK')).toBe('grelmor trade bank of the north korea');
+    expect(withShortCountryNames('Central Voting Commission of the Republic of Belarus')).toBe('central voting commission of the belarus');
+    expect(withShortCountryNames('Grelmor Trade Bank')).toBeUndefined();
+    for (const name of ['Grelmor Trade Bank of the DPRK', 'Grelmor Trade Bank of North Korea']) expect(found(name), name).toContain('r33:dprk');
+    expect(found('Central Voting Commission of Belarus')).toContain('r33:election');
+  });
+  it('scores such a reading so that a replaced word still tells a sibling apart', () => {
+    expect(found('Central Voting Commission of the River of Belarus')).not.toContain('r33:election');
   });
 });

@@ -819,7 +819,8 @@ export function buildIndex(entities: ListEntity[]): ScreeningIndex {
           if (parts[i + 1] === AIRLINE_WORD_FOLDED) pushTo(byJoined, `${parts[i]}air`, nameId);
         }
         if (entity.type === 'organization') organisationNamesOf.set(entityIndex, (organisationNamesOf.get(entityIndex) ?? new Set<string>()).add(parts.join(' ')));
-        if (entity.type === 'organization' && name.kind !== 'weak_alias') {
+        // Initials of a reading with some words translated mix two languages' ("Dalnevostochnaya Gorno Rudnaya Company").
+        if (entity.type === 'organization' && name.kind !== 'weak_alias' && variant !== inEnglish) {
           for (const acronym of acronymsOf(parts)) pushTo(byAcronym, acronym, nameId);
           const own = acronymSource(parts);
           for (const acronym of shortAcronymsOf(parts)) shortAcronymNames.push({ acronym, source: own, nameId, entityIndex });

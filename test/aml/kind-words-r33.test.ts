@@ -14,6 +14,7 @@ const LISTED = [
   organisation('pipe', 'KORVALSK PIPE METALLURGICAL COMPANY'),
   organisation('airline', 'SHERKAT-E HAVA PEYMAEI-YE DROVAN'),
   organisation('party', 'PARTIDUL ZELMAR'),
+  organisation('mining', 'ZELVORSKAYA GORNO RUDNAYA KOMPANIYA'),
   organisation('eponym', 'KORVALSK STATE TECHNICAL UNIVERSITY NAMED AFTER N.E. DROVSKY'),
   organisation('dprk', "GRELMOR TRADE BANK OF THE DEMOCRATIC PEOPLE'S REPUBLIC OF KOREA"),
   organisation('election', 'CENTRAL VOTING COMMISSION OF THE REPUBLIC OF BELARUS'),
@@ -42,6 +43,10 @@ describe('kind words romanised from other languages, read in English (round 33)'
     const score = matches('Drovan Airlines').find((m) => m.entityId === 'r33:airline')!.score;
     expect(score).toBeLessThanOrEqual(0.95);
     expect(matches('Korvalsk Pipe Metallurgical Company')[0].score).toBeGreaterThan(0.95);
+  });
+  it('takes no initials from a translated reading, which would mix two languages\'', () => {
+    expect(found('ZGRK')).toContain('r33:mining');
+    expect(found('ZGRC')).not.toContain('r33:mining');
   });
   it('reads a query so for organisations only', () => {
     expect(found('Velko Party')).toContain('r33:person');

@@ -8,7 +8,7 @@
 import { tokenise } from './normalize.ts';
 
 /** Romanised kind words → their English words. */
-const KIND_WORDS: Record<string, string> = {
+const KIND_WORDS = new Map<string, string>(Object.entries({
   // Russian (nominative forms the lists and registers write, adjectives in their three genders).
   kompaniya: 'company', kompaniia: 'company', korporatsiya: 'corporation', korporatsiia: 'corporation',
   zavod: 'plant', zavodi: 'plants',
@@ -39,10 +39,10 @@ const KIND_WORDS: Record<string, string> = {
   // Arabic, Turkish, Romanian and Romance words for a company, an organisation and a party.
   sharikat: 'company', sharika: 'company', munazzamat: 'organization', munazzama: 'organization', harakat: 'movement',
   wizarat: 'ministry', sirketi: 'company', partidul: 'party', partidului: 'party', partido: 'party', partei: 'party', hizb: 'party',
-};
+}));
 
 /** Two-word kind phrases, read before single words ("Hava Peymaei": Persian for airline). */
-const KIND_PHRASES: Record<string, string> = { 'hava peymaei': 'airlines', 'hava peymaii': 'airlines', 'hava paymaei': 'airlines' };
+const KIND_PHRASES = new Map([['hava peymaei', 'airlines'], ['hava peymaii', 'airlines'], ['hava paymaei', 'airlines']]);
 
 /**
  * Head words of a language that puts the kind first and what it is of after it (Persian ezafe, Arabic idafa,
@@ -54,6 +54,9 @@ const HEAD_FIRST = new Set([
   'munazzamat', 'munazzama', 'wizarat', 'partidul', 'partido',
 ]);
 
+/** Letters tokenise leaves as they are, but for case. */
+const PLAIN = /^[\x20-\x7e]*$/;
+
 /** The Persian ezafe as a word of its own once the hyphen is read ("Sazeman-e Sanaye-e"): it links, names nothing. */
 const EZAFE = new Set(['e', 'ye', 'i']);
 
@@ -62,12 +65,14 @@ const EZAFE = new Set(['e', 'ye', 'i']);
  * one reading (round 33); undefined when it holds no such word. Other words stay as written.
  */
 export function withKindWordsInEnglish(raw: string): string | undefined {
+  // Most names are plain ASCII without such a word: tell so before the cost of tokenise.
+  if (PLAIN.test(raw) && !raw.toLowerCase().split(/[^a-z]+/).some((word) => KIND_WORDS.has(word) || word === 'hava')) return undefined;
   const tokens = tokenise(raw);
   const english: string[] = [];
   let translated = false;
   for (let i = 0; i < tokens.length; i++) {
-    const phrase = KIND_PHRASES[`${tokens[i]} ${tokens[i + 1]}`];
-    const word = phrase ?? KIND_WORDS[tokens[i]];
+    const phrase = KIND_PHRASES.get(`${tokens[i]} ${tokens[i + 1]}`);
+    const word = phrase ?? KIND_WORDS.get(tokens[i]);
     if (word) {
       english.push(word);
       translated = true;

@@ -33,6 +33,9 @@ describe('kind words romanised from other languages, read in English (round 33)'
     expect(withKindWordsInEnglish('Sherkat-e Hava Peymaei-ye Drovan')).toBe('drovan airlines company');
     expect(withKindWordsInEnglish('Partidul Politic Zelmar')).toBe('zelmar politic party');
     expect(withKindWordsInEnglish('Korvalsk Trading Company')).toBeUndefined();
+    // A word every object has as a key is a word like any other here (it made tokenise throw before).
+    expect(withKindWordsInEnglish('Constructor Zavod')).toBe('constructor plant');
+    expect(tokenise('Constructor LLC')).toEqual(['constructor', 'llc']);
   });
   it('finds a listed English name from a romanised query, and a listed romanised name from an English one', () => {
     expect(found('Korvalsk Trubnaya Metallurgicheskaya Kompaniya')).toContain('r33:pipe');

@@ -5,7 +5,7 @@
 // ("Melli", "Saderat", "Mellat", "Sepah": national, export, nation, army) is left as written, for "National Bank" is
 // not Bank Melli. Forms as `tokenise` writes them (lower case, no diacritics, apostrophes dropped).
 
-import { tokenise } from './normalize.ts';
+import { isWeakToken, tokenise } from './normalize.ts';
 
 /** Romanised kind words → their English words. */
 const KIND_WORDS = new Map<string, string>(Object.entries({
@@ -54,6 +54,13 @@ const HEAD_FIRST = new Set([
   'munazzamat', 'munazzama', 'wizarat', 'partidul', 'partido',
 ]);
 
+/**
+ * Kind words in English, the table's and "bank" (the same word in Russian and Persian): a name read with nothing else
+ * but one kind word in English is a generic phrase ("Natsionalnyy Bank", "Gazovaya Kompaniya": national bank, gas
+ * company), which must not find a listed BANCO NATIONAL or OOO GAS as its English would.
+ */
+const KIND_WORDS_IN_ENGLISH = new Set([...KIND_WORDS.values(), ...KIND_PHRASES.values(), 'bank']);
+
 /** Letters tokenise leaves as they are, but for case. */
 const PLAIN = /^[\x20-\x7e]*$/;
 
@@ -70,15 +77,22 @@ export function withKindWordsInEnglish(raw: string): string | undefined {
   const tokens = tokenise(raw);
   const english: string[] = [];
   let translated = false;
+  let kinds = 0;
+  let ownWords = 0;
   for (let i = 0; i < tokens.length; i++) {
     const phrase = KIND_PHRASES.get(`${tokens[i]} ${tokens[i + 1]}`);
     const word = phrase ?? KIND_WORDS.get(tokens[i]);
     if (word) {
       english.push(word);
       translated = true;
+      if (!isWeakToken(word)) kinds++;
       if (phrase) i++;
-    } else if (!(EZAFE.has(tokens[i]) && i > 0 && i < tokens.length - 1)) english.push(tokens[i]);
+    } else if (!(EZAFE.has(tokens[i]) && i > 0 && i < tokens.length - 1)) {
+      english.push(tokens[i]);
+      if (!isWeakToken(tokens[i]) && !KIND_WORDS_IN_ENGLISH.has(tokens[i])) ownWords++;
+    }
   }
-  if (!translated) return undefined;
+  // A name of its own words, or of two kinds at least ("Trubnaya Metallurgicheskaya Kompaniya"); not one kind alone.
+  if (!translated || (ownWords === 0 && kinds < 2)) return undefined;
   return (HEAD_FIRST.has(tokens[0]) ? english.reverse() : english).join(' ');
 }

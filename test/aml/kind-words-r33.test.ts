@@ -18,6 +18,8 @@ const LISTED = [
   organisation('eponym', 'KORVALSK STATE TECHNICAL UNIVERSITY NAMED AFTER N.E. DROVSKY'),
   organisation('dprk', "GRELMOR TRADE BANK OF THE DEMOCRATIC PEOPLE'S REPUBLIC OF KOREA"),
   organisation('election', 'CENTRAL VOTING COMMISSION OF THE REPUBLIC OF BELARUS'),
+  organisation('generic-bank', 'BANCO NATIONAL'),
+  organisation('generic-gas', 'OOO GAS'),
   { ...emptyEntity('r33', 'person', 'person'), names: [{ full: 'PARTY, Velko', kind: 'primary' as const }] },
   // Fillers, so that the invented words are rare, as names are on the lists.
   ...Array.from({ length: 40 }, (_, i) => organisation(`filler-${i}`, `FILLER ${String.fromCharCode(65 + (i % 26))}${i} TRADING COMPANY`)),
@@ -36,6 +38,7 @@ describe('kind words romanised from other languages, read in English (round 33)'
     // A word every object has as a key is a word like any other here (it made tokenise throw before).
     expect(withKindWordsInEnglish('Constructor Zavod')).toBe('constructor plant');
     expect(tokenise('Constructor LLC')).toEqual(['constructor', 'llc']);
+    expect(tokenise('toString valueOf hasOwnProperty __proto__ LLC')).toEqual(['tostring', 'valueof', 'hasownproperty', 'proto', 'llc']);
   });
   it('finds a listed English name from a romanised query, and a listed romanised name from an English one', () => {
     expect(found('Korvalsk Trubnaya Metallurgicheskaya Kompaniya')).toContain('r33:pipe');
@@ -50,6 +53,15 @@ describe('kind words romanised from other languages, read in English (round 33)'
   it('takes no initials from a translated reading, which would mix two languages\'', () => {
     expect(found('ZGRK')).toContain('r33:mining');
     expect(found('ZGRC')).not.toContain('r33:mining');
+  });
+  it('gives a generic phrase, one kind in English and nothing of its own, no reading (review)', () => {
+    expect(withKindWordsInEnglish('Natsionalnyy Bank')).toBeUndefined();
+    expect(withKindWordsInEnglish('Gazovaya Kompaniya')).toBeUndefined();
+    expect(withKindWordsInEnglish('Sherkat-e Bank')).toBeUndefined();
+    expect(withKindWordsInEnglish('Natsionalnyy Bank Zelmara')).toBe('national bank zelmara');
+    expect(found('Natsionalnyy Bank')).not.toContain('r33:generic-bank');
+    expect(found('Gazovaya Kompaniya')).not.toContain('r33:generic-gas');
+    expect(found('National Bank')).toContain('r33:generic-bank');
   });
   it('reads a query so for organisations only', () => {
     expect(found('Velko Party')).toContain('r33:person');

@@ -55,8 +55,8 @@ const HEAD_FIRST = new Set([
 ]);
 
 /**
- * Kind words in English, the table's and "bank" (the same word in Russian and Persian): a name read with nothing else
- * but one kind word in English is a generic phrase ("Natsionalnyy Bank", "Gazovaya Kompaniya": national bank, gas
+ * Kind words in English, the table's and "bank" (the same word in Russian and Persian): a name read with nothing but
+ * one or two kind words in English is a generic phrase ("Natsionalnyy Bank", "Gazovaya Kompaniya": national bank, gas
  * company), which must not find a listed BANCO NATIONAL or OOO GAS as its English would.
  */
 const KIND_WORDS_IN_ENGLISH = new Set([...KIND_WORDS.values(), ...KIND_PHRASES.values(), 'bank']);
@@ -76,23 +76,22 @@ export function withKindWordsInEnglish(raw: string): string | undefined {
   if (PLAIN.test(raw) && !raw.toLowerCase().split(/[^a-z]+/).some((word) => KIND_WORDS.has(word) || word === 'hava')) return undefined;
   const tokens = tokenise(raw);
   const english: string[] = [];
-  let translated = false;
-  let kinds = 0;
+  let translated = 0;
   let ownWords = 0;
   for (let i = 0; i < tokens.length; i++) {
     const phrase = KIND_PHRASES.get(`${tokens[i]} ${tokens[i + 1]}`);
     const word = phrase ?? KIND_WORDS.get(tokens[i]);
     if (word) {
       english.push(word);
-      translated = true;
-      if (!isWeakToken(word)) kinds++;
+      translated++;
       if (phrase) i++;
     } else if (!(EZAFE.has(tokens[i]) && i > 0 && i < tokens.length - 1)) {
       english.push(tokens[i]);
       if (!isWeakToken(tokens[i]) && !KIND_WORDS_IN_ENGLISH.has(tokens[i])) ownWords++;
     }
   }
-  // A name of its own words, or of two kinds at least ("Trubnaya Metallurgicheskaya Kompaniya"); not one kind alone.
-  if (!translated || (ownWords === 0 && kinds < 2)) return undefined;
+  // A name of its own words, or of three kind words at least ("Trubnaya Metallurgicheskaya Kompaniya"); not a kind
+  // alone, nor two ("Sanaye Defa", defence industries, is Iran's in Persian but read so finds Sudan's listed body).
+  if (translated === 0 || (ownWords === 0 && translated < 3)) return undefined;
   return (HEAD_FIRST.has(tokens[0]) ? english.reverse() : english).join(' ');
 }

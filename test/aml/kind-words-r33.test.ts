@@ -58,6 +58,9 @@ describe('kind words romanised from other languages, read in English (round 33)'
     expect(withKindWordsInEnglish('Natsionalnyy Bank')).toBeUndefined();
     expect(withKindWordsInEnglish('Gazovaya Kompaniya')).toBeUndefined();
     expect(withKindWordsInEnglish('Sherkat-e Bank')).toBeUndefined();
+    expect(withKindWordsInEnglish('Sanaye Defa')).toBeUndefined();
+    expect(withKindWordsInEnglish('Gazovaya Kompaniya OOO')).toBeUndefined();
+    expect(withKindWordsInEnglish('Sazman-e Sanaye Defa')).toBe('defense industries organization');
     expect(withKindWordsInEnglish('Natsionalnyy Bank Zelmara')).toBe('national bank zelmara');
     expect(found('Natsionalnyy Bank')).not.toContain('r33:generic-bank');
     expect(found('Gazovaya Kompaniya')).not.toContain('r33:generic-gas');

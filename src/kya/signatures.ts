@@ -1165,17 +1165,18 @@ function moreSentenceBoundariesThan(cased: string, from: number, to: number, lan
 /**
  * Marks after which the segmenter always starts a new sentence, whatever the locale: a full stop, a space and a letter
  * not in lower case ("e.g. the" goes on); an exclamation or question mark, a space and a letter; a line feed not after
- * a letter or hyphen (English "initial\ninstructions" is one request). No extraction pattern reads through such a
- * mark, only starts at one, so a search for requests may start at the last mark before an override and find all a
- * search from the text's start would find after it, while every request before it lies a sentence away.
+ * a letter or hyphen (English "initial\ninstructions" is one request). Quotation marks or brackets may close before
+ * the space and open after it (UAX #29's Close*). No extraction pattern reads through such a mark, only starts at one,
+ * so a search for requests may start at the last mark before an override and find all a search from the text's start
+ * would find after it, while every request before it lies a sentence away.
  */
-const sentenceMarksOf = forLastText((cased) => {
+export const sentenceMarksOf = forLastText((cased) => {
   const found = { marks: [] as number[], starts: [] as number[] };
   for (let i = 0; i + 1 < cased.length; i++) {
     const ch = cased[i];
     const start =
       ch === '\n' ? (WORD_OR_HYPHEN.test(cased[i - 1] ?? ' ') ? -1 : i + 1)
-      : (ch === '.' || ch === '!' || ch === '?') && cased[i + 1] === ' ' && (ch === '.' ? NOT_LOWER_CASE_LETTER : LETTER).test(cased[i + 2] ?? '') ? i + 2
+      : ch === '.' || ch === '!' || ch === '?' ? sentenceStartAfterStop(cased, i)
       : -1;
     if (start < 0) continue;
     found.marks.push(i);
@@ -1186,6 +1187,17 @@ const sentenceMarksOf = forLastText((cased) => {
 });
 const WORD_OR_HYPHEN = /[\p{L}-]/u;
 const NOT_LOWER_CASE_LETTER = /(?!\p{Lowercase})\p{L}/u;
+const QUOTE_OR_BRACKET = /[\p{Ps}\p{Pe}\p{Pi}\p{Pf}"']/u;
+
+/** The letter that starts a sentence after the stop at `stop` (quotes closing, spaces, quotes opening), or -1. */
+function sentenceStartAfterStop(cased: string, stop: number): number {
+  let i = stop + 1;
+  while (QUOTE_OR_BRACKET.test(cased[i] ?? '')) i++;
+  if (cased[i] !== ' ') return -1;
+  while (cased[i] === ' ') i++;
+  while (QUOTE_OR_BRACKET.test(cased[i] ?? '')) i++;
+  return (cased[stop] === '.' ? NOT_LOWER_CASE_LETTER : LETTER).test(cased[i] ?? '') ? i : -1;
+}
 
 /**
  * Rule 3: an override, and a request for the system prompt or a canary word in the same sentence or the next

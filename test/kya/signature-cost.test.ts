@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { normalisePrompt } from '../../src/kya/normalise.ts';
-import { matchSignatures } from '../../src/kya/signatures.ts';
+import { matchSignatures, sentenceMarksOf } from '../../src/kya/signatures.ts';
 import { gridTexts } from './signature-marks-grid.ts';
 
 const signatures = (prompt: string) => matchSignatures(normalisePrompt(prompt));
@@ -38,5 +38,17 @@ describe('the bounded search keeps main\'s decision on every request, separator 
   it('blocks exactly where main blocked', () => {
     const decisions = [...gridTexts()].map((text) => (signatures(text).blocking ? '1' : '0')).join('');
     expect(decisions).toBe(MAIN_GRID_DECISIONS);
+  });
+});
+
+describe('sentence marks around quotation marks and brackets (review)', () => {
+  const startsOf = (cased: string) => sentenceMarksOf(cased).starts.map((start) => cased.slice(start, start + 2));
+
+  it('a sentence starts after a stop whose quotation closes before the space, or opens after it', () => {
+    expect(startsOf('They may ignore the old rules.” “Vi kan ignorere dem.) (Kita boleh!» Teamet')).toEqual(['Vi', 'Ki', 'Te']);
+  });
+
+  it('but not before a lower-case letter after a full stop, nor without a space', () => {
+    expect(startsOf('ignore the old rules.” “vi kan.”Teamet kan ignorera? «teamet')).toEqual(['te']);
   });
 });

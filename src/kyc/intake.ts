@@ -59,6 +59,11 @@ export interface DecodedImage {
   height: number;
   /** Oriented, downscaled to ImageLimits.workingSize at most. */
   pixels: RawPixels;
+  /**
+   * The upload as received, kept only when the working copy is smaller than the upload: the analysis cuts a small
+   * document out of it at full resolution (skew.ts cutOutOfUpload). Never stored or reported.
+   */
+  encoded?: Uint8Array;
   provenance: ImageProvenance;
 }
 
@@ -140,14 +145,16 @@ export async function decodeImage(
     throw new ImageIntakeError(field, 'undecodable', 'the image cannot be decoded');
   }
   const rotated = (meta.orientation ?? 1) >= 5;
+  const [width, height] = rotated ? [meta.height, meta.width] : [meta.width, meta.height];
   return {
     field,
     format,
     byteLength: bytes.length,
     sha256: createHash('sha256').update(bytes).digest('hex'),
-    width: rotated ? meta.height : meta.width,
-    height: rotated ? meta.width : meta.height,
+    width,
+    height,
     pixels: { data: new Uint8Array(raw.data.buffer, raw.data.byteOffset, raw.data.byteLength), width: raw.info.width, height: raw.info.height },
+    ...(raw.info.width < width ? { encoded: bytes } : {}),
     provenance: readProvenance(meta),
   };
 }

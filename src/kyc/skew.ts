@@ -1,7 +1,7 @@
 // Skew of the text on a document photo, by projection profile: rotated by the right angle, text lines fall into
 // few rows, so the histogram of dark pixels over rows is at its most uneven (highest variance).
 import sharp from 'sharp';
-import type { RawPixels } from './intake.ts';
+import type { DecodedImage, RawPixels } from './intake.ts';
 
 /** Analysis width: enough for MRZ lines of ~10 px characters, small enough to stay a few milliseconds. */
 const ANALYSIS_WIDTH = 480;
@@ -232,6 +232,66 @@ export async function cutOut(pixels: RawPixels, region: Region): Promise<RawPixe
     .raw()
     .toBuffer({ resolveWithObject: true });
   return { data: new Uint8Array(data.buffer, data.byteOffset, data.length), width: info.width, height: info.height };
+}
+
+/** The upload as received and its size once oriented (DecodedImage): what a cut at full resolution is taken from. */
+export type Upload = Pick<DecodedImage, 'encoded' | 'width' | 'height'>;
+
+/**
+ * How an image the analysis looks at was made from the working copy (`working`: its size): the working copy turned
+ * clockwise by `turn` degrees about its centre (deskew; sharp's rotate), on a canvas of `width` × `height`.
+ */
+export type View = { width: number; height: number; turn: number };
+
+/**
+ * The part of `seen` inside `region`: cut from the upload at full resolution where it is larger than the working
+ * copy (`working`), `seen` being the working copy turned clockwise by `turn` degrees (deskew); from `seen` otherwise.
+ */
+export async function cutOutFinest(seen: RawPixels, region: Region, upload: Upload | null, working: RawPixels, turn = 0): Promise<RawPixels> {
+  const cut = upload && (await cutOutOfUpload(upload, working, { width: seen.width, height: seen.height, turn }, region));
+  return cut ?? cutOut(seen, region);
+}
+
+/**
+ * The part of `view` inside `region`, cut from the upload at full resolution (round 27): a document at a third of a
+ * 4032 px photo holds ~560 px of the 1600 px working copy, its MRZ characters ~7 px, at full resolution ~1400 px.
+ * The region's centre is mapped back through the view's turn and scale; the box around the region turned back is
+ * cut out (paper-white beyond the photo's edge, so its centre stays the region's), turned as the view is, and the
+ * region's own size kept around its centre. Null when the upload is not larger than the working copy, or has no
+ * bytes: nothing is gained.
+ */
+async function cutOutOfUpload(upload: Upload, working: { width: number; height: number }, view: View, region: Region): Promise<RawPixels | null> {
+  const scale = upload.width / working.width;
+  if (!upload.encoded || scale <= 1.05) return null;
+  const radians = (view.turn * Math.PI) / 180;
+  const [cos, sin] = [Math.cos(radians), Math.sin(radians)];
+  // The region's centre and half sizes, in the view's pixels, from its centre.
+  const [cx, cy] = [((region.left + region.right) / 2 - 0.5) * view.width, ((region.top + region.bottom) / 2 - 0.5) * view.height];
+  const [hw, hh] = [((region.right - region.left) / 2) * view.width, ((region.bottom - region.top) / 2) * view.height];
+  // Turned back by -turn into the working copy, then scaled to the upload.
+  const x = (working.width / 2 + cx * cos + cy * sin) * scale;
+  const y = (working.height / 2 - cx * sin + cy * cos) * scale;
+  const boxHalfWidth = (hw * Math.abs(cos) + hh * Math.abs(sin)) * scale;
+  const boxHalfHeight = (hw * Math.abs(sin) + hh * Math.abs(cos)) * scale;
+  const [x0, y0] = [Math.round(x - boxHalfWidth), Math.round(y - boxHalfHeight)];
+  const [x1, y1] = [Math.round(x + boxHalfWidth), Math.round(y + boxHalfHeight)];
+  const [left, top] = [Math.max(0, x0), Math.max(0, y0)];
+  const [right, bottom] = [Math.min(upload.width, x1), Math.min(upload.height, y1)];
+  if (right - left < 2 || bottom - top < 2) return null;
+  const { data, info } = await sharp(upload.encoded, { limitInputPixels: upload.width * upload.height })
+    .rotate()
+    .extract({ left, top, width: right - left, height: bottom - top })
+    .extend({ left: left - x0, top: top - y0, right: x1 - right, bottom: y1 - bottom, background: '#ffffff' })
+    .flatten({ background: '#ffffff' })
+    .toColourspace('srgb')
+    .removeAlpha()
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  const box: RawPixels = { data: new Uint8Array(data.buffer, data.byteOffset, data.length), width: info.width, height: info.height };
+  if (Math.abs(view.turn) < 0.01) return box;
+  const turned = await deskew(box, -view.turn);
+  const [keepWidth, keepHeight] = [(2 * hw * scale) / turned.width, (2 * hh * scale) / turned.height];
+  return cutOut(turned, { left: 0.5 - keepWidth / 2, right: 0.5 + keepWidth / 2, top: 0.5 - keepHeight / 2, bottom: 0.5 + keepHeight / 2 });
 }
 
 /**

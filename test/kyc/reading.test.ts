@@ -1,7 +1,7 @@
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { composeMrz, composeTd1, composeTd3, renderDocument, SPECIMEN_HOLDER } from '../../scripts/make-kyc-specimen.ts';
-import type { RawPixels } from '../../src/kyc/intake.ts';
+import { decodeImage, type RawPixels } from '../../src/kyc/intake.ts';
 import { seededRandom } from '../../src/kya/training/dataset.ts';
 import { hammingDistance } from '../../src/kyc/hash.ts';
 import { characterBox, readApplicantMrz, readMrzFromImage } from '../../src/kyc/analyse.ts';
@@ -866,6 +866,22 @@ describe('MRZ reading', () => {
       expect(await readMrzFromImage(pixels, ocr, NOW, undefined, [{ top: 0.6, bottom: 1 }, { top: 0, bottom: 1 }], false)).toBeNull();
       expect(seen.length).toBeGreaterThan(0);
       expect(seen.every(({ width, height }) => width === 1024 && height === 768)).toBe(true);
+    });
+
+    it('reads the MRZ of a small document in a large photo from its region cut out of the upload at full resolution', async () => {
+      // A 4032×3024 phone photo, the passport at ~35 % of its width, lying a little turned: ~560 px in the working copy.
+      const page = await sharp(await renderDocument('TD3', SPECIMEN_HOLDER)).resize({ width: 1410 }).rotate(2, { background: '#6b5440' }).png().toBuffer();
+      const photo = await sharp({ create: { width: 4032, height: 3024, channels: 3, background: '#6b5440' } })
+        .composite([{ input: page, left: 1300, top: 1100 }])
+        .jpeg({ quality: 85 })
+        .toBuffer();
+      const upload = await decodeImage('documentImage', photo);
+      const printed = composeTd3(SPECIMEN_HOLDER);
+      // Reads the MRZ only from an image holding it at the upload's resolution (~1250 px): the working copy's cut is ~500 px.
+      const ocr = linesEngine((image) => (image.width > 1000 && image.width < 1400 && image.height < 600 ? printed : []));
+      expect(await readMrzFromImage(upload.pixels, ocr, NOW)).toBeNull();
+      expect(await readMrzFromImage(upload.pixels, ocr, NOW, undefined, undefined, true, upload)).toMatchObject({ valid: true, documentNumber: SPECIMEN_HOLDER.documentNumber });
+      expect(await readApplicantMrz(upload.pixels, ocr, NOW, { firstName: SPECIMEN_HOLDER.givenNames, lastName: SPECIMEN_HOLDER.surname }, undefined, upload)).toMatchObject({ mrz: { valid: true }, otherDocument: null });
     });
 
     it('reads the MRZ of a small document turned a quarter from its region cut out of the photo turned upright', async () => {

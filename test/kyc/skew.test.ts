@@ -3,7 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { MRZ_FORMATS, renderDocument, SPECIMEN_HOLDER } from '../../scripts/make-kyc-specimen.ts';
 import { decodeImage } from '../../src/kyc/intake.ts';
 import { onTable } from './images.ts';
-import { deskew, estimateSkew, findMrzBand, findMrzRegion, findMrzRegions, mrzTurn, uprightMrzPage } from '../../src/kyc/skew.ts';
+import { cutOut, cutOutFinest, deskew, estimateSkew, findMrzBand, findMrzRegion, findMrzRegions, mrzTurn, uprightMrzPage } from '../../src/kyc/skew.ts';
+import type { RawPixels } from '../../src/kyc/intake.ts';
 
 describe('skew', () => {
   it('finds the tilt of a photographed page to half a degree, whichever side it leans', async () => {
@@ -178,5 +179,39 @@ describe('skew', () => {
     const blank = await sharp({ create: { width: 900, height: 600, channels: 3, background: '#f0f0f0' } }).jpeg().toBuffer();
     const { pixels } = await decodeImage('documentImage', blank);
     expect(await uprightMrzPage(pixels)).toEqual({ upright: pixels, band: null });
+  });
+  it('cuts a region of the working copy, straightened or turned, out of the upload at full resolution: the same part of the photo', async () => {
+    // Coloured blocks on paper, stored sideways with an EXIF orientation (a phone's photo held upright): 3000×4000 oriented.
+    const [width, height] = [4000, 3000];
+    const blocks = Array.from({ length: 600 }, (_, i) => {
+      const colour = ((i * 1234567) % 0xffffff).toString(16).padStart(6, '0');
+      return `<rect x="${(i * 397) % 3900}" y="${(i * 731) % 2900}" width="${30 + ((i * 37) % 60)}" height="${30 + ((i * 53) % 60)}" fill="#${colour}"/>`;
+    });
+    const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}"><rect width="100%" height="100%" fill="#fff"/>${blocks.join('')}</svg>`;
+    const upload = await decodeImage('documentImage', await sharp(Buffer.from(svg)).jpeg({ quality: 92 }).withMetadata({ orientation: 6 }).toBuffer());
+    expect([upload.width, upload.height, upload.pixels.width, upload.pixels.height]).toEqual([3000, 4000, 1200, 1600]);
+    const working = upload.pixels;
+    const grey = async (image: RawPixels) =>
+      sharp(image.data, { raw: { width: image.width, height: image.height, channels: 3 } }).resize(120, 80, { fit: 'fill' }).greyscale().raw().toBuffer();
+    const difference = async (a: RawPixels, b: RawPixels) => {
+      const [x, y] = await Promise.all([grey(a), grey(b)]);
+      return x.reduce((sum, value, i) => sum + Math.abs(value - y[i]!), 0) / x.length;
+    };
+    const region = { left: 0.3, right: 0.62, top: 0.4, bottom: 0.55 };
+    for (const [skew, quarter] of [[0, 0], [2, 0], [-3.5, 0], [1.5, 90], [0, 270]] as const) {
+      const straight = skew ? await deskew(working, skew) : working;
+      const seen = quarter ? await deskew(straight, -quarter) : straight;
+      const turn = -skew + quarter;
+      const fine = await cutOutFinest(seen, region, upload, working, turn);
+      const coarse = await cutOut(seen, region);
+      // 2.5 times the working copy's pixels, and the same picture.
+      expect(fine.width / coarse.width, `${skew}° ${quarter}°`).toBeCloseTo(2.5, 1);
+      expect(await difference(fine, coarse), `${skew}° ${quarter}°`).toBeLessThan(2);
+      if (turn !== 0) expect(await difference(await cutOutFinest(seen, region, upload, working, 0), coarse), `${skew}° ${quarter}° unturned`).toBeGreaterThan(8);
+    }
+    // No larger upload (or none at all): the working copy's own cut.
+    const small = await decodeImage('documentImage', await sharp(Buffer.from(svg)).resize(1600).jpeg().toBuffer());
+    expect(small.encoded).toBeUndefined();
+    expect(await cutOutFinest(small.pixels, region, small, small.pixels)).toEqual(await cutOut(small.pixels, region));
   });
 });

@@ -164,6 +164,39 @@ describe('compareVisualZone', () => {
     await readPrintedPage(full, { readPrintedBand: async (image: RawPixels) => (seen.push(image), []) } as unknown as OcrEngine);
     expect(seen[0]!.width).toBe(full.width);
   });
+
+  it('reads the MRZ and the printed page of a document small in a large photo from the upload at full resolution (round 27)', async () => {
+    // A 4032×3024 phone photo, the passport at ~35 % of its width: ~560 px in the 1600 px working copy, 1410 px uploaded.
+    const passport = await sharp(await renderDocument('TD3', SPECIMEN_HOLDER)).resize({ width: 1410 }).png().toBuffer();
+    const photo = await sharp({ create: { width: 4032, height: 3024, channels: 3, background: '#6b5440' } })
+      .composite([{ input: passport, left: 1800, top: 900 }])
+      .jpeg({ quality: 85 })
+      .toBuffer();
+    const document = await decodeImage('documentImage', photo);
+    const pagesRead: number[] = [];
+    const ocr: OcrEngine = {
+      // The MRZ reads only at the upload's resolution (its region ~1250 px wide; ~500 px in the working copy).
+      readMrzBand: async (image) => {
+        const lines = image.width > 1000 && image.width < 1400 && image.height < 600 ? composeTd3(SPECIMEN_HOLDER) : [];
+        return { text: lines.join('\n'), lines: lines.map((text, i) => ({ text, box: { x0: 10, y0: 10 + 40 * i, x1: 10 + 10 * text.length, y1: 40 + 40 * i } })) };
+      },
+      readDigit: async () => null,
+      readCharacter: async () => null,
+      readText: async () => '',
+      readPrintedBand: async (image) => (pagesRead.push(image.width), []),
+      close: async () => undefined,
+    };
+    const noFaces: FaceEngine = { detect: async () => [], describe: async () => [], close: async () => undefined };
+    const metadata = { firstName: SPECIMEN_HOLDER.givenNames, lastName: SPECIMEN_HOLDER.surname };
+    const signals = await analyseImages({ documentType: 'passport', document, selfie: document, metadata, now: '2026-06-01T12:00:00Z' }, { ocr, face: noFaces });
+    expect(signals.documentReading.mrz).toMatchObject({ valid: true, documentNumber: SPECIMEN_HOLDER.documentNumber });
+    // The page cut out of the upload: the 1410 px document and some of the table, not its ~560 px in the working copy.
+    expect(pagesRead).toHaveLength(1);
+    expect(pagesRead[0]).toBeGreaterThanOrEqual(1410);
+    expect(pagesRead[0]).toBeLessThan(2000);
+    // Its bytes are no signal.
+    expect(signals.document).not.toHaveProperty('encoded');
+  });
 });
 
 describe('a printed date no calendar has (round 23)', () => {

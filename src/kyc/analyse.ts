@@ -108,7 +108,7 @@ async function closerLooks(pixels: RawPixels, lookForRegion: boolean, upload: Up
   const looks = [];
   const band = findMrzBand(straight);
   const region = lookForRegion ? findMrzRegion(straight) : null;
-  if (region) looks.push({ image: await cutOutFinest(straight, region, upload, pixels, turn), band: WHOLE, region: true });
+  if (region) looks.push({ image: await cutOutFinest(straight, region, upload, pixels, { turn, paperOnly: true }), band: WHOLE, region: true });
   if (band) looks.push({ image: straight, band });
   // A document small in the photo and turned a quarter (round 22): its MRZ lines run down the photo, so the region is
   // looked for on the photo turned each way, and cut out of it upright. Only where no band spans the photo (the
@@ -117,7 +117,7 @@ async function closerLooks(pixels: RawPixels, lookForRegion: boolean, upload: Up
     for (const quarter of [90, 270]) {
       const turned = await deskew(straight, -quarter);
       const turnedRegion = findMrzRegion(turned);
-      if (turnedRegion) looks.push({ image: await cutOutFinest(turned, turnedRegion, upload, pixels, turn + quarter), band: WHOLE, quarterTurned: true });
+      if (turnedRegion) looks.push({ image: await cutOutFinest(turned, turnedRegion, upload, pixels, { turn: turn + quarter, paperOnly: true }), band: WHOLE, quarterTurned: true });
     }
   }
   if (straight !== pixels) looks.push({ image: straight, band: BOTTOM_BAND }, { image: straight, band: WHOLE });
@@ -568,7 +568,7 @@ export async function readApplicantMrz(
   let unread: MrzReading | null = null;
   for (const region of regions) {
     if (documents.length === 2) break;
-    const reading = await readMrzFromImage(await cutOutFinest(pixels, region, upload, pixels), ocr, now, onQueued, [WHOLE], false);
+    const reading = await readMrzFromImage(await cutOutFinest(pixels, region, upload, pixels, { paperOnly: true }), ocr, now, onQueued, [WHOLE], false);
     if (!reading) continue;
     const same = documents.find((known) => !differentDocuments(known.reading, reading));
     const width = region.right - region.left;

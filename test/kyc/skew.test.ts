@@ -202,16 +202,34 @@ describe('skew', () => {
       const straight = skew ? await deskew(working, skew) : working;
       const seen = quarter ? await deskew(straight, -quarter) : straight;
       const turn = -skew + quarter;
-      const fine = await cutOutFinest(seen, region, upload, working, turn);
+      const fine = await cutOutFinest(seen, region, upload, working, { turn });
       const coarse = await cutOut(seen, region);
       // 2.5 times the working copy's pixels, and the same picture.
       expect(fine.width / coarse.width, `${skew}° ${quarter}°`).toBeCloseTo(2.5, 1);
       expect(await difference(fine, coarse), `${skew}° ${quarter}°`).toBeLessThan(2);
-      if (turn !== 0) expect(await difference(await cutOutFinest(seen, region, upload, working, 0), coarse), `${skew}° ${quarter}° unturned`).toBeGreaterThan(8);
+      if (turn !== 0) expect(await difference(await cutOutFinest(seen, region, upload, working), coarse), `${skew}° ${quarter}° unturned`).toBeGreaterThan(8);
     }
     // No larger upload (or none at all): the working copy's own cut.
     const small = await decodeImage('documentImage', await sharp(Buffer.from(svg)).resize(1600).jpeg().toBuffer());
     expect(small.encoded).toBeUndefined();
     expect(await cutOutFinest(small.pixels, region, small, small.pixels)).toEqual(await cutOut(small.pixels, region));
+  });
+  it('drops the strips of table along an MRZ region cut out of the upload, and keeps every line of its text', async () => {
+    // A card on a dark table, its MRZ-like lines starting 60 px in from its left edge; the region reaches 80 px onto the table.
+    const glyphs = (k: number) => Array.from({ length: 37 }, (_, n) => `<rect x="${1060 + 30 * n}" y="${1800 + 60 * k}" width="8" height="36" fill="#111"/>`);
+    const lines = [0, 1, 2].flatMap(glyphs).join('');
+    const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="4000" height="3000"><rect width="100%" height="100%" fill="#6b5440"/><rect x="1000" y="1000" width="1200" height="1000" fill="#f4f2ec"/>${lines}</svg>`;
+    const upload = await decodeImage('documentImage', await sharp(Buffer.from(svg)).jpeg({ quality: 90 }).toBuffer());
+    const region = { left: 920 / 4000, right: 2180 / 4000, top: 1760 / 3000, bottom: 2040 / 3000 };
+    const luma = (image: RawPixels, x: number, y: number) => image.data[(y * image.width + x) * 3]!;
+    const kept = await cutOutFinest(upload.pixels, region, upload, upload.pixels);
+    expect(luma(kept, 5, 20)).toBeLessThan(130);
+    const trimmed = await cutOutFinest(upload.pixels, region, upload, upload.pixels, { paperOnly: true });
+    // The table's 80 px on the left and 40 px below are gone; the lines (1060–2148 px, 1800–1956 px) are all there.
+    expect(kept.width - trimmed.width).toBeGreaterThanOrEqual(75);
+    expect(kept.width - trimmed.width).toBeLessThanOrEqual(85);
+    expect(kept.height - trimmed.height).toBeGreaterThanOrEqual(35);
+    expect(kept.height - trimmed.height).toBeLessThanOrEqual(45);
+    expect(luma(trimmed, 2, 20)).toBeGreaterThan(200);
   });
 });

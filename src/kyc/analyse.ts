@@ -13,7 +13,7 @@ import { compareNames, findNameInText } from './names.ts';
 import { THRESHOLDS } from './decision.ts';
 import { OCR_WIDTH, OCR_WIDTH_LINE_LENGTH, type BandText, type Box, type ImageBand, type OcrEngine, type OnQueued } from './ocr.ts';
 import { measureQuality } from './quality.ts';
-import { cutOutFinest, deskew, estimateSkew, findMrzBand, findMrzRegion, findMrzRegions, mrzTurn, type MrzRegion, type Region, type Upload } from './skew.ts';
+import { cutOutFinest, deskew, estimateSkew, findMrzBand, findMrzRegion, findMrzRegions, MIN_SKEW_DEGREES, mrzTurn, type MrzRegion, type Region, type Upload } from './skew.ts';
 import { specimenMarks } from './specimen.ts';
 import { findAddress, findDates, latestPastDate } from './text-document.ts';
 import { compareVisualZone, printedText, readPrintedPage } from './visual-zone.ts';
@@ -50,8 +50,6 @@ const MRZ_BANDS: ImageBand[] = [
   { ...BOTTOM_BAND, rotate: 270 },
   { ...WHOLE, rotate: 180 },
 ];
-/** Below this tilt tesseract copes by itself. */
-const MIN_SKEW_DEGREES = 1;
 
 /** Lower is better: invalid fields first, then repairs only a check digit chose. */
 const faults = (mrz: MrzReading) => mrz.invalidFields.length + 0.5 * Math.min(1, mrz.checkDigitRepairs.length);

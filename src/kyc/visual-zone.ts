@@ -419,9 +419,10 @@ const DEFAULT_ZONE_BOTTOM = 0.8;
 export async function readPrintedPage(pixels: RawPixels, ocr: OcrEngine, mrzRegion: Region | null = null, upload: Upload | null = null): Promise<PrintedLine[]> {
   // A document small in the photo (round 21 review): its own page cut out, so that the OCR scale gives its print the
   // usual pitch; read in the whole photo its values are ~7 px high, read as nothing, and a tampered page passed.
-  // Cut from the upload at full resolution where it is larger (round 27): in the working copy its labels are ~4 px.
+  // Cut from the upload at full resolution where it is larger, and straightened (round 27): in the working copy its
+  // labels are ~4 px.
   const document = mrzRegion ? documentAround(mrzRegion, pixels) : documentAroundMrz(pixels);
-  const { upright, band } = await uprightMrzPage(document ? await cutOutFinest(pixels, document, upload, pixels) : pixels);
+  const { upright, band } = await uprightMrzPage(document ? await cutOutFinest(pixels, document, upload, pixels, { straighten: true }) : pixels);
   const bottom = band && band.top > 0.3 ? band.top : DEFAULT_ZONE_BOTTOM;
   return ocr.readPrintedBand(upright, { top: 0, bottom }, VISUAL_ZONE_WIDTH);
 }

@@ -8,7 +8,7 @@ import type { FaceEngine } from '../../src/kyc/face.ts';
 import { decodeImage, type RawPixels } from '../../src/kyc/intake.ts';
 import { readMrz, type MrzReading } from '../../src/kyc/mrz.ts';
 import type { OcrEngine } from '../../src/kyc/ocr.ts';
-import { findMrzRegions } from '../../src/kyc/skew.ts';
+import { estimateSkew, findMrzRegions } from '../../src/kyc/skew.ts';
 import { onTable, onTableImage } from './images.ts';
 import { compareVisualZone, impossibleDate, pageDateOrder, printedDates, readPrintedPage, type PrintedLine } from '../../src/kyc/visual-zone.ts';
 
@@ -166,14 +166,15 @@ describe('compareVisualZone', () => {
   });
 
   it('reads the MRZ and the printed page of a document small in a large photo from the upload at full resolution (round 27)', async () => {
-    // A 4032×3024 phone photo, the passport at ~35 % of its width: ~560 px in the 1600 px working copy, 1410 px uploaded.
-    const passport = await sharp(await renderDocument('TD3', SPECIMEN_HOLDER)).resize({ width: 1410 }).png().toBuffer();
+    // A 4032×3024 phone photo, the passport at ~35 % of its width (~560 px in the 1600 px working copy, 1410 px
+    // uploaded), lying turned 2.5°.
+    const passport = await sharp(await renderDocument('TD3', SPECIMEN_HOLDER)).resize({ width: 1410 }).rotate(2.5, { background: '#6b5440' }).png().toBuffer();
     const photo = await sharp({ create: { width: 4032, height: 3024, channels: 3, background: '#6b5440' } })
       .composite([{ input: passport, left: 1800, top: 900 }])
       .jpeg({ quality: 85 })
       .toBuffer();
     const document = await decodeImage('documentImage', photo);
-    const pagesRead: number[] = [];
+    const pagesRead: RawPixels[] = [];
     const ocr: OcrEngine = {
       // The MRZ reads only at the upload's resolution (its region ~1250 px wide; ~500 px in the working copy).
       readMrzBand: async (image) => {
@@ -183,17 +184,18 @@ describe('compareVisualZone', () => {
       readDigit: async () => null,
       readCharacter: async () => null,
       readText: async () => '',
-      readPrintedBand: async (image) => (pagesRead.push(image.width), []),
+      readPrintedBand: async (image) => (pagesRead.push(image), []),
       close: async () => undefined,
     };
     const noFaces: FaceEngine = { detect: async () => [], describe: async () => [], close: async () => undefined };
     const metadata = { firstName: SPECIMEN_HOLDER.givenNames, lastName: SPECIMEN_HOLDER.surname };
     const signals = await analyseImages({ documentType: 'passport', document, selfie: document, metadata, now: '2026-06-01T12:00:00Z' }, { ocr, face: noFaces });
     expect(signals.documentReading.mrz).toMatchObject({ valid: true, documentNumber: SPECIMEN_HOLDER.documentNumber });
-    // The page cut out of the upload: the 1410 px document and some of the table, not its ~560 px in the working copy.
+    // The page cut out of the upload, straightened: the 1410 px document and some of the table, not its ~560 px in the working copy.
     expect(pagesRead).toHaveLength(1);
-    expect(pagesRead[0]).toBeGreaterThanOrEqual(1410);
-    expect(pagesRead[0]).toBeLessThan(2000);
+    expect(pagesRead[0]!.width).toBeGreaterThanOrEqual(1410);
+    expect(pagesRead[0]!.width).toBeLessThan(2000);
+    expect(Math.abs(estimateSkew(pagesRead[0]!))).toBeLessThan(1);
     // Its bytes are no signal.
     expect(signals.document).not.toHaveProperty('encoded');
   });

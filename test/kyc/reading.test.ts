@@ -1,7 +1,7 @@
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { composeMrz, composeTd1, composeTd3, renderDocument, SPECIMEN_HOLDER } from '../../scripts/make-kyc-specimen.ts';
-import { decodeImage, type RawPixels } from '../../src/kyc/intake.ts';
+import type { RawPixels } from '../../src/kyc/intake.ts';
 import { seededRandom } from '../../src/kya/training/dataset.ts';
 import { hammingDistance } from '../../src/kyc/hash.ts';
 import { characterBox, readApplicantMrz, readMrzFromImage } from '../../src/kyc/analyse.ts';
@@ -17,7 +17,7 @@ import {
   type MrzFormat,
 } from '../../src/kyc/mrz.ts';
 import { compareNames, findNameInText } from '../../src/kyc/names.ts';
-import { linesEngine, onTable } from './images.ts';
+import { linesEngine, onTable, passportInLargePhoto } from './images.ts';
 import { findAddress, findDates, latestPastDate } from '../../src/kyc/text-document.ts';
 
 const NOW = new Date('2026-06-01T12:00:00Z');
@@ -870,12 +870,7 @@ describe('MRZ reading', () => {
 
     it('reads the MRZ of a small document in a large photo from its region cut out of the upload at full resolution', async () => {
       // A 4032×3024 phone photo, the passport at ~35 % of its width, lying a little turned: ~560 px in the working copy.
-      const page = await sharp(await renderDocument('TD3', SPECIMEN_HOLDER)).resize({ width: 1410 }).rotate(2, { background: '#6b5440' }).png().toBuffer();
-      const photo = await sharp({ create: { width: 4032, height: 3024, channels: 3, background: '#6b5440' } })
-        .composite([{ input: page, left: 1300, top: 1100 }])
-        .jpeg({ quality: 85 })
-        .toBuffer();
-      const upload = await decodeImage('documentImage', photo);
+      const upload = await passportInLargePhoto(2, 1300, 1100);
       const printed = composeTd3(SPECIMEN_HOLDER);
       // Reads the MRZ only from an image holding it at the upload's resolution (~1250 px): the working copy's cut is ~500 px.
       const ocr = linesEngine((image) => (image.width > 1000 && image.width < 1400 && image.height < 600 ? printed : []));

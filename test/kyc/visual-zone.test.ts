@@ -9,7 +9,7 @@ import { decodeImage, type RawPixels } from '../../src/kyc/intake.ts';
 import { readMrz, type MrzReading } from '../../src/kyc/mrz.ts';
 import type { OcrEngine } from '../../src/kyc/ocr.ts';
 import { estimateSkew, findMrzRegions } from '../../src/kyc/skew.ts';
-import { onTable, onTableImage } from './images.ts';
+import { onTable, onTableImage, passportInLargePhoto } from './images.ts';
 import { compareVisualZone, impossibleDate, pageDateOrder, printedDates, readPrintedPage, type PrintedLine } from '../../src/kyc/visual-zone.ts';
 
 /** The specimen holder's MRZ, read by the parser: ERIKSSON, ANNA MARIA, XA4186275, 1974-08-12, 2034-03-15. */
@@ -168,12 +168,7 @@ describe('compareVisualZone', () => {
   it('reads the MRZ and the printed page of a document small in a large photo from the upload at full resolution (round 27)', async () => {
     // A 4032×3024 phone photo, the passport at ~35 % of its width (~560 px in the 1600 px working copy, 1410 px
     // uploaded), lying turned 2.5°.
-    const passport = await sharp(await renderDocument('TD3', SPECIMEN_HOLDER)).resize({ width: 1410 }).rotate(2.5, { background: '#6b5440' }).png().toBuffer();
-    const photo = await sharp({ create: { width: 4032, height: 3024, channels: 3, background: '#6b5440' } })
-      .composite([{ input: passport, left: 1800, top: 900 }])
-      .jpeg({ quality: 85 })
-      .toBuffer();
-    const document = await decodeImage('documentImage', photo);
+    const document = await passportInLargePhoto(2.5, 1800, 900);
     const pagesRead: RawPixels[] = [];
     const ocr: OcrEngine = {
       // The MRZ reads only at the upload's resolution (its region ~1250 px wide; ~500 px in the working copy).

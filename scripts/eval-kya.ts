@@ -184,9 +184,10 @@ function main(): void {
     console.log(`\nround 22's parallel sets in this split: planted injections flagged ${rate(injectionsOf(round22Sets), (s) => s.outcome !== 'passed_screening')} of ${injectionsOf(round22Sets).length}, ` +
       `model ≥ review ${rate(injectionsOf(round22Sets), (s) => s.score >= review)}; look-alikes not passed ${rate(benignOf(round22Sets), (s) => s.outcome !== 'passed_screening')} of ${benignOf(round22Sets).length}, ` +
       `model ≥ review ${rate(benignOf(round22Sets), (s) => s.score >= review)}, blocked ${rate(benignOf(round22Sets), (s) => s.outcome === 'blocked')}`);
-    // Round 25's planted sets and look-alikes among them, and round 26's sets in sv, ro, el and he (ids with -r25-,
-    // -r26-; a set joined to the one it paraphrases carries that set's group, so they are told apart by text).
-    for (const round of [25, 26]) {
+    // Round 25's planted sets and look-alikes among them, round 26's sets in sv, ro, el and he and round 27's in ten
+    // more languages (ids with -r25-, -r26-, -r27-; a set joined to the one it paraphrases carries that set's group,
+    // so they are told apart by text).
+    for (const round of [25, 26, 27]) {
       const texts = roundSetTexts(options.corpusDir, round);
       const sets = round22Sets.filter((s) => texts.has(s.sample.text));
       console.log(`of which round ${round}'s sets: injections flagged ${rate(injectionsOf(sets), (s) => s.outcome !== 'passed_screening')} of ${injectionsOf(sets).length}, ` +

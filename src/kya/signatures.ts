@@ -30,6 +30,7 @@ export interface SignatureResult {
 export const SIGNATURE_LANGUAGES = [
   'en', 'es', 'fr', 'de', 'it', 'pt', 'nl', 'ru', 'zh', 'ja', 'ko',
   'cs', 'hu', 'id', 'pl', 'sw', 'tl', 'tr', 'vi', 'sv', 'ro', 'uk', 'ar', 'fa', 'ur', 'hi', 'bn', 'th', 'el', 'he',
+  'da', 'nb', 'fi', 'sk', 'hr', 'ms', 'bg', 'sr', 'ta', 'te',
 ] as const;
 type Language = (typeof SIGNATURE_LANGUAGES)[number];
 
@@ -46,6 +47,12 @@ const CJK_GAP = '[^。！？.!?\\n]{0,20}?';
 const STOPS_GAP = '[^.!?\\n।॥؟۔]{0,60}?';
 /** Thai writes words without spaces: a gap of characters rather than words. */
 const THAI_GAP = '[^.!?\\n]{0,30}?';
+/** Finnish instruction nouns, inflected ("ohjeet", "ohjeesi", "sääntöjä"); "säännöllinen" (regular) is not one. */
+/** Malay and Indonesian "don't ignore" ("jangan abaikan", "tidak lupakan") is a reminder to keep rules. */
+const MS_ID_NOT = `(?<!${B0}(?:jangan|usah|tidak|tak|bukan) )`;
+/** Finnish says "don't" with a negation verb before the bare stem ("et unohda", "ei ohita", "älä unohda"): not an imperative. */
+const FI_NOT = `(?<!${B0}(?:en|et|ei|emme|ette|eivät|älä|älkää|ettei|etten|ettet|jottei) )`;
+const FI_NOUNS = stem('ohje|ohjeistu|sääntö|säännö(?!ll)|käsky|komenno|komento|kehot|rajoitu|määräy|direktiiv|prompt');
 // NFKC, as the views are: a Devanagari or Bengali letter with a nukta is two code points there.
 const re = (source: string) => new RegExp(source.normalize('NFKC'), 'gu');
 
@@ -121,7 +128,7 @@ const PATTERNS: Record<Language, LanguagePatterns> = {
     extraction: re(`${stem('rendszerprompt|rendszerüzenet|rendszerutasítás|rendszer prompt|system prompt|eredeti utasítás|kezdeti utasítás|rejtett utasítás|titkos (?:szó|szót|jelszó|jelszót|kulcs|kód)|jelszó|jelszav')}|${word('mutasd meg|mutasd|áruld el|árulj el|írd ki|ismételd meg|ismételd|mondd meg|mondd el|add meg|sorold fel|mi a|mik a|mi az')}${GAP}${stem('utasítás|prompt|szabály|jelszó|jelszav|kulcs|beállítás|konfigur')}`),
   },
   id: {
-    override: re(`${word('abaikan|abaikanlah|lupakan|lupakanlah|jangan ikuti|jangan mengikuti|jangan hiraukan|jangan pedulikan|hiraukan|kesampingkan|acuhkan|jangan patuhi|berhenti mengikuti|buang|tinggalkan')}${GAP}${word('instruksi|perintah|aturan|petunjuk|arahan|pedoman|prompt|batasan|ketentuan|panduan')}`),
+    override: re(`${MS_ID_NOT}${word('abaikan|abaikanlah|lupakan|lupakanlah|jangan ikuti|jangan mengikuti|jangan hiraukan|jangan pedulikan|hiraukan|kesampingkan|acuhkan|jangan patuhi|berhenti mengikuti|buang|tinggalkan')}${GAP}${word('instruksi|perintah|aturan|petunjuk|arahan|pedoman|prompt|batasan|ketentuan|panduan')}`),
     extraction: re(`${word('prompt sistem|system prompt|pesan sistem|instruksi (?:sistem|awal|asli|tersembunyi|rahasia)|kata (?:sandi|kunci)(?: rahasia)?|sandi rahasia|kunci rahasia|kode rahasia')}|${word('tunjukkan|tampilkan|ungkapkan|beritahu|beri tahu|katakan|cetak|ulangi|tuliskan|tulis|sebutkan|berikan|bocorkan|apa isi|apa itu|apa')}${GAP}${word('instruksi|prompt|aturan|kata sandi|kata kunci|sandi|kunci|konfigurasi|pengaturan')}`),
   },
   pl: {
@@ -198,6 +205,55 @@ const PATTERNS: Record<Language, LanguagePatterns> = {
     override: re(`(?:^|[^\\p{L}])[ו]?(?:התעלם|התעלמי|התעלמו|שכח|שכחי|שכחו|אל תציית|אל תצייתי|אל תצייתו|הפסק לציית|הפסיקי לציית|עקוף|עקפי|בטל|בטלי)${GAP}(?:הוראות|הנחיות|כללים|כללי|פקודות|הגבלות|מגבלות|פרומפט|prompt)`),
     extraction: re(`(?:הנחיית המערכת|הנחיות המערכת|הודעת המערכת|פרומפט המערכת|הוראות המערכת|ההוראות הראשוניות|ההוראות המקוריות|ההוראות הנסתרות|המילה הסודית|סיסמה|סיסמא|מפתח סודי|המפתח הסודי)|(?:^|[^\\p{L}])[ו]?(?:חשוף|חשפי|הצג|הציגי|הראה|הראי|תראה|תגיד|אמור|אמרי|כתוב|כתבי|חזור על|חזרי על|מה הן|מה הם|מה היא)${GAP}(?:הוראות|הנחיות|פרומפט|כללים|סיסמ|מפתח)`),
   },
+  da: {
+    override: re(`${word('ignorer|ignorér|ignorere|glem(?!\\s+ikke)|se bort fra|spring over|følg ikke|lad være med at følge|hold op med at følge|tilsidesæt|kassér')}${GAP}${stem('instruktion|instruks|regl|anvisning|direktiv|prompt|kommando|begrænsning|retningslinj')}`),
+    extraction: re(`${stem('systemprompt|systembesked|systeminstruk|oprindelige instruk|skjulte instruk|hemmelige (?:ord|nøgle|kode|adgangskode)|adgangskode|kodeord')}|${word('vis|afslør|fortæl|skriv ud|udskriv|skriv|gentag|giv mig|oplys|hvad er|hvilke er')}${GAP}${stem('instruk|prompt|regl|adgangskode|kodeord|nøgle|systembesked')}`),
+  },
+  nb: {
+    override: re(`${word('ignorer|ignorere|glem(?!\\s+ikke)|se bort fra|hopp over|ikke følg|slutt å følge|overstyr|tilsidesett')}${GAP}${stem('instruks|regl|anvisning|direktiv|prompt|kommando|begrensning|retningslinj')}`),
+    extraction: re(`${stem('systemprompt|systemmelding|systeminstruks|opprinnelige instruks|skjulte instruks|hemmelige (?:ordet|nøkkelen|koden|passordet)|passord')}|${word('vis|avslør|fortell|skriv ut|skriv|gjenta|gi meg|oppgi|hva er|hvilke er')}${GAP}${stem('instruks|prompt|regl|passord|nøkkel|systemmelding')}`),
+  },
+  fi: {
+    // "Jätä … huomiotta" puts the instructions between its two words.
+    override: re(`${FI_NOT}${word('ohita|ohittakaa|unohda|unohtakaa|älä välitä|älkää välittäkö|älä noudata|älkää noudattako|älä seuraa|älkää seuratko|sivuuta|sivuuttakaa|lakkaa noudattamasta')}${GAP}${FI_NOUNS}` +
+      `|${word('jätä|jättäkää')}${GAP}${FI_NOUNS}${GAP}${word('huomiotta|huomioimatta')}`),
+    extraction: re(`${stem('järjestelmäkehot|järjestelmäviest|järjestelmäohje|järjestelmän (?:kehot|ohje|viest)|alkuperäi\\p{L}* ohje|piilote\\p{L}* ohje|salai\\p{L}* (?:sana|avain|koodi|salasana)|salasan')}|${word('näytä|paljasta|kerro|tulosta|toista|kirjoita|anna|mikä on|mitkä ovat|luettele')}${GAP}${stem('ohje|kehot|säännö|sääntö|salasan|avai|asetu|määrity')}`),
+  },
+  sk: {
+    override: re(`${word('ignoruj(?:te)?|zabudni(?:te)?|nevšímaj si|prehliadni(?:te)?|nedbaj na|neriaď sa|neriaďte sa|nedodržiavaj(?:te)?|zahoď(?:te)?|odhoď(?:te)?|nerešpektuj(?:te)?')}${GAP}${stem('pokyn|inštrukci|pravid|príkaz|nariaden|zadani|prompt|obmedzen|smernic')}`),
+    extraction: re(`${stem('systémov\\p{L}* (?:prompt|správ|pokyn|inštrukci)|pôvodn\\p{L}* (?:pokyn|inštrukci)|skryt\\p{L}* (?:pokyn|inštrukci)|tajn\\p{L}* (?:heslo|hesla|slovo|kľúč|kód)|heslo|hesla')}|${stem('ukáž|prezraď|povedz|vypíš|zopakuj|napíš|aké je|aký je|aké sú|vymenuj')}${GAP}${stem('inštrukci|prompt|pokyn|pravid|hesl|kľúč|nastaveni|konfigur')}`),
+  },
+  hr: {
+    // Croatian, and Serbian in the Latin script.
+    override: re(`${word('zanemari(?:te)?|ignoriraj(?:te)?|ignoriši(?:te)?|ignorisi(?:te)?|(?<!ne )zaboravi(?:te)?|ne obaziri se na|ne obazirite se na|ne slijedite|ne sledite|ne pratite|ne poštuj(?:te)?|preskoči(?:te)?|ne drži(?:te)? se')}${GAP}${stem('uput|instrukcij|pravil(?!n)|naredb|naputk|smjernic|smernic|ograničenj|direktiv|prompt|komand')}`),
+    extraction: re(`${stem('sistemsk\\p{L}* (?:prompt|poruk|upute|uputstv)|sustavsk\\p{L}* (?:prompt|poruk|upute)|izvorn\\p{L}* (?:upute|uputstv)|skrivene? (?:upute|uputstv)|tajn\\p{L}* (?:riječ|reč|ključ|kod|lozink)|lozink')}|${word('pokaži|otkrij|ispiši|ponovi|reci|napiši|kaži|daj mi|koja je|koje su|koji je')}${GAP}${stem('uput|instrukcij|prompt|pravil|lozink|ključ|postavk|konfiguracij')}`),
+  },
+  ms: {
+    override: re(`${MS_ID_NOT}${word('abaikan|abaikanlah|lupakan|lupakanlah|jangan ikut|jangan ikuti|jangan patuhi|jangan hiraukan|jangan endahkan|usah hiraukan|ketepikan|ketepikanlah|batalkan')}${GAP}${word('arahan|perintah|peraturan|panduan|garis panduan|prompt|gesaan|sekatan|batasan|ketetapan')}`),
+    extraction: re(`${word('gesaan sistem|prompt sistem|system prompt|mesej sistem|arahan (?:sistem|asal|awal|tersembunyi|rahsia)|kata laluan(?: rahsia)?|kata rahsia|kunci rahsia|kod rahsia')}|${word('tunjukkan|paparkan|dedahkan|beritahu|beri tahu|katakan|cetak|ulangi|tuliskan|tulis|senaraikan|berikan|nyatakan|apakah')}${GAP}${word('arahan|gesaan|prompt|peraturan|kata laluan|kunci|konfigurasi|tetapan')}`),
+  },
+  bg: {
+    override: re(`${word('игнорирай(?:те)?|(?<!не )забрави|(?<!не )забравете|не обръщай внимание|не обръщайте внимание|пренебрегни(?:те)?|пренебрегвай(?:те)?|не следвай(?:те)?|не спазвай(?:те)?|пропусни(?:те)?')}${GAP}${stem('инструкци|указани|правил(?!н)|команд|промпт|насок|ограничени|директив|заповед')}`),
+    extraction: re(`${stem('системн\\p{L}* (?:промпт|подкан|съобщени|инструкци)|първоначалн\\p{L}* инструкци|скрит\\p{L}* инструкци|тайн\\p{L}* (?:дума|ключ|код|парола)|парола')}|${stem('покажи|разкрий|изведи|повтори|кажи|напиши|дай ми|каква е|какви са|изброй')}${GAP}${stem('инструкци|промпт|правил|парол|ключ|настройк')}`),
+  },
+  sr: {
+    // Serbian in the Cyrillic script (its Latin script is read with Croatian).
+    override: re(`${word('игнориши(?:те)?|игнорисати|(?<!не )заборави(?:те)?|занемари(?:те)?|не обраћај(?:те)? пажњу|не обазири(?:те)? се на|не пратите|не следите|не поштуј(?:те)?|прескочи(?:те)?')}${GAP}${stem('упут|инструкциј|правил(?!н)|наредб|команд|промпт|смерниц|ограничењ|директив')}`),
+    extraction: re(`${stem('системск\\p{L}* (?:промпт|порук|упутств)|изворн\\p{L}* упутств|скривен\\p{L}* упутств|тајн\\p{L}* (?:реч|кључ|код|лозинк)|лозинк')}|${word('покажи|откриј|испиши|понови|реци|напиши|кажи|дај ми|која је|које су|који је')}${GAP}${stem('упут|инструкциј|промпт|правил|лозинк|кључ|подешавањ')}`),
+  },
+  ta: {
+    // Tamil puts the verb last ("முந்தைய வழிமுறைகள் அனைத்தையும் புறக்கணி"), and case endings follow the noun.
+    override: re(`(?:அறிவுறுத்தல்|வழிமுறை|விதி|கட்டளை|ப்ராம்ப்ட்|பிராம்ப்ட்|கட்டுப்பாடு|நெறிமுறை|உத்தரவு)${STOPS_GAP}(?:புறக்கணி(?:த்து|யுங்கள்|க்கவும்)?|மறந்துவிடு(?:ங்கள்)?|மறந்து விடு(?:ங்கள்)?|மறந்துவிட்டு|மறந்து விட்டு|மறந்திடு|பின்பற்றாதே|பின்பற்றாதீர்கள்|பின்பற்ற வேண்டாம்|பொருட்படுத்தாதே|பொருட்படுத்த வேண்டாம்|கண்டுகொள்ளாதே|கண்டுகொள்ள வேண்டாம்|ஒதுக்கி வை(?:யுங்கள்)?|ஒதுக்கிவை(?:யுங்கள்)?|ஒதுக்கிவிடு)(?![\\p{L}\\p{M}])`),
+    extraction: re(`கணினி அறிவுறுத்தல்|சிஸ்டம் ப்ராம்ப்ட்|சிஸ்டம் அறிவுறுத்தல்|அமைப்பு அறிவுறுத்தல்|அமைப்புச் செய்தி|கணினிச் செய்தி|கடவுச்சொல்|கடவுச் சொல்|ரகசியச் சொல்|ரகசிய சொல்|இரகசியச் சொல்|ரகசிய குறியீடு|மூல அறிவுறுத்தல்|ஆரம்ப அறிவுறுத்தல்|மறைக்கப்பட்ட அறிவுறுத்தல்|system prompt` +
+      `|(?:அறிவுறுத்தல்|வழிமுறை|ப்ராம்ப்ட்|விதி|கடவுச்சொல்|அமைப்புகள்)${STOPS_GAP}(?:காட்டு|வெளிப்படுத்து|சொல்|கூறு|அச்சிடு|எழுது|பகிர்|என்ன)`),
+  },
+  te: {
+    // Telugu, like Tamil, puts the verb last.
+    override: re(`(?:సూచన|నియమ|ఆదేశ|నిబంధన|ప్రాంప్ట్|మార్గదర్శక|ఆంక్షల|పరిమితుల|కమాండ్)${STOPS_GAP}(?:విస్మరించ(?:ు|ండి|ి)|పట్టించుకోవద్దు|పట్టించుకోకు|పట్టించుకోకండి|పాటించవద్దు|పాటించకు|పాటించకండి|అనుసరించవద్దు|అనుసరించకు|అనుసరించకండి|పక్కన పెట్ట(?:ు|ండి|ి)|మర్చిపో(?:ండి)?|మరచిపో(?:ండి)?)(?![\\p{L}\\p{M}])`),
+    extraction: re(`సిస్టమ్ ప్రాంప్ట్|సిస్టమ్ సందేశ|సిస్టమ్ సూచనల|వ్యవస్థ సూచనల|పాస్వర్డ్|పాస్ వర్డ్|రహస్య పద|రహస్య కీ|రహస్య కోడ్|అసలు సూచనల|ప్రారంభ సూచనల|దాచిన సూచనల|system prompt` +
+      `|(?:సూచన|ప్రాంప్ట్|నియమ|పాస్వర్డ్|సెట్టింగ్)${STOPS_GAP}(?:చూపించు|చూపండి|చూపు|బయటపెట్ట|బహిర్గతం|చెప్పు|చెప్పండి|ప్రింట్|రాయి|రాయండి|వ్రాయి|పునరావృత|ఏమిటి)`),
+  },
+
 };
 
 /**
@@ -238,6 +294,19 @@ const ADDRESSED: Record<Language, RegExp> = {
   th: re('ก่อนหน้า|ก่อนนี้|ข้างบน|ด้านบน|ทั้งหมด|ทุก|ของคุณ|ระบบ|เดิม|ตั้งแต่แรก'),
   el: re(stem('προηγούμεν|προηγουμεν|παραπάνω|παραπανω|όλες|ολες|όλα|ολα|όλους|ολους|σου|συστήματος|συστηματος|αρχικ')),
   he: re('הקודמות|הקודמים|הקודמת|שלמעלה|לעיל|כל ה|כל|שלך|המערכת|המקוריות|הראשוניות'),
+  da: re(`${word('tidligere|foregående|ovenstående|ovenfor|alle|alt|dine|dit|din|oprindelige')}|${stem('system')}`),
+  nb: re(`${word('tidligere|foregående|ovenstående|ovenfor|alle|alt|dine|ditt|din|opprinnelige')}|${stem('system')}`),
+  fi: re(`${stem('aiemm|aikaisemm|edelli|kaik|yllä|ylemp|alkuperäi|järjestelmä|sinu')}|${B0}(?:ohjee|sääntö|käsky|komento|kehottee|rajoitukse)si${B1}`),
+  sk: re(stem('predchádzajúc|predošl|vyššie|všetk|svoje|svoj|tvoje|tvoj|systémov|pôvodn')),
+  hr: re(stem('prethodn|ranij|gornj|gore|iznad|sve|svih|svoj|tvoj|sistemsk|sustavsk|izvorn|prvobitn|početn')),
+  ms: re(`${word('sebelum ini|sebelumnya|terdahulu|di atas|semua|segala|anda|awak|kamu|sistem|asal|awal')}|${B0}(?:arahan|perintah|peraturan|panduan|gesaan|sekatan|batasan)mu${B1}`),
+  // Bulgarian says "your instructions" with a clitic after the noun ("инструкциите си").
+  bg: re(`${stem('предишн|горн|системн|първоначалн|изходн|твои|свои')}|${word('всички|всичко|горе|по-горе')}|${B0}(?:инструкции|указания|правила|команди|насоки|ограничения|заповеди)(?:те)?\\s+си${B1}`),
+  sr: re(`${stem('претходн|ранииј|горњ|системск|изворн|првобитн|почетн|твој|свој')}|${word('сва|све|свих|горе|изнад')}`),
+  // Tamil and Telugu attach case endings and particles ("அனைத்தையும்", "అన్నింటినీ"): a marker need only start a word.
+  ta: re(`${B0}(?:முந்தைய|முன்பு|முன்னர்|மேலே|மேற்கண்ட|அனைத்து|எல்லா|உன்|உனது|உங்கள்|கணினி|சிஸ்டம்|அசல்|ஆரம்ப)`),
+  te: re(`${B0}(?:మునుపటి|ఇంతకుముందు|ఇంతకు ముందు|గత|పైన|పై|అన్ని|అన్నింటి|నీ|నీకు|మీ|మీకు|సిస్టమ్|అసలు|ప్రారంభ)`),
+
 };
 
 /**
@@ -358,6 +427,47 @@ const OVERRIDE_HINTS: Record<Language, { verbs: readonly string[]; nouns: readon
     verbs: ['התעלם', 'שכח', 'אל תציית', 'לציית', 'עקוף', 'עקפי', 'בטל'],
     nouns: ['הוראות', 'הנחיות', 'כללים', 'כללי', 'פקודות', 'הגבלות', 'מגבלות', 'פרומפט', 'prompt'],
   },
+  da: {
+    verbs: ['ignor', 'glem', 'se bort fra', 'spring over', 'følg ikke', 'at følge', 'tilsidesæt', 'kassér'],
+    nouns: ['instruk', 'regl', 'anvisning', 'direktiv', 'prompt', 'kommando', 'begrænsning', 'retningslinj'],
+  },
+  nb: {
+    verbs: ['ignorer', 'glem', 'se bort fra', 'hopp over', 'ikke følg', 'å følge', 'overstyr', 'tilsidesett'],
+    nouns: ['instruks', 'regl', 'anvisning', 'direktiv', 'prompt', 'kommando', 'begrensning', 'retningslinj'],
+  },
+  fi: {
+    verbs: ['ohita', 'ohittakaa', 'unohda', 'unohtakaa', 'älä välitä', 'välittäkö', 'noudata', 'noudattako', 'älä seuraa', 'seuratko', 'sivuuta', 'sivuuttakaa', 'noudattamasta', 'jätä', 'jättäkää'],
+    nouns: ['ohje', 'sääntö', 'säännö', 'käsky', 'komenno', 'komento', 'kehot', 'rajoitu', 'määräy', 'direktiiv', 'prompt'],
+  },
+  sk: {
+    verbs: ['ignoruj', 'zabudni', 'nevšímaj', 'prehliadni', 'nedbaj', 'neriaď', 'nedodržiavaj', 'zahoď', 'odhoď', 'nerešpektuj'],
+    nouns: ['pokyn', 'inštrukci', 'pravid', 'príkaz', 'nariaden', 'zadani', 'prompt', 'obmedzen', 'smernic'],
+  },
+  hr: {
+    verbs: ['zanemari', 'ignorira', 'ignoriš', 'ignorisi', 'zaboravi', 'ne obazir', 'ne slijed', 'ne sled', 'ne prati', 'ne poštuj', 'preskoči', 'ne drži'],
+    nouns: ['uput', 'instrukcij', 'pravil', 'naredb', 'naputk', 'smjernic', 'smernic', 'ograničenj', 'direktiv', 'prompt', 'komand'],
+  },
+  ms: {
+    verbs: ['abaikan', 'lupakan', 'jangan ikut', 'jangan patuhi', 'jangan hiraukan', 'jangan endahkan', 'usah hiraukan', 'ketepikan', 'batalkan'],
+    nouns: ['arahan', 'perintah', 'peraturan', 'panduan', 'prompt', 'gesaan', 'sekatan', 'batasan', 'ketetapan'],
+  },
+  bg: {
+    verbs: ['игнорир', 'забрави', 'забравете', 'не обръщай', 'пренебрегн', 'не следвай', 'не спазвай', 'пропусни'],
+    nouns: ['инструкци', 'указани', 'правил', 'команд', 'промпт', 'насок', 'ограничени', 'директив', 'заповед'],
+  },
+  sr: {
+    verbs: ['игнориш', 'игнорис', 'заборави', 'занемари', 'не обраћај', 'не обазир', 'не прати', 'не след', 'не поштуј', 'прескочи'],
+    nouns: ['упут', 'инструкциј', 'правил', 'наредб', 'команд', 'промпт', 'смерниц', 'ограничењ', 'директив'],
+  },
+  ta: {
+    verbs: ['புறக்கணி', 'மறந்து', 'மறந்திடு', 'பின்பற்றா', 'பின்பற்ற வேண்டாம்', 'பொருட்படுத்த', 'கண்டுகொள்ள', 'ஒதுக்கி'],
+    nouns: ['அறிவுறுத்தல்', 'வழிமுறை', 'விதி', 'கட்டளை', 'ப்ராம்ப்ட்', 'பிராம்ப்ட்', 'கட்டுப்பாடு', 'நெறிமுறை', 'உத்தரவு'],
+  },
+  te: {
+    verbs: ['విస్మరించ', 'పట్టించుకో', 'పాటించ', 'అనుసరించ', 'పక్కన పెట్ట', 'మర్చిపో', 'మరచిపో'],
+    nouns: ['సూచన', 'నియమ', 'ఆదేశ', 'నిబంధన', 'ప్రాంప్ట్', 'మార్గదర్శక', 'ఆంక్షల', 'పరిమితుల', 'కమాండ్'],
+  },
+
 };
 
 const cross = (left: readonly string[], right: readonly string[]) => left.flatMap((l) => right.map((r) => l + r));
@@ -385,6 +495,9 @@ const YOU_ARE_NOW = [
   'te vagy|mostantól te vagy|most te vagy|kamu adalah|anda adalah|sekarang kamu adalah|kamu sekarang adalah|kamu sekarang menjadi|wewe ni|sasa wewe ni|kuanzia sasa wewe ni|ikaw ay|ikaw na si|ikaw si|ikaw na ngayon si',
   'sen artik|artik sen|bundan sonra sen|bạn là|bây giờ bạn là|từ giờ bạn là|từ bây giờ bạn là|ти|тепер ти|віднині ти|أنت|انت|أنت الآن|انت الان|تو|تو اکنون|تو الان|از این به بعد تو|تم|اب تم|آپ|تم اب',
   'तुम|अब तुम|आप|अब से तुम|अब आप|তুমি|এখন তুমি|আপনি|এখন থেকে তুমি',
+  'du er|du er nu|nu er du|fra nu af er du|du er nå|nå er du|fra nå av er du|olet|olet nyt|nyt olet|tästä lähtien olet|teraz si|odteraz si|ti si|sada si|od sada si',
+  'anda ialah|anda kini|awak ialah|awak sekarang|kamu ialah|ти си|сега си|вече си|от сега нататък си|сада си|од сада си',
+  'நீ|நீங்கள்|நீ இப்போது|நீங்கள் இப்போது|இனி நீ|நீ இனி|నువ్వు|మీరు|నువ్వు ఇప్పుడు|మీరు ఇప్పుడు|ఇకపై నువ్వు',
 ].join('|');
 const YOU_ARE_NOW_UNSPACED = '(?:คุณคือ|ตอนนี้คุณคือ|ต่อจากนี้คุณคือ|คุณเป็น|你现在是|你現在是|现在你是|現在你是|从现在起你是|你是|あなたは今|今からあなたは|あなたは|너는 이제|이제 너는|당신은 이제|너는|당신은)';
 
@@ -839,8 +952,8 @@ const OVERRIDE_SPAN = 200;
  */
 const HINT_GROUPS: ReadonlyArray<readonly Language[]> = [
   ...SIGNATURE_LANGUAGES.slice(0, SIGNATURE_LANGUAGES.indexOf('cs')).map((language) => [language]),
-  ['cs', 'hu', 'id', 'pl', 'sw', 'tl', 'tr', 'vi', 'sv', 'ro'],
-  ['uk', 'ar', 'fa', 'ur', 'hi', 'bn', 'th', 'el', 'he'],
+  ['cs', 'hu', 'id', 'pl', 'sw', 'tl', 'tr', 'vi', 'sv', 'ro', 'da', 'nb', 'fi', 'sk', 'hr', 'ms'],
+  ['uk', 'ar', 'fa', 'ur', 'hi', 'bn', 'th', 'el', 'he', 'bg', 'sr', 'ta', 'te'],
 ];
 /** Bit of a language: a verb hint and a noun hint of its group close together. */
 const OVERRIDE_HINT_BIT = Object.fromEntries(
@@ -883,9 +996,13 @@ const MENTION_CUES = re(word('such as|like|e\\.g\\.?|for example|example|example
   '|gibi|örneğin|mesela|ifade|ifadeler|saldirgan|saldirganlar|ví dụ|chẳng hạn|cụm từ|kẻ tấn công' +
   '|наприклад|такі як|як-от|фраза|фрази|зловмисник|зловмисники' +
   '|مثل|مثلا|مثلاً|على سبيل المثال|عبارة|عبارات|المهاجمون|المهاجم|مانند|برای مثال|به عنوان مثال|عبارت|مهاجم|مهاجمان' +
-  '|جیسے|مثلاً|مثال|جملے|حملہ آور') +
+  '|جیسے|مثلاً|مثال|جملے|حملہ آور' +
+  '|skrev|kirjoitti|napísal|napísala|napisao|napisala|написао|написала|написа|menulis|for eksempel|f\\.eks\\.?|sætning|sætningen|sætninger|angriber|angribere|setning|setningen|setninger|uttrykk|uttrykket|angriper|angripere' +
+  '|kuten|esimerkiksi|esim|lause|lauseen|lauseita|fraasi|fraasin|hyökkääjä|hyökkääjät|napríklad|fráza|frázu|frázy' +
+  '|kao što|na primjer|na primer|npr|fraza|frazu|fraze|rečenicu|napadač|napadači' +
+  '|фразата|нападател|нападатели|као што|на пример|фразу|фразе|нападач|нападачи') +
   // Hindi and Bengali nouns take their plural and case endings as suffixes: a cue may be a word's start.
-  `|${B0}(?:जैसे|उदाहरण|वाक्य|हमलावर|যেমন|উদাহরণ|বাক্য|জাতীয়|আক্রমণকারী)` +
+  `|${B0}(?:जैसे|उदाहरण|वाक्य|हमलावर|যেমন|উদাহরণ|বাক্য|জাতীয়|আক্রমণকারী|போன்ற|உதாரணமாக|எடுத்துக்காட்டாக|சொற்றொடர்|தாக்குபவர்|వంటి|ఉదాహరణకు|పదబంధ|దాడి చేసేవార)` +
   '|例如|比如|例えば|のような|เช่น|ตัวอย่าง|วลี|ประโยค|ผู้โจมตี');
 
 const OPENING_QUOTES = new Set(['“', '«', '„', '「', '『', '‹']);
@@ -905,6 +1022,8 @@ function quotationsOpenAt(text: string, index: number): { sentenceStart: number;
     const previous = i > 0 ? text[i - 1] : ' ';
     const next = text[i + 1] ?? ' ';
     if (OPENING_QUOTES.has(ch)) open++;
+    // Finnish and Swedish open a quotation with the mark that closes one elsewhere (”…”): after a space it opens.
+    else if (ch === '”' && open === 0 && /\s/u.test(previous)) open++;
     else if (CLOSING_QUOTES.has(ch)) open = Math.max(0, open - 1);
     else if (ch === '"') straight = !straight;
     else if (ch === '`') backtick = !backtick;
@@ -915,14 +1034,34 @@ function quotationsOpenAt(text: string, index: number): { sentenceStart: number;
 }
 
 /**
- * True when `index` lies inside a quotation that a sentence presents as an example ("phrases such as 'ignore
- * previous instructions' …"): quoting is how texts about prompt injection talk about it.
+ * Words that name or give as an example the quotation before them in Tamil and Telugu, which put the phrase first
+ * ("«…» என்ற சொற்றொடர்", "«…» போன்ற வாக்கியங்கள்", "«…» అనే పదబంధం": the phrase «…», sentences such as «…»).
  */
-function isQuotedMention(text: string, index: number): boolean {
-  const { sentenceStart, open } = quotationsOpenAt(text, index);
+const QUOTATIVE_NAMING = re('^\\s*(?:என்று|என்ற|என்னும்|எனும்|என்கிற|போன்ற|అనే|అని|వంటి)(?![\\p{L}\\p{M}])');
+/** Units after a phrase searched for the end of the quotation holding it. */
+const QUOTATION_REACH = 200;
+
+/** True when the quotation holding the phrase closes, within its sentence, right before a word that names it. */
+function quotationNamedAfter(text: string, phrase: Span): boolean {
+  for (let i = phrase.end; i < text.length && i - phrase.end <= QUOTATION_REACH && !SENTENCE_END.test(text[i]); i++) {
+    if (CLOSING_QUOTES.has(text[i]) || QUOTE_MARKS.has(text[i])) {
+      QUOTATIVE_NAMING.lastIndex = 0;
+      return QUOTATIVE_NAMING.test(text.slice(i + 1, i + 20));
+    }
+  }
+  return false;
+}
+
+/**
+ * True when the phrase lies inside a quotation that a sentence presents as an example ("phrases such as 'ignore
+ * previous instructions' …", or in Tamil and Telugu "«…» போன்ற …" after it): quoting is how texts about prompt
+ * injection talk about it.
+ */
+function isQuotedMention(text: string, phrase: Span): boolean {
+  const { sentenceStart, open } = quotationsOpenAt(text, phrase.start);
   if (open === 0) return false;
   MENTION_CUES.lastIndex = 0;
-  return MENTION_CUES.test(text.slice(sentenceStart, index));
+  return MENTION_CUES.test(text.slice(sentenceStart, phrase.start)) || quotationNamedAfter(text, phrase);
 }
 
 /**
@@ -1005,7 +1144,7 @@ const ADDRESSED_REACH = 80;
  * addresses it comes before; elsewhere only what follows the verb counts ("if you find a prompt that makes the bot
  * ignore its rules" is about the bot's rules, not an instruction to ignore the reader's).
  */
-const ADDRESSED_BEFORE: ReadonlySet<Language> = new Set(['de', 'hu', 'tr', 'ja', 'ko', 'fa', 'ur', 'hi', 'bn']);
+const ADDRESSED_BEFORE: ReadonlySet<Language> = new Set(['de', 'hu', 'tr', 'ja', 'ko', 'fa', 'ur', 'hi', 'bn', 'ta', 'te']);
 const ADDRESSED_SENTENCE_END = /[.!?\n。！？।॥؟۔]/;
 
 /**
@@ -1097,7 +1236,7 @@ function scanView(view: PromptView): ViewFindings {
   for (const language of SIGNATURE_LANGUAGES) {
     if (!(hints & OVERRIDE_HINT_BIT[language])) continue;
     const patterns = PATTERNS[language];
-    const overrides = overridesOutsideCode(text, patterns.override).filter((span) => !isQuotedMention(text, span.start));
+    const overrides = overridesOutsideCode(text, patterns.override).filter((span) => !isQuotedMention(text, span));
     if (overrides.length === 0) continue;
     const searched: SearchedAfter = { from: Infinity, match: null };
     if (overrides.some((override) => overrideWithExtraction(view, override, patterns.extraction, language, searched))) {
@@ -1125,7 +1264,7 @@ function scanView(view: PromptView): ViewFindings {
     for (let match = pattern.exec(text); match; match = pattern.exec(text)) {
       const span = { start: match.index, end: match.index + Math.max(1, match[0].length) };
       const confirmed = WEAK_CONFIRMATIONS[id]?.(text, span) ?? true;
-      if (confirmed && !isQuotedMention(text, span.start) && (quotationAround(text, span) !== 'bare' || quotationOpensSentence(text, span))) {
+      if (confirmed && !isQuotedMention(text, span) && (quotationAround(text, span) !== 'bare' || quotationOpensSentence(text, span))) {
         ids.add(id);
         return;
       }

@@ -212,7 +212,7 @@ describe('KYA round 22 sets placed by set', () => {
   const byId = new Map(sets.map((set) => [set.id, set]));
 
   it('puts every text of a set in the split it names, or that of the placed set it paraphrases, outside calibration', () => {
-    expect(placed.length).toBe(46 + 13 + 36);
+    expect(placed.length).toBe(46 + 13 + 36 + 9);
     // A set joined to an unplaced one it paraphrases goes where that one goes (round 22's subtitles beside a direct
     // extraction request, both in training): it is checked by 'KYA parallel sets that paraphrase each other'.
     for (const set of placed.filter((set) => byId.get(joined.get(set.id) ?? set.id)!.split)) {
@@ -241,6 +241,15 @@ describe('KYA round 22 sets placed by set', () => {
     for (const language of ['sv', 'ro', 'el', 'he']) {
       for (const split of ['train', 'validation', 'test']) {
         for (const label of [0, 1]) expect(dataset.filter((s) => s.language === language && s.label === label && splitOf(s.group) === split).length, `${language} ${split} ${label}`).toBeGreaterThanOrEqual(3);
+      }
+    }
+  });
+
+  // Round 27: ten languages the corpus held nothing in, written natively, with attacks and look-alikes in every split.
+  it('holds attacks and look-alikes in da, nb, fi, sk, hr, sr, ms, bg, ta and te in each split', () => {
+    for (const language of ['da', 'nb', 'fi', 'sk', 'hr', 'sr', 'ms', 'bg', 'ta', 'te']) {
+      for (const split of ['train', 'validation', 'test']) {
+        for (const label of [0, 1]) expect(dataset.filter((s) => s.language === language && s.label === label && splitOf(s.group) === split).length, `${language} ${split} ${label}`).toBeGreaterThanOrEqual(1);
       }
     }
   });
@@ -480,6 +489,12 @@ describe('KYA parallel sets that paraphrase each other', () => {
       'inj-r26-developer-mode-filters': 'inj-developer-says-unlock',
       'inj-r26-secret-word-spelled': 'inj-spelled-secret-letters',
       'plant-r26-ticket-refund': 'plant-ticket-refund-approve',
+      'inj-r27-persona-no-filters': 'inj-remember-new-persona-output',
+      'plant-r27-mail-customer-list': 'plant-email-forward-inbox',
+      'plant-r27-code-comment-secrets': 'plant-r25-code-comment-approve',
+      'ben-r27-support-bot-quoted': 'ben-r26-quoted-attack-report',
+      'ben-r27-translate-kitchen-notice': 'ben-r26-translate-tenant-notice',
+      'ben-r27-roleplay-fish-market': 'ben-roleplay-waiter',
     });
     for (const id of ['inj-respond-only-language', 'ben-r24-write-system-prompt-example']) expect(splitsOf(id), id).toEqual(new Set(['train']));
     expect(splitsOf('inj-r24-persona-no-rules-name')).toEqual(new Set(['test']));
@@ -492,6 +507,17 @@ describe('KYA parallel sets that paraphrase each other', () => {
     // test → train, secret-word-spelled train → test.
     for (const id of ['inj-r26-developer-mode-filters', 'plant-r26-ticket-refund']) expect(splitsOf(id), id).toEqual(new Set(['train']));
     expect(splitsOf('inj-r26-secret-word-spelled')).toEqual(new Set(['test']));
+    // Round 27's sets in ten languages that share none with the older sets, so the content-word check cannot compare
+    // them: six reword older sets and are declared, each taking its twin's split; the other three are placed. No
+    // older set moves.
+    for (const [id, split] of Object.entries({
+      'inj-r27-forget-rules-password': 'train', 'inj-r27-persona-no-filters': 'test', 'plant-r27-mail-customer-list': 'train',
+      'plant-r27-expense-table-approve': 'validation', 'plant-r27-code-comment-secrets': 'validation', 'ben-r27-support-bot-quoted': 'test',
+      'ben-r27-translate-kitchen-notice': 'validation', 'ben-r27-roleplay-fish-market': 'train', 'doc-r27-staff-notice-room-booking': 'train',
+    })) expect(splitsOf(id), id).toEqual(new Set([split]));
+    for (const [id, split] of Object.entries({ 'ben-r26-quoted-attack-report': 'test', 'ben-r26-translate-tenant-notice': 'validation', 'plant-r25-code-comment-approve': 'validation' })) {
+      expect(splitsOf(id), id).toEqual(new Set([split]));
+    }
   });
 
   it('joins a few sets, not every set of a family', () => {

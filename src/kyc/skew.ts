@@ -266,6 +266,13 @@ export async function cutOutFinest(
   return Math.abs(skew) >= MIN_SKEW_DEGREES ? deskew(cut, skew) : cut;
 }
 
+/**
+ * The longest side of a cut from the upload, in pixels: the OCR reads every cut scaled to OCR_WIDTH (1250 px) wide,
+ * and twice that keeps the straightening's and onPaper's detail (round 27 review: a page at 40 % of a 50 MP photo
+ * was cut at ~3300×2600 px, ~26 MB raw before its straightened copies).
+ */
+const MAX_CUT_SIDE = 2500;
+
 /** A column or row darker on average than this share of the paper's brightness is off the paper (a table, its edge). */
 const OFF_PAPER = 0.55;
 
@@ -307,28 +314,32 @@ async function onPaper(pixels: RawPixels): Promise<RawPixels> {
  * The region's centre is mapped back through the view's turn and scale; the box around the region turned back is
  * cut out (paper-white beyond the photo's edge, so its centre stays the region's), turned as the view is, and the
  * region's own size kept around its centre. Null when the upload is not larger than the working copy, or has no
- * bytes: nothing is gained.
+ * bytes: nothing is gained. The box is at most MAX_CUT_SIDE on a side (the upload decoded smaller where it would be
+ * larger), so that a cut of a 50 MP upload stays bounded in the worker's memory.
  */
 async function cutOutOfUpload(upload: Upload, working: { width: number; height: number }, view: View, region: Region): Promise<RawPixels | null> {
-  const scale = upload.width / working.width;
-  if (!upload.encoded || scale <= 1.05) return null;
   const radians = (view.turn * Math.PI) / 180;
   const [cos, sin] = [Math.cos(radians), Math.sin(radians)];
   // The region's centre and half sizes, in the view's pixels, from its centre.
   const [cx, cy] = [((region.left + region.right) / 2 - 0.5) * view.width, ((region.top + region.bottom) / 2 - 0.5) * view.height];
   const [hw, hh] = [((region.right - region.left) / 2) * view.width, ((region.bottom - region.top) / 2) * view.height];
+  // The box around the region turned back, in the working copy's pixels.
+  const [boxHalfWidth, boxHalfHeight] = [hw * Math.abs(cos) + hh * Math.abs(sin), hw * Math.abs(sin) + hh * Math.abs(cos)];
+  const fullScale = upload.width / working.width;
+  const scale = Math.min(fullScale, MAX_CUT_SIDE / (2 * Math.max(boxHalfWidth, boxHalfHeight)));
+  if (!upload.encoded || scale <= 1.05) return null;
+  // The upload decoded at `scale` of the working copy: its full size, or smaller where the box would exceed MAX_CUT_SIDE.
+  const [width, height] = scale < fullScale ? [Math.round(working.width * scale), Math.round(working.height * scale)] : [upload.width, upload.height];
   // Turned back by -turn into the working copy, then scaled to the upload.
   const x = (working.width / 2 + cx * cos + cy * sin) * scale;
   const y = (working.height / 2 - cx * sin + cy * cos) * scale;
-  const boxHalfWidth = (hw * Math.abs(cos) + hh * Math.abs(sin)) * scale;
-  const boxHalfHeight = (hw * Math.abs(sin) + hh * Math.abs(cos)) * scale;
-  const [x0, y0] = [Math.round(x - boxHalfWidth), Math.round(y - boxHalfHeight)];
-  const [x1, y1] = [Math.round(x + boxHalfWidth), Math.round(y + boxHalfHeight)];
+  const [x0, y0] = [Math.round(x - boxHalfWidth * scale), Math.round(y - boxHalfHeight * scale)];
+  const [x1, y1] = [Math.round(x + boxHalfWidth * scale), Math.round(y + boxHalfHeight * scale)];
   const [left, top] = [Math.max(0, x0), Math.max(0, y0)];
-  const [right, bottom] = [Math.min(upload.width, x1), Math.min(upload.height, y1)];
+  const [right, bottom] = [Math.min(width, x1), Math.min(height, y1)];
   if (right - left < 2 || bottom - top < 2) return null;
-  const { data, info } = await sharp(upload.encoded, { limitInputPixels: upload.width * upload.height })
-    .rotate()
+  const decoded = sharp(upload.encoded, { limitInputPixels: upload.width * upload.height }).rotate();
+  const { data, info } = await (scale < fullScale ? decoded.resize(width, height, { fit: 'fill' }) : decoded)
     .extract({ left, top, width: right - left, height: bottom - top })
     .extend({ left: left - x0, top: top - y0, right: x1 - right, bottom: y1 - bottom, background: '#ffffff' })
     .flatten({ background: '#ffffff' })

@@ -209,6 +209,18 @@ describe('skew', () => {
       expect(await difference(fine, coarse), `${skew}° ${quarter}°`).toBeLessThan(2);
       if (turn !== 0) expect(await difference(await cutOutFinest(seen, region, upload, working), coarse), `${skew}° ${quarter}° unturned`).toBeGreaterThan(8);
     }
+    // A region most of the photo (review: a page in a 50 MP photo): cut from the upload decoded smaller, at most
+    // 2500 px on a side (here 2700×3200 at full size), still the same picture.
+    const wide = { left: 0.05, right: 0.95, top: 0.1, bottom: 0.9 };
+    for (const [skew, quarter] of [[0, 0], [2, 0], [0, 90]] as const) {
+      const straight = skew ? await deskew(working, skew) : working;
+      const seen = quarter ? await deskew(straight, -quarter) : straight;
+      const fine = await cutOutFinest(seen, wide, upload, working, { turn: -skew + quarter });
+      const coarse = await cutOut(seen, wide);
+      expect(Math.max(fine.width, fine.height), `${skew}° ${quarter}°`).toBeLessThanOrEqual(2500);
+      expect(Math.max(fine.width, fine.height) / Math.max(coarse.width, coarse.height), `${skew}° ${quarter}°`).toBeGreaterThan(1.5);
+      expect(await difference(fine, coarse), `${skew}° ${quarter}°`).toBeLessThan(2);
+    }
     // No larger upload (or none at all): the working copy's own cut.
     const small = await decodeImage('documentImage', await sharp(Buffer.from(svg)).resize(1600).jpeg().toBuffer());
     expect(small.encoded).toBeUndefined();

@@ -60,8 +60,9 @@ export interface DecodedImage {
   /** Oriented, downscaled to ImageLimits.workingSize at most. */
   pixels: RawPixels;
   /**
-   * The upload as received, kept only when the working copy is smaller than the upload: the analysis cuts a small
-   * document out of it at full resolution (skew.ts cutOutOfUpload). Never stored or reported.
+   * The document's upload as received, kept only when the working copy is smaller than the upload: the analysis cuts
+   * a small document out of it at full resolution (skew.ts cutOutOfUpload). Not kept for a selfie, which is never
+   * cut (it would be copied to the analysis worker for nothing). Never stored or reported.
    */
   encoded?: Uint8Array;
   provenance: ImageProvenance;
@@ -154,7 +155,7 @@ export async function decodeImage(
     width,
     height,
     pixels: { data: new Uint8Array(raw.data.buffer, raw.data.byteOffset, raw.data.byteLength), width: raw.info.width, height: raw.info.height },
-    ...(raw.info.width < width ? { encoded: bytes } : {}),
+    ...(field === 'documentImage' && raw.info.width < width ? { encoded: bytes } : {}),
     provenance: readProvenance(meta),
   };
 }

@@ -14,11 +14,13 @@ import { createHash } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import sharp, { type Sharp } from 'sharp';
 import { seededRandom } from '../src/kya/training/dataset.ts';
+import { levenshtein } from '../src/edit-distance.ts';
 import { readApplicantMrz } from '../src/kyc/analyse.ts';
 import { decodeImage, type DecodedImage } from '../src/kyc/intake.ts';
 import { readMrz, type MrzReading } from '../src/kyc/mrz.ts';
 import { createOcrEngine, type OcrEngine } from '../src/kyc/ocr.ts';
-import { compareVisualZone, readPrintedPage, VISUAL_FIELDS, type VisualField, type VisualZoneComparison } from '../src/kyc/visual-zone.ts';
+import { mrzDoubts, REASONS } from '../src/kyc/decision.ts';
+import { compareVisualZone, confirmedInPrint, readPrintedPage, VISUAL_FIELDS, type PrintedLine, type VisualField, type VisualZoneComparison } from '../src/kyc/visual-zone.ts';
 import type { Region } from '../src/kyc/skew.ts';
 import {
   composeMrz, DATE_STYLES, MRZ_FACES, MRZ_FORMATS, renderDocument, type DateStyle, type MrzFace, type MrzPrint, type PassportHolder, type SpecimenFormat,
@@ -337,8 +339,15 @@ interface Outcome {
    * (uncertainCharacters): such a document goes to review, never a straight pass.
    */
   review: boolean;
-  /** Why a valid reading is in review: `repair:<field>` (checkDigitRepairs), `uncertain:<field>` (uncertainCharacters). */
+  /**
+   * Why a valid reading is in review: `repair:<field>` (checkDigitRepairs), `uncertain:<field>` (uncertainCharacters)
+   * that the printed page does not confirm (round 27: confirmedInPrint; without --mrz-only), another holder's document.
+   */
   reviewReasons: string[];
+  /** In review by the rule before round 27, every repair and uncertain character counted: confirmed or not. */
+  reviewUnconfirmed: boolean;
+  /** Fields whose repair or doubt the printed page confirmed (round 27): `confirmed:<field>`. */
+  confirmed: string[];
   ms: number;
 }
 
@@ -357,6 +366,10 @@ interface VisualOutcome {
   tampered: Tampering | null;
   /** The same page compared with a value under a label counted as read from DOUBTFUL_GATE (round 23, measured only). */
   doubtful: VisualZoneComparison;
+  /** The MRZ fields the page prints exactly (round 27). */
+  confirmed: VisualField[];
+  /** The page's reading would pass the document check on the MRZ's doubts and the visual zone: before round 27 / after. */
+  passes: { unconfirmed: boolean; confirmed: boolean };
   ms: number;
 }
 
@@ -366,7 +379,32 @@ async function visualZone(document: DecodedImage, mrz: MrzReading | null, ocr: O
   const start = performance.now();
   const printed = await readPrintedPage(document.pixels, ocr, pageRegion ?? null, document);
   const comparison = compareVisualZone(mrz, printed);
-  return { comparison, doubtful: compareVisualZone(mrz, printed, DOUBTFUL_GATE), ms: performance.now() - start };
+  const confirmed = confirmedInPrint(mrz, printed);
+  const passes = (byPrint: VisualField[]) =>
+    !VISUAL_FIELDS.some((field) => comparison[field] === 'mismatch') && mrzDoubts(mrz, byPrint).every((doubt) => REASONS[doubt.code].effect === 'info');
+  return {
+    comparison,
+    printed,
+    doubtful: compareVisualZone(mrz, printed, DOUBTFUL_GATE),
+    confirmed,
+    passes: { unconfirmed: passes([]), confirmed: passes(confirmed) },
+    ms: performance.now() - start,
+  };
+}
+
+/** The page's run of one to three words nearest to `number`, with its characters' confidences (--show-failures). */
+function nearestPrintedRun(lines: PrintedLine[], number: string): string {
+  let best = { distance: Infinity, text: 'nothing' };
+  for (const line of lines) {
+    for (let start = 0; start < line.length; start++) {
+      for (let end = start + 1; end <= Math.min(line.length, start + 3); end++) {
+        const words = line.slice(start, end);
+        const distance = levenshtein(words.map((w) => w.text).join(''), number.replace(/</g, ''));
+        if (distance < best.distance) best = { distance, text: words.map((w) => `${w.text} (${w.confidence.toFixed(0)}: ${w.characters?.map((c) => c.toFixed(0)).join(',')})`).join(' ') };
+      }
+    }
+  }
+  return best.text;
 }
 
 /**
@@ -434,14 +472,15 @@ async function main(): Promise<void> {
         const differing = valid ? unchecked.filter((field) => mrz[field] !== truth[field]) : [];
         const exact = correct && differing.length === 0;
         if (SHOW_FAILURES && correct && !exact) console.log(`correct but not as printed: ${format} ${name} holder ${label} ${mrzPrint.face} ${differing.map((f) => `${f} ${mrz[f]} for ${truth[f]}`).join(', ')}`);
-        const reviewReasons = valid
-          ? [
-              ...mrz.checkDigitRepairs.map((f) => `repair:${f}`),
-              ...mrz.uncertainCharacters.map((f) => `uncertain:${f}`),
-              ...(otherDocument && !otherDocument.sameHolder ? [`other document:${otherDocument.format}`] : []),
-            ]
-          : [];
-        const outcome = { valid, correct, exact, review: reviewReasons.length > 0, reviewReasons, ms };
+        // Round 27: the page is read before the outcome, so that its confirmations count (the visual zone's figures below).
+        const genuine = MRZ_ONLY ? null : await visualZone(document, mrz, ocr, applicant.pageRegion);
+        const otherHolder = otherDocument && !otherDocument.sameHolder ? [`other document:${otherDocument.format}`] : [];
+        const doubtLabel = { mrz_repaired_by_check_digit: 'repair', mrz_uncertain_character: 'uncertain' } as Record<string, string>;
+        const doubts = valid ? mrzDoubts(mrz, genuine?.confirmed ?? []).map((d) => `${doubtLabel[d.code] ?? 'confirmed'}:${d.detail}`) : [];
+        const reviewReasons = [...doubts.filter((d) => !d.startsWith('confirmed:')), ...(valid ? otherHolder : [])];
+        const reviewUnconfirmed = valid && (doubts.length > 0 || otherHolder.length > 0);
+        const confirmed = doubts.filter((d) => d.startsWith('confirmed:'));
+        const outcome = { valid, correct, exact, review: reviewReasons.length > 0, reviewReasons, reviewUnconfirmed, confirmed, ms };
         record(`${format}|${name}`, outcome);
         record(`${format}|*`, outcome);
         record(`${format} ${mrzPrint.face}|*`, outcome);
@@ -466,8 +505,11 @@ async function main(): Promise<void> {
           console.log(`not valid: ${format} ${name} holder ${label} ${mrzPrint.face} ${mrz?.lines.join(' / ')} ${mrz?.invalidFields.join(',')}, printed ${truth.lines.join(' / ')}`);
         }
         if (SHOW_FAILURES && (!exact || outcome.review)) for (const read of bandReads) console.log(`  OCR ${read}`);
+        if (SHOW_FAILURES && genuine && doubts.some((d) => d.endsWith(':documentNumber') && !d.startsWith('confirmed:'))) {
+          console.log(`  number not confirmed by print: ${mrz!.documentNumber} read nearest as ${nearestPrintedRun(genuine.printed, mrz!.documentNumber ?? '')}`);
+        }
+        if (SHOW_FAILURES && confirmed.length > 0) console.log(`confirmed by print: ${correct ? 'correct' : 'WRONG'} ${format} ${name} holder ${label} ${mrzPrint.face} ${confirmed.join(',')}${outcome.review ? ` (still in review: ${reviewReasons.join(',')})` : ''}`);
         if (MRZ_ONLY) return;
-        const genuine = await visualZone(document, mrz, ocr, applicant.pageRegion);
         if (genuine) visual.push({ format, degradation: name, tampered: null, ...genuine });
         const forgedDocument = await decodeImage('documentImage', await degrade(forged!, noiseRandomFor(format, name, reading)));
         // Read as a check reads it (round 23): with two documents in the photo, the applicant's is chosen by the
@@ -610,7 +652,14 @@ function reviewSummary(outcomes: Outcome[]): void {
     }
   }
   const correct = inReview.filter((o) => o.correct).length;
-  console.log(`\nreadings in review: ${inReview.length} of ${outcomes.length} (${correct} correct); by reason: readings (share of all) / correct / with no other reason`);
+  const unconfirmed = outcomes.filter((o) => o.reviewUnconfirmed);
+  const released = unconfirmed.filter((o) => !o.review);
+  console.log(
+    `\nround 27: in review with no print confirmation ${unconfirmed.length} of ${outcomes.length} (${share(unconfirmed.length, outcomes.length)}), ` +
+      `${released.length} of them passed by print (${released.filter((o) => o.correct).length} correct, ${released.filter((o) => !o.correct).length} wrong); ` +
+      `readings with a confirmation ${outcomes.filter((o) => o.confirmed.length > 0).length}`,
+  );
+  console.log(`readings in review: ${inReview.length} of ${outcomes.length} (${correct} correct); by reason: readings (share of all) / correct / with no other reason`);
   for (const [reason, count] of [...counts].sort((a, b) => b[1].all - a[1].all)) {
     console.log(`  ${reason}: ${count.all} (${share(count.all, outcomes.length)}) / ${count.correct} / ${count.alone}`);
   }
@@ -669,6 +718,15 @@ function visualSummary(visual: VisualOutcome[]): void {
     `all: tampered changed field ${all(forged, (v) => v.comparison[v.tampered!] === 'mismatch')} (any ${all(forged, (v) => flagged(v))}), at gate ${DOUBTFUL_GATE} ${all(forged, (v) => v.doubtful[v.tampered!] === 'mismatch')} (any ${all(forged, (v) => flagged(v, v.doubtful))}); ` +
       `genuine false ${all(genuine, (v) => flagged(v))}, at gate ${DOUBTFUL_GATE} ${all(genuine, (v) => flagged(v, v.doubtful))}; every field unread: genuine ${all(genuine, nothingRead)}, tampered ${all(forged, nothingRead)}`,
   );
+  const passing = (list: VisualOutcome[], key: 'unconfirmed' | 'confirmed') => list.filter((v) => v.passes[key]).length;
+  console.log(
+    `round 27: pages whose reading passes the document check on the MRZ and the visual zone, before / after print confirmation: ` +
+      `genuine ${passing(genuine, 'unconfirmed')} / ${passing(genuine, 'confirmed')} of ${genuine.length}, tampered ${passing(forged, 'unconfirmed')} / ${passing(forged, 'confirmed')} of ${forged.length}`,
+  );
+  for (const d of [...new Set(forged.map((v) => v.degradation))]) {
+    const twins = forged.filter((v) => v.degradation === d);
+    if (passing(twins, 'confirmed') > passing(twins, 'unconfirmed')) console.log(`  tampered passing more: ${d} ${passing(twins, 'unconfirmed')} → ${passing(twins, 'confirmed')} of ${twins.length}`);
+  }
   const ms = visual.map((v) => v.ms);
   console.log(`\nvisual-zone step latency (turn, band, one OCR pass, comparison): p50 ${Math.round(percentile(ms, 50))} ms, p95 ${Math.round(percentile(ms, 95))} ms`);
 }

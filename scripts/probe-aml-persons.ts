@@ -4,7 +4,9 @@
  * false-alarm rate of person_different pairs, the false alarms on the dev halves of every unlisted-persons file, and
  * the alerts on data/aml-eval/lookalike-persons-r29.tsv (unlisted persons sharing a part with a listed one) and on the
  * reviews' data/aml-eval/review-persons-r29.tsv (relatives, namesakes, German spellings; by listed entity) and
- * review-persons-r32.tsv (unlisted persons and ships, variants of listed persons and vessels). One index holds every
+ * review-persons-r32.tsv (unlisted persons and ships, variants of listed persons and vessels), and round 33's
+ * everyday-persons-r33.tsv (names in longer or shorter forms; with --misses, each row against its expectation) and
+ * the review's review-persons-r33.tsv (names written with an alias or a quoted nickname, companies 'form "name"'). One index holds every
  * file's pairs, so figures may differ slightly from `npm run eval:aml`, which is the measure.
  */
 import { fileURLToPath } from 'node:url';
@@ -75,16 +77,17 @@ for (const file of ['everyday-persons-r31.tsv', 'review-persons-r31.tsv', 'every
 alerts(rows('lookalike-persons-r29.tsv').map(([, name]) => name).filter((name) => !listedWords.has(tokenise(name).sort().join(' '))), 'lookalike-persons-r29 (all rows)');
 
 // The reviews' probes: whether one of the named listed entities (ids joined by |; * = any) alerts, tallied by class and
-// expectation; a vessel class is screened as a non-person (the API's organisation type).
+// expectation; a vessel or organisation class is screened as a non-person (the API's organisation type).
 const reviewTally = new Map<string, [number, number]>();
-for (const file of ['review-persons-r29.tsv', 'review-persons-r32.tsv']) {
+for (const file of ['review-persons-r29.tsv', 'review-persons-r32.tsv', 'everyday-persons-r33.tsv', 'review-persons-r33.tsv']) {
   for (const [subclass, expected, name, entityIds] of rows(file)) {
-    const matches = screen(lists, { name, type: subclass.includes('vessel') ? 'organization' : 'person', limit: 1000 }).matches;
+    const matches = screen(lists, { name, type: /vessel|org/.test(subclass) ? 'organization' : 'person', limit: 1000 }).matches;
     const ids = entityIds.split('|');
     const alerted = entityIds === '*' ? matches.length > 0 : matches.some((m) => ids.includes(m.entityId));
     const key = `${file.slice(0, -4)} ${subclass} (should alert: ${expected})`;
     const [hit, all] = reviewTally.get(key) ?? [0, 0];
     reviewTally.set(key, [hit + (alerted ? 1 : 0), all + 1]);
+    if (showMisses && alerted !== (expected === 'yes')) console.log(`  ${key}: ${alerted ? `alert "${name}" → ${matches[0].matchedName} ${matches[0].score}` : `miss "${name}"`}`);
   }
 }
 for (const [key, [hit, all]] of [...reviewTally].sort()) console.log(`${key}: ${hit}/${all} alert`);

@@ -4,7 +4,7 @@
 
 import { doubleMetaphone } from 'double-metaphone';
 import {
-  isListedKindWord, isWeakToken, nameVariants, nationalTranscriptionReadings, pinyinReading, queryTokenForms, splitVesselNumbers, tokenise, wadeGilesSyllableReadings, withClosingNumeralOne, withoutClosingParenthetical, withoutClosingVesselKind, withoutLeadingTitle, isNameTitle, normaliseText, withAlDinApart, withoutLeadingVesselKind, withVesselSyllablesJoined, vesselNameReading,
+  isListedKindWord, isWeakToken, nameVariants, nationalTranscriptionReadings, pinyinReading, queryTokenForms, splitVesselNumbers, tokenise, wadeGilesSyllableReadings, withClosingNumeralOne, withoutClosingParenthetical, withoutClosingVesselKind, withoutLeadingTitle, isNameTitle, namesWrittenTogether, normaliseText, withAlDinApart, withoutLeadingVesselKind, withVesselSyllablesJoined, vesselNameReading,
 } from './normalize.ts';
 import { arabicRespellings, equivalentGivenNames, equivalentPatronymics, isPatronymic, isShortFormPair, saidAgainstSayyid } from './given-names.ts';
 import {
@@ -296,6 +296,17 @@ function isDoubleBarrelled(word: string): boolean {
   return !tokens.every(([t]) => EAST_ASIAN_SYLLABLE.test(t));
 }
 
+/**
+ * Whether a person's name said in order opens with a Western given name before a Chinese one ending in a hyphenated
+ * given name ("Chris Tang Ping-keung", "Carrie Lam Cheng Yuet-ngor"): the press of Hong Kong writes the name with or
+ * without the Western name, so it is a given name that may be left out, not the first name.
+ */
+function opensWithWesternGivenName(words: string[]): boolean {
+  const given = words[words.length - 1].split('-');
+  const syllables = (word: string) => tokenise(word).every((token) => EAST_ASIAN_SYLLABLE.test(token));
+  return given.length === 2 && given.every(syllables) && syllables(words[words.length - 2]) && !syllables(words[0]);
+}
+
 /** Shortest joined compound looked up by its transliteration key: shorter ones are two short names ("Li-Na"). */
 const MIN_HYPHENATED = 8;
 
@@ -328,8 +339,9 @@ export function listedNameParts(variant: string, isPerson: boolean): ListedNameP
     const parts = tokenise(variant);
     const last = parts.length - 1;
     const nisba = isPerson && last >= 1 && nisbaAfterGivenNames(parts.slice(last - 1), parts.slice(0, last - 1));
+    const westernNameFirst = isPerson && words.length >= 3 && opensWithWesternGivenName(words);
     return {
-      parts, middle: parts.map((_, i) => isPerson && i > 0 && i < last), order: parts.map((_, i) => i), secondFamily: parts.map(() => false),
+      parts, middle: parts.map((_, i) => isPerson && (i > 0 || westernNameFirst) && i < last), order: parts.map((_, i) => i), secondFamily: parts.map(() => false),
       nisba: parts.map((_, i) => nisba && i === last),
     };
   }
@@ -603,12 +615,13 @@ function mayBeTranscribedFromCyrillic(entity: ListEntity): boolean {
 }
 
 /**
- * A person's name listed "FAMILY, Title Given…" without its title ("KASKAR, Shaikh Anis Ibrahim" → "KASKAR, Anis
- * Ibrahim"), which the press leaves out as often as it writes it; undefined when the given names open with none.
+ * A person's name listed "FAMILY, Title Given…" or said in order "Title Given… Family" without its title ("KASKAR,
+ * Shaikh Anis Ibrahim" → "KASKAR, Anis Ibrahim", "Sayyed Muhammad Husayn Fadlallah" → "Muhammad Husayn Fadlallah"),
+ * which the press leaves out as often as it writes it; undefined when the given names open with none.
  */
 function withoutListedTitle(written: string): string | undefined {
   const comma = written.indexOf(',');
-  if (comma < 0) return undefined;
+  if (comma < 0) return withoutLeadingTitle(written);
   const given = written.slice(comma + 1).trim().split(/\s+/);
   if (given.length < 2 || !isNameTitle(normaliseText(given[0]))) return undefined;
   return `${written.slice(0, comma)}, ${given.slice(1).join(' ')}`;
@@ -1993,7 +2006,8 @@ interface Spelling { text: string; factor: number; vessel?: 'name' | 'syllablesJ
 
 /**
  * The ways a query is searched: as written, in its Pinyin reading when it reads as Wade-Giles (its hits count at
- * ROMANISATION_SIMILARITY), without a leading title, without a closing parenthetical ("Islamic Movement of
+ * ROMANISATION_SIMILARITY), without a leading title, without a nickname in quotes and each name of "X alias Y" alone
+ * (see namesWrittenTogether), without a closing parenthetical ("Islamic Movement of
  * Uzbekistan (IMU)", "Stena Impero (tanker)"), with a closing Roman numeral one as a digit ("Grace I"), and as
  * only a vessel may be read: without what it is said to be ("Sandino tanker") and with its syllables written as one
  * word ("Chon Ma San" for "CHONMASAN").
@@ -2002,7 +2016,7 @@ function spellingsOf(name: string): Spelling[] {
   const spellings: Spelling[] = [{ text: name, factor: 1 }];
   const reading = pinyinReading(name);
   if (reading) spellings.push({ text: reading, factor: ROMANISATION_SIMILARITY });
-  for (const other of [withoutLeadingTitle(name), withoutClosingParenthetical(name), withClosingNumeralOne(name), withAlDinApart(name)]) {
+  for (const other of [withoutLeadingTitle(name), withoutClosingParenthetical(name), withClosingNumeralOne(name), withAlDinApart(name), ...namesWrittenTogether(name)]) {
     if (other) spellings.push({ text: other, factor: 1 });
   }
   const withoutKind = withoutClosingVesselKind(name) ?? withoutLeadingVesselKind(name);

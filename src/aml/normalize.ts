@@ -35,14 +35,58 @@ export function withoutLeadingTitle(raw: string): string | undefined {
   return NAME_TITLES.has(first) ? words.slice(1).join(' ') : undefined;
 }
 
+/**
+ * A nickname in quotation marks inside a name, a word after it ("Joaquín "El Chapo" Guzmán", "José «Pepe» Mujica"):
+ * quoted words that close a name are an organisation's name after its form ('OOO "Romashka"', 'Design Bureau "Sukhoi"').
+ */
+const QUOTED_NICKNAME = /\s*["“”«»„][^"“”«»„]*["“”«»„]\s*(?=\S)/g;
+/**
+ * Words that join one name of a bearer to another ("… alias El Chapo", "aka", "a.k.a.", "also known as"), in lower or
+ * upper case: "Aka" and "Alias" written as names are names (Ivorian "Jean-Louis Aka Ehouman").
+ */
+const ALIAS_MARKER = /\s+(?:alias|ALIAS|aka|AKA|a\.k\.a\.?|A\.K\.A\.?|[Aa]lso [Kk]nown [Aa]s|ALSO KNOWN AS)\s+/;
+
+/**
+ * How many words of a name name its bearer: not only a particle, title, legal form or initial ("El Negro", "Abu Omar"
+ * and "Big B" one).
+ */
+function namingWordCount(name: string): number {
+  return name.split(/\s+/).filter((word) => tokenise(word).some((token) => token.length > 1 && !isWeakToken(token) && !isNameTitle(token))).length;
+}
+
+/**
+ * The names a query writes of one bearer beside each other, each to be read alone: the name without a nickname in
+ * quotation marks inside it ("Joaquín Guzmán"), and each name on either side of "alias" or "aka" ("Joaquín Guzmán
+ * Loera"); empty when the query writes one name only. A name is read alone only when two words or more of it name
+ * the bearer: a lone given name, nickname or kunya ("Otoniel", "El Negro", "Abu Omar") is what many people are called,
+ * too weak to alert on without the rest. The words outside the quotes are no name when they hold a legal form: an
+ * organisation's quoted words are its name ('Federal State Unitary Enterprise "Rosoboronexport" of the Ministry').
+ */
+export function namesWrittenTogether(raw: string): string[] {
+  const unquoted = raw.replace(QUOTED_NICKNAME, ' ').trim();
+  const names = new Set<string>();
+  // Two letters are a person's particle as often as a legal form ("Iyad Ag Ghaly", "Rhys ab Owen").
+  const organisationForm = (name: string) => tokenise(name).some((token) => isWeakToken(token) && !NAME_PARTICLES.has(token) && token.length > 2);
+  if (unquoted !== raw.trim() && !organisationForm(unquoted)) names.add(unquoted);
+  for (const written of [raw, unquoted]) {
+    const sides = written.split(ALIAS_MARKER).map((side) => side.trim());
+    if (sides.length > 1) for (const side of sides) names.add(side);
+  }
+  return [...names].filter((name) => namingWordCount(name) >= 2);
+}
+
+/** Articles, particles and linking words: weak tokens that a person's name holds as well as an organisation's. */
+const NAME_PARTICLES = new Set([
+  'de', 'del', 'la', 'le', 'les', 'los', 'las', 'the', 'of', 'and', 'for', 'y', 'et', 'und', 'e', 'di', 'da', 'do',
+  'dos', 'das', 'du', 'des', 'van', 'von', 'der', 'den', 'al', 'el', 'bin', 'ibn', 'bint', 'ben', 'abu', 'ould', 'uul',
+]);
+
 /** Legal forms and linking words: they describe, they do not identify. */
 const WEAK_TOKENS = new Set([
   'ltd', 'limited', 'llc', 'inc', 'incorporated', 'corp', 'corporation', 'co', 'company', 'companies', 'plc',
   'gmbh', 'mbh', 'ag', 'kg', 'sa', 'sas', 'sarl', 'srl', 'spa', 'bv', 'nv', 'oy', 'ab', 'as', 'asa', 'jsc',
   'ojsc', 'pjsc', 'cjsc', 'zao', 'oao', 'ooo', 'pao', 'ao', 'tov', 'llp', 'lp', 'fze', 'fzco', 'fzc', 'fz', 'sdn',
-  'bhd', 'pte', 'pvt', 'pty', 'kft', 'doo', 'sro', 'cv', 'de', 'del', 'la', 'le', 'les', 'los', 'las', 'the',
-  'of', 'and', 'for', 'y', 'et', 'und', 'e', 'di', 'da', 'do', 'dos', 'das', 'du', 'des', 'van', 'von', 'der',
-  'den', 'al', 'el', 'bin', 'ibn', 'bint', 'ben', 'abu', 'ould', 'uul', ...LEGAL_FORM_WORDS,
+  'bhd', 'pte', 'pvt', 'pty', 'kft', 'doo', 'sro', 'cv', ...NAME_PARTICLES, ...LEGAL_FORM_WORDS,
   // A company's place in a group says what it is part of, not which it is ("SOVCOMFLOT" and "Sovcomflot Group").
   'group', 'holding',
   // A works' kind, in English and as Russian and Uzbek registers write it: "Khorasan Steel" and "Khorasan Steel Complex"

@@ -16,7 +16,7 @@ import { measureQuality } from './quality.ts';
 import { cutOutFinest, deskew, estimateSkew, findMrzBand, findMrzRegion, findMrzRegions, MIN_SKEW_DEGREES, mrzTurn, type MrzRegion, type Region, type Upload } from './skew.ts';
 import { specimenMarks } from './specimen.ts';
 import { findAddress, findDates, latestPastDate } from './text-document.ts';
-import { compareVisualZone, printedText, readPrintedPage } from './visual-zone.ts';
+import { compareVisualZone, confirmedInPrint, printedText, readPrintedPage } from './visual-zone.ts';
 import type {
   AnalyseInput,
   DocumentSignals,
@@ -672,7 +672,9 @@ async function readDocument(
       texts.push(printedText(printed));
       const onDocument = { firstName: mrz.firstName ?? '', lastName: mrz.lastName ?? '' };
       const visualZone = mrz.valid ? compareVisualZone(mrz, printed) : null;
-      return { reading: { ...empty, mrz, nameMatch: haveName ? compareNames(expected, onDocument) : null, visualZone, otherDocument }, texts };
+      const confirmed = mrz.valid ? confirmedInPrint(mrz, printed) : [];
+      const nameMatch = haveName ? compareNames(expected, onDocument) : null;
+      return { reading: { ...empty, mrz, nameMatch, visualZone, confirmedInPrint: confirmed, otherDocument }, texts };
     }
     if (documentType !== 'driving_licence') {
       await printedAhead?.catch(() => undefined); // unused, but no work of this check outlives it

@@ -12,7 +12,8 @@
 // a scenario cannot turn an unusable image or an AML hit into a pass.
 import { findSandboxScenario } from './scenarios.ts';
 import type { KycSignals, ImageSignals } from './types.ts';
-import { VISUAL_FIELDS } from './visual-zone.ts';
+import type { MrzReading } from './mrz.ts';
+import { VISUAL_FIELDS, type VisualField } from './visual-zone.ts';
 
 export type CheckName = 'document' | 'selfie' | 'face_match' | 'aml' | 'sandbox_scenario';
 export type CheckResult = 'passed' | 'review' | 'failed';
@@ -47,6 +48,14 @@ export const REASONS = {
    * letter read for a digit twice with every check digit holding, and a number another look at the page read otherwise.
    */
   mrz_uncertain_character: { effect: 'review', risk: 'medium' },
+  /**
+   * Round 27: a field named by a repair (mrz_repaired_by_check_digit) or an uncertain character (above) that the printed
+   * page shows character for character, every character read confidently (visual-zone.ts confirmedInPrint): a second,
+   * independent reading vouches for what the check digit could not, and the document is not sent to review for it.
+   * Two codes, so that a passed reading still says whether a check digit chose the field or a character was doubted.
+   */
+  mrz_repair_confirmed_by_print: { effect: 'info', risk: 'low' },
+  mrz_uncertain_character_confirmed_by_print: { effect: 'info', risk: 'low' },
   document_type_mismatch: { effect: 'review', risk: 'medium' },
   /**
    * The photo holds a second document of another holder, its MRZ read valid (analyse.ts readApplicantMrz): the one
@@ -168,7 +177,7 @@ export interface KycDecisionInput {
   reusedDocumentCheckIds?: readonly string[];
 }
 
-interface Finding {
+export interface Finding {
   code: ReasonCode;
   detail?: string;
 }
@@ -219,6 +228,48 @@ function nameFindings(score: number | null): Finding[] {
 
 const DAY_MS = 86_400_000;
 
+/**
+ * The visual-zone field whose exact print confirms an MRZ field no check digit vouches for (round 27): the number and
+ * the dates, and their own check digits read again from the image, which hold with the printed values.
+ */
+const CONFIRMED_BY: Readonly<Record<string, VisualField>> = {
+  documentNumber: 'documentNumber',
+  documentNumberCheckDigit: 'documentNumber',
+  birthDate: 'birthDate',
+  birthDateCheckDigit: 'birthDate',
+  expirationDate: 'expiryDate',
+  expirationDateCheckDigit: 'expiryDate',
+};
+
+/** What a repair or a doubt becomes where the printed page confirms its field (info, naming the doubt). */
+const CONFIRMED_DOUBT = {
+  mrz_repaired_by_check_digit: 'mrz_repair_confirmed_by_print',
+  mrz_uncertain_character: 'mrz_uncertain_character_confirmed_by_print',
+} as const;
+
+/**
+ * The MRZ fields a check digit chose (repairs) or cannot vouch for (uncertain characters), each a review reason unless
+ * the printed page confirms it (`confirmedInPrint`, visual-zone.ts), then its CONFIRMED_DOUBT (info).
+ */
+export function mrzDoubts(mrz: Pick<MrzReading, 'checkDigitRepairs' | 'uncertainCharacters'>, confirmedInPrint: readonly VisualField[]): Finding[] {
+  // Signals stored before round 7 have no uncertainCharacters.
+  const doubts: { code: keyof typeof CONFIRMED_DOUBT; detail: string }[] = [
+    ...mrz.checkDigitRepairs.map((field) => ({ code: 'mrz_repaired_by_check_digit' as const, detail: field })),
+    ...(mrz.uncertainCharacters ?? []).map((field) => ({ code: 'mrz_uncertain_character' as const, detail: field })),
+  ];
+  const doubted = new Set(doubts.map((doubt) => doubt.detail));
+  // Round 27 review: a date is confirmed by any date the page prints, and an issue date shares the expiry's day and
+  // month: a date whose own check digit is in doubt too (two characters no check digit vouches for) is not confirmed.
+  const unconfirmable = (field: string) => {
+    const date = field.replace(/CheckDigit$/, '');
+    return (date === 'birthDate' || date === 'expirationDate') && doubted.has(date) && doubted.has(`${date}CheckDigit`);
+  };
+  return doubts.map((doubt) => {
+    const by = CONFIRMED_BY[doubt.detail];
+    return by && confirmedInPrint.includes(by) && !unconfirmable(doubt.detail) ? { code: CONFIRMED_DOUBT[doubt.code], detail: doubt.detail } : doubt;
+  });
+}
+
 function mrzFindings(signals: KycSignals, now: Date): Finding[] {
   const { mrz, nameMatch, type } = signals.documentReading;
   if (!mrz) return [{ code: 'mrz_not_found' }];
@@ -227,10 +278,8 @@ function mrzFindings(signals: KycSignals, now: Date): Finding[] {
     found.push({ code: field.endsWith('CheckDigit') ? 'mrz_check_digit_invalid' : 'mrz_field_invalid', detail: field });
   }
   for (const field of mrz.corrections) found.push({ code: 'mrz_corrected', detail: field });
-  for (const field of mrz.checkDigitRepairs) found.push({ code: 'mrz_repaired_by_check_digit', detail: field });
+  found.push(...mrzDoubts(mrz, signals.documentReading.confirmedInPrint ?? []));
   for (const field of mrz.stateRepairs) found.push({ code: 'mrz_state_code_repaired', detail: field });
-  // Signals stored before round 7 have no uncertainCharacters.
-  for (const field of mrz.uncertainCharacters ?? []) found.push({ code: 'mrz_uncertain_character', detail: field });
   for (const field of VISUAL_FIELDS) {
     if (signals.documentReading.visualZone?.[field] === 'mismatch') found.push({ code: 'visual_zone_mismatch', detail: field });
   }

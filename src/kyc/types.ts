@@ -5,7 +5,7 @@ import type { MrzFormat, MrzReading } from './mrz.ts';
 import type { NameMatch } from './names.ts';
 import type { QualityMeasures } from './quality.ts';
 import type { SpecimenMark } from './specimen.ts';
-import type { VisualZoneComparison } from './visual-zone.ts';
+import type { VisualField, VisualZoneComparison } from './visual-zone.ts';
 
 export const DOCUMENT_TYPES = ['passport', 'national_id', 'driving_licence', 'proof_of_address'] as const;
 export type DocumentType = (typeof DOCUMENT_TYPES)[number];
@@ -53,6 +53,12 @@ export interface DocumentSignals {
   text: TextReading | null;
   /** The valid MRZ's values looked for on the printed page (visual-zone.ts): outcomes only; null without a valid MRZ. */
   visualZone: VisualZoneComparison | null;
+  /**
+   * Round 27: the fields of the valid MRZ the printed page shows character for character, confidently
+   * (visual-zone.ts confirmedInPrint); a repair or doubt of such a field does not send the check to review. Absent
+   * from signals stored before round 27.
+   */
+  confirmedInPrint?: VisualField[];
   /**
    * A second document whose MRZ read valid in the same photo (analyse.ts readApplicantMrz); null when none was (and
    * absent from signals stored before round 22).

@@ -244,17 +244,17 @@ function labelledValue(lines: PrintedLine[], field: VisualField): PrintedWord[] 
 /** Every word of a value read at `gate` or above (CONFIDENT_WORD, unless compareVisualZone is given another). */
 const confident = (words: PrintedWord[], gate: number) => words.every((w) => w.confidence >= gate);
 
-/** The words' characters folded as foldNumber does, each with its OCR confidence (the word's when none is given). */
-function foldedCharacters(words: PrintedWord[]): { text: string; confidences: number[] } {
+/** The words' characters, mapped by `map` (foldNumber, or as read), each with its OCR confidence (the word's when none is given). */
+function wordCharacters(words: PrintedWord[], map: (character: string) => string = foldNumber): { text: string; confidences: number[] } {
   let text = '';
   const confidences: number[] = [];
   for (const word of words) {
     const characters = [...word.text];
     const perCharacter = word.characters?.length === characters.length ? word.characters : null;
     characters.forEach((c, i) => {
-      const folded = foldNumber(c);
-      text += folded;
-      for (let k = 0; k < folded.length; k++) confidences.push(perCharacter?.[i] ?? word.confidence);
+      const mapped = map(c);
+      text += mapped;
+      for (let k = 0; k < mapped.length; k++) confidences.push(perCharacter?.[i] ?? word.confidence);
     });
   }
   return { text, confidences };
@@ -300,7 +300,7 @@ function compareNumber(mrzNumber: string, lines: PrintedLine[], gate: number): V
   let changed = false;
   for (const words of wordRuns(lines)) {
     const confidence = Math.min(...words.map((w) => w.confidence));
-    const read = foldedCharacters(words);
+    const read = wordCharacters(words);
     const changedHere = changedInPrint(read, wanted);
     if (levenshtein(read.text, wanted) <= allowed(confidence) && !changedHere) return 'match';
     changed ||= confidence >= gate && changedHere;
@@ -377,6 +377,64 @@ function compareDate(mrz: MrzReading, field: 'birthDate' | 'expiryDate', lines: 
 
 /** An MRZ line read by the general OCR (long runs of MRZ characters, fillers): not part of the visual zone. */
 const isMrzLine = (line: PrintedLine) => line.some((w) => /<</.test(w.text) || /^[A-Z0-9<]{25,}$/.test(w.text));
+/** The French card's MRZ holds no expiry (mrz.ts estimates it from the issue month): nothing to compare. */
+const comparedDates = (mrz: MrzReading): ('birthDate' | 'expiryDate')[] => (mrz.format === 'FRA_ID' ? ['birthDate'] : ['birthDate', 'expiryDate']);
+const pageLines = (printed: PrintedLine[]) => printed.filter((line) => line.length > 0 && !isMrzLine(line));
+
+/** Letters and digits in capitals: a page line and an MRZ line compared without fillers (read as `«`, `K` or nothing) or spaces. */
+const lettersAndDigits = (text: string) => text.toUpperCase().replace(/[^A-Z0-9]/g, '');
+/** This many characters in a row of an MRZ line are the MRZ itself: more than a printed value and its neighbour share with it. */
+const MRZ_STRETCH = 14;
+
+/**
+ * Round 27 review: an MRZ line the page's OCR took in (the page cut below the band, or no band found) with its fillers
+ * read as `«`, `K` or nothing, which isMrzLine does not see: the number of 8 characters stands alone in
+ * `J8369854 4IND7408122F...`. Read again from the MRZ's own print, it is no second, independent reading.
+ */
+function readsMrzAgain(line: PrintedLine, mrz: MrzReading): boolean {
+  const text = lettersAndDigits(line.map((w) => w.text).join(''));
+  const mrzLines = mrz.lines.map(lettersAndDigits);
+  for (let at = 0; at + MRZ_STRETCH <= text.length; at++) {
+    const stretch = text.slice(at, at + MRZ_STRETCH);
+    if (mrzLines.some((mrzLine) => mrzLine.includes(stretch))) return true;
+  }
+  return false;
+}
+
+/**
+ * Round 27: the MRZ's number printed on the page character for character as read (no look-alike folded; a run of up
+ * to three words, `XA 418 6275`), every character at CERTAIN_CHARACTER: a second reading of the number, in another
+ * font and place, that confirms what the MRZ's check digits could not vouch for (a look-alike one of them chose,
+ * characters that could be their look-alikes). A wrong repair is confirmed only if the page is misread into the same
+ * wrong character, confidently; a number tampered in print or in the MRZ reads otherwise on one of the two.
+ */
+function numberPrintedExactly(mrzNumber: string, lines: PrintedLine[]): boolean {
+  for (const words of wordRuns(lines)) {
+    const read = wordCharacters(words, (c) => c);
+    if (read.text === mrzNumber && read.confidences.every((confidence) => confidence >= CERTAIN_CHARACTER)) return true;
+  }
+  return false;
+}
+
+/**
+ * The visual-zone fields whose MRZ value the page prints exactly: the number (numberPrintedExactly), and the birth and
+ * expiry dates printed in words read at CONFIDENT_WORD (all-digit dates only where the page's order tells day from
+ * month). A date no check digit vouches for (a digit the check digit or the character cells chose) is then the one
+ * printed; a printed date tampered with, or another date, is no such confirmation.
+ */
+export function confirmedInPrint(mrz: MrzReading, printed: PrintedLine[]): VisualField[] {
+  const lines = pageLines(printed);
+  const confidentText = printedText(lines.map((line) => line.filter((w) => w.confidence >= CONFIDENT_WORD)));
+  const order = pageDateOrder(confidentText, mrz.issuingState);
+  const dates = printedDates(confidentText, order === 'either' ? 'unambiguous' : order);
+  const number = mrz.documentNumber?.replace(/</g, '') ?? '';
+  const confirmed: VisualField[] = number.length >= 6 && numberPrintedExactly(number, lines.filter((line) => !readsMrzAgain(line, mrz))) ? ['documentNumber'] : [];
+  for (const field of comparedDates(mrz)) {
+    const iso = mrz[field];
+    if (iso && dates.some((date) => sameDate(date, iso))) confirmed.push(field);
+  }
+  return confirmed;
+}
 
 /**
  * Each MRZ value looked for on the printed page (the lines the OCR read above the MRZ). `confidentWord`: the word
@@ -384,7 +442,7 @@ const isMrzLine = (line: PrintedLine) => line.some((w) => /<</.test(w.text) || /
  * lower gate would flag, as eval:kyc does).
  */
 export function compareVisualZone(mrz: MrzReading, printed: PrintedLine[], confidentWord = CONFIDENT_WORD): VisualZoneComparison {
-  const lines = printed.filter((line) => line.length > 0 && !isMrzLine(line));
+  const lines = pageLines(printed);
   const text = printedText(lines);
   const printedTokens = new Set(lines.flatMap((line) => nameTokens(line.map((w) => w.text).join(' '))));
   // Round 26: all-digit dates read in the order the page prints them (US cards month first), or both ways; the order
@@ -396,8 +454,7 @@ export function compareVisualZone(mrz: MrzReading, printed: PrintedLine[], confi
     surname: mrz.lastName ? compareName(mrz.lastName, 'surname', lines, printedTokens, confidentWord) : 'unread',
     givenNames: mrz.firstName ? compareName(mrz.firstName, 'givenNames', lines, printedTokens, confidentWord) : 'unread',
     birthDate: compareDate(mrz, 'birthDate', lines, pageDates, order, confidentWord),
-    // The French card's MRZ holds no expiry (mrz.ts estimates it from the issue month): nothing to compare.
-    expiryDate: mrz.format === 'FRA_ID' ? 'unread' : compareDate(mrz, 'expiryDate', lines, pageDates, order, confidentWord),
+    expiryDate: comparedDates(mrz).includes('expiryDate') ? compareDate(mrz, 'expiryDate', lines, pageDates, order, confidentWord) : 'unread',
   };
 }
 

@@ -2,7 +2,7 @@ import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { parseListFileSet, scanListsDir } from '../../src/aml/parsers/detect.ts';
 import { buildIndex, listedNameParts } from '../../src/aml/matching.ts';
-import { isWeakToken, nationalTranscriptionReadings, withAlDinApart, pinyinReading, queryTokenForms, romanisationVariants, tokenise, vesselNameReading, withoutLeadingVesselKind } from '../../src/aml/normalize.ts';
+import { isWeakToken, namesWrittenTogether, nationalTranscriptionReadings, withAlDinApart, pinyinReading, queryTokenForms, romanisationVariants, tokenise, vesselNameReading, withoutLeadingVesselKind } from '../../src/aml/normalize.ts';
 import { nisbaFromGivenName, tokenSimilarity, transliterationKey, transliterationSimilarity } from '../../src/aml/similarity.ts';
 import { DEFAULT_THRESHOLD, ListsUnavailableError, screen, screenCompany, screenPerson, type ListsSnapshot } from '../../src/aml/screen.ts';
 import { emptyEntity, type ListEntity } from '../../src/aml/model.ts';
@@ -1259,5 +1259,67 @@ describe('round 32: persons in German and French transcription, North Korean ves
     // An English name's typo keeps its sound-alike lift: "a" against another vowel is not another Korean syllable.
     expect(finds('Belle', 'bella')).toBe(true);
     expect(finds('South Hill 5', 'southhill')).toBe(true);
+  });
+});
+
+describe('round 33: persons written with a nickname, an alias or a title beside the name', () => {
+  let snapshot: ListsSnapshot;
+  beforeAll(() => {
+    snapshot = listedWithNamed('r33p', [
+      ['valdivieso', 'VALDIVIESO CARRANZA, Ernesto Julian', 'person'], ['qazwani', 'Sayyed Murtada Husayn Qazwani', 'person'],
+      ['tarkhanov', 'TARKHANOV, Rustam Beslanovich', 'person'], ['wong', 'Kenny Wong Siu-fai', 'person'],
+      ['negra', 'LA NEGRA', 'person'], ['ibnomar', 'Ibn Omar', 'person'], ['kingery', 'Jean Baptiste Kingery', 'person'],
+      ['hassan', 'AL-HASSANI, Ali', 'person'], ['mic', 'LIMITED LIABILITY COMPANY MILITARY INDUSTRIAL COMPANY', 'organization'],
+    ]);
+  });
+  const finds = (name: string, id: string) => screen(snapshot, { name, limit: 100 }).matches.some((m) => m.entityId === `r33p:${id}`);
+
+  it('reads a query without the nickname it writes in quotes, and each name of "X alias Y" alone', () => {
+    expect(namesWrittenTogether('Hugo "El Pollo" Carvajal')).toEqual(['Hugo Carvajal']);
+    expect(namesWrittenTogether('José «Pepe» Mujica')).toEqual(['José Mujica']);
+    expect(namesWrittenTogether('Dairo Usuga alias Otoniel Garcia')).toEqual(['Dairo Usuga', 'Otoniel Garcia']);
+    expect(namesWrittenTogether('Robyn Fenty a.k.a. Robyn Rihanna')).toEqual(['Robyn Fenty', 'Robyn Rihanna']);
+    expect(namesWrittenTogether('JOHN SMITH AKA JOHNNY WALKER')).toEqual(['JOHN SMITH', 'JOHNNY WALKER']);
+    expect(namesWrittenTogether('"Ernesto" Valdivieso')).toEqual([]);
+    expect(namesWrittenTogether('Aliaskar Petrov')).toEqual([]);
+    expect(finds('Ernesto "El Gordo" Valdivieso', 'valdivieso')).toBe(true);
+    expect(finds('Rustam “Sultan” Tarkhanov', 'tarkhanov')).toBe(true);
+    expect(finds('Rustam Beslanovich Tarkhanov alias Sultan Akhmedovich', 'tarkhanov')).toBe(true);
+    expect(finds('Ernesto "El Gordo" Valdivia', 'valdivieso')).toBe(false);
+    expect(finds('Ruslan Tarkhov alias Rustam', 'tarkhanov')).toBe(false);
+  });
+
+  it('reads no name alone that holds one naming word, nor the words around an organisation\'s quoted name', () => {
+    // A lone nickname, kunya or given name is a weak alias: many people are called so.
+    expect(namesWrittenTogether('Dairo Usuga alias Otoniel')).toEqual(['Dairo Usuga']);
+    expect(namesWrittenTogether('Carlos Pérez alias El Negro')).toEqual(['Carlos Pérez']);
+    expect(namesWrittenTogether('Amitabh Bachchan aka Big B')).toEqual(['Amitabh Bachchan']);
+    expect(finds('Carlos Pérez alias El Negro', 'negra')).toBe(false);
+    expect(finds('Omar Farooq alias Abu Omar', 'ibnomar')).toBe(false);
+    // "Aka" and "Alias" written as names are names (Ivorian Aka).
+    expect(namesWrittenTogether('Jean-Baptiste Aka Anghui')).toEqual([]);
+    expect(finds('Jean-Baptiste Aka Anghui', 'kingery')).toBe(false);
+    expect(finds('Marie-Claire Aka Ali Hassani', 'hassan')).toBe(false);
+    expect(finds('Marie-Claire aka Ali Hassani', 'hassan')).toBe(true);
+    // An organisation's form before or around its quoted name is no name of it.
+    expect(namesWrittenTogether('Military Industrial Company "Rubin"')).toEqual([]);
+    expect(namesWrittenTogether('Federal State Unitary Enterprise "Rosoboronexport" of the Ministry of Defence')).toEqual([]);
+    expect(finds('Military Industrial Company "Rubin"', 'mic')).toBe(false);
+    expect(namesWrittenTogether('Iyad "Abou Fadl" Ag Ghaly')).toEqual(['Iyad Ag Ghaly']);
+  });
+
+  it('reads a listed name said in order without the title it opens with, as it reads "FAMILY, Title Given"', () => {
+    expect(finds('Murtada Hussein Qazwani', 'qazwani')).toBe(true);
+    expect(finds('Mortada Qazwani', 'qazwani')).toBe(true);
+    expect(finds('Murtada Hussein Qazwini', 'qazwani')).toBe(true);
+    expect(finds('Murtada Hussein', 'qazwani')).toBe(false);
+  });
+
+  it('lets the press leave out the Western given name a Hong Kong name opens with, not a syllable of the Chinese one', () => {
+    expect(listedNameParts('Kenny Wong Siu-fai', true).middle).toEqual([true, true, true, false]);
+    expect(listedNameParts('Ri Song-chol Kim', true).middle).toEqual([false, true, true, false]);
+    expect(finds('Wong Siu-fai', 'wong')).toBe(true);
+    expect(finds('Wong Siu-ming', 'wong')).toBe(false);
+    expect(finds('Kenny Wong Siu-fai', 'wong')).toBe(true);
   });
 });

@@ -141,6 +141,55 @@ describe('decideKyc', () => {
     expect(d.checks[0]!.reasons).toEqual(['mrz_uncertain_character:documentNumber']);
   });
 
+  it('passes a repaired or doubted number the printed page shows exactly, and says so; other repairs stay in review', () => {
+    const confirmed = decide((s) => {
+      s.documentReading.mrz!.checkDigitRepairs = ['documentNumber', 'documentNumberCheckDigit'];
+      s.documentReading.mrz!.uncertainCharacters = ['documentNumber'];
+      s.documentReading.confirmedInPrint = ['documentNumber'];
+    });
+    expect(confirmed.status).toBe('passed');
+    // The passed reading still says a check digit chose the number and a character of it was doubted.
+    expect(confirmed.checks[0]!.reasons).toEqual([
+      'mrz_repair_confirmed_by_print:documentNumber',
+      'mrz_repair_confirmed_by_print:documentNumberCheckDigit',
+      'mrz_uncertain_character_confirmed_by_print:documentNumber',
+    ]);
+    expect(confirmed.score).toBeLessThan(decide().score);
+    const composite = decide((s) => {
+      s.documentReading.mrz!.checkDigitRepairs = ['documentNumber', 'compositeCheckDigit'];
+      s.documentReading.confirmedInPrint = ['documentNumber'];
+    });
+    expect(composite.status).toBe('review');
+    expect(composite.checks[0]!.reasons).toEqual(['mrz_repair_confirmed_by_print:documentNumber', 'mrz_repaired_by_check_digit:compositeCheckDigit']);
+    const date = decide((s) => {
+      s.documentReading.mrz!.checkDigitRepairs = ['birthDate', 'expirationDateCheckDigit'];
+      s.documentReading.confirmedInPrint = ['birthDate', 'expiryDate'];
+    });
+    expect(date.checks[0]!.reasons).toEqual(['mrz_repair_confirmed_by_print:birthDate', 'mrz_repair_confirmed_by_print:expirationDateCheckDigit']);
+    expect(date.status).toBe('passed');
+    const unconfirmed = decide((s) => {
+      s.documentReading.mrz!.checkDigitRepairs = ['documentNumber'];
+      s.documentReading.confirmedInPrint = [];
+    });
+    expect(unconfirmed.status).toBe('review');
+    // A date and its own check digit both in doubt: the page's dates (an issue date on the expiry's day and month) do
+    // not vouch for two characters (round 27 review); the number and its check digit still do.
+    const dateAndItsDigit = decide((s) => {
+      s.documentReading.mrz!.checkDigitRepairs = ['expirationDate', 'expirationDateCheckDigit'];
+      s.documentReading.confirmedInPrint = ['documentNumber', 'birthDate', 'expiryDate'];
+    });
+    expect(dateAndItsDigit.status).toBe('review');
+    expect(dateAndItsDigit.checks[0]!.reasons).toEqual(['mrz_repaired_by_check_digit:expirationDate', 'mrz_repaired_by_check_digit:expirationDateCheckDigit']);
+    // A confirmed number does not outweigh a page that shows another date (round 27 review).
+    const altered = decide((s) => {
+      s.documentReading.mrz!.checkDigitRepairs = ['documentNumber'];
+      s.documentReading.confirmedInPrint = ['documentNumber'];
+      s.documentReading.visualZone = { documentNumber: 'match', surname: 'match', givenNames: 'unread', birthDate: 'mismatch', expiryDate: 'unread' };
+    });
+    expect(altered.status).toBe('review');
+    expect(altered.checks[0]!.reasons).toEqual(['mrz_repair_confirmed_by_print:documentNumber', 'visual_zone_mismatch:birthDate']);
+  });
+
   it('never passes a printed page that shows another number, name or date than the MRZ; unread fields change nothing', () => {
     const altered = decide((s) => {
       s.documentReading.visualZone = { documentNumber: 'mismatch', surname: 'match', givenNames: 'unread', birthDate: 'mismatch', expiryDate: 'unread' };

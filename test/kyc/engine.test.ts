@@ -88,6 +88,8 @@ describe.concurrent('KYC engine on real images', () => {
     expect(decision).toMatchObject({ status: 'passed', riskLevel: 'low' });
     expect(decision.score).toBeGreaterThanOrEqual(0.85);
     expect(signals.documentReading.mrz).toMatchObject({ valid: true, issuingState: 'SWE', documentNumber: SPECIMEN_HOLDER.documentNumber });
+    // Round 27: the page prints the number and dates the MRZ reads, read confidently.
+    expect(signals.documentReading.confirmedInPrint).toEqual(['documentNumber', 'birthDate', 'expiryDate']);
     expect(signals.face.similarity).toBeGreaterThanOrEqual(THRESHOLDS.faceMatchPass);
     expect(signals.document.sha256).toMatch(/^[0-9a-f]{64}$/);
   });

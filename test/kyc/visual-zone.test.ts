@@ -10,7 +10,7 @@ import { readMrz, type MrzReading } from '../../src/kyc/mrz.ts';
 import type { OcrEngine } from '../../src/kyc/ocr.ts';
 import { estimateSkew, findMrzRegions } from '../../src/kyc/skew.ts';
 import { onTable, onTableImage, passportInLargePhoto } from './images.ts';
-import { compareVisualZone, impossibleDate, pageDateOrder, printedDates, readPrintedPage, type PrintedLine } from '../../src/kyc/visual-zone.ts';
+import { compareVisualZone, confirmedInPrint, impossibleDate, pageDateOrder, printedDates, readPrintedPage, type PrintedLine } from '../../src/kyc/visual-zone.ts';
 
 /** The specimen holder's MRZ, read by the parser: ERIKSSON, ANNA MARIA, XA4186275, 1974-08-12, 2034-03-15. */
 const MRZ: MrzReading = readMrz(composeTd3(SPECIMEN_HOLDER).join('\n'), new Date('2026-06-01T12:00:00Z'))!;
@@ -413,5 +413,49 @@ describe('the printed page of the chosen document where the photo holds two (rou
     expect(signals.documentReading.visualZone).toMatchObject({ documentNumber: 'match', surname: 'match', birthDate: 'match' });
     // One page read, the one read beside the MRZ: nothing more for a document around the lowest MRZ.
     expect(scenario.pagesRead).toHaveLength(1);
+  });
+});
+
+describe('values confirmed in print (round 27)', () => {
+  const numberConfirmed = (number: Word[]) => confirmedInPrint(MRZ, page({ number })).includes('documentNumber');
+
+  it('confirms the MRZ number printed character for character, every character read confidently, grouped or not', () => {
+    expect(numberConfirmed([['XA4186275', 820, 97]])).toBe(true);
+    expect(numberConfirmed([['XA', 820, 98], ['418', 860, 99], ['6275', 910, 97]])).toBe(true);
+    expect(numberConfirmed([['XA4186275', 820, 90, [99, 99, 98, 98, 99, 97, 99, 99, 99]]])).toBe(true);
+  });
+
+  it('does not confirm a number read with a look-alike, a character under 97, another number, or only inside the MRZ', () => {
+    // A look-alike the visual zone folds for its match (B for 8): no confirmation of the MRZ's 8.
+    expect(compareVisualZone(MRZ, page({ number: [['XA41B6275', 820]] })).documentNumber).toBe('match');
+    expect(numberConfirmed([['XA41B6275', 820, 99]])).toBe(false);
+    expect(numberConfirmed([['XA4186275', 820, 96]])).toBe(false);
+    expect(numberConfirmed([['XA4186275', 820, 95, [99, 99, 99, 96, 99, 99, 99, 99, 99]]])).toBe(false);
+    expect(numberConfirmed([['XA4186276', 820, 99]])).toBe(false);
+    expect(numberConfirmed([['xa4186275', 820, 99]])).toBe(false);
+    const mrzOnly = [...page({ number: [] }), line(600, [['XA4186275', 10, 99], ['<<<<<<', 130, 99]])];
+    expect(confirmedInPrint(MRZ, mrzOnly)).not.toContain('documentNumber');
+  });
+
+  it('does not take an MRZ line the page OCR read with its fillers as «, K or nothing for the printed number (round 27 review)', () => {
+    // An 8-character number: the filler before its check digit leaves it a word of its own on MRZ line 2.
+    const mrzLines = composeTd3({ ...SPECIMEN_HOLDER, documentNumber: 'J8369854', issuingState: 'IND', nationality: 'IND' });
+    const short = readMrz(mrzLines.join('\n'), new Date('2026-06-01T12:00:00Z'))!;
+    expect(short).toMatchObject({ valid: true, documentNumber: 'J8369854' });
+    const reread = (fillers: string) => line(600, mrzLines[1]!.replace(/</g, fillers).split(/\s+/).filter(Boolean).map((text, k): Word => [text, 10 + 120 * k, 99]));
+    for (const fillers of [' ', ' « ', ' K']) {
+      expect(confirmedInPrint(short, [...page({ number: [] }), reread(fillers)]), fillers).not.toContain('documentNumber');
+    }
+    expect(confirmedInPrint(short, page({ number: [['J8369854', 820, 99]] }))).toContain('documentNumber');
+  });
+
+  it('confirms the birth and expiry dates printed in confidently read words, all-digit ones only where day and month are known', () => {
+    const number: Word[] = [['XA4186275', 820, 90]];
+    expect(confirmedInPrint(MRZ, page({ number }))).toEqual(['birthDate', 'expiryDate']);
+    expect(confirmedInPrint(MRZ, page({ number, birth: [['12', 430, 80], ['AUG', 465], ['1974', 515]] }))).toEqual(['expiryDate']);
+    expect(confirmedInPrint(MRZ, page({ number, birth: [['12', 430], ['AUG', 465], ['1975', 515]] }))).toEqual(['expiryDate']);
+    // 08/12/74 could be 8 December: no confirmation of 12 August, unless the page's other dates tell the order.
+    expect(confirmedInPrint(MRZ, page({ number, birth: [['08/12/74', 430]] }))).toEqual(['expiryDate']);
+    expect(confirmedInPrint(MRZ, page({ number, birth: [['12/08/74', 430]], expiry: [['15/03/34', 430]] }))).toEqual(['birthDate', 'expiryDate']);
   });
 });

@@ -104,6 +104,12 @@ export function sniffImageFormat(bytes: Uint8Array): ImageFormat | null {
 }
 
 /**
+ * 'truncated' refuses cut-off and corrupt data yet tolerates the benign warnings some phone encoders trigger. Every
+ * decode of an upload uses it (skew.ts cuts the upload again): sharp's default, 'warning', fails where intake passed.
+ */
+export const UPLOAD_FAIL_ON = 'truncated' as const;
+
+/**
  * Decodes one request image (base64 string or bytes) completely. Throws ImageIntakeError naming the field when the
  * input is not a decodable JPEG, PNG or WebP within the limits.
  */
@@ -117,8 +123,7 @@ export async function decodeImage(
   const format = sniffImageFormat(bytes);
   if (!format) throw new ImageIntakeError(field, 'unsupported_type', 'not a JPEG, PNG or WebP image');
 
-  // 'truncated' refuses cut-off and corrupt data yet tolerates the benign warnings some phone encoders trigger.
-  const options = { limitInputPixels: limits.maxPixels, failOn: 'truncated' as const };
+  const options = { limitInputPixels: limits.maxPixels, failOn: UPLOAD_FAIL_ON };
   let meta: Metadata;
   try {
     // Header only: the pixel limit is checked below so that a bomb is reported as such.

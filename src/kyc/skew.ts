@@ -1,7 +1,7 @@
 // Skew of the text on a document photo, by projection profile: rotated by the right angle, text lines fall into
 // few rows, so the histogram of dark pixels over rows is at its most uneven (highest variance).
 import sharp from 'sharp';
-import type { DecodedImage, RawPixels } from './intake.ts';
+import { UPLOAD_FAIL_ON, type DecodedImage, type RawPixels } from './intake.ts';
 
 /** Analysis width: enough for MRZ lines of ~10 px characters, small enough to stay a few milliseconds. */
 const ANALYSIS_WIDTH = 480;
@@ -338,7 +338,7 @@ async function cutOutOfUpload(upload: Upload, working: { width: number; height: 
   const [left, top] = [Math.max(0, x0), Math.max(0, y0)];
   const [right, bottom] = [Math.min(width, x1), Math.min(height, y1)];
   if (right - left < 2 || bottom - top < 2) return null;
-  const decoded = sharp(upload.encoded, { limitInputPixels: upload.width * upload.height }).rotate();
+  const decoded = sharp(upload.encoded, { limitInputPixels: upload.width * upload.height, failOn: UPLOAD_FAIL_ON }).rotate();
   const { data, info } = await (scale < fullScale ? decoded.resize(width, height, { fit: 'fill' }) : decoded)
     .extract({ left, top, width: right - left, height: bottom - top })
     .extend({ left: left - x0, top: top - y0, right: x1 - right, bottom: y1 - bottom, background: '#ffffff' })

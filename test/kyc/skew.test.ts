@@ -226,6 +226,15 @@ describe('skew', () => {
     expect(small.encoded).toBeUndefined();
     expect(await cutOutFinest(small.pixels, region, small, small.pixels)).toEqual(await cutOut(small.pixels, region));
   });
+  it('cuts from an upload the intake accepted with a corrupt stretch of JPEG data (a warning, not truncation)', async () => {
+    const good = await sharp({ create: { width: 3000, height: 2000, channels: 3, background: '#888' } }).jpeg().toBuffer();
+    const corrupt = Buffer.from(good);
+    corrupt.fill(0xff, Math.floor(good.length * 0.6), Math.floor(good.length * 0.6) + 40);
+    const upload = await decodeImage('documentImage', corrupt);
+    const region = { left: 0.1, right: 0.5, top: 0.85, bottom: 1 };
+    // sharp's default (failOn 'warning') threw here, failing the whole analysis of an upload the intake passed.
+    expect((await cutOutFinest(upload.pixels, region, upload, upload.pixels)).width).toBe(1200);
+  });
   it('drops the strips of table along an MRZ region cut out of the upload, and keeps every line of its text', async () => {
     // A card on a dark table, its MRZ-like lines starting 60 px in from its left edge; the region reaches 80 px onto the table.
     const glyphs = (k: number) => Array.from({ length: 37 }, (_, n) => `<rect x="${1060 + 30 * n}" y="${1800 + 60 * k}" width="8" height="36" fill="#111"/>`);

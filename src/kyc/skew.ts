@@ -328,30 +328,70 @@ async function cutOutOfUpload(upload: Upload, working: { width: number; height: 
   const fullScale = upload.width / working.width;
   const scale = Math.min(fullScale, MAX_CUT_SIDE / (2 * Math.max(boxHalfWidth, boxHalfHeight)));
   if (!upload.encoded || scale <= 1.05) return null;
-  // The upload decoded at `scale` of the working copy: its full size, or smaller where the box would exceed MAX_CUT_SIDE.
-  const [width, height] = scale < fullScale ? [Math.round(working.width * scale), Math.round(working.height * scale)] : [upload.width, upload.height];
   // Turned back by -turn into the working copy, then scaled to the upload.
-  const x = (working.width / 2 + cx * cos + cy * sin) * scale;
-  const y = (working.height / 2 - cx * sin + cy * cos) * scale;
-  const [x0, y0] = [Math.round(x - boxHalfWidth * scale), Math.round(y - boxHalfHeight * scale)];
-  const [x1, y1] = [Math.round(x + boxHalfWidth * scale), Math.round(y + boxHalfHeight * scale)];
+  const x = (working.width / 2 + cx * cos + cy * sin) * fullScale;
+  const y = (working.height / 2 - cx * sin + cy * cos) * fullScale;
+  const [x0, y0] = [Math.round(x - boxHalfWidth * fullScale), Math.round(y - boxHalfHeight * fullScale)];
+  const [x1, y1] = [Math.round(x + boxHalfWidth * fullScale), Math.round(y + boxHalfHeight * fullScale)];
   const [left, top] = [Math.max(0, x0), Math.max(0, y0)];
-  const [right, bottom] = [Math.min(width, x1), Math.min(height, y1)];
+  const [right, bottom] = [Math.min(upload.width, x1), Math.min(upload.height, y1)];
   if (right - left < 2 || bottom - top < 2) return null;
-  const decoded = sharp(upload.encoded, { limitInputPixels: upload.width * upload.height, failOn: UPLOAD_FAIL_ON }).rotate();
-  const { data, info } = await (scale < fullScale ? decoded.resize(width, height, { fit: 'fill' }) : decoded)
-    .extract({ left, top, width: right - left, height: bottom - top })
-    .extend({ left: left - x0, top: top - y0, right: x1 - right, bottom: y1 - bottom, background: '#ffffff' })
+  // Only the box is decoded (cut from the image as stored, then turned by its EXIF orientation) and scaled down to
+  // `scale` where the box would exceed MAX_CUT_SIDE (sharp takes the size as turned): turning the whole of a 50 MP
+  // upload first held it all (+190 MB).
+  const shrink = scale / fullScale;
+  const scaled = (length: number) => Math.round(length * shrink);
+  const { orientation = 1 } = await sharp(upload.encoded).metadata();
+  const stored = storedBox({ left, top, width: right - left, height: bottom - top }, orientation, upload);
+  const cut = sharp(upload.encoded, { limitInputPixels: upload.width * upload.height, failOn: UPLOAD_FAIL_ON }).extract(stored);
+  const { data, info } = await (shrink < 1 ? cut.resize(Math.max(1, scaled(right - left)), Math.max(1, scaled(bottom - top)), { fit: 'fill' }) : cut)
+    .rotate()
     .flatten({ background: '#ffffff' })
     .toColourspace('srgb')
     .removeAlpha()
     .raw()
     .toBuffer({ resolveWithObject: true });
-  const box: RawPixels = { data: new Uint8Array(data.buffer, data.byteOffset, data.length), width: info.width, height: info.height };
+  const inPhoto: RawPixels = { data: new Uint8Array(data.buffer, data.byteOffset, data.length), width: info.width, height: info.height };
+  // Paper-white beyond the photo's edge, added to the cut once turned, in a step of its own: the margins are the turned
+  // cut's sides, whichever order one sharp pipeline would take them in.
+  const margins = { left: scaled(left - x0), top: scaled(top - y0), right: scaled(x1 - right), bottom: scaled(y1 - bottom) };
+  const box = Object.values(margins).some((margin) => margin > 0) ? await extendWhite(inPhoto, margins) : inPhoto;
   if (Math.abs(view.turn) < 0.01) return box;
   const turned = await deskew(box, -view.turn);
   const [keepWidth, keepHeight] = [(2 * hw * scale) / turned.width, (2 * hh * scale) / turned.height];
   return cutOut(turned, { left: 0.5 - keepWidth / 2, right: 0.5 + keepWidth / 2, top: 0.5 - keepHeight / 2, bottom: 0.5 + keepHeight / 2 });
+}
+
+async function extendWhite(pixels: RawPixels, margins: { left: number; top: number; right: number; bottom: number }): Promise<RawPixels> {
+  const { data, info } = await sharp(pixels.data, { raw: { width: pixels.width, height: pixels.height, channels: 3 } })
+    .extend({ ...margins, background: '#ffffff' })
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  return { data: new Uint8Array(data.buffer, data.byteOffset, data.length), width: info.width, height: info.height };
+}
+
+type PixelBox = { left: number; top: number; width: number; height: number };
+
+/**
+ * `box` of an upload as seen (its EXIF `orientation` applied, `oriented` its size then) in the pixels of the image as
+ * stored: orientation 6 is stored turned a quarter anticlockwise (shown turned clockwise), 8 the other way, 2, 4, 5
+ * and 7 mirrored (EXIF 2.3, 4.6.4 A).
+ */
+function storedBox(box: PixelBox, orientation: number, oriented: { width: number; height: number }): PixelBox {
+  const { left, top, width, height } = box;
+  // The stored image's size: turned a quarter (5-8), its sides are the oriented image's the other way round.
+  const [storedWidth, storedHeight] = orientation >= 5 ? [oriented.height, oriented.width] : [oriented.width, oriented.height];
+  const quarter = { width: height, height: width };
+  switch (orientation) {
+    case 2: return { left: storedWidth - left - width, top, width, height };
+    case 3: return { left: storedWidth - left - width, top: storedHeight - top - height, width, height };
+    case 4: return { left, top: storedHeight - top - height, width, height };
+    case 5: return { left: top, top: left, ...quarter };
+    case 6: return { left: top, top: storedHeight - left - width, ...quarter };
+    case 7: return { left: storedWidth - top - height, top: storedHeight - left - width, ...quarter };
+    case 8: return { left: storedWidth - top - height, top: left, ...quarter };
+    default: return box;
+  }
 }
 
 /**

@@ -188,9 +188,6 @@ describe('skew', () => {
       return `<rect x="${(i * 397) % 3900}" y="${(i * 731) % 2900}" width="${30 + ((i * 37) % 60)}" height="${30 + ((i * 53) % 60)}" fill="#${colour}"/>`;
     });
     const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}"><rect width="100%" height="100%" fill="#fff"/>${blocks.join('')}</svg>`;
-    const upload = await decodeImage('documentImage', await sharp(Buffer.from(svg)).jpeg({ quality: 92 }).withMetadata({ orientation: 6 }).toBuffer());
-    expect([upload.width, upload.height, upload.pixels.width, upload.pixels.height]).toEqual([3000, 4000, 1200, 1600]);
-    const working = upload.pixels;
     const grey = async (image: RawPixels) =>
       sharp(image.data, { raw: { width: image.width, height: image.height, channels: 3 } }).resize(120, 80, { fit: 'fill' }).greyscale().raw().toBuffer();
     const difference = async (a: RawPixels, b: RawPixels) => {
@@ -198,28 +195,35 @@ describe('skew', () => {
       return x.reduce((sum, value, i) => sum + Math.abs(value - y[i]!), 0) / x.length;
     };
     const region = { left: 0.3, right: 0.62, top: 0.4, bottom: 0.55 };
-    for (const [skew, quarter] of [[0, 0], [2, 0], [-3.5, 0], [1.5, 90], [0, 270]] as const) {
-      const straight = skew ? await deskew(working, skew) : working;
-      const seen = quarter ? await deskew(straight, -quarter) : straight;
-      const turn = -skew + quarter;
-      const fine = await cutOutFinest(seen, region, upload, working, { turn });
-      const coarse = await cutOut(seen, region);
-      // 2.5 times the working copy's pixels, and the same picture.
-      expect(fine.width / coarse.width, `${skew}° ${quarter}°`).toBeCloseTo(2.5, 1);
-      expect(await difference(fine, coarse), `${skew}° ${quarter}°`).toBeLessThan(2);
-      if (turn !== 0) expect(await difference(await cutOutFinest(seen, region, upload, working), coarse), `${skew}° ${quarter}° unturned`).toBeGreaterThan(8);
-    }
-    // A region most of the photo (review: a page in a 50 MP photo): cut from the upload decoded smaller, at most
-    // 2500 px on a side (here 2700×3200 at full size), still the same picture.
-    const wide = { left: 0.05, right: 0.95, top: 0.1, bottom: 0.9 };
-    for (const [skew, quarter] of [[0, 0], [2, 0], [0, 90]] as const) {
-      const straight = skew ? await deskew(working, skew) : working;
-      const seen = quarter ? await deskew(straight, -quarter) : straight;
-      const fine = await cutOutFinest(seen, wide, upload, working, { turn: -skew + quarter });
-      const coarse = await cutOut(seen, wide);
-      expect(Math.max(fine.width, fine.height), `${skew}° ${quarter}°`).toBeLessThanOrEqual(2500);
-      expect(Math.max(fine.width, fine.height) / Math.max(coarse.width, coarse.height), `${skew}° ${quarter}°`).toBeGreaterThan(1.5);
-      expect(await difference(fine, coarse), `${skew}° ${quarter}°`).toBeLessThan(2);
+    // Every EXIF orientation (review: the box is cut from the image as stored, then turned).
+    for (const orientation of [6, 1, 2, 3, 4, 5, 7, 8]) {
+      const upload = await decodeImage('documentImage', await sharp(Buffer.from(svg)).jpeg({ quality: 92 }).withMetadata({ orientation }).toBuffer());
+      expect([upload.width, upload.height, upload.pixels.width, upload.pixels.height]).toEqual(orientation >= 5 ? [3000, 4000, 1200, 1600] : [4000, 3000, 1600, 1200]);
+      const working = upload.pixels;
+      const turns: (readonly [number, number])[] = orientation === 6 ? [[0, 0], [2, 0], [-3.5, 0], [1.5, 90], [0, 270]] : [[0, 0], [2, 0]];
+      for (const [skew, quarter] of turns) {
+        const straight = skew ? await deskew(working, skew) : working;
+        const seen = quarter ? await deskew(straight, -quarter) : straight;
+        const turn = -skew + quarter;
+        const fine = await cutOutFinest(seen, region, upload, working, { turn });
+        const coarse = await cutOut(seen, region);
+        // 2.5 times the working copy's pixels, and the same picture.
+        expect(fine.width / coarse.width, `EXIF ${orientation}, ${skew}° ${quarter}°`).toBeCloseTo(2.5, 1);
+        expect(await difference(fine, coarse), `EXIF ${orientation}, ${skew}° ${quarter}°`).toBeLessThan(2);
+        if (turn !== 0) expect(await difference(await cutOutFinest(seen, region, upload, working), coarse), `EXIF ${orientation}, ${skew}° ${quarter}° unturned`).toBeGreaterThan(8);
+      }
+      // A region most of the photo (review: a page in a 50 MP photo): cut from the upload decoded smaller, at most
+      // 2500 px on a side (here 2700×3200 at full size with EXIF 6), still the same picture.
+      const wide = { left: 0.05, right: 0.95, top: 0.1, bottom: 0.9 };
+      for (const [skew, quarter] of orientation === 6 ? turns.slice(0, 2).concat([[0, 90]]) : [[0, 0] as const]) {
+        const straight = skew ? await deskew(working, skew) : working;
+        const seen = quarter ? await deskew(straight, -quarter) : straight;
+        const fine = await cutOutFinest(seen, wide, upload, working, { turn: -skew + quarter });
+        const coarse = await cutOut(seen, wide);
+        expect(Math.max(fine.width, fine.height), `EXIF ${orientation}, ${skew}° ${quarter}°`).toBeLessThanOrEqual(2500);
+        expect(Math.max(fine.width, fine.height) / Math.max(coarse.width, coarse.height), `EXIF ${orientation}, ${skew}° ${quarter}°`).toBeGreaterThan(1.5);
+        expect(await difference(fine, coarse), `EXIF ${orientation}, ${skew}° ${quarter}°`).toBeLessThan(2);
+      }
     }
     // No larger upload (or none at all): the working copy's own cut.
     const small = await decodeImage('documentImage', await sharp(Buffer.from(svg)).resize(1600).jpeg().toBuffer());

@@ -808,8 +808,8 @@ export function handSplit(key: string): Split {
 /**
  * The pairs of one hand-written file. Round 14's file (name-pairs-r14.tsv: organisations, companies, vessels and
  * romanisations beside hard non-matches), round 16's (name-pairs-r16.tsv: companies in register and press forms
- * beside companies sharing a word), round 19's, round 22's, round 25's, round 28's, round 31's and round 32's (name-pairs-r19.tsv,
- * name-pairs-r22.tsv, name-pairs-r25.tsv, name-pairs-r28.tsv, name-pairs-r31.tsv, name-pairs-r32.tsv: mixed sets, each row a name as listed and that entity as others write it) are each split by their own salted hash of the row's
+ * beside companies sharing a word), round 19's, round 22's, round 25's, round 28's, round 31's, round 32's and round 33's (name-pairs-r19.tsv,
+ * name-pairs-r22.tsv, name-pairs-r25.tsv, name-pairs-r28.tsv, name-pairs-r31.tsv, name-pairs-r32.tsv, name-pairs-r33.tsv: mixed sets, each row a name as listed and that entity as others write it) are each split by their own salted hash of the row's
  * first name, so their held-out halves are not the old test.
  */
 function namePairs(file = 'name-pairs.tsv', splitSalt = ''): { cases: PairCase[]; entities: ListEntity[] } {
@@ -878,9 +878,9 @@ function reportPairs(outcomes: PairOutcome[], showErrors: boolean, title = 'hand
  * Real unlisted names (data/aml-eval/unlisted-names.tsv), less those whose words are exactly a listed name's; `added`
  * is the round that wrote the row when the file says so ("r7", "r8", "r9", "r10"). Round 12's names
  * (unlisted-names-r12.tsv), round 14's (unlisted-names-r14.tsv), round 17's (unlisted-names-r17.tsv), round 25's
- * (unlisted-names-r25.tsv), round 28's (unlisted-names-r28.tsv), round 31's and round 32's (unlisted-names-r31.tsv,
- * unlisted-names-r32.tsv: persons and organisations) are each split by their own salted hash: dev-2 … dev-8 to look
- * at, held-out, held-out-3 … held-out-8 read once.
+ * (unlisted-names-r25.tsv), round 28's (unlisted-names-r28.tsv), round 31's, round 32's and round 33's (unlisted-names-r31.tsv,
+ * unlisted-names-r32.tsv, unlisted-names-r33.tsv: persons and organisations) are each split by their own salted hash: dev-2 … dev-9 to look
+ * at, held-out, held-out-3 … held-out-9 read once.
  */
 function unlistedNames(entities: ListEntity[], file = 'unlisted-names.tsv', splitSalt = ''): { cases: Array<Case & { culture: string; added: string }>; leftOut: string[] } {
   const listedWords = new Set(entities.flatMap((e) => e.names.map((n) => tokenise(n.full).sort().join(' '))));
@@ -1044,6 +1044,8 @@ export async function run(): Promise<void> {
   const pairListsR31: ListsSnapshot = { index: buildIndex([...entities, ...pairsR31.entities]), lists: [], listsVersion: 'eval-pairs-r31' };
   const pairsR32 = namePairs('name-pairs-r32.tsv', 'r32:');
   const pairListsR32: ListsSnapshot = { index: buildIndex([...entities, ...pairsR32.entities]), lists: [], listsVersion: 'eval-pairs-r32' };
+  const pairsR33 = namePairs('name-pairs-r33.tsv', 'r33:');
+  const pairListsR33: ListsSnapshot = { index: buildIndex([...entities, ...pairsR33.entities]), lists: [], listsVersion: 'eval-pairs-r33' };
   const unlisted = unlistedNames(entities);
   const unlistedR12 = unlistedNames(entities, 'unlisted-names-r12.tsv', 'r12:');
   const unlistedR14 = unlistedNames(entities, 'unlisted-names-r14.tsv', 'r14:');
@@ -1052,6 +1054,7 @@ export async function run(): Promise<void> {
   const unlistedR28 = unlistedNames(entities, 'unlisted-names-r28.tsv', 'r28:');
   const unlistedR31 = unlistedNames(entities, 'unlisted-names-r31.tsv', 'r31:');
   const unlistedR32 = unlistedNames(entities, 'unlisted-names-r32.tsv', 'r32:');
+  const unlistedR33 = unlistedNames(entities, 'unlisted-names-r33.tsv', 'r33:');
   const pressWritten = pressNames(entities);
   console.log(`AML matching quality — lists: ${LISTS_DIR} (${entities.length} entities), seed ${SEED}, threshold ${THRESHOLD}${THRESHOLD === DEFAULT_THRESHOLD ? ' (default)' : ''}`);
   reportAliasProbes(lists, unlistedNames(entities, 'org-alias-probes-r15.tsv'));
@@ -1107,6 +1110,7 @@ export async function run(): Promise<void> {
       reportPairs(measurePairs(pairListsR28, pairsR28.cases.filter((c) => c.split === split)), split === 'dev' && process.argv.includes('--misses'), `round-28 mixed pairs (${split === 'dev' ? 'dev' : 'held-out'})`);
       reportPairs(measurePairs(pairListsR31, pairsR31.cases.filter((c) => c.split === split)), split === 'dev' && process.argv.includes('--misses'), `round-31 mixed pairs (${split === 'dev' ? 'dev' : 'held-out'})`);
       reportPairs(measurePairs(pairListsR32, pairsR32.cases.filter((c) => c.split === split)), split === 'dev' && process.argv.includes('--misses'), `round-32 mixed pairs (${split === 'dev' ? 'dev' : 'held-out'})`);
+      reportPairs(measurePairs(pairListsR33, pairsR33.cases.filter((c) => c.split === split)), split === 'dev' && process.argv.includes('--misses'), `round-33 mixed pairs (${split === 'dev' ? 'dev' : 'held-out'})`);
       const unlistedCases = unlisted.cases.filter((c) => c.split === split);
       const unlistedResult = measure(lists, unlistedCases);
       const rate = (cases: typeof unlistedCases): string => falseAlarmRate(unlistedResult.falseAlarms, cases);
@@ -1118,6 +1122,7 @@ export async function run(): Promise<void> {
       reportLaterUnlisted(lists, 'round-28', unlistedR28, split, ['dev-6', 'held-out-6']);
       reportLaterUnlisted(lists, 'round-31', unlistedR31, split, ['dev-7', 'held-out-7']);
       reportLaterUnlisted(lists, 'round-32', unlistedR32, split, ['dev-8', 'held-out-8']);
+      reportLaterUnlisted(lists, 'round-33', unlistedR33, split, ['dev-9', 'held-out-9']);
       reportPressNames(lists, pressWritten.cases.filter((c) => c.split === split), pressWritten.leftOut, split === 'dev' && process.argv.includes('--misses'));
       if (split === 'dev' && process.argv.includes('--misses')) {
         for (const [c] of unlistedResult.falseAlarms) console.log(`    unlisted false alarm: ${whyFlagged(lists, c)}`);

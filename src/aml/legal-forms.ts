@@ -248,6 +248,11 @@ function jointStockBankFormAt(tokens: string[], i: number): number {
   return JOINT_STOCK_BANK_FORMS.find((words) => i + words.length < tokens.length && words.every((word, k) => tokens[i + k] === word))?.length ?? 0;
 }
 
+/** A table's own entry for a word: not what every object inherits ("constructor" made a name unreadable). */
+function ownEntry<T>(table: Record<string, T>, word: string | undefined): T | undefined {
+  return word !== undefined && Object.hasOwn(table, word) ? table[word] : undefined;
+}
+
 /**
  * Tokens with legal forms written in full replaced by their abbreviation, generic words by one form, numbers by
  * digits, and a number's marker dropped.
@@ -255,7 +260,7 @@ function jointStockBankFormAt(tokens: string[], i: number): number {
 export function foldLegalFormsAndNumbers(tokens: string[]): string[] {
   const folded: string[] = [];
   for (let i = 0; i < tokens.length; ) {
-    if (i > 0 && NUMBER_MARKERS.has(tokens[i]) && /^\d+$/.test(NUMBERS[tokens[i + 1]] ?? tokens[i + 1] ?? '')) {
+    if (i > 0 && NUMBER_MARKERS.has(tokens[i]) && /^\d+$/.test(ownEntry(NUMBERS, tokens[i + 1]) ?? tokens[i + 1] ?? '')) {
       i++;
       continue;
     }
@@ -287,10 +292,10 @@ export function foldLegalFormsAndNumbers(tokens: string[]): string[] {
         continue;
       }
     }
-    const generic = GENERIC_WORDS[tokens[i]];
+    const generic = ownEntry(GENERIC_WORDS, tokens[i]);
     if (generic) folded.push(...generic);
     else if (tokens[i] === 'air' && folded.some((word) => !LEADING_WORDS.has(word))) folded.push(AIRLINE_WORD_FOLDED);
-    else folded.push(NUMBERS[tokens[i]] ?? withAirlineWordFolded(tokens[i]));
+    else folded.push(ownEntry(NUMBERS, tokens[i]) ?? withAirlineWordFolded(tokens[i]));
     i++;
   }
   return folded;

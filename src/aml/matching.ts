@@ -14,7 +14,8 @@ import {
 import { AIRLINE_WORD_FOLDED, LEGAL_FORM_WORDS, withAirlineWordFolded } from './legal-forms.ts';
 import { COMMON_FAMILY, COMMON_GIVEN } from './common-names.ts';
 import { knownOrganisationAliases, withLeadingNameReplaced } from './organisation-aliases.ts';
-import { withoutClosingCountry, withoutPlaceName } from './places.ts';
+import { withShortCountryNames, withoutClosingCountry, withoutPlaceName } from './places.ts';
+import { withKindWordsInEnglish } from './kind-word-translations.ts';
 import type { ListEntity, NameKind } from './model.ts';
 
 const NAME_KINDS: NameKind[] = ['primary', 'alias', 'weak_alias', 'former'];
@@ -124,6 +125,13 @@ const KNOWN_ALIAS_SIMILARITY = 0.95;
 /** An organisation's name with the place it opens with (see withoutPlaceName) or its country left out. */
 const PLACE_LEFT_OUT_SIMILARITY = 0.9;
 /**
+ * An organisation's name read with its romanised kind words in English (see withKindWordsInEnglish) or with a
+ * country's formal name in its short form (see withShortCountryNames), query or listed: a reading, not the name as
+ * written ("Central Election Commission of the River of Belarus" read against the listed "... of Belarus" without
+ * "Republic" would score as if no word were replaced).
+ */
+const READ_IN_OTHER_WORDS_SIMILARITY = 0.95;
+/**
  * Spelling weight of a word that at most a dozen or so listed names hold: an industry's words ("petroleum",
  * "foreign", "chemical", "digital") are held by more, however rare they are next to persons' names.
  */
@@ -181,6 +189,10 @@ export interface ScreeningIndex {
   placeLeftOutNames: Set<number>;
   /** An organisation's name without the country it closes with, when that country is the body's (see withoutClosingCountry). */
   countryLeftOutNames: Set<number>;
+  /** An organisation's name with its romanised kind words in English (see withKindWordsInEnglish). */
+  translatedNames: Set<number>;
+  /** An organisation's name with countries' formal names in their short form (see withShortCountryNames). */
+  shortCountryNames: Set<number>;
   /** Ids of persons' names read without the title their given names open with (see withoutListedTitle). */
   titleLeftOutNames: Set<number>;
   /**
@@ -388,6 +400,18 @@ const IBERIAN_LINKING_WORDS = new Set(['de', 'del', 'la', 'los', 'las', 'y', 'e'
  * "THE PLANAR COMPANY" is not TPCO (Tianjin Pipe Corporation), nor a Mexican "S.A. DE C.V." ...sdcv.
  */
 export function acronymsOf(parts: string[]): string[] {
+  const namedAfter = namedAfterAt(parts);
+  if (namedAfter > 0) {
+    // The body's own words make its acronym, in the order said or with the eponym first as English says it
+    // ("MOSCOW STATE TECHNICAL UNIVERSITY NAMED AFTER N.E. BAUMAN" → mstu, bmstu; round 33).
+    const own = parts.slice(0, namedAfter);
+    return [...new Set([...initialsOf(parts), ...initialsOf(own), ...initialsOf([parts[parts.length - 1], ...own])])];
+  }
+  return initialsOf(parts);
+}
+
+/** acronymsOf's readings of a name's initials. */
+function initialsOf(parts: string[]): string[] {
   const words = parts.filter((part) => !ACRONYM_SKIPS.has(part));
   if (words.some((word) => !/^[a-z]{2}/.test(word))) return [];
   // Also after a legal form the name opens with, as shortAcronymsOf reads it: a closing kind keeps its initial
@@ -398,6 +422,18 @@ export function acronymsOf(parts: string[]): string[] {
     acronyms.add(parts.slice(0, -1).map((word) => word[0]).join('') + 'sa');
   }
   return [...acronyms].filter((acronym) => acronym.length >= MIN_ACRONYM && acronym.length <= MAX_ACRONYM);
+}
+
+/** Words that open the eponym closing a body's name: English "named after", Russian "imeni" / "im.". */
+const NAMED_AFTER = [['named', 'after'], ['imeni'], ['im']];
+
+/** Where the closing "named after <eponym>" clause of a name opens, -1 for none (a clause of at most four words). */
+function namedAfterAt(parts: string[]): number {
+  for (let at = Math.max(1, parts.length - 6); at < parts.length - 1; at++) {
+    const opening = NAMED_AFTER.find((words) => words.every((word, k) => parts[at + k] === word));
+    if (opening && parts.length - at - opening.length <= 4) return at;
+  }
+  return -1;
 }
 
 /**
@@ -684,6 +720,8 @@ export function buildIndex(entities: ListEntity[]): ScreeningIndex {
   const syllablesJoinedNames = new Set<number>();
   const placeLeftOutNames = new Set<number>();
   const countryLeftOutNames = new Set<number>();
+  const translatedNames = new Set<number>();
+  const shortCountryNames = new Set<number>();
   const titleLeftOutNames = new Set<number>();
   const alDinApartNames = new Set<number>();
   const readingNames = new Set<number>();
@@ -713,9 +751,11 @@ export function buildIndex(entities: ListEntity[]): ScreeningIndex {
       const vesselWords = entity.type === 'vessel' ? vesselNameReading(withoutKind ?? written) : undefined;
       const withoutPlace = entity.type === 'organization' ? withoutPlaceName(written) : undefined;
       const withoutCountry = entity.type === 'organization' && !withoutPlace ? withoutOwnClosingCountry(entity, written) : undefined;
+      const inEnglish = entity.type === 'organization' ? withKindWordsInEnglish(written) : undefined;
+      const shortCountries = entity.type === 'organization' ? withShortCountryNames(written) : undefined;
       const withoutTitle = entity.type === 'person' ? withoutListedTitle(written) : undefined;
       const alDinApart = entity.type === 'person' ? withAlDinApart(written) : undefined;
-      const readings = [withoutKind, syllablesJoined, vesselWords, withoutPlace, withoutCountry, withoutTitle, alDinApart].filter((reading) => reading !== undefined);
+      const readings = [withoutKind, syllablesJoined, vesselWords, withoutPlace, withoutCountry, inEnglish, shortCountries, withoutTitle, alDinApart].filter((reading) => reading !== undefined);
       for (const variant of [...nameVariants(written), ...(numeralOne ? [numeralOne] : []), ...readings]) {
         const reading = readings.includes(variant);
         const { parts, middle, order, secondFamily, nisba } = listedNameParts(variant, entity.type === 'person');
@@ -757,6 +797,8 @@ export function buildIndex(entities: ListEntity[]): ScreeningIndex {
         if (variant === syllablesJoined) syllablesJoinedNames.add(nameId);
         if (variant === withoutPlace) placeLeftOutNames.add(nameId);
         if (variant === withoutCountry) countryLeftOutNames.add(nameId);
+        if (variant === inEnglish) translatedNames.add(nameId);
+        if (variant === shortCountries) shortCountryNames.add(nameId);
         if (variant === withoutTitle) titleLeftOutNames.add(nameId);
         if (variant === alDinApart) alDinApartNames.add(nameId);
         if (entity.type === 'person') for (const joined of hyphenatedWords(variant)) pushTo(byHyphenatedKey, transliterationKey(joined), nameId);
@@ -790,7 +832,8 @@ export function buildIndex(entities: ListEntity[]): ScreeningIndex {
           if (parts[i + 1] === AIRLINE_WORD_FOLDED) pushTo(byJoined, `${parts[i]}air`, nameId);
         }
         if (entity.type === 'organization') organisationNamesOf.set(entityIndex, (organisationNamesOf.get(entityIndex) ?? new Set<string>()).add(parts.join(' ')));
-        if (entity.type === 'organization' && name.kind !== 'weak_alias') {
+        // Initials of a reading with some words translated mix two languages' ("Dalnevostochnaya Gorno Rudnaya Company").
+        if (entity.type === 'organization' && name.kind !== 'weak_alias' && variant !== inEnglish) {
           for (const acronym of acronymsOf(parts)) pushTo(byAcronym, acronym, nameId);
           const own = acronymSource(parts);
           for (const acronym of shortAcronymsOf(parts)) shortAcronymNames.push({ acronym, source: own, nameId, entityIndex });
@@ -948,6 +991,8 @@ export function buildIndex(entities: ListEntity[]): ScreeningIndex {
     syllablesJoinedNames,
     placeLeftOutNames,
     countryLeftOutNames,
+    translatedNames,
+    shortCountryNames,
     titleLeftOutNames,
     alDinApartNames,
     byPinyin,
@@ -1965,14 +2010,14 @@ function weakWeightOf(query: QueryToken[]): number {
 export function searchNames(index: ScreeningIndex, name: string, minScore: number): NameHit[] {
   const best = new Map<number, NameHit>();
   const spellings = spellingsOf(name);
-  for (const { text, factor, vessel, country } of spellings) {
-    for (const hit of searchSpelling(index, text, minScore / factor, vessel, country)) {
+  for (const { text, factor, vessel, country, organisation } of spellings) {
+    for (const hit of searchSpelling(index, text, minScore / factor, vessel, country, organisation)) {
       const scored = factor === 1 ? hit : { ...hit, score: hit.score * factor };
       if (scored.score >= minScore && scored.score > (best.get(scored.entityIndex)?.score ?? 0)) best.set(scored.entityIndex, scored);
     }
   }
-  for (const { text, factor, vessel } of spellings) {
-    if (factor !== 1 || vessel) continue;
+  for (const { text, factor, vessel, organisation } of spellings) {
+    if (factor !== 1 || vessel || organisation) continue;
     for (const hit of [...searchAcronym(index, text), ...searchSpelledOut(index, text)]) {
       if (hit.score >= minScore && hit.score > (best.get(hit.entityIndex)?.score ?? 0)) best.set(hit.entityIndex, hit);
     }
@@ -2000,9 +2045,10 @@ export function searchNames(index: ScreeningIndex, name: string, minScore: numbe
 
 /**
  * One way a query is searched; `vessel`: a reading only a vessel's name may have, its hits kept for vessels alone;
- * `country`: the query without the country it closes with (ISO code), its hits kept for organisations of that country.
+ * `country`: the query without the country it closes with (ISO code), its hits kept for organisations of that country;
+ * `organisation`: a reading only an organisation's name may have, its hits kept for organisations.
  */
-interface Spelling { text: string; factor: number; vessel?: 'name' | 'syllablesJoined'; country?: string }
+interface Spelling { text: string; factor: number; vessel?: 'name' | 'syllablesJoined'; country?: string; organisation?: boolean }
 
 /**
  * The ways a query is searched: as written, in its Pinyin reading when it reads as Wade-Giles (its hits count at
@@ -2028,6 +2074,10 @@ function spellingsOf(name: string): Spelling[] {
   if (syllablesJoined) spellings.push({ text: syllablesJoined, factor: 1, vessel: 'syllablesJoined' });
   const withoutCountry = withoutClosingCountry(name);
   if (withoutCountry) spellings.push({ text: withoutCountry.reading, factor: PLACE_LEFT_OUT_SIMILARITY, country: withoutCountry.country });
+  const inEnglish = withKindWordsInEnglish(name);
+  if (inEnglish) spellings.push({ text: inEnglish, factor: READ_IN_OTHER_WORDS_SIMILARITY, organisation: true });
+  const shortCountries = withShortCountryNames(name);
+  if (shortCountries) spellings.push({ text: shortCountries, factor: READ_IN_OTHER_WORDS_SIMILARITY, organisation: true });
   return spellings;
 }
 
@@ -2037,12 +2087,12 @@ function spellingsOf(name: string): Spelling[] {
  */
 export function proposedEntities(index: ScreeningIndex, name: string, minScore: number): Set<number> {
   const proposed = new Set<number>();
-  for (const { text, factor, vessel, country } of spellingsOf(name)) {
+  for (const { text, factor, vessel, country, organisation } of spellingsOf(name)) {
     for (const nameId of candidateNames(index, queryTokens(index, text), minScore / factor)) {
       const entity = index.entities[index.nameEntity[nameId]];
-      if ((!vessel || entity.type === 'vessel') && (!country || entity.type === 'organization')) proposed.add(index.nameEntity[nameId]);
+      if ((!vessel || entity.type === 'vessel') && (!(country || organisation) || entity.type === 'organization')) proposed.add(index.nameEntity[nameId]);
     }
-    if (factor !== 1 || vessel) continue;
+    if (factor !== 1 || vessel || organisation) continue;
     for (const alias of knownOrganisationAliases(text)) {
       for (const nameId of candidateNames(index, queryTokens(index, alias), KNOWN_ALIAS_FLOOR)) proposed.add(index.nameEntity[nameId]);
     }
@@ -2098,7 +2148,7 @@ function brandWordPaired(index: ScreeningIndex, nameId: number, hit: NameHit, an
  * the query's is part of the name. A query's closing country (`country`, the spelling's factor gives the
  * similarity) only for an organisation the list may place there (see mayBeOwnCountry), met on its brand.
  */
-function searchSpelling(index: ScreeningIndex, name: string, minScore: number, vessel?: Spelling['vessel'], country?: string): NameHit[] {
+function searchSpelling(index: ScreeningIndex, name: string, minScore: number, vessel?: Spelling['vessel'], country?: string, organisation?: boolean): NameHit[] {
   const query = queryTokens(index, name);
   const queryCjk = cjkCharacters(name);
   const bestByEntity = new Map<number, { nameId: number; score: number }>();
@@ -2106,10 +2156,12 @@ function searchSpelling(index: ScreeningIndex, name: string, minScore: number, v
     const entity = index.entities[index.nameEntity[nameId]];
     if (vessel && entity.type !== 'vessel') continue;
     if (country && (entity.type !== 'organization' || !mayBeOwnCountry(entity, country))) continue;
+    if (organisation && entity.type !== 'organization') continue;
     const hit = scoreName(index, query, queryCjk, nameId, false);
     const listedPlaceLeftOut = index.placeLeftOutNames.has(nameId);
     const listedCountryLeftOut = index.countryLeftOutNames.has(nameId);
-    const score = listedPlaceLeftOut || listedCountryLeftOut ? (hit?.score ?? 0) * PLACE_LEFT_OUT_SIMILARITY : hit?.score ?? 0;
+    const factor = listedPlaceLeftOut || listedCountryLeftOut ? PLACE_LEFT_OUT_SIMILARITY : index.translatedNames.has(nameId) || index.shortCountryNames.has(nameId) ? READ_IN_OTHER_WORDS_SIMILARITY : 1;
+    const score = (hit?.score ?? 0) * factor;
     if (!hit || score < minScore) continue;
     if ((vessel === 'syllablesJoined' || index.syllablesJoinedNames.has(nameId)) && !joinedSyllablesAgree(scoreName(index, query, queryCjk, nameId, true)!)) continue;
     if (listedPlaceLeftOut && !brandWordPaired(index, nameId, scoreName(index, query, queryCjk, nameId, true)!)) continue;

@@ -79,3 +79,44 @@ export function withoutClosingCountry(raw: string): { reading: string; country: 
   }
   return undefined;
 }
+
+/**
+ * Countries' formal names as organisations' names write them, with the short name the press writes (round 33):
+ * "Central Bank of the DPRK" / "... of North Korea" / "... of the Democratic People's Republic of Korea", "Ministry
+ * of Intelligence of the Islamic Republic of Iran" / "... of Iran". Besides these, "Republic of" before a country's
+ * name ("National Olympic Committee of the Republic of Belarus") is left out.
+ */
+const FORMAL_COUNTRY_NAMES = new Map<string, string>(Object.entries({
+  'democratic peoples republic of korea': 'north korea', dprk: 'north korea', 'islamic republic of iran': 'iran',
+  'russian federation': 'russia', 'syrian arab republic': 'syria', 'peoples republic of china': 'china',
+  'bolivarian republic of venezuela': 'venezuela', 'lebanese republic': 'lebanon', 'kyrgyz republic': 'kyrgyzstan',
+  'republic of the union of myanmar': 'myanmar', 'union of myanmar': 'myanmar', 'republic of korea': 'south korea',
+}));
+const FORMAL_NAME_WORDS = /republic|dprk|federation|myanmar/i;
+const LONGEST_FORMAL_NAME = Math.max(...[...FORMAL_COUNTRY_NAMES.keys()].map((name) => name.split(' ').length));
+
+/**
+ * An organisation's name with the formal names of the countries it holds in their short form, in normalised tokens
+ * (see FORMAL_COUNTRY_NAMES); undefined when it holds none.
+ */
+export function withShortCountryNames(raw: string): string | undefined {
+  // Every formal name holds one of these words: tell so before the cost of tokenise.
+  if (!FORMAL_NAME_WORDS.test(raw)) return undefined;
+  const tokens = tokenise(raw);
+  const read: string[] = [];
+  let changed = false;
+  for (let i = 0; i < tokens.length; ) {
+    const length = [...Array(LONGEST_FORMAL_NAME).keys()].map((k) => LONGEST_FORMAL_NAME - k)
+      .find((words) => i + words <= tokens.length && FORMAL_COUNTRY_NAMES.has(tokens.slice(i, i + words).join(' ')));
+    if (length) {
+      read.push(FORMAL_COUNTRY_NAMES.get(tokens.slice(i, i + length).join(' '))!);
+      i += length;
+      changed = true;
+    } else if (tokens[i] === 'republic' && tokens[i + 1] === 'of' && i + 2 < tokens.length && i > 0
+      && [3, 2, 1].some((words) => i + 2 + words === tokens.length && countryNamedBy(tokens.slice(i + 2).join(' ')))) {
+      i += 2;
+      changed = true;
+    } else read.push(tokens[i++]);
+  }
+  return changed && tokens.length > 1 ? read.join(' ') : undefined;
+}

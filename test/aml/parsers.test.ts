@@ -11,6 +11,7 @@ import { parseEuCsv, parseEuXml } from '../../src/aml/parsers/eu.ts';
 import { parseUkCsv } from '../../src/aml/parsers/uk.ts';
 import { parseFtm } from '../../src/aml/parsers/ftm.ts';
 import { parseLooseDate } from '../../src/aml/parsers/dates.ts';
+import { lowerCaseRecord } from '../../src/aml/parsers/columns.ts';
 
 const LISTS = fileURLToPath(new URL('../../../shared/data/lists/', import.meta.url));
 const fixture = (name: string) => readFile(fileURLToPath(new URL(`./fixtures/${name}`, import.meta.url)), 'utf8');
@@ -267,6 +268,12 @@ describe('EU, UK and FollowTheMoney fixtures', () => {
     expect(ftm.entities.map((e) => [e.sourceId, e.type])).toEqual([['pep-ex-1', 'person'], ['co-ex-2', 'organization']]);
     expect(ftm.entities[0]).toMatchObject({ birthDates: ['1970-05-02'], nationalities: ['ES'], programs: ['role.pep'] });
     expect(ftm.entities[0].identifiers).toContainEqual({ type: 'passport', value: 'PAB123456', country: undefined });
+  });
+
+  it('reads keys that every object inherits as data, not as the object\'s own (review of round 33)', () => {
+    const lines = ['constructor', 'toString', 'hasOwnProperty', '__proto__'].map((schema, i) => JSON.stringify({ id: `x${i}`, schema, properties: { name: ['Acme'] } }));
+    expect(parseFtm(lines.join('\n'), 'peps').entities).toEqual([]);
+    expect(lowerCaseRecord(['Constructor', 'Name'], ['built', 'Acme'])).toEqual({ constructor: 'built', name: 'Acme' });
   });
 
   it('rejects what it cannot read with a message', () => {

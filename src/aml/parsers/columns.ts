@@ -14,12 +14,13 @@ export function headerIndex(header: string[], ...names: string[]): number {
   return header.findIndex((cell) => wanted.includes(cell.trim().toLowerCase()));
 }
 
-/** Record keyed by lower-cased header names; the first occurrence wins when a header repeats. */
+/** Record keyed by lower-cased header names; the first occurrence wins when a header repeats (own keys only: a
+ * "constructor" column is a column like any other). */
 export function lowerCaseRecord(header: string[], row: string[]): Record<string, string> {
   const record: Record<string, string> = {};
   header.forEach((cell, i) => {
     const key = cell.trim().toLowerCase();
-    if (!(key in record) || record[key] === '') record[key] = (row[i] ?? '').trim();
+    if (!Object.hasOwn(record, key) || record[key] === '') record[key] = (row[i] ?? '').trim();
   });
   return record;
 }

@@ -65,7 +65,8 @@ export function parseFtm(text: string, listName: string): ParsedList {
     } catch {
       throw new Error(`FollowTheMoney line ${lineNumber} is not JSON`);
     }
-    const type = typeof record.schema === 'string' ? SCHEMA_TYPES[record.schema] : undefined;
+    // Only the table's own schemata: "constructor" or "toString" would read what every object inherits.
+    const type = typeof record.schema === 'string' && Object.hasOwn(SCHEMA_TYPES, record.schema) ? SCHEMA_TYPES[record.schema] : undefined;
     const properties = record.properties ?? {};
     if (!type || record.target === false || typeof record.id !== 'string') continue;
     const entity = emptyEntity(listName, record.id, type);

@@ -449,6 +449,35 @@ describe('values confirmed in print (round 27)', () => {
     expect(confirmedInPrint(short, page({ number: [['J8369854', 820, 99]] }))).toContain('documentNumber');
   });
 
+  it('does not let such an MRZ line match the page where its printed number or name was changed (round 27, MRZ lines)', () => {
+    const mrzLines = composeTd3({ ...SPECIMEN_HOLDER, documentNumber: 'J8369854', issuingState: 'IND', nationality: 'IND' });
+    const short = readMrz(mrzLines.join('\n'), new Date('2026-06-01T12:00:00Z'))!;
+    const reread = (fillers: string) =>
+      mrzLines.map((mrzLine, row) => line(600 + 40 * row, mrzLine.replace(/</g, fillers).split(/\s+/).filter(Boolean).map((text, k): Word => [text, 10 + 120 * k, 99])));
+    for (const fillers of [' ', ' « ', ' K']) {
+      const tampered = page({ number: [['J8369884', 820, 95]], given: [['KARIN', 430]] });
+      expect(compareVisualZone(short, [...tampered, ...reread(fillers)]), fillers).toMatchObject({ documentNumber: 'mismatch', givenNames: 'mismatch' });
+      // The genuine page with the same MRZ lines taken in matches, as without them.
+      expect(compareVisualZone(short, [...page({ number: [['J8369854', 820]] }), ...reread(fillers)]), fillers).toEqual(ALL_MATCH);
+    }
+    // Without its label the changed number is still seen (round 26), not hidden by the MRZ line.
+    const confidentChange = [98, 98, 98, 98, 98, 98, 98, 98];
+    const unlabelled = page({ number: [] }).filter((words) => !words.some((w) => w.text === 'Passport'));
+    const elsewhere = line(520, [['J8369884', 40, 90, confidentChange]]);
+    expect(compareVisualZone(short, [...unlabelled, elsewhere, ...reread(' ')]).documentNumber).toBe('mismatch');
+  });
+
+  it('still finds a value on a page line that shares fewer than 14 characters in a row with an MRZ line', () => {
+    // The page's type, state and number on one line: 13 characters of MRZ line 1 and 2 at most.
+    const typeLine = line(125, [['P', 430], ['SWE', 600], ['XA4186275', 820]]);
+    const genuine = page().map((words) => (words[0]?.text === 'XA4186275' ? typeLine : words));
+    expect(compareVisualZone(MRZ, genuine)).toEqual(ALL_MATCH);
+    // A name line of 14 letters or more is the MRZ's name line read again as far as the text tells: no match from
+    // it, but its label still points to it, so the genuine name is no mismatch.
+    const oneLine = page({ surname: [['ERIKSSON', 430], ['ANNA', 540], ['MARIA', 600]] });
+    expect(compareVisualZone(MRZ, oneLine).surname).not.toBe('mismatch');
+  });
+
   it('confirms the birth and expiry dates printed in confidently read words, all-digit ones only where day and month are known', () => {
     const number: Word[] = [['XA4186275', 820, 90]];
     expect(confirmedInPrint(MRZ, page({ number }))).toEqual(['birthDate', 'expiryDate']);

@@ -8,7 +8,7 @@ import type { MrzReading } from './mrz.ts';
 import { nameVariants } from './names.ts';
 import type { RawPixels } from './intake.ts';
 import { OCR_WIDTH, type Box, type OcrEngine } from './ocr.ts';
-import { cutOut, documentAround, documentAroundMrz, uprightMrzPage, type Region } from './skew.ts';
+import { cutOutFinest, documentAround, documentAroundMrz, uprightMrzPage, type Region, type Upload } from './skew.ts';
 
 export type VisualFieldResult = 'match' | 'mismatch' | 'unread';
 export const VISUAL_FIELDS = ['documentNumber', 'surname', 'givenNames', 'birthDate', 'expiryDate'] as const;
@@ -484,11 +484,13 @@ const DEFAULT_ZONE_BOTTOM = 0.8;
  * `mrzRegion` (round 23): the MRZ region of the document to read where the photo holds two (findMrzRegions); without
  * it, the document around the lowest MRZ region (findMrzRegion), or the whole image when none is found.
  */
-export async function readPrintedPage(pixels: RawPixels, ocr: OcrEngine, mrzRegion: Region | null = null): Promise<PrintedLine[]> {
+export async function readPrintedPage(pixels: RawPixels, ocr: OcrEngine, mrzRegion: Region | null = null, upload: Upload | null = null): Promise<PrintedLine[]> {
   // A document small in the photo (round 21 review): its own page cut out, so that the OCR scale gives its print the
   // usual pitch; read in the whole photo its values are ~7 px high, read as nothing, and a tampered page passed.
+  // Cut from the upload at full resolution where it is larger, and straightened (round 27): in the working copy its
+  // labels are ~4 px.
   const document = mrzRegion ? documentAround(mrzRegion, pixels) : documentAroundMrz(pixels);
-  const { upright, band } = await uprightMrzPage(document ? await cutOut(pixels, document) : pixels);
+  const { upright, band } = await uprightMrzPage(document ? await cutOutFinest(pixels, document, upload, pixels, { straighten: true }) : pixels);
   const bottom = band && band.top > 0.3 ? band.top : DEFAULT_ZONE_BOTTOM;
   return ocr.readPrintedBand(upright, { top: 0, bottom }, VISUAL_ZONE_WIDTH);
 }

@@ -8,8 +8,8 @@ import type { FaceEngine } from '../../src/kyc/face.ts';
 import { decodeImage, type RawPixels } from '../../src/kyc/intake.ts';
 import { readMrz, type MrzReading } from '../../src/kyc/mrz.ts';
 import type { OcrEngine } from '../../src/kyc/ocr.ts';
-import { findMrzRegions } from '../../src/kyc/skew.ts';
-import { onTable, onTableImage } from './images.ts';
+import { estimateSkew, findMrzRegions } from '../../src/kyc/skew.ts';
+import { onTable, onTableImage, passportInLargePhoto } from './images.ts';
 import { compareVisualZone, confirmedInPrint, impossibleDate, pageDateOrder, printedDates, readPrintedPage, type PrintedLine } from '../../src/kyc/visual-zone.ts';
 
 /** The specimen holder's MRZ, read by the parser: ERIKSSON, ANNA MARIA, XA4186275, 1974-08-12, 2034-03-15. */
@@ -163,6 +163,36 @@ describe('compareVisualZone', () => {
     const seen: RawPixels[] = [];
     await readPrintedPage(full, { readPrintedBand: async (image: RawPixels) => (seen.push(image), []) } as unknown as OcrEngine);
     expect(seen[0]!.width).toBe(full.width);
+  });
+
+  it('reads the MRZ and the printed page of a document small in a large photo from the upload at full resolution (round 27)', async () => {
+    // A 4032×3024 phone photo, the passport at ~35 % of its width (~560 px in the 1600 px working copy, 1410 px
+    // uploaded), lying turned 2.5°.
+    const document = await passportInLargePhoto(2.5, 1800, 900);
+    const pagesRead: RawPixels[] = [];
+    const ocr: OcrEngine = {
+      // The MRZ reads only at the upload's resolution (its region ~1250 px wide; ~500 px in the working copy).
+      readMrzBand: async (image) => {
+        const lines = image.width > 1000 && image.width < 1400 && image.height < 600 ? composeTd3(SPECIMEN_HOLDER) : [];
+        return { text: lines.join('\n'), lines: lines.map((text, i) => ({ text, box: { x0: 10, y0: 10 + 40 * i, x1: 10 + 10 * text.length, y1: 40 + 40 * i } })) };
+      },
+      readDigit: async () => null,
+      readCharacter: async () => null,
+      readText: async () => '',
+      readPrintedBand: async (image) => (pagesRead.push(image), []),
+      close: async () => undefined,
+    };
+    const noFaces: FaceEngine = { detect: async () => [], describe: async () => [], close: async () => undefined };
+    const metadata = { firstName: SPECIMEN_HOLDER.givenNames, lastName: SPECIMEN_HOLDER.surname };
+    const signals = await analyseImages({ documentType: 'passport', document, selfie: document, metadata, now: '2026-06-01T12:00:00Z' }, { ocr, face: noFaces });
+    expect(signals.documentReading.mrz).toMatchObject({ valid: true, documentNumber: SPECIMEN_HOLDER.documentNumber });
+    // The page cut out of the upload, straightened: the 1410 px document and some of the table, not its ~560 px in the working copy.
+    expect(pagesRead).toHaveLength(1);
+    expect(pagesRead[0]!.width).toBeGreaterThanOrEqual(1410);
+    expect(pagesRead[0]!.width).toBeLessThan(2000);
+    expect(Math.abs(estimateSkew(pagesRead[0]!))).toBeLessThan(1);
+    // Its bytes are no signal.
+    expect(signals.document).not.toHaveProperty('encoded');
   });
 });
 

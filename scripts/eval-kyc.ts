@@ -197,9 +197,12 @@ const DEGRADATIONS: Record<string, Degrade> = {
 const shrunk = (png: Buffer, width: number, quality = 85) => jpeg(sharp(png).resize({ width, kernel: 'linear' }), quality);
 
 const FRAME = { width: 1024, height: 768 };
+/** A phone camera's photo (round 27): the analysis's working copy is 1600 px wide, a third of it. */
+const LARGE_FRAME = { width: 4032, height: 3024 };
+type Frame = typeof FRAME;
 
 /** A table top: coarse random grain stretched into streaks (wood-like), tinted, with fine grain over it. */
-async function tableTop(noise: () => number): Promise<Buffer> {
+async function tableTop(noise: () => number, frame: Frame = FRAME): Promise<Buffer> {
   const [w, h] = [64, 12];
   const coarse = Buffer.alloc(w * h * 3);
   const tint = [0.62 + 0.2 * noise(), 0.48 + 0.12 * noise(), 0.34 + 0.1 * noise()];
@@ -207,28 +210,30 @@ async function tableTop(noise: () => number): Promise<Buffer> {
     const v = 120 + 100 * noise();
     for (let c = 0; c < 3; c++) coarse[3 * i + c] = Math.round(v * tint[c]!);
   }
-  const streaks = await sharp(coarse, { raw: { width: w, height: h, channels: 3 } }).resize(FRAME.width, FRAME.height, { fit: 'fill', kernel: 'cubic' }).raw().toBuffer();
+  const streaks = await sharp(coarse, { raw: { width: w, height: h, channels: 3 } }).resize(frame.width, frame.height, { fit: 'fill', kernel: 'cubic' }).raw().toBuffer();
   for (let i = 0; i < streaks.length; i++) streaks[i] = Math.max(0, Math.min(255, streaks[i]! + Math.round(24 * (noise() - 0.5))));
-  return sharp(streaks, { raw: { ...FRAME, channels: 3 } }).png().toBuffer();
+  return sharp(streaks, { raw: { ...frame, channels: 3 } }).png().toBuffer();
 }
 
 /** The page at `share` of the photo's width, turned by `angle` degrees on a transparent background. */
-async function smallDocument(png: Buffer, share: number, angle: number): Promise<Buffer> {
-  const width = Math.round(FRAME.width * share);
+async function smallDocument(png: Buffer, share: number, angle: number, frame: Frame = FRAME): Promise<Buffer> {
+  const width = Math.round(frame.width * share);
   return sharp(await sharp(png).resize({ width, kernel: 'linear' }).png().toBuffer())
     .rotate(angle, { background: { r: 0, g: 0, b: 0, alpha: 0 } })
     .png()
     .toBuffer();
 }
 
-/** The document photographed small: ~40 % of a 1024×768 photo's width, turned up to ±2° (plus `quarter`), somewhere on a table. */
-async function smallInFrame(png: Buffer, noise: () => number, quarter = 0): Promise<Buffer> {
-  const share = 0.38 + 0.04 * noise();
-  const document = await smallDocument(png, share, quarter + 4 * (noise() - 0.5));
+/**
+ * The document photographed small: ~40 % of a 1024×768 photo's width (or `share` of `frame`'s), turned up to ±2°
+ * (plus `quarter`), somewhere on a table.
+ */
+async function smallInFrame(png: Buffer, noise: () => number, quarter = 0, frame: Frame = FRAME, share = (n: number) => 0.38 + 0.04 * n): Promise<Buffer> {
+  const document = await smallDocument(png, share(noise()), quarter + 4 * (noise() - 0.5), frame);
   const { width: dw = 0, height: dh = 0 } = await sharp(document).metadata();
-  const left = Math.round((FRAME.width - dw) * (0.1 + 0.8 * noise()));
-  const top = Math.round((FRAME.height - dh) * (0.1 + 0.8 * noise()));
-  return jpeg(sharp(await tableTop(noise)).composite([{ input: document, left, top }]).modulate({ brightness: 0.95 }), 80);
+  const left = Math.round((frame.width - dw) * (0.1 + 0.8 * noise()));
+  const top = Math.round((frame.height - dh) * (0.1 + 0.8 * noise()));
+  return jpeg(sharp(await tableTop(noise, frame)).composite([{ input: document, left, top }]).modulate({ brightness: 0.95 }), 80);
 }
 
 /**
@@ -262,6 +267,9 @@ const SMALL_DEGRADATIONS: Record<string, Degrade> = {
   'small 320 px': (png) => shrunk(png, 320),
   'small scan 440 px q50': (png) => shrunk(png, 440, 50),
   'small in 1024×768 photo': (png, noise) => smallInFrame(png, noise),
+  // Round 27: a phone's photo, the document at 30–40 % of its width; the 1600 px working copy holds it at ~560 px,
+  // the upload at ~1400 px (the page is rendered at ~1100 px, so slightly upscaled into the photo).
+  'small in 4032×3024 photo': (png, noise) => smallInFrame(png, noise, 0, LARGE_FRAME, (n) => 0.3 + 0.1 * n),
 };
 
 /**
@@ -369,7 +377,7 @@ interface VisualOutcome {
 async function visualZone(document: DecodedImage, mrz: MrzReading | null, ocr: OcrEngine, pageRegion: Region | null | undefined) {
   if (!mrz?.valid) return null;
   const start = performance.now();
-  const printed = await readPrintedPage(document.pixels, ocr, pageRegion ?? null);
+  const printed = await readPrintedPage(document.pixels, ocr, pageRegion ?? null, document);
   const comparison = compareVisualZone(mrz, printed);
   const confirmed = confirmedInPrint(mrz, printed);
   const passes = (byPrint: VisualField[]) =>
@@ -454,7 +462,7 @@ async function main(): Promise<void> {
         const start = performance.now();
         takeBandReads();
         const claimed = { firstName: holder.givenNames, lastName: holder.surname };
-        const applicant: { mrz: MrzReading | null; otherDocument: { format: string; sameHolder: boolean } | null; pageRegion?: Region | null } = await readApplicantMrz(document.pixels, ocr, NOW, claimed);
+        const applicant: { mrz: MrzReading | null; otherDocument: { format: string; sameHolder: boolean } | null; pageRegion?: Region | null } = await readApplicantMrz(document.pixels, ocr, NOW, claimed, undefined, document);
         const { mrz, otherDocument } = applicant;
         const ms = performance.now() - start;
         const bandReads = takeBandReads();
@@ -507,7 +515,7 @@ async function main(): Promise<void> {
         // Read as a check reads it (round 23): with two documents in the photo, the applicant's is chosen by the
         // claimed name and its own page compared; until round 23 the eval read the twin with readMrzFromImage and the
         // page around the lowest MRZ, whichever document that was.
-        const forgedRead: { mrz: MrzReading | null; pageRegion?: Region | null } = await readApplicantMrz(forgedDocument.pixels, ocr, NOW, claimed);
+        const forgedRead: { mrz: MrzReading | null; pageRegion?: Region | null } = await readApplicantMrz(forgedDocument.pixels, ocr, NOW, claimed, undefined, forgedDocument);
         const forgery = await visualZone(forgedDocument, forgedRead.mrz, ocr, forgedRead.pageRegion);
         if (forgery) visual.push({ format, degradation: name, tampered: tampering, ...forgery });
         const falseMismatches = VISUAL_FIELDS.filter((field) => genuine?.comparison[field] === 'mismatch');

@@ -13,7 +13,7 @@ import { compareNames, findNameInText } from './names.ts';
 import { THRESHOLDS } from './decision.ts';
 import { OCR_WIDTH, OCR_WIDTH_LINE_LENGTH, type BandText, type Box, type ImageBand, type OcrEngine, type OnQueued } from './ocr.ts';
 import { measureQuality } from './quality.ts';
-import { cutOut, deskew, estimateSkew, findMrzBand, findMrzRegion, findMrzRegions, mrzTurn, type MrzRegion, type Region } from './skew.ts';
+import { cutOutFinest, deskew, estimateSkew, findMrzBand, findMrzRegion, findMrzRegions, MIN_SKEW_DEGREES, mrzTurn, type MrzRegion, type Region, type Upload } from './skew.ts';
 import { specimenMarks } from './specimen.ts';
 import { findAddress, findDates, latestPastDate } from './text-document.ts';
 import { compareVisualZone, confirmedInPrint, printedText, readPrintedPage } from './visual-zone.ts';
@@ -50,8 +50,6 @@ const MRZ_BANDS: ImageBand[] = [
   { ...BOTTOM_BAND, rotate: 270 },
   { ...WHOLE, rotate: 180 },
 ];
-/** Below this tilt tesseract copes by itself. */
-const MIN_SKEW_DEGREES = 1;
 
 /** Lower is better: invalid fields first, then repairs only a check digit chose. */
 const faults = (mrz: MrzReading) => mrz.invalidFields.length + 0.5 * Math.min(1, mrz.checkDigitRepairs.length);
@@ -65,6 +63,8 @@ interface Look {
   thin?: boolean;
   /** A region cut out of the photo turned a quarter (closerLooks): upright itself, but not at the photo's turn. */
   quarterTurned?: boolean;
+  /** The MRZ region of a document small in the photo, cut out upright (closerLooks). */
+  region?: boolean;
 }
 
 /**
@@ -98,13 +98,15 @@ const widthFor = (mrz: MrzReading): number => Math.round((OCR_WIDTH * mrz.lines[
  * MRZ region (findMrzRegion) is cut out and read alone, so that the OCR scale gives its characters the pitch it
  * reads best (the whole photo scaled to OCR_WIDTH gives them ~40 % of it); only with `lookForRegion` (not on a licence).
  */
-async function closerLooks(pixels: RawPixels, lookForRegion: boolean): Promise<Look[]> {
+async function closerLooks(pixels: RawPixels, lookForRegion: boolean, upload: Upload | null): Promise<Look[]> {
   const skew = estimateSkew(pixels);
-  const straight = Math.abs(skew) >= MIN_SKEW_DEGREES ? await deskew(pixels, skew) : pixels;
+  const straightened = Math.abs(skew) >= MIN_SKEW_DEGREES;
+  const straight = straightened ? await deskew(pixels, skew) : pixels;
+  const turn = straightened ? -skew : 0;
   const looks = [];
   const band = findMrzBand(straight);
   const region = lookForRegion ? findMrzRegion(straight) : null;
-  if (region) looks.push({ image: await cutOut(straight, region), band: WHOLE });
+  if (region) looks.push({ image: await cutOutFinest(straight, region, upload, pixels, { turn, paperOnly: true }), band: WHOLE, region: true });
   if (band) looks.push({ image: straight, band });
   // A document small in the photo and turned a quarter (round 22): its MRZ lines run down the photo, so the region is
   // looked for on the photo turned each way, and cut out of it upright. Only where no band spans the photo (the
@@ -113,7 +115,7 @@ async function closerLooks(pixels: RawPixels, lookForRegion: boolean): Promise<L
     for (const quarter of [90, 270]) {
       const turned = await deskew(straight, -quarter);
       const turnedRegion = findMrzRegion(turned);
-      if (turnedRegion) looks.push({ image: await cutOut(turned, turnedRegion), band: WHOLE, quarterTurned: true });
+      if (turnedRegion) looks.push({ image: await cutOutFinest(turned, turnedRegion, upload, pixels, { turn: turn + quarter, paperOnly: true }), band: WHOLE, quarterTurned: true });
     }
   }
   if (straight !== pixels) looks.push({ image: straight, band: BOTTOM_BAND }, { image: straight, band: WHOLE });
@@ -387,6 +389,8 @@ export async function readMrzFromImage(
    * pass (2 -> 3 or 4 MRZ passes on a 4032×3024 photo) for an MRZ it does not have.
    */
   lookForRegion = true,
+  /** The upload the working copy `pixels` was made from: a small document's MRZ region is cut from it (round 27). */
+  upload: Upload | null = null,
 ): Promise<MrzReading | null> {
   let best: MrzReading | null = null;
   /**
@@ -408,7 +412,14 @@ export async function readMrzFromImage(
   const numbersRead: { format: MrzFormat; documentNumber: string | null }[] = [];
   /** The text of each look that read no MRZ: see numberReadOtherwise. */
   const unparsedTexts: string[] = [];
-  let attempts: Look[] = bands.map((band) => ({ image: pixels, band }));
+  // Round 27: a document small in an upload larger than the working copy (a phone's photo of a document on a desk:
+  // its MRZ characters ~7 px in the working copy) is read first from its MRZ region cut out of the upload at full
+  // resolution, not from the whole photo, whose looks read it at a third of that (look-alikes, lost fillers).
+  const fromUpload = upload !== null && lookForRegion && upload.width > pixels.width && findMrzRegion(pixels) !== null;
+  const closer = fromUpload ? await closerLooks(pixels, lookForRegion, upload) : null;
+  let attempts: Look[] = [...(closer?.filter((look) => look.region) ?? []), ...bands.map((band) => ({ image: pixels, band }))];
+  /** The first look at the whole photo: the closer looks come after it (the region's before it when read from the upload). */
+  const firstBand = attempts.length - bands.length;
   let rescaled = false;
   for (let k = 0; k < attempts.length; k++) {
     const look = attempts[k]!;
@@ -443,13 +454,13 @@ export async function readMrzFromImage(
     else unparsedTexts.push(read.text);
     if (mrz && (!best || faults(mrz) < faults(best))) best = mrz;
     if (best?.valid && (best.checkDigitRepairs.length === 0 || width !== undefined)) break;
-    if (k === 0) attempts.splice(1, 0, ...(await closerLooks(pixels, lookForRegion)));
+    if (k === 0) attempts.splice(firstBand + 1, 0, ...(closer?.filter((look) => !look.region) ?? (await closerLooks(pixels, lookForRegion, upload))));
     const thinNext = !look.thin && !mrz?.valid && fillerNoise(read.text) >= MIN_FILLER_NOISE;
     if (thinNext) attempts.splice(k + 1, 0, { ...look, image: await thinStrokes(image), thin: true });
-    if (k === 0 && !mrz) {
+    if (k === firstBand && !mrz) {
       // Looks at the turn where the MRZ band lies come first: a photo taken sideways is not read upright first.
       const turn = await mrzTurn(pixels);
-      if (turn) attempts = [attempts[0]!, ...attempts.slice(1).sort((a, b) => Number((b.band.rotate ?? 0) === turn) - Number((a.band.rotate ?? 0) === turn))];
+      if (turn) attempts = [...attempts.slice(0, k + 1), ...attempts.slice(k + 1).sort((a, b) => Number((b.band.rotate ?? 0) === turn) - Number((a.band.rotate ?? 0) === turn))];
     }
     if (!mrz) continue;
     const turn = band.rotate ?? 0;
@@ -540,8 +551,10 @@ export async function readApplicantMrz(
   now: Date,
   claimed: { firstName: string; lastName: string },
   onQueued?: OnQueued,
+  /** The upload `pixels` was made from (readMrzFromImage). */
+  upload: Upload | null = null,
 ): Promise<ApplicantMrz> {
-  const mrz = await readMrzFromImage(pixels, ocr, now, onQueued);
+  const mrz = await readMrzFromImage(pixels, ocr, now, onQueued, MRZ_BANDS, true, upload);
   const regions = findMrzRegions(pixels);
   if (regions.length < 2) return { mrz, otherDocument: null, pageRegion: null };
   /**
@@ -553,7 +566,7 @@ export async function readApplicantMrz(
   let unread: MrzReading | null = null;
   for (const region of regions) {
     if (documents.length === 2) break;
-    const reading = await readMrzFromImage(await cutOut(pixels, region), ocr, now, onQueued, [WHOLE], false);
+    const reading = await readMrzFromImage(await cutOutFinest(pixels, region, upload, pixels, { paperOnly: true }), ocr, now, onQueued, [WHOLE], false);
     if (!reading) continue;
     const same = documents.find((known) => !differentDocuments(known.reading, reading));
     const width = region.right - region.left;
@@ -645,17 +658,17 @@ async function readDocument(
     // One general-alphabet pass over the page above the MRZ: searched for a SPECIMEN mark, and for the MRZ's values
     // (the visual zone) when the MRZ is valid. It does not depend on the reading, so on a passport or ID card, which
     // nearly always has an MRZ, it runs beside the MRZ reading on the OCR's free-text thread; a licence waits.
-    const readPage = () => readPrintedPage(document.pixels, ocr);
+    const readPage = () => readPrintedPage(document.pixels, ocr, null, document);
     const printedAhead = licence ? null : readPage();
     printedAhead?.catch(() => undefined); // a failure is reported where it is awaited, not as an unhandled rejection
     const { mrz, otherDocument, pageRegion } = licence
       ? { mrz: await readMrzFromImage(document.pixels, ocr, now, onQueued, MRZ_BANDS.slice(0, 2), false), otherDocument: null, pageRegion: null }
-      : await readApplicantMrz(document.pixels, ocr, now, expected, onQueued);
+      : await readApplicantMrz(document.pixels, ocr, now, expected, onQueued, document);
     if (mrz) {
       // Two documents, the applicant's not the one around the lowest MRZ (round 23): its own page, read now; the page
       // read ahead was the other document's, and a tampered page of the applicant's went unseen.
       if (pageRegion) await printedAhead?.catch(() => undefined);
-      const printed = await (pageRegion ? readPrintedPage(document.pixels, ocr, pageRegion) : (printedAhead ?? readPage()));
+      const printed = await (pageRegion ? readPrintedPage(document.pixels, ocr, pageRegion, document) : (printedAhead ?? readPage()));
       texts.push(printedText(printed));
       const onDocument = { firstName: mrz.firstName ?? '', lastName: mrz.lastName ?? '' };
       const visualZone = mrz.valid ? compareVisualZone(mrz, printed) : null;

@@ -59,6 +59,12 @@ export interface DecodedImage {
   height: number;
   /** Oriented, downscaled to ImageLimits.workingSize at most. */
   pixels: RawPixels;
+  /**
+   * The document's upload as received, kept only when the working copy is smaller than the upload: the analysis cuts
+   * a small document out of it at full resolution (skew.ts cutOutOfUpload). Not kept for a selfie, which is never
+   * cut (it would be copied to the analysis worker for nothing). Never stored or reported.
+   */
+  encoded?: Uint8Array;
   provenance: ImageProvenance;
 }
 
@@ -98,6 +104,12 @@ export function sniffImageFormat(bytes: Uint8Array): ImageFormat | null {
 }
 
 /**
+ * 'truncated' refuses cut-off and corrupt data yet tolerates the benign warnings some phone encoders trigger. Every
+ * decode of an upload uses it (skew.ts cuts the upload again): sharp's default, 'warning', fails where intake passed.
+ */
+export const UPLOAD_FAIL_ON = 'truncated' as const;
+
+/**
  * Decodes one request image (base64 string or bytes) completely. Throws ImageIntakeError naming the field when the
  * input is not a decodable JPEG, PNG or WebP within the limits.
  */
@@ -111,8 +123,7 @@ export async function decodeImage(
   const format = sniffImageFormat(bytes);
   if (!format) throw new ImageIntakeError(field, 'unsupported_type', 'not a JPEG, PNG or WebP image');
 
-  // 'truncated' refuses cut-off and corrupt data yet tolerates the benign warnings some phone encoders trigger.
-  const options = { limitInputPixels: limits.maxPixels, failOn: 'truncated' as const };
+  const options = { limitInputPixels: limits.maxPixels, failOn: UPLOAD_FAIL_ON };
   let meta: Metadata;
   try {
     // Header only: the pixel limit is checked below so that a bomb is reported as such.
@@ -140,14 +151,16 @@ export async function decodeImage(
     throw new ImageIntakeError(field, 'undecodable', 'the image cannot be decoded');
   }
   const rotated = (meta.orientation ?? 1) >= 5;
+  const [width, height] = rotated ? [meta.height, meta.width] : [meta.width, meta.height];
   return {
     field,
     format,
     byteLength: bytes.length,
     sha256: createHash('sha256').update(bytes).digest('hex'),
-    width: rotated ? meta.height : meta.width,
-    height: rotated ? meta.width : meta.height,
+    width,
+    height,
     pixels: { data: new Uint8Array(raw.data.buffer, raw.data.byteOffset, raw.data.byteLength), width: raw.info.width, height: raw.info.height },
+    ...(field === 'documentImage' && raw.info.width < width ? { encoded: bytes } : {}),
     provenance: readProvenance(meta),
   };
 }

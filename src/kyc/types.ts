@@ -28,8 +28,8 @@ export interface AnalyseInput {
   now: string;
 }
 
-/** What is kept of a decoded image: everything but its pixels, plus the quality measured on them. */
-export interface ImageSignals extends Omit<DecodedImage, 'pixels'> {
+/** What is kept of a decoded image: everything but its pixels and bytes, plus the quality measured on them. */
+export interface ImageSignals extends Omit<DecodedImage, 'pixels' | 'encoded'> {
   quality: QualityMeasures;
 }
 

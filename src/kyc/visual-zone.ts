@@ -8,7 +8,7 @@ import type { MrzReading } from './mrz.ts';
 import { nameVariants } from './names.ts';
 import type { RawPixels } from './intake.ts';
 import { OCR_WIDTH, type Box, type OcrEngine } from './ocr.ts';
-import { cutOut, documentAround, documentAroundMrz, uprightMrzPage, type Region } from './skew.ts';
+import { cutOutFinest, documentAround, documentAroundMrz, uprightMrzPage, type Region, type Upload } from './skew.ts';
 
 export type VisualFieldResult = 'match' | 'mismatch' | 'unread';
 export const VISUAL_FIELDS = ['documentNumber', 'surname', 'givenNames', 'birthDate', 'expiryDate'] as const;
@@ -293,12 +293,13 @@ function changedInPrint(read: { text: string; confidences: number[] }, wanted: s
   );
 }
 
-function compareNumber(mrzNumber: string, lines: PrintedLine[], gate: number): VisualFieldResult {
+/** `shown`: the page lines a value may be found on (not the MRZ read again); `lines`: every page line, for the label's value. */
+function compareNumber(mrzNumber: string, lines: PrintedLine[], shown: PrintedLine[], gate: number): VisualFieldResult {
   const wanted = foldNumber(mrzNumber);
   if (wanted.length < 4) return 'unread';
   const allowed = (confidence: number) => (wanted.length >= 6 && confidence < CERTAIN_WORD ? 1 : 0);
   let changed = false;
-  for (const words of wordRuns(lines)) {
+  for (const words of wordRuns(shown)) {
     const confidence = Math.min(...words.map((w) => w.confidence));
     const read = wordCharacters(words);
     const changedHere = changedInPrint(read, wanted);
@@ -381,8 +382,12 @@ const isMrzLine = (line: PrintedLine) => line.some((w) => /<</.test(w.text) || /
 const comparedDates = (mrz: MrzReading): ('birthDate' | 'expiryDate')[] => (mrz.format === 'FRA_ID' ? ['birthDate'] : ['birthDate', 'expiryDate']);
 const pageLines = (printed: PrintedLine[]) => printed.filter((line) => line.length > 0 && !isMrzLine(line));
 
-/** Letters and digits in capitals: a page line and an MRZ line compared without fillers (read as `«`, `K` or nothing) or spaces. */
-const lettersAndDigits = (text: string) => text.toUpperCase().replace(/[^A-Z0-9]/g, '');
+/**
+ * Letters and digits in capitals but K: a page line and an MRZ line compared without fillers (read as `«`, `K` or
+ * nothing) or spaces. K is dropped on both sides: the name line's fillers read as K cut its names into runs shorter
+ * than MRZ_STRETCH (`PKUTOERIKSSONKKANNAKMARIA`).
+ */
+const lettersAndDigits = (text: string) => text.toUpperCase().replace(/[^A-JL-Z0-9]/g, '');
 /** This many characters in a row of an MRZ line are the MRZ itself: more than a printed value and its neighbour share with it. */
 const MRZ_STRETCH = 14;
 
@@ -400,6 +405,8 @@ function readsMrzAgain(line: PrintedLine, mrz: MrzReading): boolean {
   }
   return false;
 }
+/** The page lines that are not the MRZ read again: the only ones on which the page can show an MRZ value independently. */
+const independentLines = (lines: PrintedLine[], mrz: MrzReading) => lines.filter((line) => !readsMrzAgain(line, mrz));
 
 /**
  * Round 27: the MRZ's number printed on the page character for character as read (no look-alike folded; a run of up
@@ -428,7 +435,7 @@ export function confirmedInPrint(mrz: MrzReading, printed: PrintedLine[]): Visua
   const order = pageDateOrder(confidentText, mrz.issuingState);
   const dates = printedDates(confidentText, order === 'either' ? 'unambiguous' : order);
   const number = mrz.documentNumber?.replace(/</g, '') ?? '';
-  const confirmed: VisualField[] = number.length >= 6 && numberPrintedExactly(number, lines.filter((line) => !readsMrzAgain(line, mrz))) ? ['documentNumber'] : [];
+  const confirmed: VisualField[] = number.length >= 6 && numberPrintedExactly(number, independentLines(lines, mrz)) ? ['documentNumber'] : [];
   for (const field of comparedDates(mrz)) {
     const iso = mrz[field];
     if (iso && dates.some((date) => sameDate(date, iso))) confirmed.push(field);
@@ -443,14 +450,18 @@ export function confirmedInPrint(mrz: MrzReading, printed: PrintedLine[]): Visua
  */
 export function compareVisualZone(mrz: MrzReading, printed: PrintedLine[], confidentWord = CONFIDENT_WORD): VisualZoneComparison {
   const lines = pageLines(printed);
-  const text = printedText(lines);
-  const printedTokens = new Set(lines.flatMap((line) => nameTokens(line.map((w) => w.text).join(' '))));
+  // Round 27 (MRZ lines): an MRZ line read again (readsMrzAgain) matched the MRZ by itself, and a tampered printed
+  // value hid behind it. Values are found on the other lines only; a label's value is still looked for on every line,
+  // so that leaving a line out moves no label onto the next line's value.
+  const shown = independentLines(lines, mrz);
+  const text = printedText(shown);
+  const printedTokens = new Set(shown.flatMap((line) => nameTokens(line.map((w) => w.text).join(' '))));
   // Round 26: all-digit dates read in the order the page prints them (US cards month first), or both ways; the order
   // told by confidently read dates only, so that a misread part over 12 does not turn the page's dates around.
   const order = pageDateOrder(printedText(lines.map((line) => line.filter((w) => w.confidence >= confidentWord))), mrz.issuingState);
   const pageDates = printedDates(text, order);
   return {
-    documentNumber: mrz.documentNumber ? compareNumber(mrz.documentNumber.replace(/</g, ''), lines, confidentWord) : 'unread',
+    documentNumber: mrz.documentNumber ? compareNumber(mrz.documentNumber.replace(/</g, ''), lines, shown, confidentWord) : 'unread',
     surname: mrz.lastName ? compareName(mrz.lastName, 'surname', lines, printedTokens, confidentWord) : 'unread',
     givenNames: mrz.firstName ? compareName(mrz.firstName, 'givenNames', lines, printedTokens, confidentWord) : 'unread',
     birthDate: compareDate(mrz, 'birthDate', lines, pageDates, order, confidentWord),
@@ -473,11 +484,13 @@ const DEFAULT_ZONE_BOTTOM = 0.8;
  * `mrzRegion` (round 23): the MRZ region of the document to read where the photo holds two (findMrzRegions); without
  * it, the document around the lowest MRZ region (findMrzRegion), or the whole image when none is found.
  */
-export async function readPrintedPage(pixels: RawPixels, ocr: OcrEngine, mrzRegion: Region | null = null): Promise<PrintedLine[]> {
+export async function readPrintedPage(pixels: RawPixels, ocr: OcrEngine, mrzRegion: Region | null = null, upload: Upload | null = null): Promise<PrintedLine[]> {
   // A document small in the photo (round 21 review): its own page cut out, so that the OCR scale gives its print the
   // usual pitch; read in the whole photo its values are ~7 px high, read as nothing, and a tampered page passed.
+  // Cut from the upload at full resolution where it is larger, and straightened (round 27): in the working copy its
+  // labels are ~4 px.
   const document = mrzRegion ? documentAround(mrzRegion, pixels) : documentAroundMrz(pixels);
-  const { upright, band } = await uprightMrzPage(document ? await cutOut(pixels, document) : pixels);
+  const { upright, band } = await uprightMrzPage(document ? await cutOutFinest(pixels, document, upload, pixels, { straighten: true }) : pixels);
   const bottom = band && band.top > 0.3 ? band.top : DEFAULT_ZONE_BOTTOM;
   return ocr.readPrintedBand(upright, { top: 0, bottom }, VISUAL_ZONE_WIDTH);
 }

@@ -9,7 +9,9 @@ import {
   SANS_BOLD_FONT,
   SANS_FONT,
   composeTd1,
+  renderDocument,
   renderPassport,
+  SPECIMEN_HOLDER,
   textImage,
   type PassportHolder,
 } from '../../scripts/make-kyc-specimen.ts';
@@ -23,6 +25,19 @@ export const jpeg = (png: Buffer) => sharp(png).jpeg({ quality: 90 }).toBuffer()
 /** Documents lying on a flat 1024×768 table darker than paper, photographed as a JPEG of `quality`: the decoded photo. */
 export async function onTableImage(documents: { input: Buffer; left: number; top: number }[], quality = 85): Promise<DecodedImage> {
   const photo = await sharp({ create: { width: 1024, height: 768, channels: 3, background: '#6b5440' } }).composite(documents).jpeg({ quality }).toBuffer();
+  return decodeImage('documentImage', photo);
+}
+
+/**
+ * A 4032×3024 phone photo of a table with the specimen holder's passport on it, 1410 px wide (~35 % of the photo:
+ * ~560 px in the 1600 px working copy), turned `angle` degrees, at (left, top): the decoded upload.
+ */
+export async function passportInLargePhoto(angle: number, left: number, top: number): Promise<DecodedImage> {
+  const passport = await sharp(await renderDocument('TD3', SPECIMEN_HOLDER)).resize({ width: 1410 }).rotate(angle, { background: '#6b5440' }).png().toBuffer();
+  const photo = await sharp({ create: { width: 4032, height: 3024, channels: 3, background: '#6b5440' } })
+    .composite([{ input: passport, left, top }])
+    .jpeg({ quality: 85 })
+    .toBuffer();
   return decodeImage('documentImage', photo);
 }
 

@@ -88,6 +88,13 @@ describe('image intake', () => {
     expect(image.pixels.width).toBe(DEFAULT_IMAGE_LIMITS.workingSize);
   });
 
+  it("keeps a downscaled document's upload for cuts at full resolution, and not a selfie's (never cut)", async () => {
+    const bytes = await sharp({ create: { width: 3000, height: 1000, channels: 3, background: '#888' } }).png().toBuffer();
+    expect(Buffer.from((await decodeImage('documentImage', bytes)).encoded!).equals(bytes)).toBe(true);
+    expect((await decodeImage('selfieImage', bytes)).encoded).toBeUndefined();
+    expect((await decodeImage('documentImage', await photo().png().toBuffer())).encoded).toBeUndefined();
+  });
+
   it('refuses missing and malformed base64', async () => {
     expect(await intakeError('documentImage', '')).toBe('missing');
     expect(await intakeError('selfieImage', 'not base64 at all!')).toBe('invalid_base64');

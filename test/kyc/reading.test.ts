@@ -17,7 +17,7 @@ import {
   type MrzFormat,
 } from '../../src/kyc/mrz.ts';
 import { compareNames, findNameInText } from '../../src/kyc/names.ts';
-import { linesEngine, onTable } from './images.ts';
+import { linesEngine, onTable, passportInLargePhoto } from './images.ts';
 import { findAddress, findDates, latestPastDate } from '../../src/kyc/text-document.ts';
 
 const NOW = new Date('2026-06-01T12:00:00Z');
@@ -866,6 +866,17 @@ describe('MRZ reading', () => {
       expect(await readMrzFromImage(pixels, ocr, NOW, undefined, [{ top: 0.6, bottom: 1 }, { top: 0, bottom: 1 }], false)).toBeNull();
       expect(seen.length).toBeGreaterThan(0);
       expect(seen.every(({ width, height }) => width === 1024 && height === 768)).toBe(true);
+    });
+
+    it('reads the MRZ of a small document in a large photo from its region cut out of the upload at full resolution', async () => {
+      // A 4032×3024 phone photo, the passport at ~35 % of its width, lying a little turned: ~560 px in the working copy.
+      const upload = await passportInLargePhoto(2, 1300, 1100);
+      const printed = composeTd3(SPECIMEN_HOLDER);
+      // Reads the MRZ only from an image holding it at the upload's resolution (~1250 px): the working copy's cut is ~500 px.
+      const ocr = linesEngine((image) => (image.width > 1000 && image.width < 1400 && image.height < 600 ? printed : []));
+      expect(await readMrzFromImage(upload.pixels, ocr, NOW)).toBeNull();
+      expect(await readMrzFromImage(upload.pixels, ocr, NOW, undefined, undefined, true, upload)).toMatchObject({ valid: true, documentNumber: SPECIMEN_HOLDER.documentNumber });
+      expect(await readApplicantMrz(upload.pixels, ocr, NOW, { firstName: SPECIMEN_HOLDER.givenNames, lastName: SPECIMEN_HOLDER.surname }, undefined, upload)).toMatchObject({ mrz: { valid: true }, otherDocument: null });
     });
 
     it('reads the MRZ of a small document turned a quarter from its region cut out of the photo turned upright', async () => {

@@ -3,7 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { MRZ_FORMATS, renderDocument, SPECIMEN_HOLDER } from '../../scripts/make-kyc-specimen.ts';
 import { decodeImage } from '../../src/kyc/intake.ts';
 import { onTable } from './images.ts';
-import { deskew, estimateSkew, findMrzBand, findMrzRegion, findMrzRegions, mrzTurn, uprightMrzPage } from '../../src/kyc/skew.ts';
+import { cutOut, cutOutFinest, deskew, estimateSkew, findMrzBand, findMrzRegion, findMrzRegions, mrzTurn, uprightMrzPage } from '../../src/kyc/skew.ts';
+import type { RawPixels } from '../../src/kyc/intake.ts';
 
 describe('skew', () => {
   it('finds the tilt of a photographed page to half a degree, whichever side it leans', async () => {
@@ -178,5 +179,82 @@ describe('skew', () => {
     const blank = await sharp({ create: { width: 900, height: 600, channels: 3, background: '#f0f0f0' } }).jpeg().toBuffer();
     const { pixels } = await decodeImage('documentImage', blank);
     expect(await uprightMrzPage(pixels)).toEqual({ upright: pixels, band: null });
+  });
+  it('cuts a region of the working copy, straightened or turned, out of the upload at full resolution: the same part of the photo', async () => {
+    // Coloured blocks on paper, stored sideways with an EXIF orientation (a phone's photo held upright): 3000×4000 oriented.
+    const [width, height] = [4000, 3000];
+    const blocks = Array.from({ length: 600 }, (_, i) => {
+      const colour = ((i * 1234567) % 0xffffff).toString(16).padStart(6, '0');
+      return `<rect x="${(i * 397) % 3900}" y="${(i * 731) % 2900}" width="${30 + ((i * 37) % 60)}" height="${30 + ((i * 53) % 60)}" fill="#${colour}"/>`;
+    });
+    const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}"><rect width="100%" height="100%" fill="#fff"/>${blocks.join('')}</svg>`;
+    const grey = async (image: RawPixels) =>
+      sharp(image.data, { raw: { width: image.width, height: image.height, channels: 3 } }).resize(120, 80, { fit: 'fill' }).greyscale().raw().toBuffer();
+    const difference = async (a: RawPixels, b: RawPixels) => {
+      const [x, y] = await Promise.all([grey(a), grey(b)]);
+      return x.reduce((sum, value, i) => sum + Math.abs(value - y[i]!), 0) / x.length;
+    };
+    const region = { left: 0.3, right: 0.62, top: 0.4, bottom: 0.55 };
+    // Every EXIF orientation (review: the box is cut from the image as stored, then turned).
+    for (const orientation of [6, 1, 2, 3, 4, 5, 7, 8]) {
+      const upload = await decodeImage('documentImage', await sharp(Buffer.from(svg)).jpeg({ quality: 92 }).withMetadata({ orientation }).toBuffer());
+      expect([upload.width, upload.height, upload.pixels.width, upload.pixels.height]).toEqual(orientation >= 5 ? [3000, 4000, 1200, 1600] : [4000, 3000, 1600, 1200]);
+      const working = upload.pixels;
+      const turns: (readonly [number, number])[] = orientation === 6 ? [[0, 0], [2, 0], [-3.5, 0], [1.5, 90], [0, 270]] : [[0, 0], [2, 0]];
+      for (const [skew, quarter] of turns) {
+        const straight = skew ? await deskew(working, skew) : working;
+        const seen = quarter ? await deskew(straight, -quarter) : straight;
+        const turn = -skew + quarter;
+        const fine = await cutOutFinest(seen, region, upload, working, { turn });
+        const coarse = await cutOut(seen, region);
+        // 2.5 times the working copy's pixels, and the same picture.
+        expect(fine.width / coarse.width, `EXIF ${orientation}, ${skew}° ${quarter}°`).toBeCloseTo(2.5, 1);
+        expect(await difference(fine, coarse), `EXIF ${orientation}, ${skew}° ${quarter}°`).toBeLessThan(2);
+        if (turn !== 0) expect(await difference(await cutOutFinest(seen, region, upload, working), coarse), `EXIF ${orientation}, ${skew}° ${quarter}° unturned`).toBeGreaterThan(8);
+      }
+      // A region most of the photo (review: a page in a 50 MP photo): cut from the upload decoded smaller, at most
+      // 2500 px on a side (here 2700×3200 at full size with EXIF 6), still the same picture.
+      const wide = { left: 0.05, right: 0.95, top: 0.1, bottom: 0.9 };
+      for (const [skew, quarter] of orientation === 6 ? turns.slice(0, 2).concat([[0, 90]]) : [[0, 0] as const]) {
+        const straight = skew ? await deskew(working, skew) : working;
+        const seen = quarter ? await deskew(straight, -quarter) : straight;
+        const fine = await cutOutFinest(seen, wide, upload, working, { turn: -skew + quarter });
+        const coarse = await cutOut(seen, wide);
+        expect(Math.max(fine.width, fine.height), `EXIF ${orientation}, ${skew}° ${quarter}°`).toBeLessThanOrEqual(2500);
+        expect(Math.max(fine.width, fine.height) / Math.max(coarse.width, coarse.height), `EXIF ${orientation}, ${skew}° ${quarter}°`).toBeGreaterThan(1.5);
+        expect(await difference(fine, coarse), `EXIF ${orientation}, ${skew}° ${quarter}°`).toBeLessThan(2);
+      }
+    }
+    // No larger upload (or none at all): the working copy's own cut.
+    const small = await decodeImage('documentImage', await sharp(Buffer.from(svg)).resize(1600).jpeg().toBuffer());
+    expect(small.encoded).toBeUndefined();
+    expect(await cutOutFinest(small.pixels, region, small, small.pixels)).toEqual(await cutOut(small.pixels, region));
+  });
+  it('cuts from an upload the intake accepted with a corrupt stretch of JPEG data (a warning, not truncation)', async () => {
+    const good = await sharp({ create: { width: 3000, height: 2000, channels: 3, background: '#888' } }).jpeg().toBuffer();
+    const corrupt = Buffer.from(good);
+    corrupt.fill(0xff, Math.floor(good.length * 0.6), Math.floor(good.length * 0.6) + 40);
+    const upload = await decodeImage('documentImage', corrupt);
+    const region = { left: 0.1, right: 0.5, top: 0.85, bottom: 1 };
+    // sharp's default (failOn 'warning') threw here, failing the whole analysis of an upload the intake passed.
+    expect((await cutOutFinest(upload.pixels, region, upload, upload.pixels)).width).toBe(1200);
+  });
+  it('drops the strips of table along an MRZ region cut out of the upload, and keeps every line of its text', async () => {
+    // A card on a dark table, its MRZ-like lines starting 60 px in from its left edge; the region reaches 80 px onto the table.
+    const glyphs = (k: number) => Array.from({ length: 37 }, (_, n) => `<rect x="${1060 + 30 * n}" y="${1800 + 60 * k}" width="8" height="36" fill="#111"/>`);
+    const lines = [0, 1, 2].flatMap(glyphs).join('');
+    const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="4000" height="3000"><rect width="100%" height="100%" fill="#6b5440"/><rect x="1000" y="1000" width="1200" height="1000" fill="#f4f2ec"/>${lines}</svg>`;
+    const upload = await decodeImage('documentImage', await sharp(Buffer.from(svg)).jpeg({ quality: 90 }).toBuffer());
+    const region = { left: 920 / 4000, right: 2180 / 4000, top: 1760 / 3000, bottom: 2040 / 3000 };
+    const luma = (image: RawPixels, x: number, y: number) => image.data[(y * image.width + x) * 3]!;
+    const kept = await cutOutFinest(upload.pixels, region, upload, upload.pixels);
+    expect(luma(kept, 5, 20)).toBeLessThan(130);
+    const trimmed = await cutOutFinest(upload.pixels, region, upload, upload.pixels, { paperOnly: true });
+    // The table's 80 px on the left and 40 px below are gone; the lines (1060–2148 px, 1800–1956 px) are all there.
+    expect(kept.width - trimmed.width).toBeGreaterThanOrEqual(75);
+    expect(kept.width - trimmed.width).toBeLessThanOrEqual(85);
+    expect(kept.height - trimmed.height).toBeGreaterThanOrEqual(35);
+    expect(kept.height - trimmed.height).toBeLessThanOrEqual(45);
+    expect(luma(trimmed, 2, 20)).toBeGreaterThan(200);
   });
 });

@@ -8,8 +8,8 @@ import type { FaceEngine } from '../../src/kyc/face.ts';
 import { decodeImage, type RawPixels } from '../../src/kyc/intake.ts';
 import { readMrz, type MrzReading } from '../../src/kyc/mrz.ts';
 import type { OcrEngine } from '../../src/kyc/ocr.ts';
-import { findMrzRegions } from '../../src/kyc/skew.ts';
-import { onTable, onTableImage } from './images.ts';
+import { estimateSkew, findMrzRegions } from '../../src/kyc/skew.ts';
+import { onTable, onTableImage, passportInLargePhoto } from './images.ts';
 import { compareVisualZone, confirmedInPrint, impossibleDate, pageDateOrder, printedDates, readPrintedPage, type PrintedLine } from '../../src/kyc/visual-zone.ts';
 
 /** The specimen holder's MRZ, read by the parser: ERIKSSON, ANNA MARIA, XA4186275, 1974-08-12, 2034-03-15. */
@@ -163,6 +163,36 @@ describe('compareVisualZone', () => {
     const seen: RawPixels[] = [];
     await readPrintedPage(full, { readPrintedBand: async (image: RawPixels) => (seen.push(image), []) } as unknown as OcrEngine);
     expect(seen[0]!.width).toBe(full.width);
+  });
+
+  it('reads the MRZ and the printed page of a document small in a large photo from the upload at full resolution (round 27)', async () => {
+    // A 4032×3024 phone photo, the passport at ~35 % of its width (~560 px in the 1600 px working copy, 1410 px
+    // uploaded), lying turned 2.5°.
+    const document = await passportInLargePhoto(2.5, 1800, 900);
+    const pagesRead: RawPixels[] = [];
+    const ocr: OcrEngine = {
+      // The MRZ reads only at the upload's resolution (its region ~1250 px wide; ~500 px in the working copy).
+      readMrzBand: async (image) => {
+        const lines = image.width > 1000 && image.width < 1400 && image.height < 600 ? composeTd3(SPECIMEN_HOLDER) : [];
+        return { text: lines.join('\n'), lines: lines.map((text, i) => ({ text, box: { x0: 10, y0: 10 + 40 * i, x1: 10 + 10 * text.length, y1: 40 + 40 * i } })) };
+      },
+      readDigit: async () => null,
+      readCharacter: async () => null,
+      readText: async () => '',
+      readPrintedBand: async (image) => (pagesRead.push(image), []),
+      close: async () => undefined,
+    };
+    const noFaces: FaceEngine = { detect: async () => [], describe: async () => [], close: async () => undefined };
+    const metadata = { firstName: SPECIMEN_HOLDER.givenNames, lastName: SPECIMEN_HOLDER.surname };
+    const signals = await analyseImages({ documentType: 'passport', document, selfie: document, metadata, now: '2026-06-01T12:00:00Z' }, { ocr, face: noFaces });
+    expect(signals.documentReading.mrz).toMatchObject({ valid: true, documentNumber: SPECIMEN_HOLDER.documentNumber });
+    // The page cut out of the upload, straightened: the 1410 px document and some of the table, not its ~560 px in the working copy.
+    expect(pagesRead).toHaveLength(1);
+    expect(pagesRead[0]!.width).toBeGreaterThanOrEqual(1410);
+    expect(pagesRead[0]!.width).toBeLessThan(2000);
+    expect(Math.abs(estimateSkew(pagesRead[0]!))).toBeLessThan(1);
+    // Its bytes are no signal.
+    expect(signals.document).not.toHaveProperty('encoded');
   });
 });
 
@@ -417,6 +447,35 @@ describe('values confirmed in print (round 27)', () => {
       expect(confirmedInPrint(short, [...page({ number: [] }), reread(fillers)]), fillers).not.toContain('documentNumber');
     }
     expect(confirmedInPrint(short, page({ number: [['J8369854', 820, 99]] }))).toContain('documentNumber');
+  });
+
+  it('does not let such an MRZ line match the page where its printed number or name was changed (round 27, MRZ lines)', () => {
+    const mrzLines = composeTd3({ ...SPECIMEN_HOLDER, documentNumber: 'J8369854', issuingState: 'IND', nationality: 'IND' });
+    const short = readMrz(mrzLines.join('\n'), new Date('2026-06-01T12:00:00Z'))!;
+    const reread = (fillers: string) =>
+      mrzLines.map((mrzLine, row) => line(600 + 40 * row, mrzLine.replace(/</g, fillers).split(/\s+/).filter(Boolean).map((text, k): Word => [text, 10 + 120 * k, 99])));
+    for (const fillers of [' ', ' « ', ' K']) {
+      const tampered = page({ number: [['J8369884', 820, 95]], given: [['KARIN', 430]] });
+      expect(compareVisualZone(short, [...tampered, ...reread(fillers)]), fillers).toMatchObject({ documentNumber: 'mismatch', givenNames: 'mismatch' });
+      // The genuine page with the same MRZ lines taken in matches, as without them.
+      expect(compareVisualZone(short, [...page({ number: [['J8369854', 820]] }), ...reread(fillers)]), fillers).toEqual(ALL_MATCH);
+    }
+    // Without its label the changed number is still seen (round 26), not hidden by the MRZ line.
+    const confidentChange = [98, 98, 98, 98, 98, 98, 98, 98];
+    const unlabelled = page({ number: [] }).filter((words) => !words.some((w) => w.text === 'Passport'));
+    const elsewhere = line(520, [['J8369884', 40, 90, confidentChange]]);
+    expect(compareVisualZone(short, [...unlabelled, elsewhere, ...reread(' ')]).documentNumber).toBe('mismatch');
+  });
+
+  it('still finds a value on a page line that shares fewer than 14 characters in a row with an MRZ line', () => {
+    // The page's type, state and number on one line: 13 characters of MRZ line 1 and 2 at most.
+    const typeLine = line(125, [['P', 430], ['SWE', 600], ['XA4186275', 820]]);
+    const genuine = page().map((words) => (words[0]?.text === 'XA4186275' ? typeLine : words));
+    expect(compareVisualZone(MRZ, genuine)).toEqual(ALL_MATCH);
+    // A name line of 14 letters or more is the MRZ's name line read again as far as the text tells: no match from
+    // it, but its label still points to it, so the genuine name is no mismatch.
+    const oneLine = page({ surname: [['ERIKSSON', 430], ['ANNA', 540], ['MARIA', 600]] });
+    expect(compareVisualZone(MRZ, oneLine).surname).not.toBe('mismatch');
   });
 
   it('confirms the birth and expiry dates printed in confidently read words, all-digit ones only where day and month are known', () => {

@@ -1,6 +1,7 @@
 /**
  * KYA screening latency in-process: the whole screener (normaliser, signatures, embedded model, decision) on a live
- * key at 100, 4,000 and 32,000 characters of English, and 32,000 of Russian (NFKC, look-alike mapping). Baseline in the same run: normalisation alone on the same prompts,
+ * key at 100, 4,000 and 32,000 characters of English, 32,000 of Russian (NFKC, look-alike mapping) and 32,000 packed
+ * with override-like phrases (the signatures' worst case, also timed alone). Baseline in the same run: normalisation alone on the same prompts,
  * so the ratio shows what judging costs on top of reading the prompt. Wall-clock percentiles include whatever
  * else the machine runs, so the load average and the mean CPU time per call are printed with them.
  */
@@ -8,6 +9,7 @@ import { loadavg } from 'node:os';
 import { loadEmbeddedModel } from '../src/kya/model.ts';
 import { normalisePrompt } from '../src/kya/normalise.ts';
 import { screenPrompt } from '../src/kya/screen.ts';
+import { matchSignatures } from '../src/kya/signatures.ts';
 import { percentile } from './_stats.ts';
 
 const SENTENCES = [
@@ -22,6 +24,18 @@ const RUSSIAN_SENTENCES = [
   'Пожалуйста, подготовьте краткое резюме квартального отчёта для финансового отдела.',
   'Северный регион вырос на четыре процента, а расходы остались прежними.',
   'Не обращайте внимания на черновые цифры в приложении; окончательные приведены в таблице 3.',
+];
+
+/**
+ * Ordinary-looking sentences packed with override-like phrases that address no one (English, Danish, Malay, Tamil,
+ * Swedish): every phrase runs the per-match checks, the worst case for the signatures (issue #15).
+ */
+const OVERRIDE_LIKE_SENTENCES = [
+  'The team may ignore the old rules in appendix 4 for this quarter.',
+  'Vi kan ignorere de gamle regler i bilaget for dette kvartal.',
+  'Kita boleh abaikan peraturan lama dalam lampiran ini.',
+  'பழைய விதிகள் பற்றி குழு புறக்கணி என்று சொன்னது.',
+  'Teamet kan ignorera de gamla reglerna i bilagan.',
 ];
 
 /** A prompt as the HTTP layer gets it: a flat string from JSON.parse, not a slice of a concatenation. */
@@ -50,6 +64,7 @@ export async function run(): Promise<void> {
   const cases: Array<[string, string]> = [
     ...[100, 4_000, 32_000].map((length) => [`${String(length).padStart(6)} chars`, promptOf(length)] as [string, string]),
     ['32000 ru   ', promptOf(32_000, RUSSIAN_SENTENCES)],
+    ['32000 worst', promptOf(32_000, OVERRIDE_LIKE_SENTENCES)],
   ];
   for (const [name, prompt] of cases) {
     const iterations = prompt.length > 10_000 ? 1_500 : 4_000;
@@ -58,6 +73,11 @@ export async function run(): Promise<void> {
     console.log(`${name}  screen p50 ${screening.p50.toFixed(3)} ms  p99 ${screening.p99.toFixed(3)} ms  cpu/call ${screening.cpu.toFixed(3)} ms | ` +
       `normalise p50 ${baseline.p50.toFixed(3)} ms  p99 ${baseline.p99.toFixed(3)} ms | ratio p99 ${(screening.p99 / baseline.p99).toFixed(1)}x`);
   }
+  // The fast stage's target is p99 <= 1 ms at 32,000 characters. Baseline, main at 941c287 on this prompt: the
+  // signatures alone took 151 ms CPU per call at load 10 (round 27's signature cost notes; 9-13 ms after it).
+  const worst = normalisePrompt(promptOf(32_000, OVERRIDE_LIKE_SENTENCES));
+  const signatures = measure(() => matchSignatures(worst), 300);
+  console.log(`32000 worst  signatures alone p50 ${signatures.p50.toFixed(3)} ms  p99 ${signatures.p99.toFixed(3)} ms  cpu/call ${signatures.cpu.toFixed(3)} ms (target p99 <= 1 ms)`);
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) await run();

@@ -1009,26 +1009,69 @@ const OPENING_QUOTES = new Set(['“', '«', '„', '「', '『', '‹']);
 const CLOSING_QUOTES = new Set(['”', '»', '」', '』', '›']);
 const SENTENCE_END = /[.!?\n。！？]/;
 
+const QUOTATION_UNITS = new Set([...OPENING_QUOTES, ...CLOSING_QUOTES, '"', '`', "'", '‘', '’']);
+/** Units before a phrase searched for the start of its sentence. */
+const SENTENCE_REACH = 400;
+const SPACE = /\s/u;
+const LETTER = /\p{L}/u;
+
+/** `find` memoised for the last text it was given: the per-match checks ask about one text many times in a row. */
+function forLastText<T>(find: (text: string) => T): (text: string) => T {
+  let lastText: string | undefined;
+  let last: T;
+  return (text) => {
+    if (text !== lastText) {
+      last = find(text);
+      lastText = text;
+    }
+    return last;
+  };
+}
+
+/** Where a text's sentence ends and quotation marks are, found once per text rather than rescanned for every phrase. */
+const quotationMarksOf = forLastText((text) => {
+  const marks = { sentenceEnds: [] as number[], quotes: [] as number[] };
+  for (let i = 0; i < text.length; i++) {
+    if (SENTENCE_END.test(text[i])) marks.sentenceEnds.push(i);
+    else if (QUOTATION_UNITS.has(text[i])) marks.quotes.push(i);
+  }
+  return marks;
+});
+
+/** The index in the ascending `positions` of the first one at or after `position`. */
+function firstAtOrAfter(positions: readonly number[], position: number): number {
+  let low = 0;
+  let high = positions.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if (positions[middle] < position) low = middle + 1;
+    else high = middle;
+  }
+  return low;
+}
+
 /** Where the sentence holding `index` starts, and how many quotations are open at `index` within it. */
 function quotationsOpenAt(text: string, index: number): { sentenceStart: number; open: number } {
-  let start = index;
-  while (start > 0 && index - start < 400 && !SENTENCE_END.test(text[start - 1])) start--;
+  const { sentenceEnds, quotes } = quotationMarksOf(text);
+  const lastEnd = sentenceEnds[firstAtOrAfter(sentenceEnds, index) - 1] ?? -1;
+  const start = Math.max(0, index - SENTENCE_REACH, lastEnd + 1);
   let open = 0;
   // Straight double quotes and backticks open and close themselves, apart from the others, so that «… "…" …» nests.
   let straight = false;
   let backtick = false;
-  for (let i = start; i < index; i++) {
+  for (let k = firstAtOrAfter(quotes, start); k < quotes.length && quotes[k] < index; k++) {
+    const i = quotes[k];
     const ch = text[i];
     const previous = i > 0 ? text[i - 1] : ' ';
     const next = text[i + 1] ?? ' ';
     if (OPENING_QUOTES.has(ch)) open++;
     // Finnish and Swedish open a quotation with the mark that closes one elsewhere (”…”): after a space it opens.
-    else if (ch === '”' && open === 0 && /\s/u.test(previous)) open++;
+    else if (ch === '”' && open === 0 && SPACE.test(previous)) open++;
     else if (CLOSING_QUOTES.has(ch)) open = Math.max(0, open - 1);
     else if (ch === '"') straight = !straight;
     else if (ch === '`') backtick = !backtick;
-    else if ((ch === "'" || ch === '‘') && !/\p{L}/u.test(previous)) open++;
-    else if ((ch === "'" || ch === '’') && !/\p{L}/u.test(next) && open > 0) open--;
+    else if ((ch === "'" || ch === '‘') && !LETTER.test(previous)) open++;
+    else if ((ch === "'" || ch === '’') && !LETTER.test(next) && open > 0) open--;
   }
   return { sentenceStart: start, open: open + Number(straight) + Number(backtick) };
 }
@@ -1102,20 +1145,58 @@ interface Span {
   end: number;
 }
 
-const spans = (text: string, pattern: RegExp): Span[] =>
-  [...text.matchAll(pattern)].map((m) => ({ start: m.index, end: m.index + m[0].length }));
-
 const segmenters = new Map<string, Intl.Segmenter>();
-function sentenceBoundariesBetween(cased: string, from: number, to: number, language: Language): number {
+/**
+ * Whether `cased` from `from` to `to` holds more than `limit` sentence boundaries. The segmenter yields its sentences
+ * lazily, so the count stops at the first one past the limit rather than segmenting up to a request far away.
+ */
+function moreSentenceBoundariesThan(cased: string, from: number, to: number, language: Language, limit: number): boolean {
   const locale = SEGMENTER_LOCALE[language];
   let segmenter = segmenters.get(locale);
   if (!segmenter) {
     segmenter = new Intl.Segmenter(locale, { granularity: 'sentence' });
     segmenters.set(locale, segmenter);
   }
-  let segments = 0;
-  for (const _ of segmenter.segment(cased.slice(from, to))) segments++;
-  return segments - 1;
+  let boundaries = -1;
+  for (const _ of segmenter.segment(cased.slice(from, to))) if (++boundaries > limit) return true;
+  return false;
+}
+
+/**
+ * Marks after which the segmenter always starts a new sentence, whatever the locale: a full stop, a space and a letter
+ * not in lower case ("e.g. the" goes on); an exclamation or question mark, a space and a letter; a line feed not after
+ * a letter or hyphen (English "initial\ninstructions" is one request). Quotation marks or brackets may close before
+ * the space and open after it (UAX #29's Close*). No extraction pattern reads through such a mark, only starts at one,
+ * so a search for requests may start at the last mark before an override and find all a search from the text's start
+ * would find after it, while every request before it lies a sentence away.
+ */
+export const sentenceMarksOf = forLastText((cased) => {
+  const found = { marks: [] as number[], starts: [] as number[] };
+  for (let i = 0; i + 1 < cased.length; i++) {
+    const ch = cased[i];
+    const start =
+      ch === '\n' ? (WORD_OR_HYPHEN.test(cased[i - 1] ?? ' ') ? -1 : i + 1)
+      : ch === '.' || ch === '!' || ch === '?' ? sentenceStartAfterStop(cased, i)
+      : -1;
+    if (start < 0) continue;
+    found.marks.push(i);
+    // Where the sentence after the mark starts.
+    found.starts.push(start);
+  }
+  return found;
+});
+const WORD_OR_HYPHEN = /[\p{L}-]/u;
+const NOT_LOWER_CASE_LETTER = /(?!\p{Lowercase})\p{L}/u;
+const QUOTE_OR_BRACKET = /[\p{Ps}\p{Pe}\p{Pi}\p{Pf}"']/u;
+
+/** The letter that starts a sentence after the stop at `stop` (quotes closing, spaces, quotes opening), or -1. */
+function sentenceStartAfterStop(cased: string, stop: number): number {
+  let i = stop + 1;
+  while (QUOTE_OR_BRACKET.test(cased[i] ?? '')) i++;
+  if (cased[i] !== ' ') return -1;
+  while (cased[i] === ' ') i++;
+  while (QUOTE_OR_BRACKET.test(cased[i] ?? '')) i++;
+  return (cased[stop] === '.' ? NOT_LOWER_CASE_LETTER : LETTER).test(cased[i] ?? '') ? i : -1;
 }
 
 /**
@@ -1132,9 +1213,19 @@ function overrideWithExtraction(view: PromptView, override: Span, extraction: Re
     searched.match = extraction.exec(view.text);
   }
   const after = searched.match;
-  if (after && sentenceBoundariesBetween(view.cased, override.start, after.index + after[0].length, language) <= 1) return true;
-  return spans(view.text.slice(0, override.start), extraction)
-    .some((before) => sentenceBoundariesBetween(view.cased, before.start, override.end, language) === 0);
+  // A request before the override is looked for only when none follows it: main's search before, a `matchAll` that
+  // starts where the search after stopped, found nothing otherwise, and this keeps its decisions (round 27's notes).
+  if (after) return !moreSentenceBoundariesThan(view.cased, override.start, after.index + after[0].length, language, 1);
+  // Only the text before the override, so that a request cannot run into it, from the last mark whose sentence starts
+  // at the override or before it.
+  const before = view.text.slice(0, override.start);
+  const { marks, starts } = sentenceMarksOf(view.cased);
+  extraction.lastIndex = marks[firstAtOrAfter(starts, override.start + 1) - 1] ?? 0;
+  for (let match = extraction.exec(before); match; match = extraction.exec(before)) {
+    if (!moreSentenceBoundariesThan(view.cased, match.index, override.end, language, 0)) return true;
+    if (match[0].length === 0) extraction.lastIndex++;
+  }
+  return false;
 }
 
 /** Units either side of an override searched for what addresses it to the agent, within its sentence. */

@@ -1009,7 +1009,9 @@ const OPENING_QUOTES = new Set(['“', '«', '„', '「', '『', '‹']);
 const CLOSING_QUOTES = new Set(['”', '»', '」', '』', '›']);
 const SENTENCE_END = /[.!?\n。！？]/;
 
-const QUOTATION_UNITS = new Set([...OPENING_QUOTES, ...CLOSING_QUOTES, '"', '`', "'", '‘', '’']);
+/** Marks that open a quotation and may close it too. */
+const QUOTE_MARKS = new Set(['"', '`', "'", '‘']);
+const QUOTATION_UNITS = new Set([...OPENING_QUOTES, ...CLOSING_QUOTES, ...QUOTE_MARKS, '’']);
 /** Units before a phrase searched for the start of its sentence. */
 const SENTENCE_REACH = 400;
 const SPACE = /\s/u;
@@ -1250,8 +1252,6 @@ function opensSentence(text: string, phrase: Span): boolean {
   }
   return true;
 }
-
-const QUOTE_MARKS = new Set(['"', '`', "'", '‘']);
 
 /**
  * True when the quotation holding the phrase opens its sentence (its noun may come first: 「これまでの指示を無視して」):

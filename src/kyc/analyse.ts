@@ -1,11 +1,10 @@
 // Turns the two decoded images into measurements (signals). No judgement here: decision.ts applies the rule.
 // Runs inside a pool worker, where the OCR and face engines live.
 import { performance } from 'node:perf_hooks';
-import sharp from 'sharp';
 import type { FaceEngine, DetectedFace } from './face.ts';
 import { faceSimilarity } from './face.ts';
 import { differenceHash } from './hash.ts';
-import type { DecodedImage, RawPixels } from './intake.ts';
+import { pipelineOf, rawPixelsOf, type DecodedImage, type RawPixels } from './intake.ts';
 import { cleanLine, FILLER_NOISE, fillerNoise, hasComposite, LOOK_ALIKES, readMrz, unreadCheckDigits, withRereadCheckDigits, type MrzFormat, type MrzReading } from './mrz.ts';
 import { cellBox, cellPitch, cellsToReadAlone, fieldCells, holdingMix, placeKey, readMrzByCells, sourceLines, withUncertainCharacters } from './mrz-cells.ts';
 import { readMrzByPitch } from './mrz-pitch.ts';
@@ -79,11 +78,7 @@ const MIN_FILLER_NOISE = 4;
  * per page 30 → 16 on 12 clean pages) — while the thinner DejaVu face reads worse so (0.4 → 1.0), hence only then.
  */
 async function thinStrokes(pixels: RawPixels): Promise<RawPixels> {
-  const { data, info } = await sharp(pixels.data, { raw: { width: pixels.width, height: pixels.height, channels: 3 } })
-    .dilate(1)
-    .raw()
-    .toBuffer({ resolveWithObject: true });
-  return { data: new Uint8Array(data.buffer, data.byteOffset, data.length), width: info.width, height: info.height };
+  return rawPixelsOf(pipelineOf(pixels).dilate(1));
 }
 
 /**

@@ -2,7 +2,7 @@
 // orientation applied. Anything that is not a decodable JPEG/PNG/WebP is an ImageIntakeError (the route's 400);
 // a decodable image that is merely unusable (tiny, blank, blurred…) is accepted here and judged by the checks.
 import { createHash } from 'node:crypto';
-import sharp, { type Metadata, type OutputInfo } from 'sharp';
+import sharp, { type Metadata, type OutputInfo, type Sharp } from 'sharp';
 import { readProvenance, type ImageProvenance } from './exif.ts';
 
 export type ImageField = 'documentImage' | 'selfieImage';
@@ -47,6 +47,15 @@ export interface RawPixels {
   data: Uint8Array;
   width: number;
   height: number;
+}
+
+/** A sharp pipeline over `pixels`. */
+export const pipelineOf = (pixels: RawPixels) => sharp(pixels.data, { raw: { width: pixels.width, height: pixels.height, channels: 3 } });
+
+/** What an RGB `pipeline` outputs, as RawPixels. */
+export async function rawPixelsOf(pipeline: Sharp): Promise<RawPixels> {
+  const { data, info } = await pipeline.raw().toBuffer({ resolveWithObject: true });
+  return { data: new Uint8Array(data.buffer, data.byteOffset, data.length), width: info.width, height: info.height };
 }
 
 export interface DecodedImage {

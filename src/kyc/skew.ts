@@ -1,7 +1,7 @@
 // Skew of the text on a document photo, by projection profile: rotated by the right angle, text lines fall into
 // few rows, so the histogram of dark pixels over rows is at its most uneven (highest variance).
 import sharp from 'sharp';
-import { UPLOAD_FAIL_ON, type DecodedImage, type RawPixels } from './intake.ts';
+import { pipelineOf, rawPixelsOf, UPLOAD_FAIL_ON, type DecodedImage, type RawPixels } from './intake.ts';
 
 /** Analysis width: enough for MRZ lines of ~10 px characters, small enough to stay a few milliseconds. */
 const ANALYSIS_WIDTH = 480;
@@ -46,12 +46,7 @@ export function estimateSkew(pixels: RawPixels): number {
 
 /** The image turned back by `skew` degrees, corners filled white like paper. */
 export async function deskew(pixels: RawPixels, skew: number): Promise<RawPixels> {
-  const { data, info } = await sharp(pixels.data, { raw: { width: pixels.width, height: pixels.height, channels: 3 } })
-    .rotate(-skew, { background: '#ffffff' })
-    .removeAlpha()
-    .raw()
-    .toBuffer({ resolveWithObject: true });
-  return { data: new Uint8Array(data.buffer, data.byteOffset, data.length), width: info.width, height: info.height };
+  return rawPixelsOf(pipelineOf(pixels).rotate(-skew, { background: '#ffffff' }).removeAlpha());
 }
 
 /** Columns of the coverage grid: a text line covers most of them, a label or a portrait few. */
@@ -229,11 +224,7 @@ export async function cutOut(pixels: RawPixels, region: Region): Promise<RawPixe
   const top = Math.max(0, Math.floor(region.top * pixels.height));
   const width = Math.max(1, Math.min(pixels.width, Math.ceil(region.right * pixels.width)) - left);
   const height = Math.max(1, Math.min(pixels.height, Math.ceil(region.bottom * pixels.height)) - top);
-  const { data, info } = await sharp(pixels.data, { raw: { width: pixels.width, height: pixels.height, channels: 3 } })
-    .extract({ left, top, width, height })
-    .raw()
-    .toBuffer({ resolveWithObject: true });
-  return { data: new Uint8Array(data.buffer, data.byteOffset, data.length), width: info.width, height: info.height };
+  return rawPixelsOf(pipelineOf(pixels).extract({ left, top, width, height }));
 }
 
 /** The upload as received and its size once oriented (DecodedImage): what a cut at full resolution is taken from. */
@@ -344,14 +335,13 @@ async function cutOutOfUpload(upload: Upload, working: { width: number; height: 
   const { orientation = 1 } = await sharp(upload.encoded).metadata();
   const stored = storedBox({ left, top, width: right - left, height: bottom - top }, orientation, upload);
   const cut = sharp(upload.encoded, { limitInputPixels: upload.width * upload.height, failOn: UPLOAD_FAIL_ON }).extract(stored);
-  const { data, info } = await (shrink < 1 ? cut.resize(Math.max(1, scaled(right - left)), Math.max(1, scaled(bottom - top)), { fit: 'fill' }) : cut)
-    .rotate()
-    .flatten({ background: '#ffffff' })
-    .toColourspace('srgb')
-    .removeAlpha()
-    .raw()
-    .toBuffer({ resolveWithObject: true });
-  const inPhoto: RawPixels = { data: new Uint8Array(data.buffer, data.byteOffset, data.length), width: info.width, height: info.height };
+  const inPhoto = await rawPixelsOf(
+    (shrink < 1 ? cut.resize(Math.max(1, scaled(right - left)), Math.max(1, scaled(bottom - top)), { fit: 'fill' }) : cut)
+      .rotate()
+      .flatten({ background: '#ffffff' })
+      .toColourspace('srgb')
+      .removeAlpha(),
+  );
   // Paper-white beyond the photo's edge, added to the cut once turned, in a step of its own: the margins are the turned
   // cut's sides, whichever order one sharp pipeline would take them in.
   const margins = { left: scaled(left - x0), top: scaled(top - y0), right: scaled(x1 - right), bottom: scaled(y1 - bottom) };
@@ -363,11 +353,7 @@ async function cutOutOfUpload(upload: Upload, working: { width: number; height: 
 }
 
 async function extendWhite(pixels: RawPixels, margins: { left: number; top: number; right: number; bottom: number }): Promise<RawPixels> {
-  const { data, info } = await sharp(pixels.data, { raw: { width: pixels.width, height: pixels.height, channels: 3 } })
-    .extend({ ...margins, background: '#ffffff' })
-    .raw()
-    .toBuffer({ resolveWithObject: true });
-  return { data: new Uint8Array(data.buffer, data.byteOffset, data.length), width: info.width, height: info.height };
+  return rawPixelsOf(pipelineOf(pixels).extend({ ...margins, background: '#ffffff' }));
 }
 
 type PixelBox = { left: number; top: number; width: number; height: number };
